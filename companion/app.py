@@ -620,6 +620,10 @@ class MainLoop(FaultContainment):
         """Seconds since the phone ``client`` was last heard from (the phone view records every request)."""
         return self.hub.presence.quiet_for(client)
 
+    def ask_table(self, action: Mapping[str, Any], question: str) -> None:
+        """The touchscreen asks the table ``question`` about a phone's refused ``action`` (:class:`Switchboard`)."""
+        self.switchboard.ask_table(action, question)
+
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""
         return self.mode, self.pairing, self.pairing.memo(), self.mode.memo(), self.switchboard.memo()
@@ -671,10 +675,10 @@ class MainLoop(FaultContainment):
     def view(self) -> dict[str, Any]:
         """The published view dict (shape in ``docs/contracts.md``): the current mode's, with ``"mode"`` (its
         name) and ``"box"``: ``{"games": bool (the chooser is here), "settings": bool (the settings screen is here),
-        "back": bool (Back returns somewhere), "asking": null | {"phone"} (a phone waits for the touchscreen's
-        answer), "health": null | {"level", "key", "message", "problems"}, "screen": bool (False: the box has no
-        touchscreen, ``--no-screen``: a joined phone frees seats and undoes for the table), "command": "run" |
-        "demo" (the command the box runs as)}``."""
+        "back": bool (Back returns somewhere), "asking": null | {"phone", "question"?} (a phone waits for the
+        touchscreen's answer: the owner page, or what it was refused), "health": null | {"level", "key", "message",
+        "problems"}, "screen": bool (False: the box has no touchscreen, ``--no-screen``: a joined phone undoes for the
+        table), "command": "run" | "demo" (the command the box runs as)}``."""
         view = self.mode.view()
         view["mode"] = self.mode.name.value
         view["box"] = {"games": self.library is not None, "settings": self.box_settings is not None,

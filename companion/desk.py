@@ -40,11 +40,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion import records
+from companion.action_words import action_word
 from companion.actions import NAVIGATION, OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
 from companion.i18n import Text, message_of, plural
-from companion.phone_policy import SeatHold, leaving_refused, seat_refused
+from companion.phone_policy import SeatHold, leaving_question, leaving_refused, seat_question, seat_refused
 
 __all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table", "answer_key"]
 
@@ -130,6 +131,11 @@ class Table(Protocol):
 
     def quiet_for(self, client: str) -> float:
         """Seconds since the phone ``client`` was last heard from (:class:`companion.phone_policy.PhonePresence`)."""
+        ...
+
+    def ask_table(self, action: Mapping[str, Any], question: str) -> None:
+        """Have the touchscreen ask the table ``question`` about a phone's refused ``action``; Allow carries it out
+        (:meth:`companion.switchboard.Switchboard.ask_table`)."""
         ...
 
     def memo(self) -> Any:
@@ -286,13 +292,18 @@ class Desk:
         if name == Action.UNDO and self.table.in_flow() and not screenless:
             return Text("a phone undoes only its own report (Undo my last report); the table's Undo is on the "
                         "touchscreen")
+        return self._for_a_seat(name, action, screenless)
+
+    def _for_a_seat(self, name: str, action: Mapping[str, Any], screenless: bool) -> str:
+        """Why a phone may not act for the seat ``action`` names ("" when it may, or it names none): another phone
+        holds it, or it is a private report and no phone holds it."""
         player = self.table.seat_of(action)
         if player is None:
             return ""
         holder = self.table.claims().get(player)
         if holder is not None and holder != action.get("client"):
             if name == Action.CLAIM_SEAT:  # taken over only from a phone that is away (PairingBook.claim)
-                return seat_refused(SeatHold(player, self.table.quiet_for(holder), screenless)) or ""
+                return self._taking(action, SeatHold(player, self.table.quiet_for(holder), screenless))
             if screenless:
                 return Text("{player}'s seat is claimed by another phone; tap {player}'s seat on this phone to take it "
                             "over", player=player)
@@ -302,6 +313,14 @@ class Desk:
                         "has taken {player}'s seat", player=player)
         return ""
 
+    def _taking(self, action: Mapping[str, Any], hold: SeatHold) -> str:
+        """Why a phone may not take over the seat another phone holds ("" when it may); with a touchscreen, a refused
+        phone's claim is put to the table (:func:`companion.phone_policy.seat_question`: Allow gives it the seat)."""
+        why = seat_refused(hold)
+        if why is not None and not hold.screenless:
+            self.table.ask_table(action, seat_question(hold))
+        return why or ""
+
     def _leaving(self, action: Mapping[str, Any], screenless: bool) -> str:
         """Why a phone may not move the box off the game being played ("" when it may, or the move leaves none):
         :func:`companion.phone_policy.leaving_refused`."""
@@ -309,8 +328,11 @@ class Desk:
         if left is None:
             return ""
         claims = self.table.claims()
-        return leaving_refused(left[0], screenless=screenless, holds_seat=action.get("client") in claims.values(),
-                               seats_held=bool(claims), behind=left[1]) or ""
+        why = leaving_refused(left[0], screenless=screenless, holds_seat=action.get("client") in claims.values(),
+                              seats_held=bool(claims), behind=left[1])
+        if why is not None and not screenless:
+            self.table.ask_table(action, leaving_question(left[0], action_word(action.get("action"))))
+        return why or ""
 
     def _freeing(self, action: Mapping[str, Any], screenless: bool) -> str:
         """Why a phone may not free the seat ``action`` names ("" when it may): its own seat always, another phone's

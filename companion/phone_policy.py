@@ -8,16 +8,17 @@ The policy, and why:
   has been away :data:`AWAY_S` seconds (no request at all: its page pings the box every :data:`PING_S` seconds while
   it is shown, so a phone whose battery died, whose browser lost its cookie or that left the Wi-Fi is away two
   minutes later), or once the seat is free: the holder gives it up on its own phone ("Give up my seat"), or the
-  touchscreen frees it (the QR code, then Free seat). A player whose phone died gets back to the seat from any phone
-  two minutes later, or at once through the touchscreen; nothing recorded is lost either way (reports are the
-  player's, not the phone's). A box without a touchscreen (``--no-screen``) follows the same rule with the holder's
-  phone in the touchscreen's place.
+  touchscreen frees it (the QR code, then Free seat). A phone refused a seat makes the touchscreen ask the table
+  "A phone asks for Ann's seat ... Give the seat to the phone that asks?" (Allow / Refuse). A player whose phone
+  died gets back to the seat from any phone two minutes later, or at once with one tap on the touchscreen; nothing
+  recorded is lost either way (reports are the player's, not the phone's). A box without a touchscreen
+  (``--no-screen``) follows the same rule with the holder's phone in the touchscreen's place.
 - **A game being played is left from the box, or once it is over.** Moving the box to the chooser, the history or
   another game (:data:`companion.actions.NAVIGATION`, except Back, which returns to the game) while a game is played
-  and not over blanks every player's page; from a phone it is refused with what to do: the touchscreen's Games
-  button does it at once (everyone sees the box; the game stays open, Resume brings it back). On a box without a
-  touchscreen one of the game's players does it from their phone (a phone holding a seat of that game, or any joined
-  phone when no seat is held), after the page asked "Leave ...?".
+  and not over blanks every player's page; from a phone it is not done at once: the touchscreen asks the table
+  (everyone sees the box; Allow makes the move, the game stays open and Resume brings it back), and the touchscreen's
+  own Games does it at once. On a box without a touchscreen one of the game's players does it from their phone (a
+  phone holding a seat of that game, or any joined phone when no seat is held), after the page asked "Leave ...?".
 
 Functions here are pure (the facts come in as arguments); :class:`PhonePresence` keeps when each phone was last
 heard from (the phone view records every request of a joined phone, :mod:`companion.web`).
@@ -29,10 +30,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from companion.i18n import Text
 
-__all__ = ["AWAY_S", "PING_S", "PhonePresence", "SeatHold", "leaving_refused", "seat_refused"]
+__all__ = ["AWAY_S", "PING_S", "PhonePresence", "SeatHold", "leaving_question", "leaving_refused", "seat_question",
+           "seat_refused"]
 
 AWAY_S = 120.0
 """Seconds without a request after which a phone is away: its seat may be taken over by another phone. Long enough
@@ -99,7 +102,8 @@ def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) 
 
     Returns:
         None, or the refusal said to the phone that asked: who holds the seat, and what to do (the holder gives it up
-        on its phone; the touchscreen frees it; or wait until the holder is away).
+        on its phone; with a touchscreen, it now asks the table, :func:`seat_question`, or frees the seat; without
+        one, wait until the holder is away).
     """
     if hold.quiet_s >= away_s:
         return None
@@ -112,9 +116,16 @@ def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) 
         return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} "
                     "taps \"Give up my seat\" on that phone, or the box's touchscreen frees it (tap the QR code, then "
                     "Free seat)", player=hold.player, seconds=seen)
-    return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} taps "
-                "\"Give up my seat\" on that phone, or the box's touchscreen frees it (tap the QR code, then Free "
-                "seat); then tap {player} again", player=hold.player, seconds=seen)
+    return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): the box's "
+                "touchscreen now asks the table to give it to this phone; or {player} taps \"Give up my seat\" on "
+                "that phone, then tap {player} again", player=hold.player, seconds=seen)
+
+
+def seat_question(hold: SeatHold) -> Text:
+    """What the touchscreen asks the table when a phone is refused a seat another phone holds (with a touchscreen,
+    the refusal says it asks): Allow gives the seat to the phone that asked."""
+    return Text("A phone asks for {player}'s seat, which another phone holds (heard from {seconds} s ago). Give the "
+                "seat to the phone that asks?", player=hold.player, seconds=round(hold.quiet_s))
 
 
 def leaving_refused(game: str | None, *, screenless: bool, holds_seat: bool, seats_held: bool,
@@ -131,19 +142,26 @@ def leaving_refused(game: str | None, *, screenless: bool, holds_seat: bool, sea
         behind: the game is behind the chooser or the history (the touchscreen opened them over it), not showing.
 
     Returns:
-        None, or the refusal said to the phone: the game is being played, and how to leave it (the touchscreen's
-        Games; without a touchscreen, a player's phone) or that it can be left once it is over.
+        None, or the refusal said to the phone: the game is being played, and how it is left (the touchscreen now
+        asks the table, :func:`leaving_question`; without a touchscreen, a player's phone).
     """
     if game is None:
         return None
     if not screenless and behind:
-        return Text("{game} is still being played (behind this screen): a phone moves the box to another game once "
-                    "it is over. Choose on the box's touchscreen to leave it now (it stays open: Resume brings it "
-                    "back), or tap Back to return to it", game=game)
+        return Text("{game} is still being played (behind this screen): the box's touchscreen now asks the table "
+                    "whether to leave it (it stays open: Resume brings it back); Back returns to it", game=game)
     if not screenless:
-        return Text("{game} is being played: a phone leaves it once it is over. To leave it now, tap Games on the "
-                    "box's touchscreen (the game stays open: Resume brings it back)", game=game)
+        return Text("{game} is being played: the box's touchscreen now asks the table whether to leave it (it stays "
+                    "open: Resume brings it back); once it is over a phone leaves it without asking", game=game)
     if holds_seat or not seats_held:
         return None
     return Text("{game} is being played: only a player's phone leaves it before it is over (tap your seat first); "
                 "the game stays open: Resume brings it back", game=game)
+
+
+def leaving_question(game: Any, doing: Any) -> Text:
+    """What the touchscreen asks the table when a phone is refused a move off ``game`` (its title) being played
+    (with a touchscreen, the refusal says it asks); ``doing``: the move in the players' words ("Choose a game",
+    :func:`companion.action_words.action_word`). Allow makes the move."""
+    return Text("A phone asks to leave {game}, which is being played ({doing}). The game stays open: Resume brings "
+                "it back. Allow?", game=game, doing=doing)

@@ -19,6 +19,7 @@ owner page (the health checks, the settings).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.actions import NAVIGATION, Action, Posted
@@ -51,6 +52,10 @@ class Switchboard:
         self.loop = loop
         self.trail: list[Mode] = []
         self.asking: str | None = None
+        self.asked: dict[str, Any] | None = None
+        """The phone's action the touchscreen asks the table to allow (None: the phone asks for the owner page)."""
+        self.question: Any = None
+        """What the touchscreen asks about :attr:`asked` (a :class:`Text`), or None."""
         self.kept: dict[str, Any] | None = None
 
     # -- what the loop asks ----------------------------------------------------------------------------
@@ -78,14 +83,15 @@ class Switchboard:
     def leaving(self, act: Posted) -> tuple[Any, bool] | None:
         """The game being played (not over) that ``act`` would move the box off, as ``(its title, whether it is
         behind the chooser or the history)``, or None: ``act`` is no move (:data:`NAVIGATION`), Back (it returns to
-        the game), opening a screen over no game being played, or resuming the game that is behind
-        (:func:`companion.phone_policy.leaving_refused` judges a phone's move by it)."""
+        the game), the settings (the touchscreen's own screen), opening a screen over no game being played, or
+        resuming the game that is behind (:func:`companion.phone_policy.leaving_refused` judges a phone's move by
+        it)."""
         from companion.modes import ModeName
 
         what, current = act.action, self.loop.mode
-        if what not in NAVIGATION or what is Action.BACK:
+        if what not in NAVIGATION or what in (Action.BACK, Action.SETTINGS):
             return None
-        left = [current] if what in (Action.GAMES, Action.HISTORY, Action.SETTINGS) else [*self.trail, current]
+        left = [current] if what in (Action.GAMES, Action.HISTORY) else [*self.trail, current]
         for mode in reversed(left):
             flow = getattr(mode, "flow", None)
             if mode.name not in (ModeName.PLAY, ModeName.CALIBRATION) or flow is None or flow.over():
@@ -198,6 +204,27 @@ class Switchboard:
         return Outcome([], library.saved(files), changed=True,
                        detail=f"exported {session}: {files['json']}, {files['bgstats']}")
 
+    # -- the table's answer to a phone ---------------------------------------------------------------------
+    def ask_table(self, action: Mapping[str, Any], question: Any) -> None:
+        """A phone's ``action`` was refused (a seat another phone holds, a move off a game being played,
+        :mod:`companion.phone_policy`): the touchscreen asks the table ``question`` (Allow / Refuse, as for the owner
+        page) until it is answered or another phone asks; Allow carries the action out as the touchscreen's."""
+        client = action.get("client")
+        if not isinstance(client, str) or not client:
+            return
+        self.asking, self.question = client, question
+        self.asked = {k: v for k, v in action.items() if k not in ("reply", "key", "version")}
+
+    def _allowed(self) -> Outcome:
+        """Carry out the phone's action the touchscreen allowed (inside the touchscreen's action's transaction)."""
+        asked = {**(self.asked or {}), "origin": "touchscreen"}
+        self.asking, self.asked, self.question = None, None, None
+        outcome = self.loop.apply(asked)
+        if asked.get("action") == Action.CLAIM_SEAT and outcome.error is None:  # said on every view: not "this phone"
+            outcome.message = Text("{player}'s seat moved to the phone that asked for it", player=asked.get("player"))
+        log.info("the table allowed a phone's %s", asked.get("action"))
+        return outcome
+
     # -- owners ----------------------------------------------------------------------------------------
     def _owner(self, act: Posted) -> Outcome:
         pairing = self.loop.pairing
@@ -212,10 +239,15 @@ class Switchboard:
                 log.info("owner request of %s: allowed (the box has no touchscreen)", client[:8])
                 self.loop.publish_owner_view()
                 return Outcome([], Text("this phone may change the box's settings"), changed=True)
-            self.asking = client
+            self.asking, self.asked, self.question = client, None, None
             return Outcome([], Text("asked: answer on the box's touchscreen"), changed=True)
         if self.asking is None:
             return Outcome([], Text("no phone is asking"))
+        if self.asked is not None and act.action is Action.OWNER_ALLOW:
+            return self._allowed()
+        if self.asked is not None:
+            self.asking, self.asked, self.question = None, None, None
+            return Outcome([], Text("the phone was refused"), changed=True)
         if act.action is Action.OWNER_ALLOW:
             pairing.owners.add(self.asking)
             said = Text("the phone may change the box's settings")
@@ -229,15 +261,17 @@ class Switchboard:
         return Outcome([], said, changed=True)
 
     def asking_view(self) -> dict[str, Any] | None:
-        """``{"phone": who}`` while a phone waits for the touchscreen's answer, else None."""
+        """``{"phone": who}`` while a phone waits for the touchscreen's answer (with ``"question"``: what the table is
+        asked about a phone's refused action, :meth:`ask_table`; without: the owner page), else None."""
         if self.asking is None:
             return None
         seats = [p for p, c in self.loop.pairing.claims.items() if c == self.asking]
-        return {"phone": Text("{names}'s phone", names=Listing(seats)) if seats else Text("a phone")}
+        who = {"phone": Text("{names}'s phone", names=Listing(seats)) if seats else Text("a phone")}
+        return who if self.question is None else {**who, "question": self.question}
 
     # -- roll back -------------------------------------------------------------------------------------
-    def memo(self) -> tuple[list[Mode], str | None, dict[str, Any] | None]:
-        return list(self.trail), self.asking, self.kept
+    def memo(self) -> tuple[Any, ...]:
+        return list(self.trail), self.asking, self.kept, self.asked, self.question
 
-    def restore(self, memo: tuple[list[Mode], str | None, dict[str, Any] | None]) -> None:
-        self.trail, self.asking, self.kept = list(memo[0]), memo[1], memo[2]
+    def restore(self, memo: tuple[Any, ...]) -> None:
+        self.trail, self.asking, self.kept, self.asked, self.question = list(memo[0]), *memo[1:]

@@ -51,8 +51,8 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
     ``POST /api/seat``    ``{"player": name}``: claim that seat for this phone (then only this phone may
                           report for or withdraw that seat's entries). A ``player`` names a player in any case
                           (``"ann"`` is the table's ``"Ann"``). A seat another phone holds is taken over only
-                          once that phone is away (no request for two minutes; else 403 saying what to do:
-                          :mod:`companion.phone_policy`).
+                          once that phone is away (no request for two minutes; else 403 saying what to do, and
+                          the touchscreen asks the table: :mod:`companion.phone_policy`).
     ``POST /api/seat/free``  ``{"player": name}``: free that seat ("Give up my seat"): this phone's own, or
                           another phone's once that phone is away.
     ``POST /api/report``  game flows: ``{"player": name, "form": form id, "values": {field: value}}``.
@@ -73,7 +73,8 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
     ``POST /api/box``     the evening (issue 17): ``{"action": "games" | "history" | "back" | "choose" | "resume" |
                           "open" | "export" | "table_ok", "game"?, "session"?}`` (the chooser, the history, the
                           table check: :data:`companion.actions.NAVIGATION` and their kin); a move off a game being
-                          played is 403 from a phone (the touchscreen leaves it; without one, a player's phone).
+                          played is 403 from a phone (the touchscreen asks the table; without one, a player's
+                          phone may).
     ``POST /api/owner/ask``  ask the touchscreen to let this phone change the box's settings (``owner_ask``).
     ``POST /api/owner/settings``  an owner phone: ``{"setting", "value"}`` (``change_setting``).
 

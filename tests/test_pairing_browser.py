@@ -98,8 +98,9 @@ def test_join_by_the_qr_link_claim_a_seat_and_a_second_phone_is_refused(browser,
         bob.once("dialog", lambda dialog: dialog.accept())
         bob.locator("#seats button", has_text="Ann").click()
         expect(bob.locator("#seat-result")).to_contain_text(HELD)
-        expect(bob.locator("#seat-result")).to_contain_text("Ann taps \"Give up my seat\" on that phone, or the box's "
-                                                            "touchscreen frees it (tap the QR code, then Free seat)")
+        expect(bob.locator("#seat-result")).to_contain_text("the box's touchscreen now asks the table to give it to "
+                                                            "this phone; or Ann taps \"Give up my seat\" on that phone")
+        assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Ann's seat")
         expect(bob.locator("#seat-result")).to_have_class("action-result error")
         expect(bob.locator("#report-section")).to_be_hidden()
         bob.screenshot(path=str(output_dir / "phone_seat_refused.png"), full_page=True)

@@ -10,7 +10,15 @@ import pytest
 from companion.actions import Action
 from companion.hub import StateHub
 from companion.modes import ModeName
-from companion.phone_policy import AWAY_S, PhonePresence, SeatHold, leaving_refused, seat_refused
+from companion.phone_policy import (
+    AWAY_S,
+    PhonePresence,
+    SeatHold,
+    leaving_question,
+    leaving_refused,
+    seat_question,
+    seat_refused,
+)
 from tests.phones import joined_phone, post_through_loop
 from tests.test_evening import evening
 
@@ -34,8 +42,11 @@ def test_a_held_seat_is_taken_over_only_from_a_phone_away_two_minutes():
     assert seat_refused(SeatHold("Ann", 3600.0, screenless=True)) is None
     here = str(seat_refused(SeatHold("Ann", 12.4, screenless=False)))
     assert here.startswith("Ann's seat is held by a phone that is still here (heard from 12 s ago)")
-    assert 'Ann taps "Give up my seat" on that phone' in here and "the box's touchscreen frees it" in here
-    assert here.endswith("then tap Ann again")
+    assert "the box's touchscreen now asks the table to give it to this phone" in here
+    assert here.endswith('Ann taps "Give up my seat" on that phone, then tap Ann again')
+    assert str(seat_question(SeatHold("Ann", 12.4, screenless=False))) == (
+        "A phone asks for Ann's seat, which another phone holds (heard from 12 s ago). Give the seat to the phone "
+        "that asks?")
     freeing = str(seat_refused(SeatHold("Ann", 0.0, screenless=False), freeing=True))
     assert "touchscreen frees it" in freeing and "tap Ann again" not in freeing
     alone = str(seat_refused(SeatHold("Ann", AWAY_S - 0.5, screenless=True)))
@@ -47,11 +58,14 @@ def test_a_game_being_played_is_left_from_the_touchscreen_or_a_players_phone():
     for screenless in (False, True):  # a move that leaves no game being played is every joined phone's
         assert leaving_refused(None, screenless=screenless, holds_seat=False, seats_held=True) is None
     said = str(leaving_refused("Race for the Galaxy", screenless=False, holds_seat=True, seats_held=True))
-    assert said.startswith("Race for the Galaxy is being played: a phone leaves it once it is over")
-    assert "tap Games on the box's touchscreen" in said and "Resume brings it back" in said
+    assert said.startswith("Race for the Galaxy is being played: the box's touchscreen now asks the table whether to "
+                           "leave it") and "Resume brings it back" in said
     behind = str(leaving_refused("Race for the Galaxy", screenless=False, holds_seat=True, seats_held=True,
                                  behind=True))
-    assert "behind this screen" in behind and "tap Back" in behind
+    assert "behind this screen" in behind and "Back returns to it" in behind
+    assert str(leaving_question("Race for the Galaxy", "Choose a game")) == (
+        "A phone asks to leave Race for the Galaxy, which is being played (Choose a game). The game stays open: "
+        "Resume brings it back. Allow?")
     # without a touchscreen: one of the game's players, or anyone when no phone holds a seat
     assert leaving_refused("Race for the Galaxy", screenless=True, holds_seat=True, seats_held=True) is None
     assert leaving_refused("Race for the Galaxy", screenless=True, holds_seat=False, seats_held=False) is None
@@ -97,21 +111,25 @@ def test_a_phone_does_not_move_the_box_off_a_game_being_played_but_the_touchscre
                           ("choose_game", {"game": "race"}), ("choose_game", {"game": "d6"})):
         refused = _phone(loop, name, "ann-phone", **payload)  # a seated phone too: the table decides at the box
         assert refused.status == 403, name
-        assert refused.error.startswith("Race for the Galaxy is being played: a phone leaves it once it is over")
+        assert refused.error.startswith("Race for the Galaxy is being played: the box's touchscreen now asks")
         assert loop.mode_name is ModeName.PLAY and loop.session.id == session
+        assert loop.view()["box"]["asking"]["question"].startswith("A phone asks to leave Race for the Galaxy")
+    assert loop.dispatch({"action": Action.OWNER_REFUSE, "origin": "touchscreen"}).error is None  # the table: no
+    assert loop.view()["box"]["asking"] is None and loop.mode_name is ModeName.PLAY
     # the touchscreen opens the chooser over the game: a phone may go Back to it or resume it, not choose another
     assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
     refused = _phone(loop, "choose_game", "bob-phone", game="among")
     assert refused.status == 403 and "behind this screen" in refused.error and loop.mode_name is ModeName.CHOOSE
+    loop.dispatch({"action": Action.OWNER_REFUSE, "origin": "touchscreen"})
     assert _phone(loop, "history", "bob-phone").error is None  # another screen over the chooser: the game stays
     assert _phone(loop, "resume_game", "bob-phone", session=session).error is None
     assert loop.mode_name is ModeName.PLAY and loop.session.id == session
     assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
     assert _phone(loop, "back", "bob-phone").error is None and loop.mode_name is ModeName.PLAY
-    # the touchscreen leaves it for another game at once; nothing of it was lost (Resume brings it back)
-    assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
-    assert loop.dispatch({"action": Action.CHOOSE_GAME, "origin": "touchscreen", "game": "d6"}).error is None
-    assert loop.mode_name is ModeName.DICE
+    # a phone's move the table allows on the touchscreen is made; nothing of the game was lost (Resume brings it back)
+    assert _phone(loop, "choose_game", "bob-phone", game="d6").status == 403 and loop.mode_name is ModeName.PLAY
+    allowed = loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"})
+    assert allowed.error is None and loop.mode_name is ModeName.DICE and loop.view()["box"]["asking"] is None
     assert _phone(loop, "games", "bob-phone").error is None  # the dice are no game being played
     assert _phone(loop, "resume_game", "bob-phone", session=session).error is None  # nothing left behind
     assert loop.session.id == session and loop.flow.session.last_seq == 1
@@ -123,6 +141,7 @@ def test_a_game_that_is_over_is_left_from_any_joined_phone(store, tmp_path):
                           ("setup_player", {"player": "Bob"}), ("setup_start", {})):
         assert loop.dispatch({"action": Action(name), "origin": "touchscreen", **payload}).error is None
     assert _phone(loop, "games", "bob-phone").status == 403
+    loop.dispatch({"action": Action.OWNER_REFUSE, "origin": "touchscreen"})
     for _ in range(24):  # Among the Stars: 4 years of 6 rounds, Next ends each round (rulebook pp. 4-5)
         loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"})
     assert loop.mode_name is ModeName.SCORES
@@ -138,6 +157,25 @@ def test_without_a_touchscreen_a_players_phone_leaves_the_game(store, tmp_path):
     assert _phone(loop, "games", "ann-phone").error is None and loop.mode_name is ModeName.CHOOSE
     assert _phone(loop, "choose_game", "watcher-phone", game="d6").status == 403  # the game is behind the chooser
     assert _phone(loop, "choose_game", "ann-phone", game="d6").error is None and loop.mode_name is ModeName.DICE
+
+
+def test_a_seat_refused_to_a_phone_is_given_to_it_when_the_table_allows_it_on_the_touchscreen(store, tmp_path):
+    loop = _race_in_play(store, tmp_path)
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    refused = _phone(loop, "claim_seat", "new-phone", player="ann")  # Ann's new phone; her old one is still here
+    assert refused.status == 403 and loop.pairing.claims["Ann"] == "ann-phone"
+    assert loop.view()["box"]["asking"] == {"phone": "a phone", "question": "A phone asks for Ann's seat, which "
+                                            "another phone holds (heard from 0 s ago). Give the seat to the phone "
+                                            "that asks?"}
+    allowed = loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"})
+    assert allowed.error is None and allowed.message == "Ann's seat moved to the phone that asked for it"
+    assert loop.pairing.claims["Ann"] == "new-phone" and loop.view()["box"]["asking"] is None
+    # the owner page's request is asked as before, and replaces a question no one answered
+    _phone(loop, "claim_seat", "ann-phone", player="Ann")
+    assert _phone(loop, "owner_ask", "ann-phone").error is None
+    assert loop.view()["box"]["asking"] == {"phone": "a phone"}
+    assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).error is None
+    assert "ann-phone" in loop.pairing.owners and loop.pairing.claims["Ann"] == "new-phone"
 
 
 def test_a_phone_frees_its_own_seat_and_another_phones_only_once_that_phone_is_away(store, tmp_path):
@@ -185,11 +223,11 @@ def test_the_phone_view_refuses_a_takeover_in_the_phones_language_until_the_hold
     assert loop.flow.session.last_seq == 0  # nothing recorded, nothing lost
 
 
-# hand-written: "... is being played: a phone leaves it once it is over" and "Games" as a Greek, Polish and Hungarian
-# player reads them
-BEING_PLAYED = {"el": ("παίζεται: ένα τηλέφωνο το αφήνει μόλις τελειώσει", "Παιχνίδια"),
-                "pl": ("trwa: telefon opuszcza grę dopiero po jej końcu", "Gry"),
-                "hu": ("folyamatban van: telefonról csak a vége után lehet otthagyni", "Játékok")}
+# hand-written: "... is being played: the box's touchscreen now asks the table whether to leave it" and "Resume" as
+# a Greek, Polish and Hungarian player reads them
+BEING_PLAYED = {"el": ("παίζεται: η οθόνη αφής του κουτιού ρωτά τώρα το τραπέζι αν θα το αφήσει", "Συνέχεια"),
+                "pl": ("trwa: ekran dotykowy pudełka pyta teraz stół, czy ją opuścić", "Wznów"),
+                "hu": ("folyamatban van: a doboz érintőképernyője most megkérdezi az asztalt", "Folytatás")}
 
 
 @pytest.mark.parametrize("lang", ["el", "pl", "hu"])
@@ -202,5 +240,32 @@ def test_a_phone_is_told_in_its_language_how_to_leave_a_game_being_played(store,
                                                           "key": "leave1"})
     assert answer.status_code == 403 and loop.mode_name is ModeName.PLAY
     error = answer.get_json()["error"]
-    said, games = BEING_PLAYED[lang]
-    assert "Race for the Galaxy" in error and said in error and games in error, error
+    said, resume = BEING_PLAYED[lang]
+    assert "Race for the Galaxy" in error and said in error and resume in error, error
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_touchscreen_shows_a_phones_question_and_its_allow_gives_the_seat(store, tmp_path, output_dir, lang):
+    """The refused phone's claim on the touchscreen: "A phone asks" with the question in the box's language, Allow and
+    Refuse at least 48 px; a tap on Allow gives the seat to the phone that asked."""
+    from companion import i18n
+    from companion.screen import Screen, TouchScreen
+    from tests.test_evening_screens import shot, tap
+
+    hub = StateHub()
+    loop = _race_in_play(store, tmp_path, hub=hub)
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
+    before = i18n.box_language()
+    i18n.set_box_language(lang)  # the touchscreen speaks the box's language
+    try:
+        screen = TouchScreen(pairing=hub.pairing)
+        shot(loop, screen, f"seat-asked-{lang}", output_dir)
+        drawn = " ".join(text for text, _, _ in screen.drawn)
+        assert screen.state is Screen.ASKING and set(screen.buttons) >= {"owner_allow", "owner_refuse"}
+        assert {"en": "A phone asks for Ann's seat", "pl": "Telefon prosi o miejsce gracza Ann"}[lang] in drawn
+        assert tap(screen, hub, "owner_allow") == "owner_allow"
+    finally:
+        i18n.set_box_language(before)
+    loop.take_actions()
+    assert loop.pairing.claims["Ann"] == "new-phone" and loop.view()["box"]["asking"] is None

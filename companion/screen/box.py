@@ -270,7 +270,8 @@ class Settings(ScreenState):
 
 
 class Asking(ScreenState):
-    """A phone asks for the owner page: the touchscreen (the table) allows it or refuses."""
+    """A phone asks for the owner page, or for what it was refused (a seat another phone holds, leaving a game being
+    played: ``view["box"]["asking"]["question"]``): the touchscreen (the table) allows it or refuses."""
 
     screen = Screen.ASKING
     qr_tappable = False
@@ -282,6 +283,12 @@ class Asking(ScreenState):
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         ts.surface.fill(BG)
         asking = (view.get("box") or {}).get("asking") or {}
+        if asking.get("question"):  # a phone's refused tap, put to the table
+            title = _("A phone asks")
+            ts.text_fit(f"{ts.sign('WARN')} {title}", (ts.x(400), ts.y(30)), ts.x(760), 40, WARN, anchor="midtop")
+            ts.wrap(str(asking["question"]), (ts.x(40), ts.y(100)), ts.x(720), 36, TEXT, max_lines=5)
+            ts.draw_buttons(self.buttons(ts, view))
+            return
         ts.text_fit(f"{ts.sign('WARN')} {_('Owner page')}", (ts.x(400), ts.y(30)), ts.x(760), 40, WARN,
                     anchor="midtop")
         y = ts.wrap(_("Allow this phone to change the box settings?"), (ts.x(40), ts.y(100)), ts.x(720), 44, TEXT,
