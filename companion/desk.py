@@ -306,7 +306,8 @@ class Desk:
                 return self._taking(action, SeatHold(player, self.table.quiet_for(holder), screenless))
             if screenless:
                 return Text("{player}'s seat is claimed by another phone; tap {player}'s seat on this phone to take it "
-                            "over", player=player)
+                            "over once that phone gave it up (\"Give up my seat\") or has been away two minutes",
+                            player=player)
             return Text("{player}'s seat is claimed by another phone; the touchscreen can reassign it", player=player)
         if holder is None and self.table.private_report(action):
             return Text("this report is hidden information: {player} enters it on their own phone, once that phone "
