@@ -21,6 +21,7 @@ from companion.phone_policy import (
 )
 from tests.phones import joined_phone, post_through_loop
 from tests.test_evening import evening
+from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 
 
 class Clock:
@@ -269,3 +270,53 @@ def test_the_touchscreen_shows_a_phones_question_and_its_allow_gives_the_seat(st
         i18n.set_box_language(before)
     loop.take_actions()
     assert loop.pairing.claims["Ann"] == "new-phone" and loop.view()["box"]["asking"] is None
+
+
+@pytest.mark.browser
+def test_without_a_touchscreen_a_players_phone_leaves_the_game_and_a_watchers_is_told_why_not(store, tmp_path, browser,  # noqa: F811
+                                                                                               output_dir):
+    """Real browsers on a box without a touchscreen: during play the phone page offers Games; a joined phone holding no
+    seat says yes to "Leave Race for the Galaxy?" and is refused, said why; Ann's phone (her seat) leaves it and both
+    pages follow the box to the chooser."""
+    from playwright.sync_api import expect
+
+    from companion.web import create_app, serve
+    from tests.phones import LoopThread
+    from tests.test_camera_browser import page_for
+
+    loop = _race_in_play(store, tmp_path, no_screen=True)
+    loop.publish()
+    server = serve(create_app(loop.hub), host="127.0.0.1", port=0)
+    pages = []
+    try:
+        with LoopThread(loop):
+            link = f"{server.url}join/{loop.hub.pairing().secret}"
+            pages = [page_for(browser, link), page_for(browser, link)]
+            (_, ann, _), (_, watcher, _) = pages
+            ann.locator("#seats button", has_text="Ann").click()
+            expect(ann.locator("#me")).to_have_text("Ann")
+            asked: list[str] = []
+
+            def yes(dialog) -> None:
+                asked.append(dialog.message)
+                dialog.accept()
+
+            games = watcher.locator("#box-nav button", has_text="Games")
+            expect(games).to_be_visible()
+            watcher.once("dialog", yes)
+            games.click()
+            expect(watcher.locator("#nav-result")).to_contain_text("only a player's phone leaves it before it is over")
+            expect(watcher.locator("#nav-result")).to_have_class("action-result error")
+            assert asked == ["Leave Race for the Galaxy? It stays open: Resume brings it back."]
+            watcher.screenshot(path=str(output_dir / "phone_leave_refused.png"), full_page=True)
+            assert loop.mode_name is ModeName.PLAY
+            ann.once("dialog", yes)
+            ann.locator("#box-nav button", has_text="Games").click()
+            for page in (ann, watcher):  # the box moved: every page follows it to the chooser
+                expect(page.locator("#choose-section")).to_be_visible()
+        assert loop.mode_name is ModeName.CHOOSE
+    finally:
+        for context, _, _ in pages:
+            context.close()
+        server.shutdown()
+    assert all(errors == [] for _, _, errors in pages)
