@@ -620,9 +620,10 @@ class MainLoop(FaultContainment):
         """Seconds since the phone ``client`` was last heard from (the phone view records every request)."""
         return self.hub.presence.quiet_for(client)
 
-    def ask_table(self, action: Mapping[str, Any], question: str) -> None:
-        """The touchscreen asks the table ``question`` about a phone's refused ``action`` (:class:`Switchboard`)."""
-        self.switchboard.ask_table(action, question)
+    def ask_table(self, action: Mapping[str, Any], question: str) -> float:
+        """The touchscreen asks the table ``question`` about a phone's refused ``action`` (0), or not yet (the seconds
+        until it will: :meth:`Switchboard.ask_table`)."""
+        return self.switchboard.ask_table(action, question)
 
     def memo(self) -> tuple[Any, ...]:
         """The in-memory state an action may change before its write commits (put back by :meth:`restore`)."""

@@ -45,7 +45,14 @@ from companion.actions import NAVIGATION, OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
 from companion.i18n import Text, message_of, plural
-from companion.phone_policy import SeatHold, leaving_question, leaving_refused, seat_question, seat_refused
+from companion.phone_policy import (
+    SeatHold,
+    just_refused,
+    leaving_question,
+    leaving_refused,
+    seat_question,
+    seat_refused,
+)
 
 __all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table", "answer_key"]
 
@@ -133,9 +140,10 @@ class Table(Protocol):
         """Seconds since the phone ``client`` was last heard from (:class:`companion.phone_policy.PhonePresence`)."""
         ...
 
-    def ask_table(self, action: Mapping[str, Any], question: str) -> None:
-        """Have the touchscreen ask the table ``question`` about a phone's refused ``action``; Allow carries it out
-        (:meth:`companion.switchboard.Switchboard.ask_table`)."""
+    def ask_table(self, action: Mapping[str, Any], question: str) -> float:
+        """Have the touchscreen ask the table ``question`` about a phone's refused ``action`` (Allow carries it out)
+        and return 0, or the seconds until it will ask (the table just refused that phone:
+        :meth:`companion.switchboard.Switchboard.ask_table`)."""
         ...
 
     def memo(self) -> Any:
@@ -318,8 +326,8 @@ class Desk:
         """Why a phone may not take over the seat another phone holds ("" when it may); with a touchscreen, a refused
         phone's claim is put to the table (:func:`companion.phone_policy.seat_question`: Allow gives it the seat)."""
         why = seat_refused(hold)
-        if why is not None and not hold.screenless:
-            self.table.ask_table(action, seat_question(hold))
+        if why is not None and not hold.screenless and (wait := self.table.ask_table(action, seat_question(hold))):
+            return just_refused(wait)
         return why or ""
 
     def _leaving(self, action: Mapping[str, Any], screenless: bool) -> str:
@@ -331,8 +339,9 @@ class Desk:
         claims = self.table.claims()
         why = leaving_refused(left[0], screenless=screenless, holds_seat=action.get("client") in claims.values(),
                               seats_held=bool(claims), behind=left[1])
-        if why is not None and not screenless:
-            self.table.ask_table(action, leaving_question(left[0], action_word(action.get("action"))))
+        if why is not None and not screenless and (
+                wait := self.table.ask_table(action, leaving_question(left[0], action_word(action.get("action"))))):
+            return just_refused(wait)
         return why or ""
 
     def _freeing(self, action: Mapping[str, Any], screenless: bool) -> str:

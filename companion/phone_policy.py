@@ -19,6 +19,9 @@ The policy, and why:
   (everyone sees the box; Allow makes the move, the game stays open and Resume brings it back), and the touchscreen's
   own Games does it at once. On a box without a touchscreen one of the game's players does it from their phone (a
   phone holding a seat of that game, or any joined phone when no seat is held), after the page asked "Leave ...?".
+- **The table is asked once.** After the table refuses a phone on the touchscreen, that phone's refused taps are not
+  put to the table again for :data:`REASK_S` seconds (it is told to talk to the players): one phone cannot keep the
+  touchscreen on its question.
 
 Functions here are pure (the facts come in as arguments); :class:`PhonePresence` keeps when each phone was last
 heard from (the phone view records every request of a joined phone, :mod:`companion.web`).
@@ -34,8 +37,8 @@ from typing import Any
 
 from companion.i18n import Text
 
-__all__ = ["AWAY_S", "PING_S", "PhonePresence", "SeatHold", "leaving_question", "leaving_refused", "seat_question",
-           "seat_refused"]
+__all__ = ["AWAY_S", "PING_S", "REASK_S", "PhonePresence", "SeatHold", "just_refused", "leaving_question",
+           "leaving_refused", "seat_question", "seat_refused"]
 
 AWAY_S = 120.0
 """Seconds without a request after which a phone is away: its seat may be taken over by another phone. Long enough
@@ -44,6 +47,10 @@ away at once; short enough that a player whose phone died is back at their seat 
 
 PING_S = 20.0
 """Seconds between the phone page's "still here" requests (``GET /api/me``) while it is shown."""
+
+REASK_S = 30.0
+"""Seconds after the table refused a phone's request on the touchscreen during which that phone's next refused taps
+are not put to the table again (one phone cannot keep the touchscreen on its question)."""
 
 
 class PhonePresence:
@@ -165,3 +172,10 @@ def leaving_question(game: Any, doing: Any) -> Text:
     :func:`companion.action_words.action_word`). Allow makes the move."""
     return Text("A phone asks to leave {game}, which is being played ({doing}). The game stays open: Resume brings "
                 "it back. Allow?", game=game, doing=doing)
+
+
+def just_refused(wait_s: float) -> Text:
+    """What a phone is told instead of "the touchscreen now asks" when the table refused its request less than
+    :data:`REASK_S` seconds ago (``wait_s``: seconds left until the table is asked again)."""
+    return Text("the table refused this phone's request on the box's touchscreen a moment ago: talk to the players at "
+                "the table; the box asks them again in {seconds} s", seconds=max(1, round(wait_s)))

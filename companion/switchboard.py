@@ -57,6 +57,8 @@ class Switchboard:
         self.question: Any = None
         """What the touchscreen asks about :attr:`asked` (a :class:`Text`), or None."""
         self.kept: dict[str, Any] | None = None
+        self.refused_at: dict[str, float] = {}
+        """When the table last refused each phone's request (the loop's clock, s)."""
 
     # -- what the loop asks ----------------------------------------------------------------------------
     def handle(self, act: Posted) -> Outcome | None:
@@ -205,15 +207,27 @@ class Switchboard:
                        detail=f"exported {session}: {files['json']}, {files['bgstats']}")
 
     # -- the table's answer to a phone ---------------------------------------------------------------------
-    def ask_table(self, action: Mapping[str, Any], question: Any) -> None:
+    def ask_table(self, action: Mapping[str, Any], question: Any) -> float:
         """A phone's ``action`` was refused (a seat another phone holds, a move off a game being played,
         :mod:`companion.phone_policy`): the touchscreen asks the table ``question`` (Allow / Refuse, as for the owner
-        page) until it is answered or another phone asks; Allow carries the action out as the touchscreen's."""
+        page) until it is answered or another phone asks; Allow carries the action out as the touchscreen's.
+
+        Returns:
+            0 when the table is asked (or there is no phone to ask for: an action without a client id, which no
+            phone view sends); else the seconds until it will be (the table refused this phone less than
+            :data:`companion.phone_policy.REASK_S` ago).
+        """
+        from companion.phone_policy import REASK_S
+
         client = action.get("client")
         if not isinstance(client, str) or not client:
-            return
+            return 0.0
+        wait = self.refused_at.get(client, -REASK_S) + REASK_S - self.loop.clock()
+        if wait > 0:
+            return wait
         self.asking, self.question = client, question
         self.asked = {k: v for k, v in action.items() if k not in ("reply", "key", "version")}
+        return 0.0
 
     def _allowed(self) -> Outcome:
         """Carry out the phone's action the touchscreen allowed (inside the touchscreen's action's transaction)."""
@@ -246,6 +260,7 @@ class Switchboard:
         if self.asked is not None and act.action is Action.OWNER_ALLOW:
             return self._allowed()
         if self.asked is not None:
+            self.refused_at[self.asking] = self.loop.clock()
             self.asking, self.asked, self.question = None, None, None
             return Outcome([], Text("the phone was refused"), changed=True)
         if act.action is Action.OWNER_ALLOW:

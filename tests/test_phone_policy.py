@@ -12,6 +12,7 @@ from companion.hub import StateHub
 from companion.modes import ModeName
 from companion.phone_policy import (
     AWAY_S,
+    REASK_S,
     PhonePresence,
     SeatHold,
     leaving_question,
@@ -127,8 +128,9 @@ def test_a_phone_does_not_move_the_box_off_a_game_being_played_but_the_touchscre
     assert loop.mode_name is ModeName.PLAY and loop.session.id == session
     assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
     assert _phone(loop, "back", "bob-phone").error is None and loop.mode_name is ModeName.PLAY
-    # a phone's move the table allows on the touchscreen is made; nothing of the game was lost (Resume brings it back)
-    assert _phone(loop, "choose_game", "bob-phone", game="d6").status == 403 and loop.mode_name is ModeName.PLAY
+    # a phone's move the table allows on the touchscreen is made (carol: the table refused bob a moment ago);
+    # nothing of the game was lost (Resume brings it back)
+    assert _phone(loop, "choose_game", "carol-phone", game="d6").status == 403 and loop.mode_name is ModeName.PLAY
     allowed = loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"})
     assert allowed.error is None and loop.mode_name is ModeName.DICE and loop.view()["box"]["asking"] is None
     assert _phone(loop, "games", "bob-phone").error is None  # the dice are no game being played
@@ -320,3 +322,23 @@ def test_without_a_touchscreen_a_players_phone_leaves_the_game_and_a_watchers_is
             context.close()
         server.shutdown()
     assert all(errors == [] for _, _, errors in pages)
+
+
+def test_a_phone_the_table_just_refused_does_not_put_its_question_again_for_half_a_minute(store, tmp_path):
+    clock = Clock()
+    loop = _race_in_play(store, tmp_path, clock=clock)
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert "now asks the table" in _phone(loop, "games", "bob-phone").error
+    assert loop.dispatch({"action": Action.OWNER_REFUSE, "origin": "touchscreen"}).error is None
+    clock.now += REASK_S - 10
+    for name, payload in (("games", {}), ("claim_seat", {"player": "Ann"})):
+        again = _phone(loop, name, "bob-phone", **payload)
+        assert again.status == 403 and again.error == ("the table refused this phone's request on the box's "
+                                                       "touchscreen a moment ago: talk to the players at the table; "
+                                                       "the box asks them again in 10 s"), name
+        assert loop.view()["box"]["asking"] is None
+    assert "now asks the table" in _phone(loop, "games", "carol-phone").error  # another phone is asked about
+    loop.dispatch({"action": Action.OWNER_REFUSE, "origin": "touchscreen"})
+    clock.now += 10
+    assert "now asks the table" in _phone(loop, "claim_seat", "bob-phone", player="Ann").error
+    assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Ann's seat")
