@@ -21,7 +21,9 @@ The policy, and why:
   phone holding a seat of that game, or any joined phone when no seat is held), after the page asked "Leave ...?".
 - **The table is asked once.** After the table refuses a phone on the touchscreen, that phone's refused taps are not
   put to the table again for :data:`REASK_S` seconds (it is told to talk to the players): one phone cannot keep the
-  touchscreen on its question.
+  touchscreen on its question. A question that no longer applies is not asked any more (the seat became the asking
+  phone's or no phone's, the game is over or was left, the box is on another game, or the phone that asked has been
+  away :data:`AWAY_S` seconds): a late Allow never carries out a request made for another moment.
 
 Functions here are pure (the facts come in as arguments); :class:`PhonePresence` keeps when each phone was last
 heard from (the phone view records every request of a joined phone, :mod:`companion.web`).

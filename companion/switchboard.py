@@ -22,7 +22,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.actions import NAVIGATION, Action, Posted
+from companion.actions import NAVIGATION, Action, Posted, posted
 from companion.errors import BadEntry
 from companion.flow import NOT_ALLOWED, Outcome
 from companion.i18n import Listing, Text
@@ -56,6 +56,8 @@ class Switchboard:
         """The phone's action the touchscreen asks the table to allow (None: the phone asks for the owner page)."""
         self.question: Any = None
         """What the touchscreen asks about :attr:`asked` (a :class:`Text`), or None."""
+        self.asked_in: str | None = None
+        """The game (:attr:`MainLoop.game_id`) the box was on when the table was asked about :attr:`asked`."""
         self.kept: dict[str, Any] | None = None
         self.refused_at: dict[str, float] = {}
         """When the table last refused each phone's request (the loop's clock, s)."""
@@ -225,9 +227,39 @@ class Switchboard:
         wait = self.refused_at.get(client, -REASK_S) + REASK_S - self.loop.clock()
         if wait > 0:
             return wait
-        self.asking, self.question = client, question
+        self.asking, self.question, self.asked_in = client, question, self.loop.game_id
         self.asked = {k: v for k, v in action.items() if k not in ("reply", "key", "version")}
         return 0.0
+
+    def _moot(self) -> bool:
+        """Whether the table's question about a phone's refused action (:meth:`ask_table`) no longer applies: the box
+        is on another game than when it was asked; the seat asked for is now the asking phone's or no phone's (the
+        holder gave it up, the touchscreen freed it); the move asked for leaves no game being played any more (the
+        game is over, or was left from the touchscreen); or the phone that asked has been away
+        :data:`companion.phone_policy.AWAY_S` seconds (no one waits for the answer)."""
+        from companion.phone_policy import AWAY_S
+
+        asked, client = self.asked, self.asking
+        if asked is None or client is None:
+            return False
+        if self.asked_in != self.loop.game_id or self.loop.quiet_for(client) >= AWAY_S:
+            return True
+        if asked.get("action") == Action.CLAIM_SEAT:
+            player = self.loop.seat_of(asked)
+            return player is None or self.loop.pairing.claims.get(player, client) == client
+        act = posted(asked)
+        return act is None or self.leaving(act) is None
+
+    def drop_moot(self) -> bool:
+        """Stop asking the table a question that no longer applies (:meth:`_moot`): the touchscreen goes back to what
+        it showed, and an Allow can no longer carry out a request made for another situation. Returns whether a
+        question was dropped."""
+        if not self._moot():
+            return False
+        log.info("the table's question about a phone's %s no longer applies: not asked any more",
+                 (self.asked or {}).get("action"))
+        self.asking, self.asked, self.question, self.asked_in = None, None, None, None
+        return True
 
     def _allowed(self) -> Outcome:
         """Carry out the phone's action the touchscreen allowed (inside the touchscreen's action's transaction)."""
@@ -255,7 +287,7 @@ class Switchboard:
                 return Outcome([], Text("this phone may change the box's settings"), changed=True)
             self.asking, self.asked, self.question = client, None, None
             return Outcome([], Text("asked: answer on the box's touchscreen"), changed=True)
-        if self.asking is None:
+        if self.asking is None or self.drop_moot():
             return Outcome([], Text("no phone is asking"))
         if self.asked is not None and act.action is Action.OWNER_ALLOW:
             return self._allowed()
@@ -277,7 +309,9 @@ class Switchboard:
 
     def asking_view(self) -> dict[str, Any] | None:
         """``{"phone": who}`` while a phone waits for the touchscreen's answer (with ``"question"``: what the table is
-        asked about a phone's refused action, :meth:`ask_table`; without: the owner page), else None."""
+        asked about a phone's refused action, :meth:`ask_table`; without: the owner page), else None. A question that
+        no longer applies is dropped first (:meth:`drop_moot`)."""
+        self.drop_moot()
         if self.asking is None:
             return None
         seats = [p for p, c in self.loop.pairing.claims.items() if c == self.asking]
@@ -286,7 +320,7 @@ class Switchboard:
 
     # -- roll back -------------------------------------------------------------------------------------
     def memo(self) -> tuple[Any, ...]:
-        return list(self.trail), self.asking, self.kept, self.asked, self.question
+        return list(self.trail), self.asking, self.kept, self.asked, self.question, self.asked_in
 
     def restore(self, memo: tuple[Any, ...]) -> None:
-        self.trail, self.asking, self.kept, self.asked, self.question = list(memo[0]), *memo[1:]
+        self.trail, self.asking, self.kept, self.asked, self.question, self.asked_in = list(memo[0]), *memo[1:]

@@ -342,3 +342,41 @@ def test_a_phone_the_table_just_refused_does_not_put_its_question_again_for_half
     clock.now += 10
     assert "now asks the table" in _phone(loop, "claim_seat", "bob-phone", player="Ann").error
     assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Ann's seat")
+
+
+def test_the_tables_question_is_dropped_once_it_no_longer_applies(store, tmp_path):
+    clock = Clock()
+    loop = _race_in_play(store, tmp_path, hub=StateHub(presence=PhonePresence(clock)))
+    loop.hub.presence.heard("ann-phone")
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
+    assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Ann's seat")
+    # Ann gives her seat up on her old phone: the question no longer applies; the touchscreen goes back to the game,
+    # and a late Allow gives no seat to anyone
+    assert _phone(loop, "release_seat", "ann-phone", player="Ann").error is None
+    assert loop.view()["box"]["asking"] is None
+    allowed = loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"})
+    assert allowed.message == "no phone is asking" and loop.pairing.claims == {}
+    # the phone that asked took the seat itself: the question about it is dropped too
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
+    loop.hub.presence.heard("ann-phone")
+    clock.now += AWAY_S
+    loop.hub.presence.heard("new-phone")
+    assert loop.view()["box"]["asking"] is not None  # Ann's old phone is away, but the seat is still its own
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").error is None  # away: taken over without asking
+    assert loop.view()["box"]["asking"] is None and loop.pairing.claims["Ann"] == "new-phone"
+    # a phone asking to leave, while the touchscreen leaves the game itself: nothing is left to allow
+    loop.hub.presence.heard("bob-phone")  # the phone view hears from every phone that posts
+    assert _phone(loop, "games", "bob-phone").status == 403 and loop.view()["box"]["asking"] is not None
+    assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
+    assert loop.view()["box"]["asking"] is None and loop.mode_name is ModeName.CHOOSE
+    assert loop.dispatch({"action": Action.BACK, "origin": "touchscreen"}).error is None
+    assert loop.mode_name is ModeName.PLAY
+    # a phone that asked and then went away (two minutes without a request): no one waits for the answer
+    loop.hub.presence.heard("bob-phone")
+    assert _phone(loop, "games", "bob-phone").status == 403 and loop.view()["box"]["asking"] is not None
+    clock.now += AWAY_S
+    assert loop.view()["box"]["asking"] is None
+    assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).message == "no phone is asking"
+    assert loop.mode_name is ModeName.PLAY
