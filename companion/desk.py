@@ -47,9 +47,9 @@ from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Ou
 from companion.i18n import Text, message_of, plural
 from companion.phone_policy import (
     SeatHold,
-    just_refused,
     leaving_question,
     leaving_refused,
+    not_asked,
     seat_question,
     seat_refused,
 )
@@ -142,8 +142,8 @@ class Table(Protocol):
 
     def ask_table(self, action: Mapping[str, Any], question: str) -> float:
         """Have the touchscreen ask the table ``question`` about a phone's refused ``action`` (Allow carries it out)
-        and return 0, or the seconds until it will ask (the table just refused that phone:
-        :meth:`companion.switchboard.Switchboard.ask_table`)."""
+        and return 0, or the seconds until it will ask (the table just refused that phone; ``math.inf``: another
+        phone's question is on the touchscreen: :meth:`companion.switchboard.Switchboard.ask_table`)."""
         ...
 
     def memo(self) -> Any:
@@ -327,7 +327,7 @@ class Desk:
         phone's claim is put to the table (:func:`companion.phone_policy.seat_question`: Allow gives it the seat)."""
         why = seat_refused(hold)
         if why is not None and not hold.screenless and (wait := self.table.ask_table(action, seat_question(hold))):
-            return just_refused(wait)
+            return not_asked(wait)
         return why or ""
 
     def _leaving(self, action: Mapping[str, Any], screenless: bool) -> str:
@@ -341,7 +341,7 @@ class Desk:
                               seats_held=bool(claims), behind=left[1])
         if why is not None and not screenless and (
                 wait := self.table.ask_table(action, leaving_question(left[0], action_word(action.get("action"))))):
-            return just_refused(wait)
+            return not_asked(wait)
         return why or ""
 
     def _freeing(self, action: Mapping[str, Any], screenless: bool) -> str:

@@ -23,7 +23,9 @@ The policy, and why:
   put to the table again for :data:`REASK_S` seconds (it is told to talk to the players): one phone cannot keep the
   touchscreen on its question. A question that no longer applies is not asked any more (the seat became the asking
   phone's or no phone's, the game is over or was left, the box is on another game, or the phone that asked has been
-  away :data:`AWAY_S` seconds): a late Allow never carries out a request made for another moment.
+  away :data:`AWAY_S` seconds): a late Allow never carries out a request made for another moment. A question the
+  table is reading is never replaced by another phone's (the Allow under the table's finger would answer a question
+  it did not read): that phone is told to tap again once the table has answered.
 
 Functions here are pure (the facts come in as arguments); :class:`PhonePresence` keeps when each phone was last
 heard from (the phone view records every request of a joined phone, :mod:`companion.web`).
@@ -31,6 +33,7 @@ heard from (the phone view records every request of a joined phone, :mod:`compan
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -40,7 +43,7 @@ from typing import Any
 from companion.i18n import Text
 
 __all__ = ["AWAY_S", "PING_S", "REASK_S", "PhonePresence", "SeatHold", "just_refused", "leaving_question",
-           "leaving_refused", "seat_question", "seat_refused"]
+           "leaving_refused", "not_asked", "seat_question", "seat_refused"]
 
 AWAY_S = 120.0
 """Seconds without a request after which a phone is away: its seat may be taken over by another phone. Long enough
@@ -181,3 +184,14 @@ def just_refused(wait_s: float) -> Text:
     :data:`REASK_S` seconds ago (``wait_s``: seconds left until the table is asked again)."""
     return Text("the table refused this phone's request on the box's touchscreen a moment ago: talk to the players at "
                 "the table; the box asks them again in {seconds} s", seconds=max(1, round(wait_s)))
+
+
+def not_asked(wait_s: float) -> Text:
+    """What a phone is told instead of "the touchscreen now asks" when the table is not asked about its request
+    (:meth:`companion.switchboard.Switchboard.ask_table`'s answer ``wait_s`` > 0): ``math.inf``, the touchscreen is
+    asking the table about another phone's request (tap again once it is answered); else the table refused this phone
+    a moment ago (:func:`just_refused`, ``wait_s`` seconds left)."""
+    if math.isinf(wait_s):
+        return Text("the box's touchscreen is asking the table about another phone's request right now: tap again once "
+                    "the table has answered it")
+    return just_refused(wait_s)

@@ -19,6 +19,7 @@ owner page (the health checks, the settings).
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -216,8 +217,9 @@ class Switchboard:
 
         Returns:
             0 when the table is asked (or there is no phone to ask for: an action without a client id, which no
-            phone view sends); else the seconds until it will be (the table refused this phone less than
-            :data:`companion.phone_policy.REASK_S` ago).
+            phone view sends); ``math.inf`` while the touchscreen asks about another phone's request (it is not
+            replaced under the table's finger: that phone taps again once the table answered); else the seconds
+            until it will be (the table refused this phone less than :data:`companion.phone_policy.REASK_S` ago).
         """
         from companion.phone_policy import REASK_S
 
@@ -227,6 +229,8 @@ class Switchboard:
         wait = self.refused_at.get(client, -REASK_S) + REASK_S - self.loop.clock()
         if wait > 0:
             return wait
+        if self.asking is not None and self.asking != client and not self.drop_moot():
+            return math.inf
         self.asking, self.question, self.asked_in = client, question, self.loop.game_id
         self.asked = {k: v for k, v in action.items() if k not in ("reply", "key", "version")}
         return 0.0
@@ -235,14 +239,18 @@ class Switchboard:
         """Whether the table's question about a phone's refused action (:meth:`ask_table`) no longer applies: the box
         is on another game than when it was asked; the seat asked for is now the asking phone's or no phone's (the
         holder gave it up, the touchscreen freed it); the move asked for leaves no game being played any more (the
-        game is over, or was left from the touchscreen); or the phone that asked has been away
-        :data:`companion.phone_policy.AWAY_S` seconds (no one waits for the answer)."""
+        game is over, or was left from the touchscreen); or the phone that asked (also for the owner page) has been
+        away :data:`companion.phone_policy.AWAY_S` seconds (no one waits for the answer)."""
         from companion.phone_policy import AWAY_S
 
         asked, client = self.asked, self.asking
-        if asked is None or client is None:
+        if client is None:
             return False
-        if self.asked_in != self.loop.game_id or self.loop.quiet_for(client) >= AWAY_S:
+        if self.loop.quiet_for(client) >= AWAY_S:
+            return True
+        if asked is None:  # the owner page's request
+            return False
+        if self.asked_in != self.loop.game_id:
             return True
         if asked.get("action") == Action.CLAIM_SEAT:
             player = self.loop.seat_of(asked)
@@ -257,7 +265,7 @@ class Switchboard:
         if not self._moot():
             return False
         log.info("the table's question about a phone's %s no longer applies: not asked any more",
-                 (self.asked or {}).get("action"))
+                 (self.asked or {}).get("action", "owner request"))
         self.asking, self.asked, self.question, self.asked_in = None, None, None, None
         return True
 

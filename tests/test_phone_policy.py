@@ -380,3 +380,40 @@ def test_the_tables_question_is_dropped_once_it_no_longer_applies(store, tmp_pat
     assert loop.view()["box"]["asking"] is None
     assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).message == "no phone is asking"
     assert loop.mode_name is ModeName.PLAY
+
+
+def test_a_question_the_table_is_reading_is_not_replaced_by_another_phones(store, tmp_path):
+    loop = _race_in_play(store, tmp_path)
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
+    busy = _phone(loop, "games", "bob-phone")  # while the table reads the seat's question
+    assert busy.status == 403 and busy.error == ("the box's touchscreen is asking the table about another phone's "
+                                                 "request right now: tap again once the table has answered it")
+    assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Ann's seat")
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403  # the same phone asks again: its own
+    allowed = loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"})  # the Allow the table read
+    assert allowed.error is None and loop.pairing.claims["Ann"] == "new-phone" and loop.mode_name is ModeName.PLAY
+    assert "now asks the table" in _phone(loop, "games", "bob-phone").error  # answered: the next phone is asked
+    assert loop.view()["box"]["asking"]["question"].startswith("A phone asks to leave Race for the Galaxy")
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_phone_is_told_in_its_language_that_the_table_is_answering_another_phone(store, tmp_path, lang):
+    loop = _race_in_play(store, tmp_path)
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert _phone(loop, "games", "carol-phone").status == 403  # the table is asked about carol's phone
+    phone = joined_phone(loop.hub)
+    phone.set_cookie("lang", lang)
+    answer = post_through_loop(phone, loop, "/api/box", {"action": "games", "version": 0, "key": "busy1"})
+    said = answer.get_json()["error"]
+    assert answer.status_code == 403 and said == BUSY_TABLE[lang], said
+    assert loop.mode_name is ModeName.PLAY
+
+
+BUSY_TABLE = {
+    "el": "η οθόνη αφής του κουτιού ρωτά αυτή τη στιγμή το τραπέζι για το αίτημα άλλου τηλεφώνου: πατήστε ξανά μόλις "
+          "απαντήσει το τραπέζι",
+    "pl": "ekran dotykowy pudełka pyta właśnie stół o prośbę innego telefonu: dotknij ponownie, gdy stół odpowie",
+    "hu": "a doboz érintőképernyője éppen egy másik telefon kéréséről kérdezi az asztalt: koppints újra, miután az "
+          "asztal válaszolt",
+}
