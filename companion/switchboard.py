@@ -293,6 +293,10 @@ class Switchboard:
                 log.info("owner request of %s: allowed (the box has no touchscreen)", client[:8])
                 self.loop.publish_owner_view()
                 return Outcome([], Text("this phone may change the box's settings"), changed=True)
+            if self.asking is not None and self.asking != client and not self.drop_moot():
+                from companion.phone_policy import not_asked
+
+                return Outcome([], "", not_asked(math.inf), NOT_ALLOWED)  # the table is reading another's question
             self.asking, self.asked, self.question = client, None, None
             return Outcome([], Text("asked: answer on the box's touchscreen"), changed=True)
         if self.asking is None or self.drop_moot():

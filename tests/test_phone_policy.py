@@ -386,9 +386,10 @@ def test_a_question_the_table_is_reading_is_not_replaced_by_another_phones(store
     loop = _race_in_play(store, tmp_path)
     assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
     assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
-    busy = _phone(loop, "games", "bob-phone")  # while the table reads the seat's question
-    assert busy.status == 403 and busy.error == ("the box's touchscreen is asking the table about another phone's "
-                                                 "request right now: tap again once the table has answered it")
+    for name in ("games", "owner_ask"):  # while the table reads the seat's question
+        busy = _phone(loop, name, "bob-phone")
+        assert busy.status == 403 and busy.error == ("the box's touchscreen is asking the table about another phone's "
+                                                     "request right now: tap again once the table has answered it")
     assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Ann's seat")
     assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403  # the same phone asks again: its own
     allowed = loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"})  # the Allow the table read
