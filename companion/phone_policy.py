@@ -115,15 +115,16 @@ def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) 
     Returns:
         None, or the refusal said to the phone that asked: who holds the seat, and what to do (the holder gives it up
         on its phone; with a touchscreen, it now asks the table, :func:`seat_question`, or frees the seat; without
-        one, wait until the holder is away).
+        one, try again once the holder is away: in how many seconds).
     """
     if hold.quiet_s >= away_s:
         return None
     seen = round(hold.quiet_s)
     if hold.screenless:
         return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} "
-                    "taps \"Give up my seat\" on that phone; a phone away for {away} s can be taken over",
-                    player=hold.player, seconds=seen, away=round(away_s))
+                    "taps \"Give up my seat\" on that phone; if that phone is gone (a flat battery, a lost cookie), "
+                    "try again in {wait} s, when it has been away {away} s", player=hold.player, seconds=seen,
+                    wait=max(1, math.ceil(away_s - hold.quiet_s)), away=round(away_s))
     if freeing:
         return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} "
                     "taps \"Give up my seat\" on that phone, or the box's touchscreen frees it (tap the QR code, then "

@@ -52,7 +52,10 @@ def test_a_held_seat_is_taken_over_only_from_a_phone_away_two_minutes():
     freeing = str(seat_refused(SeatHold("Ann", 0.0, screenless=False), freeing=True))
     assert "touchscreen frees it" in freeing and "tap Ann again" not in freeing
     alone = str(seat_refused(SeatHold("Ann", AWAY_S - 0.5, screenless=True)))
-    assert "touchscreen" not in alone and "a phone away for 120 s can be taken over" in alone
+    assert "touchscreen" not in alone and alone.endswith("try again in 1 s, when it has been away 120 s")
+    lost = str(seat_refused(SeatHold("Ann", 45.2, screenless=True)))  # Ann's own phone that lost its cookie asks
+    assert lost.endswith('Ann taps "Give up my seat" on that phone; if that phone is gone (a flat battery, a lost '
+                         'cookie), try again in 75 s, when it has been away 120 s')
     assert seat_refused(SeatHold("Ann", 30.0, screenless=False), away_s=30.0) is None  # the limit is a parameter
 
 
@@ -418,3 +421,27 @@ BUSY_TABLE = {
     "hu": "a doboz érintőképernyője éppen egy másik telefon kéréséről kérdezi az asztalt: koppints újra, miután az "
           "asztal válaszolt",
 }
+
+
+# hand-written: what a phone that lost its cookie is told on a box without a touchscreen, 45 s after its old cookie's
+# last request (120 - 45 = 75 s to wait), as a Greek, Polish and Hungarian player reads it
+TRY_AGAIN = {"el": "αν εκείνο το τηλέφωνο δεν υπάρχει πια (άδεια μπαταρία, χαμένο cookie), δοκιμάστε ξανά σε 75 s",
+             "pl": "jeśli tamtego telefonu już nie ma (rozładowana bateria, utracone ciasteczko), spróbuj ponownie za "
+                   "75 s",
+             "hu": "ha az a telefon már nincs meg (lemerült akku, elveszett süti), próbáld újra 75 mp múlva"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_without_a_touchscreen_a_phone_that_lost_its_cookie_is_told_when_to_try_again(store, tmp_path, lang):
+    clock = Clock()
+    loop = _race_in_play(store, tmp_path, no_screen=True, hub=StateHub(presence=PhonePresence(clock)))
+    loop.publish()
+    old, new = joined_phone(loop.hub, reply_s=30), joined_phone(loop.hub, reply_s=30)
+    new.set_cookie("lang", lang)
+    assert post_through_loop(old, loop, "/api/seat", {"player": "Ann"}).status_code == 200
+    clock.now += 45  # the old cookie is gone with its browser: no request since
+    refused = post_through_loop(new, loop, "/api/seat", {"player": "Ann"})
+    assert refused.status_code == 403 and TRY_AGAIN[lang] in refused.get_json()["error"], refused.get_json()
+    clock.now += 75
+    assert post_through_loop(new, loop, "/api/seat", {"player": "Ann"}).status_code == 200
+    assert new.get("/api/me").get_json()["seats"] == ["Ann"]
