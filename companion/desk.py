@@ -340,7 +340,7 @@ class Desk:
         why = leaving_refused(left[0], screenless=screenless, holds_seat=action.get("client") in claims.values(),
                               seats_held=bool(claims), behind=left[1])
         if why is not None and not screenless and (
-                wait := self.table.ask_table(action, leaving_question(left[0], action_word(action.get("action"))))):
+                wait := self.table.ask_table(action, leaving_question(left[0], _doing(action)))):
             return not_asked(wait)
         return why or ""
 
@@ -388,6 +388,20 @@ class Desk:
                           "tap again", "{n} events were recorded since this was tapped: nothing was recorded; look at "
                           "the screen and tap again", n)
         return ""
+
+
+def _doing(action: Mapping[str, Any]) -> Any:
+    """A move in the players' words for the table's question (:func:`companion.phone_policy.leaving_question`): the
+    button's label, and the game it chooses when it names one ("Choose a game: Among the Stars"), so the table knows
+    what Allow starts."""
+    doing = action_word(action.get("action"))
+    game = action.get("game") if action.get("action") == Action.CHOOSE_GAME else None
+    if game == "d6":
+        return Text("{doing}: {game}", doing=doing, game=Text("Dice (d6)"))
+    from companion.flows import FLOWS
+
+    spec = FLOWS.get(game) if isinstance(game, str) else None
+    return doing if spec is None else Text("{doing}: {game}", doing=doing, game=spec.title)
 
 
 def _screenless(table: Any) -> bool:

@@ -494,3 +494,15 @@ def test_phones_asking_for_a_held_seat_are_told_who_the_table_answers_and_a_seat
             context.close()
         server.shutdown()
     assert all(errors == [] for _, _, errors in pages)
+
+
+def test_the_table_is_told_which_game_a_phone_would_start(store, tmp_path):
+    loop = _race_in_play(store, tmp_path)
+    for payload, doing in (({"game": "among"}, "Choose a game: Among the Stars"),
+                           ({"game": "d6"}, "Choose a game: Dice (d6)")):
+        assert _phone(loop, "choose_game", "bob-phone", **payload).status == 403
+        assert loop.view()["box"]["asking"]["question"] == (
+            f"A phone asks to leave Race for the Galaxy, which is being played ({doing}). The game stays open: "
+            "Resume brings it back. Allow?")
+    assert _phone(loop, "history", "bob-phone").status == 403  # a move that starts no game: the button alone
+    assert "being played (History)" in loop.view()["box"]["asking"]["question"]
