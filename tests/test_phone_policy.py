@@ -506,3 +506,17 @@ def test_the_table_is_told_which_game_a_phone_would_start(store, tmp_path):
             "Resume brings it back. Allow?")
     assert _phone(loop, "history", "bob-phone").status == 403  # a move that starts no game: the button alone
     assert "being played (History)" in loop.view()["box"]["asking"]["question"]
+
+
+def test_a_question_about_leaving_a_game_is_dropped_once_the_game_is_over(store, tmp_path):
+    loop = evening(store, tmp_path)
+    for name, payload in (("choose_game", {"game": "among"}), ("setup_player", {"player": "Ann"}),
+                          ("setup_player", {"player": "Bob"}), ("setup_start", {})):
+        assert loop.dispatch({"action": Action(name), "origin": "touchscreen", **payload}).error is None
+    assert _phone(loop, "games", "bob-phone").status == 403 and loop.view()["box"]["asking"] is not None
+    for _ in range(24):  # Among the Stars: 4 years of 6 rounds, Next ends each round (rulebook pp. 4-5)
+        loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"})
+    assert loop.mode_name is ModeName.SCORES and loop.view()["box"]["asking"] is None  # the scores are shown
+    assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).message == "no phone is asking"
+    assert loop.mode_name is ModeName.SCORES
+    assert _phone(loop, "games", "bob-phone").error is None and loop.mode_name is ModeName.CHOOSE  # over: at once
