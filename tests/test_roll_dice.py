@@ -231,6 +231,36 @@ def test_a_face_is_pooled_over_the_colours_printed_alike():
     np.testing.assert_allclose(off[0, 0], [0.40, 0.50], atol=1e-9)
 
 
+def test_a_plain_body_colour_is_not_overridden_by_another_colours_template():
+    """Hand-worked (face temperature 0.04): a die whose body reads red 0.95, purple 0.05 matches red's settle template
+    at 0.60 and purple's develop at 0.75 (the lamp's sheen on a dark-printed red die looks like a light symbol), red's
+    develop and purple's settle at 0.20.
+    Weighed once, the body loses: red/settle ln 0.95 + 0.60 / 0.04 = 14.95 against purple/develop ln 0.05 + 18.75 =
+    15.75. Weighed twice (the default), red/settle 15 + 2 ln 0.95 = 14.90 wins over 18.75 + 2 ln 0.05 = 12.76. A body
+    between the two (red 0.55, purple 0.45) is still decided by the symbol: 15 + 2 ln 0.55 = 13.80 against
+    18.75 + 2 ln 0.45 = 17.15."""
+    from vision.roll_dice import RollDiceConfig
+    from vision.roll_dice.assemble import joint_scores
+
+    pairs = (("red", "settle"), ("red", "develop"), ("purple", "settle"), ("purple", "develop"))
+    colours, faces = ("red", "purple"), ("settle", "develop")
+    ncc = np.array([[0.60, 0.20, 0.20, 0.75], [0.60, 0.20, 0.20, 0.75]])
+    colour_p = np.array([[0.95, 0.05], [0.55, 0.45]])
+    cfg = RollDiceConfig(face_temperature=0.04, pooled_penalty=-1.0)
+    assert cfg.colour_weight == 2.0
+
+    def best(config):
+        s = joint_scores(colour_p, ncc, pairs, colours, faces, config)
+        return [np.unravel_index(int(row.argmax()), row.shape) for row in s]
+
+    once = best(replace(cfg, colour_weight=1.0))
+    assert once[0] == (1, 1)                                   # purple/develop: the body overridden
+    twice = joint_scores(colour_p, ncc, pairs, colours, faces, cfg)
+    np.testing.assert_allclose(twice[0, 0, 0], 15.0 + 2 * np.log(0.95), atol=1e-9)
+    np.testing.assert_allclose(twice[0, 1, 1], 18.75 + 2 * np.log(0.05), atol=1e-9)
+    assert best(cfg) == [(0, 0), (1, 1)]                       # red/settle; the doubtful body: purple/develop
+
+
 def test_a_face_the_colour_lacks_gives_way_to_its_likeliest_own_face():
     """Hand-worked (face temperature 0.04, impossible penalty 0.05): a red die (colour 0.98) whose settle symbol a
     glare spot spoils matches white's ship template at 0.80, red's settle at 0.72, red's explore at 0.40. Red has no

@@ -29,7 +29,9 @@ def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence
     each template's print polarity) an enrolled pair also takes the best NCC of the same face on any colour
     printed in its colour's polarity, lowered by ``pooled_penalty``, when that is higher: a face's symbol is
     drawn alike on every colour, so the other colours' templates (other dice, other lights at enrollment) are
-    more looks of it; a colour's own template still wins a near tie.
+    more looks of it; a colour's own template still wins a near tie. The log colour chances weigh
+    ``colour_weight`` times (the body decides the colour unless it is doubtful: a glare spot matching another
+    colour's template better does not make a die read plainly red purple).
     """
     n = len(colour_p)
     ci = {c: i for i, c in enumerate(colours)}
@@ -57,7 +59,7 @@ def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence
         for b in range(len(faces)):
             if not enrolled[a, b]:
                 m[:, a, b] = any_colour[:, b] - config.impossible_penalty
-    return np.log(np.clip(colour_p, 1e-12, 1.0))[:, :, None] + m / config.face_temperature
+    return config.colour_weight * np.log(np.clip(colour_p, 1e-12, 1.0))[:, :, None] + m / config.face_temperature
 
 
 def _ramp(x: np.ndarray, lo_hi: tuple[float, float]) -> np.ndarray:
@@ -189,7 +191,8 @@ def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: 
     # an extra "face unreadable" entry: the best colour with a fixed NCC, so a face unlike every
     # template is reported unreadable rather than as its least bad match
     best_colour = colour_p.argmax(1)
-    unreadable = np.log(np.clip(colour_p.max(1), 1e-12, 1.0)) + config.face_none_ncc / config.face_temperature
+    unreadable = (config.colour_weight * np.log(np.clip(colour_p.max(1), 1e-12, 1.0))
+                  + config.face_none_ncc / config.face_temperature)
     flat = np.concatenate([flat, unreadable[:, None]], axis=1)
     flat = flat - flat.max(1, keepdims=True)
     p = np.exp(flat)

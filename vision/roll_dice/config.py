@@ -207,6 +207,12 @@ class RollDiceConfig:
         face_none_ncc: NCC of the "unreadable" option: a face matching no template better than
             this is reported as ``None``.
         colour_outlier_d2: squared colour distance of the "none of the enrolled colours" option.
+        colour_weight: how much a die's body colour weighs in the colour x face decision against its symbol: the log
+            colour chances are multiplied by it before the NCC (over ``face_temperature``) is added
+            (:func:`vision.roll_dice.assemble.joint_scores`). At 1 a template of another colour that matched 0.1-0.2
+            better overrode a body read 0.85-0.99 as one colour (the lamp's sheen on a red die printed dark matching a
+            purple or brown template printed light); at 2 such a body costs a template 0.17-0.37 NCC, while a body
+            between two colours (chances near even) is still decided by the symbol.
         impossible_penalty: NCC lowered for a face seen on a colour that does not have it.
         pooled_penalty: NCC lowered for a face's best template on another colour printed in the same polarity,
             when it stands in for the colour's own template (:func:`vision.roll_dice.assemble.joint_scores`;
@@ -446,6 +452,7 @@ class RollDiceConfig:
     colour_outlier_d2: float = 50.0
     impossible_penalty: float = 0.05
     pooled_penalty: float = 0.05
+    colour_weight: float = 2.0
     confident_cap: float = 0.5
     allowed_face_share: float = 0.5
     match_ramp: tuple[float, float] = (0.35, 0.6)
