@@ -209,8 +209,8 @@ def test_a_reader_of_one_fixed_camera_reads_the_next_frame_at_the_size_it_chose(
 def test_the_size_search_reads_on_only_the_sizes_it_can_choose_and_chooses_as_reading_all(
         light_ink_reader: RollDiceReader, monkeypatch, seed: int, table: str):
     """The size search reads a size past its top faces only while an upper bound of its evidence (every NCC 1, the
-    scores before the pattern test) can still beat the best size read: it chooses the size, and reads the dice,
-    exactly as reading every size to the end does, and that bound is never below the evidence read."""
+    scores before the pattern test) can still beat the best size read: it chooses the size, and reads the dice, as
+    reading every size to the end does (the confidences to 1e-6), and that bound is never below the evidence read."""
     import vision.roll_dice.reader as reader_module
     from vision.roll_dice.assemble import size_evidence
     from vision.roll_dice.candidates import edge_map
@@ -233,7 +233,9 @@ def test_the_size_search_reads_on_only_the_sizes_it_can_choose_and_chooses_as_re
     looks.clear()
     monkeypatch.setattr(reader_module, "_below", lambda upper, bar: False)  # every size read to the end
     every = reader.read(sc.image)
-    assert every.die_size == pruned.die_size and every.dice == pruned.dice
+    # the same dice; a face another size added is matched in a batch of another make-up where that size was not read
+    # to the end, so its confidence may differ in the last digits
+    assert every.die_size == pruned.die_size and _same_dice(every.dice, pruned.dice)
     assert read_on <= len(looks) == len(reader.config.size_hypotheses)
     cfg = reader.config
     fg = foreground(sc.image, cfg)

@@ -48,6 +48,11 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    the windows they touch, window and template compared on the other pixels only (masked NCC), whichever way
    the die is printed; a die-like face matching poorly looked at again over wider shifts and a
    few scales (``relocate_faces``: a top face found a little off its die).
+6'. ``recut``, ``other_sizes`` (:func:`.candidates.recut_candidates`, :mod:`.sizes`) -- once the die size is chosen,
+    the face cores that ran into the table's through a gap in a die's outline are cut again at thickened edges, and
+    the top faces another tried size found where the size chosen has none are added (a tilted camera's near dice are
+    larger than its far ones); both count only with a plain symbol of the owner's dice, another size's faces only on
+    a die's top that overlaps no face of the size chosen.
 6a. ``unsized`` (:func:`.reader._not_vouched`) -- where the size search found no size at which a face plainly shows a
     die (an empty patterned table: the faces are read at the size the frame's blobs give), a face is a die only as
     far as its own symbol is plainly one of the owner's: its shape and size vouch for nothing there.

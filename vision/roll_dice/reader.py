@@ -31,6 +31,7 @@ from .raised import raised_edges
 from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness, middle_spread, pattern_lattice, surface_returns
 from .sides import side_faces
+from .sizes import faces_apart, joined, other_size_faces, other_size_guard
 from .tops import drop_duplicates, extract_tops, rect_box
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
@@ -218,7 +219,8 @@ class RollDiceReader:
         card's white border or a die known to be white, in this frame) of a white reference the table gives:
         the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, unsized, surface, outline, sides, colours, assemble, recentre) in ms. Raises
+        cnn, tops, dedupe, faces, pattern, recut, other_sizes, unsized, surface, outline, sides, colours, assemble,
+        recentre) in ms. Raises
         :class:`BadFrame` for a bad frame, ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
 
         The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
@@ -392,13 +394,13 @@ class RollDiceReader:
             return tops, ncc
         side = None if chosen == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(chosen)
         cands = recut_candidates(fg[1], fg[2], cfg, side, edges, None if cut_at is None else cut_at.get(float(chosen)))
-        cands = cands.take(np.flatnonzero(_apart(cands.rects, tops.rects, cfg)))
+        cands = cands.take(np.flatnonzero(faces_apart(cands.rects, tops.rects, cfg)))
         if keep is not None and len(cands.rects):
             cands = cands.take(np.flatnonzero(keep.candidates(cands.rects)))
         if len(cands.rects) == 0:
             return tops, ncc
         more = drop_duplicates(extract_tops(frame, cands, cfg), cfg)
-        more = more.take(np.flatnonzero(_apart(more.rects, tops.rects, cfg)))
+        more = more.take(np.flatnonzero(faces_apart(more.rects, tops.rects, cfg)))
         if keep is not None and len(more.rects):
             more = more.take(np.flatnonzero(keep.tops(more.rects)))
         if len(more.rects):   # only those that a perfect symbol match would make a die are matched
@@ -411,11 +413,35 @@ class RollDiceReader:
         if cfg.recut_match_ramp is not None:   # no outline of its own: only a plain symbol makes it a die
             best_ncc = ncc_more.max(1) if ncc_more.size else np.zeros(len(more.rects))
             more = _lowered(more, _ramp(best_ncc, cfg.recut_match_ramp))
-        ev = None if tops.evidence is None or more.evidence is None else np.concatenate([tops.evidence, more.evidence])
-        joined = TopFaces(np.concatenate([tops.rects, more.rects]),
-                          np.concatenate([np.asarray(tops.scores, np.float64), np.asarray(more.scores, np.float64)]),
-                          np.concatenate([tops.ink, more.ink]), np.concatenate([tops.body, more.body]), ev)
-        return joined, np.concatenate([ncc.reshape(len(tops.rects), -1), ncc_more.reshape(len(more.rects), -1)])
+        return joined([tops, more]), np.concatenate([ncc.reshape(len(tops.rects), -1),
+                                                     ncc_more.reshape(len(more.rects), -1)])
+
+    def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, tops: TopFaces, ncc: np.ndarray,
+                     seen: dict[float, TopFaces], looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray]:
+        """(top faces, NCC ``[N, K]``): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the faces the other
+        sizes tried found where the size chosen has none (:func:`vision.roll_dice.sizes.other_size_faces`). ``seen``:
+        each size's top faces (:meth:`_tops_for`). Only the faces :func:`vision.roll_dice.sizes.other_size_guard` and
+        a perfect symbol match would make a die are matched (:meth:`_match`; a size read to the end, in ``looked``
+        (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the table's pattern
+        (:meth:`_not_pattern`) among themselves, so the faces added are the same whichever sizes the search read to
+        the end. Added after the size search, they never move the size chosen."""
+        if cfg.other_size_match_ramp is None:
+            return tops, ncc
+        others = []
+        for size, faces in seen.items():
+            if size == chosen or len(faces.rects) == 0:
+                continue
+            could = np.flatnonzero(other_size_guard(faces, tops, cfg)
+                                   * die_weights(faces, np.ones((len(faces.rects), 1)), cfg) >= cfg.min_confidence)
+            if len(could) == 0:
+                continue
+            look = looked.get(size)
+            if look is None:
+                got, faces = self._match(frame, faces.take(could), cfg)
+            else:   # the look's NCC and rects, the scores before its pattern test
+                got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
+            others.append((self._not_pattern(frame, faces, got, cfg), got))
+        return other_size_faces(tops, ncc, others, cfg)
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
@@ -430,7 +456,13 @@ class RollDiceReader:
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
         edges = stage("candidates", edge_map, fg[0], cfg)       # once per frame, whatever sizes are tried
         cut_at: dict[float, dict] = {}                          # the face cores found at each size, for the recut
-        tops_at = functools.partial(self._tops_for, frame, fg, edges, found, cfg, timings, keep, cut_at=cut_at)
+        find = functools.partial(self._tops_for, frame, fg, edges, found, cfg, timings, keep, cut_at=cut_at)
+        seen: dict[float, TopFaces] = {}                        # the top faces found at each size tried
+
+        def tops_at(size: float) -> TopFaces:
+            if size not in seen:
+                seen[size] = find(size)
+            return seen[size]
 
         def at(size: float) -> _Look:
             return self._look(frame, tops_at(size), cfg, timings, size)
@@ -447,6 +479,7 @@ class RollDiceReader:
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at)
+        tops, ncc = stage("other_sizes", self._other_sizes, frame, cfg, best[1], tops, ncc, seen, looked)
         evidence, chosen = best[0], best[1]
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
@@ -542,17 +575,6 @@ def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.
     face's best template NCC, 0 without templates): what the printed-square and side-face tests look at."""
     best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
     return die_weights(tops, ncc, cfg) >= cfg.min_confidence, best
-
-
-def _apart(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
-    """``bool[N]``: which of ``rects`` (``float[N, 5]`` frame px) lie farther than ``duplicate_dist`` x the smaller
-    side from every one of ``others`` (``float[M, 5]``): a die of its own, not one of them seen again."""
-    if len(rects) == 0 or len(others) == 0:
-        return np.ones(len(rects), bool)
-    side = np.sqrt(np.abs(rects[:, 2] * rects[:, 3]))[:, None]
-    other = np.sqrt(np.abs(others[:, 2] * others[:, 3]))[None, :]
-    dist = np.hypot(rects[:, None, 0] - others[None, :, 0], rects[:, None, 1] - others[None, :, 1])
-    return (dist > cfg.duplicate_dist * np.minimum(side, other)).all(1)
 
 
 def _lowered(tops: TopFaces, keep: np.ndarray) -> TopFaces:

@@ -1,0 +1,105 @@
+"""The faces of the die sizes not chosen (vision/roll_dice/sizes.py, the reader's stage ``other_sizes``): hand-made
+faces whose answer is known from how they are made. A face another size found is added only where the size chosen has
+no face, when no face of the size chosen overlaps it, and only with a plain symbol on a die's top."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.observations import TopFaces
+from vision.roll_dice.sizes import clear_of, faces_apart, other_size_faces, other_size_guard
+
+CFG = RollDiceConfig()
+HI = CFG.other_size_match_ramp[1]  # a plain symbol: the top of the ramp
+
+
+Q = CFG.patch + 2 * CFG.patch_margin
+#: an ink map of strokes: bands 2 px wide, a log unit apart in brightness (a printed middle)
+STROKES = np.stack([np.tile(((np.arange(Q) // 2) % 2) - 0.5, (Q, 1)), np.zeros((Q, Q))]).astype(np.float32)
+
+
+def faces(rects: list[list[float]], evidence: list[list[float]] | None = None) -> TopFaces:
+    """Top faces at ``rects`` (cx, cy, w, h, angle; frame px), die score 1, a printed middle (:data:`STROKES`), the
+    shape evidence ``evidence`` (rim, outline, ink shares; None: none measured)."""
+    r = np.asarray(rects, np.float64).reshape(-1, 5)
+    n = len(r)
+    ev = None if evidence is None else np.asarray(evidence, np.float64).reshape(n, 3)
+    return TopFaces(r, np.ones(n), np.repeat(STROKES[None], n, axis=0), np.zeros((n, 3)), ev)
+
+
+def plain(n: int, best: float = HI) -> np.ndarray:
+    """NCC ``float[n, 2]`` whose best is ``best``."""
+    return np.tile([[best, 0.1]], (n, 1))
+
+
+DIE = [1.0, 1.0, 0.5]   # a die's top: its rim body, standing out all round, half of its middle ink
+CHECK = [1.0, 0.0, 0.5]  # a square that does not stand out from what lies round it
+
+
+def test_a_face_where_the_chosen_size_has_none_is_added_after_the_chosen_faces():
+    chosen = faces([[100, 100, 40, 40, 0]])
+    other = faces([[300, 100, 52, 52, 0]])
+    got, ncc = other_size_faces(chosen, plain(1), [(other, plain(1))], CFG)
+    assert len(got.rects) == 2
+    assert np.array_equal(got.rects[0], chosen.rects[0]) and np.array_equal(got.rects[1], other.rects[0])
+    assert ncc.shape == (2, 2) and ncc[1, 0] == HI
+    assert got.scores[1] == 1.0
+
+
+def test_a_face_on_a_die_the_chosen_size_found_is_not_added_again():
+    """Within ``duplicate_dist`` x the side of a chosen face, or overlapping one: that die (or its neighbour) cut at
+    the wrong size."""
+    chosen = faces([[100, 100, 40, 40, 0]])
+    same_die = faces([[110, 100, 52, 52, 0]])                   # centres 10 px apart: the same die
+    overlapping = faces([[100 + 0.5 * 40 + 0.5 * 30 - 6, 100, 30, 30, 0]])  # 6 px into the chosen face
+    for other in (same_die, overlapping):
+        got, _ = other_size_faces(chosen, plain(1), [(other, plain(1))], CFG)
+        assert len(got.rects) == 1
+    assert not faces_apart(same_die.rects, chosen.rects, CFG)[0]
+    assert faces_apart(overlapping.rects, chosen.rects, CFG)[0]
+    assert not clear_of(overlapping.rects, chosen.rects, CFG.other_size_overlap)[0]
+    # touching edge to edge (no overlap) is two dice
+    touching = faces([[100 + 0.5 * 40 + 0.5 * 30, 100, 30, 30, 0]])
+    assert clear_of(touching.rects, chosen.rects, CFG.other_size_overlap)[0]
+    assert len(other_size_faces(chosen, plain(1), [(touching, plain(1))], CFG)[0].rects) == 2
+
+
+def test_only_a_plain_symbol_on_a_die_top_makes_a_face_of_another_size_a_die():
+    """Its die score is scaled by its best NCC on ``other_size_match_ramp`` (none below it) and by its die-likeness on
+    ``other_size_shape_ramp`` (a square that does not stand out from its surroundings: none)."""
+    chosen = faces([[100, 100, 40, 40, 0]])
+    lo = CFG.other_size_match_ramp[0]
+    other = faces([[300, 100, 40, 40, 0]], [DIE])
+    assert len(other_size_faces(chosen, plain(1), [(other, plain(1, lo - 0.05))], CFG)[0].rects) == 1
+    half = other_size_faces(chosen, plain(1), [(other, plain(1, 0.5 * (lo + HI)))], CFG)[0]
+    assert len(half.rects) == 2 and 0.0 < half.scores[1] < 1.0
+    flat = faces([[300, 100, 40, 40, 0]], [CHECK])
+    assert other_size_guard(flat, chosen, CFG)[0] == 0.0
+    assert len(other_size_faces(chosen, plain(1), [(flat, plain(1))], CFG)[0].rects) == 1
+    assert other_size_guard(other, chosen, CFG)[0] == 1.0
+
+
+def test_of_two_sizes_faces_at_one_place_the_surer_is_added():
+    chosen = faces([[100, 100, 40, 40, 0]])
+    small = faces([[300, 100, 36, 36, 0]])
+    large = faces([[304, 100, 50, 50, 0]])
+    lo = CFG.other_size_match_ramp[0]
+    got, ncc = other_size_faces(chosen, plain(1), [(small, plain(1, 0.5 * (lo + HI))), (large, plain(1))], CFG)
+    assert len(got.rects) == 2
+    assert np.array_equal(got.rects[1], large.rects[0]) and ncc[1, 0] == HI
+
+
+def test_none_added_when_off_or_when_no_other_size_found_a_face():
+    chosen = faces([[100, 100, 40, 40, 0]])
+    other = faces([[300, 100, 52, 52, 0]])
+    off = replace(CFG, other_size_match_ramp=None)
+    got, ncc = other_size_faces(chosen, plain(1), [(other, plain(1))], off)
+    assert got is chosen and len(ncc) == 1
+    got, _ = other_size_faces(chosen, plain(1), [(faces([]), np.zeros((0, 2)))], CFG)
+    assert len(got.rects) == 1
+    empty = faces([])
+    got, ncc = other_size_faces(empty, np.zeros((0, 2)), [(other, plain(1))], CFG)
+    assert len(got.rects) == 1 and ncc.shape == (1, 2)
