@@ -10,8 +10,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.roll_dice import RollDiceConfig
-from vision.roll_dice.candidates import find_candidates, recut_candidates
+from tests.roll_dice_small import ENROLL, FACES_BY_COLOUR, SCENE
+from vision import synth
+from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile
+from vision.roll_dice import reader as reader_module
+from vision.roll_dice.candidates import edge_map, find_candidates, recut_candidates
+from vision.roll_dice.foreground import foreground
+from vision.roll_dice.tops import extract_tops
 
 CONFIG = RollDiceConfig()
 SIDE = 24  # the die's side, work px (the frame is the work image: scale 1)
@@ -73,3 +78,27 @@ def test_no_recut_when_off():
     """``recut_gap`` below 2 gives no candidate."""
     mask, edges = table(2)
     assert len(recut_candidates(mask, 1.0, replace(CONFIG, recut_gap=0), float(SIDE), edges).rects) == 0
+
+
+def test_dice_recut_where_the_size_chosen_has_no_top_face_are_read(tmp_path, monkeypatch):
+    """Where the die size chosen found no top face at all (every die's outline open, on a printed table), the dice the
+    recut finds are the read's only faces: they are matched and joined to the (empty) look's faces, NCC ``[N, K]``,
+    instead of the join failing on the empty look's NCC."""
+    synth.write_enrollment(tmp_path, FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3, config=ENROLL)
+    reader = RollDiceReader(build_profile(tmp_path))
+    scene = synth.render_scene(11, replace(SCENE, n_dice=(3, 3)), FACES_BY_COLOUR)
+    cfg = reader.config
+    fg = foreground(scene.image, cfg)
+    edges = edge_map(fg[0], cfg)
+    # the recut is handed the dice as the candidate stage finds them on this plain table
+    monkeypatch.setattr(reader_module, "recut_candidates",
+                        lambda mask, scale, config, side, edges, cut=None:
+                        find_candidates(fg[0], mask, scale, config, side, edges))
+    k = len(reader.profile.template_pairs)
+    plain = find_candidates(fg[0], fg[1], fg[2], cfg, None, edges)
+    empty = extract_tops(scene.image, plain, cfg).take(np.zeros(0, int))
+    tops, ncc = reader._recut(scene.image, fg, edges, cfg, None, (0.0, reader_module.MEASURED_SIZE, empty,
+                                                                    np.zeros((0, k))))
+    assert len(tops.rects) >= 1
+    assert ncc.shape == (len(tops.rects), k)
+    assert np.isfinite(ncc).all()

@@ -413,8 +413,8 @@ class RollDiceReader:
         if cfg.recut_match_ramp is not None:   # no outline of its own: only a plain symbol makes it a die
             best_ncc = ncc_more.max(1) if ncc_more.size else np.zeros(len(more.rects))
             more = _lowered(more, _ramp(best_ncc, cfg.recut_match_ramp))
-        return joined([tops, more]), np.concatenate([ncc.reshape(len(tops.rects), -1),
-                                                     ncc_more.reshape(len(more.rects), -1)])
+        return joined([tops, more]), np.concatenate([ncc.reshape(len(tops.rects), ncc_more.shape[1]),
+                                                     ncc_more])
 
     def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, tops: TopFaces, ncc: np.ndarray,
                      seen: dict[float, TopFaces], looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray]:
