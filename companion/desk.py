@@ -140,6 +140,11 @@ class Table(Protocol):
         """Seconds since the phone ``client`` was last heard from (:class:`companion.phone_policy.PhonePresence`)."""
         ...
 
+    def heard_since_start(self, client: str) -> bool:
+        """Whether the phone ``client`` made a request since the box started
+        (:meth:`companion.phone_policy.PhonePresence.heard_since_start`)."""
+        ...
+
     def ask_table(self, action: Mapping[str, Any], question: str) -> float:
         """Have the touchscreen ask the table ``question`` about a phone's refused ``action`` (Allow carries it out)
         and return 0, or the seconds until it will ask (the table just refused that phone; ``math.inf``: another
@@ -311,7 +316,7 @@ class Desk:
         holder = self.table.claims().get(player)
         if holder is not None and holder != action.get("client"):
             if name == Action.CLAIM_SEAT:  # taken over only from a phone that is away (PairingBook.claim)
-                return self._taking(action, SeatHold(player, self.table.quiet_for(holder), screenless))
+                return self._taking(action, self._hold(player, holder, screenless))
             if screenless:
                 return Text("{player}'s seat is claimed by another phone; tap {player}'s seat on this phone to take it "
                             "over once that phone gave it up (\"Give up my seat\") or has been away two minutes",
@@ -357,7 +362,13 @@ class Desk:
         holder = self.table.claims().get(player) if isinstance(player, str) else None
         if holder is None or holder == client:
             return ""  # its own seat, or no phone's (the pairing says so, or that there is no such player)
-        return seat_refused(SeatHold(player, self.table.quiet_for(holder), screenless), freeing=True) or ""
+        return seat_refused(self._hold(player, holder, screenless), freeing=True) or ""
+
+    def _hold(self, player: str, holder: str, screenless: bool) -> SeatHold:
+        """The seat of ``player`` the phone ``holder`` holds, as :mod:`companion.phone_policy` weighs it: how long that
+        phone has been quiet, and whether it was heard from at all since the box started."""
+        return SeatHold(player, self.table.quiet_for(holder), screenless,
+                        heard=self.table.heard_since_start(holder))
 
     # -- versions -----------------------------------------------------------------------------------
     def _stale(self, name: str, action: Mapping[str, Any]) -> str:

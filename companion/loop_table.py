@@ -100,6 +100,10 @@ class DeskTable:
         """Seconds since the phone ``client`` was last heard from (the phone view records every request)."""
         return self.hub.presence.quiet_for(client)
 
+    def heard_since_start(self, client: str) -> bool:
+        """Whether the phone ``client`` made a request since the box started (the phone view records every request)."""
+        return self.hub.presence.heard_since_start(client)
+
     def ask_table(self, action: Mapping[str, Any], question: str) -> float:
         """The touchscreen asks the table ``question`` about a phone's refused ``action`` (0), or not yet (the seconds
         until it will: :meth:`Switchboard.ask_table`)."""

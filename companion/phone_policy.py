@@ -12,7 +12,10 @@ The policy, and why:
   "A phone asks for Ann's seat ... Give the seat to the phone that asks?" (Allow / Refuse). A player whose phone
   died gets back to the seat from any phone two minutes later, or at once with one tap on the touchscreen; nothing
   recorded is lost either way (reports are the player's, not the phone's). A box without a touchscreen
-  (``--no-screen``) follows the same rule with the holder's phone in the touchscreen's place.
+  (``--no-screen``) follows the same rule with the holder's phone in the touchscreen's place. Right after the box
+  starts, a phone not heard from yet counts as here until :data:`AWAY_S` seconds after the start (every phone
+  reconnects within seconds); what the phones and the table are told then says it has not been heard from since the
+  box started, never that it is still here (:attr:`SeatHold.heard`).
 - **A game being played is left from the box, or once it is over.** Moving the box to the chooser, the history or
   another game (:data:`companion.actions.NAVIGATION`, except Back, which returns to the game) while a game is played
   and not over blanks every player's page; from a phone it is not done at once: the touchscreen asks the table
@@ -87,6 +90,12 @@ class PhonePresence:
             last = self._seen.get(client, self._since)
         return max(0.0, now - last)
 
+    def heard_since_start(self, client: str) -> bool:
+        """Whether ``client`` made a request since this object was made (False: :meth:`quiet_for` counts from the
+        box's start, not from a request: what the phone is told must not say the holder was heard from)."""
+        with self._lock:
+            return client in self._seen
+
 
 @dataclass(frozen=True)
 class SeatHold:
@@ -94,13 +103,18 @@ class SeatHold:
 
     Attributes:
         player: the seat (the player's name as the table spells it).
-        quiet_s: seconds since the holding phone was last heard from (:meth:`PhonePresence.quiet_for`).
+        quiet_s: seconds since the holding phone was last heard from (:meth:`PhonePresence.quiet_for`); since the
+            box started when it was not heard from since (``heard`` False).
         screenless: the box has no touchscreen (``--no-screen``).
+        heard: the holding phone made a request since the box started (:meth:`PhonePresence.heard_since_start`);
+            False: right after a restart, a seat kept from before held by a phone that has not come back yet (it
+            counts as here until it has been away :data:`AWAY_S` s from the start, but nothing says it is here).
     """
 
     player: str
     quiet_s: float
     screenless: bool
+    heard: bool = True
 
 
 def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) -> Text | None:
@@ -113,22 +127,40 @@ def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) 
         away_s: seconds of quiet after which the holder is away (:data:`AWAY_S`).
 
     Returns:
-        None, or the refusal said to the phone that asked: who holds the seat, and what to do (the holder gives it up
-        on its phone; with a touchscreen, it now asks the table, :func:`seat_question`, or frees the seat; without
-        one, try again once the holder is away: in how many seconds).
+        None, or the refusal said to the phone that asked: who holds the seat (a phone still here, heard from so many
+        seconds ago; or, ``hold.heard`` False, a phone not heard from since the box started so many seconds ago, and
+        when it counts as away), and what to do (the holder gives it up on its phone; with a touchscreen, it now asks
+        the table, :func:`seat_question`, or frees the seat; without one, try again once the holder is away: in how
+        many seconds).
     """
     if hold.quiet_s >= away_s:
         return None
-    seen = round(hold.quiet_s)
+    seen, away = round(hold.quiet_s), round(away_s)
     if hold.screenless:
+        wait = max(1, math.ceil(away_s - hold.quiet_s))
+        if not hold.heard:
+            return Text("{player}'s seat is held by a phone the box has not heard from since it started {seconds} s "
+                        "ago: {player} taps \"Give up my seat\" on that phone; if that phone is gone (a flat battery, "
+                        "a lost cookie), try again in {wait} s, when it counts as away ({away} s after the start)",
+                        player=hold.player, seconds=seen, wait=wait, away=away)
         return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} "
                     "taps \"Give up my seat\" on that phone; if that phone is gone (a flat battery, a lost cookie), "
                     "try again in {wait} s, when it has been away {away} s", player=hold.player, seconds=seen,
-                    wait=max(1, math.ceil(away_s - hold.quiet_s)), away=round(away_s))
+                    wait=wait, away=away)
+    if freeing and not hold.heard:
+        return Text("{player}'s seat is held by a phone the box has not heard from since it started {seconds} s ago "
+                    "(it counts as away {away} s after the start): {player} taps \"Give up my seat\" on that phone, "
+                    "or the box's touchscreen frees it (tap the QR code, then Free seat)", player=hold.player,
+                    seconds=seen, away=away)
     if freeing:
         return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): {player} "
                     "taps \"Give up my seat\" on that phone, or the box's touchscreen frees it (tap the QR code, then "
                     "Free seat)", player=hold.player, seconds=seen)
+    if not hold.heard:
+        return Text("{player}'s seat is held by a phone the box has not heard from since it started {seconds} s ago "
+                    "(it counts as away {away} s after the start): the box's touchscreen now asks the table to give "
+                    "it to this phone; or {player} taps \"Give up my seat\" on that phone, then tap {player} again",
+                    player=hold.player, seconds=seen, away=away)
     return Text("{player}'s seat is held by a phone that is still here (heard from {seconds} s ago): the box's "
                 "touchscreen now asks the table to give it to this phone; or {player} taps \"Give up my seat\" on "
                 "that phone, then tap {player} again", player=hold.player, seconds=seen)
@@ -136,7 +168,12 @@ def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) 
 
 def seat_question(hold: SeatHold) -> Text:
     """What the touchscreen asks the table when a phone is refused a seat another phone holds (with a touchscreen,
-    the refusal says it asks): Allow gives the seat to the phone that asked."""
+    the refusal says it asks): Allow gives the seat to the phone that asked. The holder is said as heard from so many
+    seconds ago, or (``hold.heard`` False) as not heard from since the box started so many seconds ago."""
+    if not hold.heard:
+        return Text("A phone asks for {player}'s seat, which another phone holds (not heard from since the box "
+                    "started {seconds} s ago). Give the seat to the phone that asks?", player=hold.player,
+                    seconds=round(hold.quiet_s))
     return Text("A phone asks for {player}'s seat, which another phone holds (heard from {seconds} s ago). Give the "
                 "seat to the phone that asks?", player=hold.player, seconds=round(hold.quiet_s))
 

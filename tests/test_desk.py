@@ -311,6 +311,7 @@ def test_a_phone_claims_a_seat_and_then_only_that_phone_reports_for_it(store):
         refused = act(loop, name, player="Bob", client=ANN_PHONE, **payload)
         assert refused["status"] == 403, name
         assert refused["error"] == "Bob's seat is claimed by another phone; the touchscreen can reassign it"
+    loop.hub.presence.heard(BOB_PHONE)  # a request of Bob's phone (the phone view hears every one)
     refused = act(loop, "claim_seat", player="Bob", client=ANN_PHONE)
     assert refused["status"] == 403 and refused["error"].startswith("Bob's seat is held by a phone that is still here")
     assert act(loop, "report", player="Bob", form="hand", values={"cards": 2})["status"] == 403  # no client at all

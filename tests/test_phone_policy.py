@@ -20,6 +20,7 @@ from companion.phone_policy import (
     seat_question,
     seat_refused,
 )
+from companion.web import create_app
 from tests.phones import joined_phone, post_through_loop
 from tests.test_evening import evening
 from tests.test_phone_browser import browser  # noqa: F401 (fixture)
@@ -88,6 +89,40 @@ def test_presence_counts_from_the_last_request_and_from_the_start_for_a_phone_ne
     assert presence.quiet_for("ann-phone") == 70.0 and presence.quiet_for("never-seen") == 100.0
     presence.heard("ann-phone")
     assert presence.quiet_for("ann-phone") == 0.0
+    assert presence.heard_since_start("ann-phone") and not presence.heard_since_start("never-seen")
+
+
+def test_a_phone_not_heard_from_since_the_box_started_is_never_said_to_be_still_here():
+    """Right after a restart a seat kept from before is held by a phone that has not come back yet: it counts as here
+    until two minutes after the start, and what the phone that asks and the table are told says it has not been heard
+    from since the box started (and when it counts as away), never that it is still here."""
+    clock = Clock(100.0)
+    presence = PhonePresence(clock)  # the box started at 100 s
+    clock.now = 105.4
+    quiet, heard = presence.quiet_for("old-cookie"), presence.heard_since_start("old-cookie")
+    assert quiet == pytest.approx(5.4) and heard is False
+    hold = SeatHold("Ann", quiet, screenless=False, heard=heard)
+    asking = str(seat_refused(hold))
+    assert asking == ("Ann's seat is held by a phone the box has not heard from since it started 5 s ago (it counts as "
+                      "away 120 s after the start): the box's touchscreen now asks the table to give it to this phone; "
+                      'or Ann taps "Give up my seat" on that phone, then tap Ann again')
+    assert str(seat_question(hold)) == ("A phone asks for Ann's seat, which another phone holds (not heard from since "
+                                        "the box started 5 s ago). Give the seat to the phone that asks?")
+    freeing = str(seat_refused(hold, freeing=True))
+    assert freeing == ("Ann's seat is held by a phone the box has not heard from since it started 5 s ago (it counts "
+                       'as away 120 s after the start): Ann taps "Give up my seat" on that phone, or the box\'s '
+                       "touchscreen frees it (tap the QR code, then Free seat)")
+    alone = str(seat_refused(SeatHold("Ann", quiet, screenless=True, heard=heard)))  # 120 - 5.4 = 114.6: 115 s
+    assert alone == ("Ann's seat is held by a phone the box has not heard from since it started 5 s ago: Ann taps "
+                     '"Give up my seat" on that phone; if that phone is gone (a flat battery, a lost cookie), try '
+                     "again in 115 s, when it counts as away (120 s after the start)")
+    clock.now = 220.0  # two minutes after the start and still nothing from it: away, taken over without asking
+    assert seat_refused(SeatHold("Ann", presence.quiet_for("old-cookie"), False, heard=False)) is None
+    presence.heard("old-cookie")  # the old phone is back: still here from now on
+    clock.now = 223.0
+    back = SeatHold("Ann", presence.quiet_for("old-cookie"), False, heard=presence.heard_since_start("old-cookie"))
+    assert str(seat_refused(back)).startswith("Ann's seat is held by a phone that is still here (heard from 3 s ago)")
+    assert "(heard from 3 s ago)" in str(seat_question(back))
 
 
 # -- the main loop ------------------------------------------------------------------------------------------------
@@ -168,6 +203,7 @@ def test_without_a_touchscreen_a_players_phone_leaves_the_game(store, tmp_path):
 def test_a_seat_refused_to_a_phone_is_given_to_it_when_the_table_allows_it_on_the_touchscreen(store, tmp_path):
     loop = _race_in_play(store, tmp_path)
     assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    loop.hub.presence.heard("ann-phone")
     refused = _phone(loop, "claim_seat", "new-phone", player="ann")  # Ann's new phone; her old one is still here
     assert refused.status == 403 and loop.pairing.claims["Ann"] == "ann-phone"
     assert loop.view()["box"]["asking"] == {"phone": "a phone", "question": "A phone asks for Ann's seat, which "
@@ -227,6 +263,60 @@ def test_the_phone_view_refuses_a_takeover_in_the_phones_language_until_the_hold
     assert taken.status_code == 200, taken.get_json()
     assert bob.get("/api/me").get_json()["seats"] == ["Ann"] and ann.get("/api/me").get_json()["seats"] == []
     assert loop.flow.session.last_seq == 0  # nothing recorded, nothing lost
+
+
+WEB_KEY = b"tests-box-cookie-signing-key-0000"  # the box's own cookie key, kept across a restart (web_secret_key)
+
+# hand-written: who holds Ann's seat, as a phone asking for it 5 s after the box restarted is told in its language
+# while Ann's phone from before the restart has not come back yet
+NOT_HEARD = {"en": "Ann's seat is held by a phone the box has not heard from since it started 5 s ago (it counts as "
+                   "away 120 s after the start): the box's touchscreen now asks the table",
+             "el": "η θέση του/της Ann ανήκει σε τηλέφωνο που δεν έχει ακουστεί από τότε που ξεκίνησε το κουτί, πριν "
+                   "από 5 s (θεωρείται απόν 120 s μετά την εκκίνηση): η οθόνη αφής του κουτιού ρωτά τώρα το τραπέζι",
+             "pl": "miejsce gracza Ann zajmuje telefon, który nie odezwał się od uruchomienia pudełka 5 s temu "
+                   "(zostanie uznany za nieobecny 120 s po uruchomieniu): ekran dotykowy pudełka pyta teraz stół",
+             "hu": "Ann helyét egy telefon foglalja, amely nem jelentkezett, mióta a doboz 5 mp-e elindult (az indulás "
+                   "után 120 mp-cel távollévőnek számít): a doboz érintőképernyője most megkérdezi az asztalt"}
+STILL_HERE = {"en": "Ann's seat is held by a phone that is still here (heard from 3 s ago)",
+              "el": "η θέση του/της Ann ανήκει σε τηλέφωνο που είναι ακόμα εδώ (ακούστηκε πριν από 3 s)",
+              "pl": "miejsce gracza Ann zajmuje telefon, który wciąż tu jest (odezwał się 3 s temu)",
+              "hu": "Ann helyét egy telefon foglalja, amely még itt van (3 mp-e jelentkezett)"}
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_after_a_restart_a_phone_not_back_yet_is_said_not_heard_from_since_the_start(store, tmp_path, lang):
+    """Ann's phone holds her seat; the box restarts (a new loop and phone view on the same database, the phones'
+    presence from nothing). 5 s later another phone asks for the seat: it is told, in its language, that the holder
+    has not been heard from since the box started 5 s ago and counts as away at 120 s, and the touchscreen's question
+    says the same; once Ann's phone is back (its cookie from before the restart), both say it is still here."""
+    loop = _race_in_play(store, tmp_path, hub=StateHub(presence=PhonePresence(Clock())))
+    loop.publish()
+    old = joined_phone(loop.hub, reply_s=30, secret_key=WEB_KEY)
+    assert post_through_loop(old, loop, "/api/seat", {"player": "Ann"}).status_code == 200
+    cookie = old.get_cookie("companion").value
+    clock = Clock(20.0)  # the restart: a new process and its own monotonic clock
+    loop = evening(store, tmp_path, hub=StateHub(presence=PhonePresence(clock)))
+    loop.publish()
+    assert loop.mode_name is ModeName.PLAY and list(loop.pairing.claims) == ["Ann"]
+    new = joined_phone(loop.hub, reply_s=30, secret_key=WEB_KEY)
+    new.set_cookie("lang", lang)
+    clock.now += 5.0
+    refused = post_through_loop(new, loop, "/api/seat", {"player": "Ann"})
+    error = refused.get_json()["error"]
+    assert refused.status_code == 403 and error.startswith(NOT_HEARD[lang]), error
+    assert loop.view()["box"]["asking"]["question"] == (  # the touchscreen speaks the box's language (English here)
+        "A phone asks for Ann's seat, which another phone holds (not heard from since the box started 5 s ago). Give "
+        "the seat to the phone that asks?")
+    # Ann's phone comes back with its cookie from before the restart: its seat is still its own, and it is here
+    back = create_app(loop.hub, reply_s=30, secret_key=WEB_KEY).test_client()
+    back.set_cookie("companion", cookie)
+    assert back.get("/api/me").get_json()["seats"] == ["Ann"]
+    clock.now += 3.0
+    again = post_through_loop(new, loop, "/api/seat", {"player": "Ann"})  # the same phone asks again
+    error = again.get_json()["error"]
+    assert again.status_code == 403 and error.startswith(STILL_HERE[lang]), error
+    assert "(heard from 3 s ago)" in loop.view()["box"]["asking"]["question"]
+    assert back.get("/api/me").get_json()["seats"] == ["Ann"] and new.get("/api/me").get_json()["seats"] == []
 
 
 # hand-written: "... is being played: the box's touchscreen now asks the table whether to leave it" and "Resume" as
