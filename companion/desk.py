@@ -405,14 +405,14 @@ def _doing(action: Mapping[str, Any]) -> Any:
     """A move in the players' words for the table's question (:func:`companion.phone_policy.leaving_question`): the
     button's label, and the game it chooses when it names one ("Choose a game: Among the Stars"), so the table knows
     what Allow starts."""
+    from companion.flows import FLOWS
+    from companion.library import DICE, DICE_TITLE
+
     doing = action_word(action.get("action"))
     game = action.get("game") if action.get("action") == Action.CHOOSE_GAME else None
-    if game == "d6":
-        return Text("{doing}: {game}", doing=doing, game=Text("Dice (d6)"))
-    from companion.flows import FLOWS
-
     spec = FLOWS.get(game) if isinstance(game, str) else None
-    return doing if spec is None else Text("{doing}: {game}", doing=doing, game=spec.title)
+    title = DICE_TITLE if game == DICE else None if spec is None else spec.title
+    return doing if title is None else Text("{doing}: {game}", doing=doing, game=title)
 
 
 def _screenless(table: Any) -> bool:

@@ -229,7 +229,7 @@ class Switchboard:
         wait = self.refused_at.get(client, -REASK_S) + REASK_S - self.loop.clock()
         if wait > 0:
             return wait
-        if self.asking is not None and self.asking != client and not self.drop_moot():
+        if self._busy(client):
             return math.inf
         self.asking, self.question, self.asked_in = client, question, self.loop.game_id
         self.asked = {k: v for k, v in action.items() if k not in ("reply", "key", "version")}
@@ -266,13 +266,22 @@ class Switchboard:
             return False
         log.info("the table's question about a phone's %s no longer applies: not asked any more",
                  (self.asked or {}).get("action", "owner request"))
-        self.asking, self.asked, self.question, self.asked_in = None, None, None, None
+        self._forget()
         return True
+
+    def _busy(self, client: str) -> bool:
+        """Whether the touchscreen is asking the table about another phone's request than ``client``'s, one that still
+        applies (:meth:`drop_moot`): it is not replaced under the table's finger."""
+        return self.asking is not None and self.asking != client and not self.drop_moot()
+
+    def _forget(self) -> None:
+        """The touchscreen asks the table nothing any more (answered, or no longer applying)."""
+        self.asking, self.asked, self.question, self.asked_in = None, None, None, None
 
     def _allowed(self) -> Outcome:
         """Carry out the phone's action the touchscreen allowed (inside the touchscreen's action's transaction)."""
         asked = {**(self.asked or {}), "origin": "touchscreen"}
-        self.asking, self.asked, self.question = None, None, None
+        self._forget()
         outcome = self.loop.apply(asked)
         if asked.get("action") == Action.CLAIM_SEAT and outcome.error is None:  # said on every view: not "this phone"
             outcome.message = Text("{player}'s seat moved to the phone that asked for it", player=asked.get("player"))
@@ -293,7 +302,7 @@ class Switchboard:
                 log.info("owner request of %s: allowed (the box has no touchscreen)", client[:8])
                 self.loop.publish_owner_view()
                 return Outcome([], Text("this phone may change the box's settings"), changed=True)
-            if self.asking is not None and self.asking != client and not self.drop_moot():
+            if self._busy(client):
                 from companion.phone_policy import not_asked
 
                 return Outcome([], "", not_asked(math.inf), NOT_ALLOWED)  # the table is reading another's question
@@ -305,7 +314,7 @@ class Switchboard:
             return self._allowed()
         if self.asked is not None:
             self.refused_at[self.asking] = self.loop.clock()
-            self.asking, self.asked, self.question = None, None, None
+            self._forget()
             return Outcome([], Text("the phone was refused"), changed=True)
         if act.action is Action.OWNER_ALLOW:
             pairing.owners.add(self.asking)
