@@ -98,3 +98,7 @@ class TopFaces:
         """The faces at ``index`` (``int[K]``), in that order."""
         ev = None if self.evidence is None else self.evidence[index]
         return TopFaces(self.rects[index], self.scores[index], self.ink[index], self.body[index], ev)
+
+    def lowered(self, keep: np.ndarray) -> TopFaces:
+        """These faces with each one's die score scaled by ``keep`` ``float[N]`` (0..1)."""
+        return TopFaces(self.rects, np.asarray(self.scores, np.float64) * keep, self.ink, self.body, self.evidence)

@@ -412,7 +412,7 @@ class RollDiceReader:
         more = self._not_pattern(frame, more, ncc_more, cfg)
         if cfg.recut_match_ramp is not None:   # no outline of its own: only a plain symbol makes it a die
             best_ncc = ncc_more.max(1) if ncc_more.size else np.zeros(len(more.rects))
-            more = _lowered(more, _ramp(best_ncc, cfg.recut_match_ramp))
+            more = more.lowered(_ramp(best_ncc, cfg.recut_match_ramp))
         return joined([tops, more]), np.concatenate([ncc.reshape(len(tops.rects), ncc_more.shape[1]),
                                                      ncc_more])
 
@@ -525,7 +525,7 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
             raised = np.maximum(raised_edges(frame, tops.rects, tops.body, cfg, look, logs), 0.0)
             flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
             printed = np.maximum(printed, flat)
-    return _lowered(tops, 1.0 - printed)
+    return tops.lowered(1.0 - printed)
 
 
 def _not_vouched(tops: TopFaces, ncc: np.ndarray, evidence: float, cfg: RollDiceConfig) -> TopFaces:
@@ -538,7 +538,7 @@ def _not_vouched(tops: TopFaces, ncc: np.ndarray, evidence: float, cfg: RollDice
     if cfg.unsized_match_ramp is None or evidence >= cfg.size_min_evidence or len(tops.rects) == 0:
         return tops
     best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
-    return _lowered(tops, _ramp(best, cfg.unsized_match_ramp))
+    return tops.lowered(_ramp(best, cfg.unsized_match_ramp))
 
 
 def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig,
@@ -555,7 +555,7 @@ def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollD
         return tops
     outline = square_outline(frame, tops.rects, cfg, todo, logs)
     flat = np.where(todo, 1.0 - _ramp(np.maximum(outline, 0.0), cfg.square_ramp), 0.0)
-    return _lowered(tops, 1.0 - flat * (1.0 - _ramp(best, cfg.square_match_ramp)))
+    return tops.lowered(1.0 - flat * (1.0 - _ramp(best, cfg.square_match_ramp)))
 
 
 def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
@@ -567,7 +567,7 @@ def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceC
     todo, best = _reported(tops, ncc, cfg)
     if todo.sum() < 2:
         return tops
-    return _lowered(tops, 1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best))
+    return tops.lowered(1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best))
 
 
 def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -575,11 +575,6 @@ def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.
     face's best template NCC, 0 without templates): what the printed-square and side-face tests look at."""
     best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
     return die_weights(tops, ncc, cfg) >= cfg.min_confidence, best
-
-
-def _lowered(tops: TopFaces, keep: np.ndarray) -> TopFaces:
-    """``tops`` with each face's die score scaled by ``keep`` ``float[N]`` (0..1)."""
-    return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
 
 def _below(upper: float, bar: float) -> bool:

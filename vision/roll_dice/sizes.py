@@ -85,8 +85,7 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
             continue
         best = got.max(1) if got.size else np.zeros(len(faces.rects))
         keep = other_size_guard(faces, chosen, cfg) * _ramp(best, cfg.other_size_match_ramp)
-        faces = TopFaces(faces.rects, np.asarray(faces.scores, np.float64) * keep, faces.ink, faces.body,
-                         faces.evidence)
+        faces = faces.lowered(keep)
         strong = np.flatnonzero(die_weights(faces, got, cfg) >= cfg.min_confidence)
         if len(strong):
             adds.append((faces.take(strong), got[strong].reshape(len(strong), -1)))
