@@ -87,16 +87,20 @@ class Switchboard:
 
     def leaving(self, act: Posted) -> tuple[Any, bool] | None:
         """The game being played (not over) that ``act`` would move the box off, as ``(its title, whether it is
-        behind the chooser or the history)``, or None: ``act`` is no move (:data:`NAVIGATION`), Back (it returns to
-        the game), the settings (the touchscreen's own screen), opening a screen over no game being played, or
-        resuming the game that is behind (:func:`companion.phone_policy.leaving_refused` judges a phone's move by
-        it)."""
+        behind the chooser or the history)``, or None: ``act`` is no move (:data:`NAVIGATION`), Back to a screen
+        behind (Back with nothing behind goes to the chooser, leaving the game as Games does), the settings (the
+        touchscreen's own screen), choosing a game the box does not offer (refused as such), opening a screen over no
+        game being played, or resuming the game that is behind (:func:`companion.phone_policy.leaving_refused`
+        judges a phone's move by it)."""
         from companion.modes import ModeName
 
         what, current = act.action, self.loop.mode
-        if what not in NAVIGATION or what in (Action.BACK, Action.SETTINGS):
+        if what not in NAVIGATION or what is Action.SETTINGS or (what is Action.BACK and self.trail):
             return None
-        left = [current] if what in (Action.GAMES, Action.HISTORY) else [*self.trail, current]
+        if what is Action.CHOOSE_GAME and act.payload.game not in (g["game"] for g in self.loop.library.offered()):
+            return None  # no such game: refused as such (:meth:`Library.setup_mode`), the table is not asked
+        # Back with nothing behind goes to the chooser (:meth:`_move`): it leaves the current game as Games does
+        left = [current] if what in (Action.GAMES, Action.HISTORY, Action.BACK) else [*self.trail, current]
         for mode in reversed(left):
             flow = getattr(mode, "flow", None)
             if mode.name not in (ModeName.PLAY, ModeName.CALIBRATION) or flow is None or flow.over():

@@ -610,3 +610,32 @@ def test_a_question_about_leaving_a_game_is_dropped_once_the_game_is_over(store,
     assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).message == "no phone is asking"
     assert loop.mode_name is ModeName.SCORES
     assert _phone(loop, "games", "bob-phone").error is None and loop.mode_name is ModeName.CHOOSE  # over: at once
+
+
+def test_a_phones_back_with_nothing_behind_the_game_is_a_move_off_it(store, tmp_path):
+    """Back from a game with no screen behind it goes to the chooser, as Games does: from a phone it is refused and
+    the table is asked, on a box without a touchscreen too; Back to a game behind the chooser stays every phone's."""
+    loop = _race_in_play(store, tmp_path)
+    refused = _phone(loop, "back", "bob-phone")
+    assert refused.status == 403 and refused.error.startswith("Race for the Galaxy is being played: the box's "
+                                                              "touchscreen now asks")
+    assert loop.mode_name is ModeName.PLAY
+    assert "being played (Back)" in loop.view()["box"]["asking"]["question"]
+    loop.dispatch({"action": Action.OWNER_REFUSE, "origin": "touchscreen"})
+    assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
+    assert _phone(loop, "back", "bob-phone").error is None and loop.mode_name is ModeName.PLAY
+    screenless = _race_in_play(store, tmp_path / "screenless", no_screen=True)
+    assert _phone(screenless, "claim_seat", "ann-phone", player="Ann").error is None
+    refused = _phone(screenless, "back", "watching-phone")
+    assert refused.status == 403 and "only a player's phone leaves it" in refused.error
+    assert screenless.mode_name is ModeName.PLAY
+
+
+def test_choosing_a_game_the_box_does_not_have_is_refused_as_such_without_asking_the_table(store, tmp_path):
+    loop = _race_in_play(store, tmp_path)
+    refused = _phone(loop, "choose_game", "bob-phone", game="chess")
+    assert refused.status == 400 and "'chess' is not one of the box's games" in refused.error
+    assert loop.view()["box"]["asking"] is None and loop.mode_name is ModeName.PLAY
+    # the table can still be asked about a real request at once
+    assert _phone(loop, "games", "carol-phone").status == 403
+    assert loop.view()["box"]["asking"]["question"].startswith("A phone asks to leave Race for the Galaxy")
