@@ -97,8 +97,10 @@ class Switchboard:
         what, current = act.action, self.loop.mode
         if what not in NAVIGATION or what is Action.SETTINGS or (what is Action.BACK and self.trail):
             return None
-        if what is Action.CHOOSE_GAME and act.payload.game not in (g["game"] for g in self.loop.library.offered()):
-            return None  # no such game: refused as such (:meth:`Library.setup_mode`), the table is not asked
+        library = self.loop.library
+        if what is Action.CHOOSE_GAME and (library is None or act.payload.game not in (g["game"] for g in
+                                                                                           library.offered())):
+            return None  # no such game (or no games: one game's run): refused as such by :meth:`_move`, not asked
         # Back with nothing behind goes to the chooser (:meth:`_move`): it leaves the current game as Games does
         left = [current] if what in (Action.GAMES, Action.HISTORY, Action.BACK) else [*self.trail, current]
         for mode in reversed(left):
