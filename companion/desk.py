@@ -50,6 +50,7 @@ from companion.phone_policy import (
     leaving_question,
     leaving_refused,
     not_asked,
+    seat_hold,
     seat_question,
     seat_refused,
 )
@@ -365,10 +366,8 @@ class Desk:
         return seat_refused(self._hold(player, holder, screenless), freeing=True) or ""
 
     def _hold(self, player: str, holder: str, screenless: bool) -> SeatHold:
-        """The seat of ``player`` the phone ``holder`` holds, as :mod:`companion.phone_policy` weighs it: how long that
-        phone has been quiet, and whether it was heard from at all since the box started."""
-        return SeatHold(player, self.table.quiet_for(holder), screenless,
-                        heard=self.table.heard_since_start(holder))
+        """The seat of ``player`` the phone ``holder`` holds (:func:`companion.phone_policy.seat_hold`)."""
+        return seat_hold(self.table, player, holder, screenless)
 
     # -- versions -----------------------------------------------------------------------------------
     def _stale(self, name: str, action: Mapping[str, Any]) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import rules
 from companion import records
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.i18n import Listing, Text, _, lazy, message_of, os_reason, say
@@ -161,6 +162,17 @@ class Library:
         return {**self.summary(session.id, session.last_seq), "result": flow.result(),
                 "bgstats_url": bgstats_url(flow.bgstats_play()),
                 "exported": {k: v.name for k, v in files.items()} if all(p.is_file() for p in files.values()) else None}
+
+    def has_game(self, session_id: Any) -> bool:
+        """Whether ``session_id`` is a game recorded here that :meth:`game_flow` opens (a session of a game with a
+        flow; not d6), read from its session row alone (the game is not replayed). A record that cannot be read
+        counts as no game (:meth:`game_flow` then says why)."""
+        if not isinstance(session_id, str):
+            return False
+        try:
+            return self.store.get(session_id).game.name in self.flows
+        except (SessionError, StorageError, rules.UnknownGame):
+            return False
 
     def game_flow(self, session_id: Any) -> Any:
         """The :class:`companion.flow.GameFlow` of a game recorded here.

@@ -41,12 +41,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from companion.i18n import Text
 
 __all__ = ["AWAY_S", "PING_S", "REASK_S", "PhonePresence", "SeatHold", "just_refused", "leaving_question",
-           "leaving_refused", "not_asked", "seat_question", "seat_refused"]
+           "leaving_refused", "not_asked", "seat_hold", "seat_question", "seat_refused"]
 
 AWAY_S = 120.0
 """Seconds without a request after which a phone is away: its seat may be taken over by another phone. Long enough
@@ -117,6 +117,20 @@ class SeatHold:
     heard: bool = True
 
 
+class Presence(Protocol):
+    """What :func:`seat_hold` reads of the phones' presence (:class:`PhonePresence`, or the main loop's view of it)."""
+
+    def quiet_for(self, client: str) -> float: ...
+
+    def heard_since_start(self, client: str) -> bool: ...
+
+
+def seat_hold(presence: Presence, player: str, holder: str, screenless: bool) -> SeatHold:
+    """The seat of ``player`` that the phone ``holder`` (its client id) holds, as this policy weighs it now: how long
+    that phone has been quiet (s), and whether it was heard from at all since the box started."""
+    return SeatHold(player, presence.quiet_for(holder), screenless, heard=presence.heard_since_start(holder))
+
+
 def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) -> Text | None:
     """Why a phone may not take over (or, ``freeing``, free) a seat another phone holds; None when it may (the holder
     has been away ``away_s`` s or more).
@@ -169,7 +183,9 @@ def seat_refused(hold: SeatHold, freeing: bool = False, away_s: float = AWAY_S) 
 def seat_question(hold: SeatHold) -> Text:
     """What the touchscreen asks the table when a phone is refused a seat another phone holds (with a touchscreen,
     the refusal says it asks): Allow gives the seat to the phone that asked. The holder is said as heard from so many
-    seconds ago, or (``hold.heard`` False) as not heard from since the box started so many seconds ago."""
+    seconds ago, or (``hold.heard`` False) as not heard from since the box started so many seconds ago; the
+    touchscreen says it again from the holder's presence at each view while it asks
+    (:meth:`companion.switchboard.Switchboard.asking_view`), so it is never older than the view."""
     if not hold.heard:
         return Text("A phone asks for {player}'s seat, which another phone holds (not heard from since the box "
                     "started {seconds} s ago). Give the seat to the phone that asks?", player=hold.player,

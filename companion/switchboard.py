@@ -89,9 +89,9 @@ class Switchboard:
         """The game being played (not over) that ``act`` would move the box off, as ``(its title, whether it is
         behind the chooser or the history)``, or None: ``act`` is no move (:data:`NAVIGATION`), Back to a screen
         behind (Back with nothing behind goes to the chooser, leaving the game as Games does), the settings (the
-        touchscreen's own screen), choosing a game the box does not offer (refused as such), opening a screen over no
-        game being played, or resuming the game that is behind (:func:`companion.phone_policy.leaving_refused`
-        judges a phone's move by it)."""
+        touchscreen's own screen), choosing a game the box does not offer or resuming one it has not recorded
+        (refused as such), opening a screen over no game being played, or resuming the game that is behind
+        (:func:`companion.phone_policy.leaving_refused` judges a phone's move by it)."""
         from companion.modes import ModeName
 
         what, current = act.action, self.loop.mode
@@ -101,6 +101,8 @@ class Switchboard:
         if what is Action.CHOOSE_GAME and (library is None or act.payload.game not in (g["game"] for g in
                                                                                            library.offered())):
             return None  # no such game (or no games: one game's run): refused as such by :meth:`_move`, not asked
+        if what is Action.RESUME_GAME and (library is None or not library.has_game(act.payload.session)):
+            return None  # no such game recorded here: refused as such by :meth:`_move`, not asked
         # Back with nothing behind goes to the chooser (:meth:`_move`): it leaves the current game as Games does
         left = [current] if what in (Action.GAMES, Action.HISTORY, Action.BACK) else [*self.trail, current]
         for mode in reversed(left):
@@ -343,7 +345,23 @@ class Switchboard:
             return None
         seats = [p for p, c in self.loop.pairing.claims.items() if c == self.asking]
         who = {"phone": Text("{names}'s phone", names=Listing(seats)) if seats else Text("a phone")}
-        return who if self.question is None else {**who, "question": self.question}
+        question = self._question_now()
+        return who if question is None else {**who, "question": question}
+
+    def _question_now(self) -> Any:
+        """What the table is asked (:attr:`question`), the seat's holder said as it is now: a seat question is said
+        again from the holding phone's presence (heard from how long ago; back since the box started), not as it was
+        when the phone asked (:func:`companion.phone_policy.seat_question`)."""
+        from companion.phone_policy import seat_hold, seat_question
+
+        asked = self.asked
+        if asked is None or asked.get("action") != Action.CLAIM_SEAT:
+            return self.question
+        player = self.loop.seat_of(asked)
+        holder = self.loop.pairing.claims.get(player) if player is not None else None
+        if holder is None:  # moot (dropped before this is asked): the question as it was
+            return self.question
+        return seat_question(seat_hold(self.loop, player, holder, screenless=False))
 
     # -- roll back -------------------------------------------------------------------------------------
     def memo(self) -> tuple[Any, ...]:

@@ -639,3 +639,43 @@ def test_choosing_a_game_the_box_does_not_have_is_refused_as_such_without_asking
     # the table can still be asked about a real request at once
     assert _phone(loop, "games", "carol-phone").status == 403
     assert loop.view()["box"]["asking"]["question"].startswith("A phone asks to leave Race for the Galaxy")
+
+
+def test_resuming_a_game_the_box_has_not_recorded_is_refused_as_such_without_asking_the_table(store, tmp_path):
+    """A phone resuming a session id that names no game here (made up, empty, not text) while a game is played is told
+    there is no such game, and the touchscreen is not asked to leave the game for it."""
+    loop = _race_in_play(store, tmp_path)
+    for session in ("no-such-game", "", 7):
+        refused = _phone(loop, "resume_game", "bob-phone", session=session)
+        assert refused.status == 400 and refused.error, (session, refused.error)
+        assert loop.view()["box"]["asking"] is None and loop.mode_name is ModeName.PLAY
+    assert "no game 'no-such-game' in this box's record" in _phone(loop, "resume_game", "bob-phone",
+                                                                 session="no-such-game").error
+    # a game that is recorded is still a move off the game being played: the table is asked
+    old = loop.session.id
+    assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
+    for name, payload in (("choose_game", {"game": "among"}), ("setup_player", {"player": "Ann"}),
+                          ("setup_player", {"player": "Bob"}), ("setup_start", {})):
+        assert loop.dispatch({"action": Action(name), "origin": "touchscreen", **payload}).error is None
+    assert _phone(loop, "resume_game", "bob-phone", session=old).status == 403
+    assert loop.view()["box"]["asking"]["question"].startswith("A phone asks to leave Among the Stars")
+
+
+def test_the_tables_seat_question_says_the_holder_as_it_is_now_not_as_it_was_when_asked(store, tmp_path):
+    """The touchscreen asks about Ann's seat while Ann's phone was heard from 10 s before; 25 s later the question says
+    35 s, and once Ann's phone is heard from again it says 0 s (the Allow answers the question as the table reads it)."""
+    clock = Clock()
+    loop = _race_in_play(store, tmp_path, hub=StateHub(presence=PhonePresence(clock)))
+    loop.hub.presence.heard("ann-phone")
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    clock.now += 10.0
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
+    asked = "A phone asks for Ann's seat, which another phone holds (heard from {} s ago). Give the seat to the phone " \
+            "that asks?"
+    assert loop.view()["box"]["asking"]["question"] == asked.format(10)
+    clock.now += 25.0
+    assert loop.view()["box"]["asking"]["question"] == asked.format(35)
+    loop.hub.presence.heard("ann-phone")
+    assert loop.view()["box"]["asking"]["question"] == asked.format(0)
+    assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).error is None
+    assert loop.pairing.claims["Ann"] == "new-phone"
