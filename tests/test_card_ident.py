@@ -517,3 +517,37 @@ def test_the_shifts_of_many_crops_found_together_are_each_crops_own():
         np.testing.assert_array_equal(got, matched_shift(deck, crop, "b", t))
         if np.abs(v).max() > 0 and t == 0:
             assert float(np.dot(got, v)) < 0          # the content lies back where the place came from
+
+
+def test_the_white_balance_of_crops_is_the_light_field_and_paper_division_written_out():
+    # crops lit unevenly with coloured paper and dark artwork, alone and together: the 8-bit white-balanced cores
+    # are, to the last bit, each crop times its light field, divided by its paper colour (the 85th percentile of
+    # each channel, at least 8) and clipped at 1.2, as numpy broadcasts it over the colour channels
+    from vision.card_features import IdConfig, _balanced_8bit_many, _light_factors
+
+    cfg = IdConfig()
+    rng = np.random.default_rng(23)
+    cores = []
+    for k in range(5):
+        yy, xx = np.mgrid[0:78, 0:54].astype(np.float32)
+        light = 190 * np.exp(rng.normal(0, 0.3) * (xx / 54 - 0.5) + rng.normal(0, 0.3) * (yy / 78 - 0.5))
+        im = light[:, :, None] * rng.uniform(0.7, 1.0, 3)[None, None, :]
+        for _ in range(k + 1):
+            x, y = rng.integers(0, 54), rng.integers(0, 78)
+            im[max(0, y - 10):y + 10, max(0, x - 8):x + 8] *= rng.uniform(0.1, 0.6, 3)
+        cores.append(np.clip(im + rng.normal(0, 3, im.shape), 0, 255).astype(np.uint8))
+    cores.append(np.full((78, 54, 3), 4, np.uint8))      # a paper darker than the floor of 8
+
+    def written_out(core: np.ndarray) -> np.ndarray:
+        f = core.astype(np.float32)
+        inv_y, inv_x = _light_factors(f[None], cfg.light_cells, cfg.paper_percentile)
+        f = f * (inv_y[0][:, None, :] * inv_x[0][None, :, :])
+        paper = np.percentile(f.reshape(-1, 3), cfg.paper_percentile, axis=0).astype(np.float32)
+        f = np.clip(f / np.maximum(paper, np.float32(8.0)), 0.0, 1.2) * np.float32(255.0 / 1.2)
+        return f.astype(np.uint8)
+
+    together = _balanced_8bit_many(cores, cfg, "card").reshape(len(cores), 78, 54, 3)
+    for core, got in zip(cores, together, strict=True):
+        want = written_out(core)
+        assert np.array_equal(_balanced_8bit_many([core], cfg, "card"), want)
+        assert np.array_equal(got, want)

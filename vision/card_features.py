@@ -201,8 +201,10 @@ def _plane_fit(logv: np.ndarray, A: np.ndarray, outer: np.ndarray) -> np.ndarray
         res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
         rk = res[keep > 0]
         spread = max(math.sqrt(max(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2, 0.0)), 0.02)
-        new_keep = (res > -2.0 * spread).astype(np.float64)
-        if new_keep.sum() < 4 or np.array_equal(new_keep, keep):
+        kept = res > -2.0 * spread
+        new_keep = kept.astype(np.float64)
+        # 0/1 arrays of one shape: equal exactly when their bytes are (np.array_equal's checks cost more here)
+        if np.count_nonzero(kept) < 4 or new_keep.tobytes() == keep.tobytes():
             break
         keep = new_keep
     kA = A * fitted[:, None]
@@ -252,8 +254,10 @@ def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
     (a, b_, c), (_, e, f), (_, _, i) = G.tolist()
     A_, B_, C_ = e * i - f * f, c * f - b_ * i, b_ * f - c * e
     det = a * A_ + b_ * B_ + c * C_
-    inv = np.array([[A_, B_, C_], [B_, a * i - c * c, b_ * c - a * f], [C_, b_ * c - a * f, a * e - b_ * b_]]) / det
-    return inv @ b
+    D_, E_, F_ = a * i - c * c, b_ * c - a * f, a * e - b_ * b_
+    # each entry divided by det as numpy divides them (one flat array: cheaper to build than nested lists)
+    inv = np.array((A_ / det, B_ / det, C_ / det, B_ / det, D_ / det, E_ / det, C_ / det, E_ / det, F_ / det))
+    return inv.reshape(3, 3) @ b
 
 
 def _solve3_many(G: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -516,10 +520,13 @@ def _balanced_8bit_many(cores: list[np.ndarray], cfg: IdConfig, shape: str) -> n
     n, h = f.shape[:2]
     flat = shape == "card" and cfg.flatten_light
     factors = _light_factors(f, cfg.light_cells, cfg.paper_percentile) if flat else None
+    rows = f.reshape(n, h, -1)   # each crop's rows of w x 3 values (numpy's loop over 3 channels is slow)
     if factors is not None:   # every crop's field (as :func:`_light_field` builds it) at once
         inv_y, inv_x = factors
-        f.reshape(n, h, -1)[...] *= np.tile(inv_y, (1, 1, f.shape[2])) * inv_x.reshape(n, 1, -1)
-    f /= np.maximum(_channel_percentiles(f.reshape(n, -1, 3), cfg.paper_percentile), 8.0)[:, None, None, :]
+        np.multiply(rows, np.tile(inv_y, (1, 1, f.shape[2])) * inv_x.reshape(n, 1, -1), out=rows)
+    paper = np.maximum(_channel_percentiles(f.reshape(n, -1, 3), cfg.paper_percentile), 8.0)      # [n, 3]
+    # the paper's colour repeated along a row: the same division of every value, in runs of w x 3
+    np.divide(rows, np.broadcast_to(paper[:, None, :], (n, f.shape[2], 3)).reshape(n, 1, -1), out=rows)
     np.clip(f, 0.0, 1.2, out=f)
     f *= 255.0 / 1.2
     return f.reshape(n * h, *f.shape[2:]).astype(np.uint8)   # at most 1.2 * (255 / 1.2) = 255.00002: truncated
