@@ -99,8 +99,11 @@ def against_deck(other, path: Path, game: str, ids: list[str]):
     try:
         return other.DeckProfile.load(path)
     except other.DeckError:
-        return other.build_deck_from_images(reference_images(ids, GAME_SHAPES[game], seed=7), name=game,
-                                            kind="scan", card_mm=GAME_SHAPES[game])
+        pkg = other.__name__.rsplit(".", 1)[0]  # enrollment is vision.deck_enroll, or vision.deck in older trees
+        build = getattr(other, "build_deck_from_images", None) or importlib.import_module(
+            f"{pkg}.deck_enroll").build_deck_from_images
+        return build(reference_images(ids, GAME_SHAPES[game], seed=7), name=game, kind="scan",
+                     card_mm=GAME_SHAPES[game])
 
 
 def cpu_ms(fn, n: int) -> float:

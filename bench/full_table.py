@@ -63,7 +63,7 @@ from bench.hex_reader import sector_ids
 from bench.table_reader import game_ids
 from vision import synth
 from vision.cards import CardsConfig
-from vision.deck import build_deck_from_images
+from vision.deck_enroll import build_deck_from_images
 from vision.dice_and_cards import (
     ORDERS,
     cards_reader_with,

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from bench.frame_timing import BASELINE, time_against_jpeg
 from vision import scenes
 from vision.cards import CardsConfig, decide_mirror, read_cards
-from vision.deck import build_deck, build_deck_from_images
+from vision.deck_enroll import build_deck, build_deck_from_images
 from vision.synth_table import GAME_SHAPES, make_scene, reference_images
 from vision.table import calibrate
 

@@ -21,7 +21,7 @@ from companion.flow import GameFlow, parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
 from device import FakeCamera, Frame
-from vision.deck import build_deck_from_images
+from vision.deck_enroll import build_deck_from_images
 from vision.motion import MotionConfig, StillnessDetector
 from vision.synth_table import GAME_SHAPES, make_scene, reference_images
 from vision.table import Zones, calibrate

@@ -84,7 +84,7 @@ def set_board():
     crops of another camera."""
     if not SET_DIR.is_dir():
         pytest.skip(f"SET photos not found at {SET_DIR} (set TABLETOP_SHARED)")
-    from vision.deck import build_deck
+    from vision.deck_enroll import build_deck
 
     return cv2.imread(str(SET_DIR / "boards" / "webcam_20170604_134234.png")), build_deck(
         SET_DIR / "card_crops_labelled_sample")

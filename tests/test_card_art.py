@@ -16,7 +16,8 @@ import pytest
 
 from vision import synth
 from vision.card_art import ArtConfig, art_score, explained_by_art, without_art
-from vision.deck import DeckProfile, build_deck_from_images
+from vision.deck import DeckProfile
+from vision.deck_enroll import build_deck_from_images
 from vision.readers import CardsAdapter, RollDiceAdapter, Sighting
 from vision.roll_dice import RollDiceReader, RollDieObservation, build_profile
 from vision.synth_full import full_table

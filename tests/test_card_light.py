@@ -18,7 +18,7 @@ import pytest
 from vision.card_detect import crop_size
 from vision.card_light import LightConfig, even_light, evened_scores
 from vision.cards import CardsConfig, read_cards
-from vision.deck import build_deck, build_deck_from_images
+from vision.deck_enroll import build_deck, build_deck_from_images
 
 SHARED = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
 SET_DIR = SHARED / "datasets" / "set_cards_tableau"

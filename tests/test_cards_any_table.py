@@ -12,7 +12,7 @@ import pytest
 from vision import scenes
 from vision.card_detect import CardsConfig, card_sized, find_card_quads, neighbour_quads
 from vision.cards import _kept_loose, read_cards, screen_loose
-from vision.deck import build_deck_from_images
+from vision.deck_enroll import build_deck_from_images
 from vision.quads import order_quad, quad_size, rectify
 from vision.scenes import TileSceneConfig
 from vision.synth_table import GAME_SHAPES

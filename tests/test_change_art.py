@@ -139,7 +139,7 @@ TILES = [f"tile_{k}" for k in range(1, 30)]
 @pytest.fixture(scope="module")
 def roll_readers(tmp_path_factory):
     from vision import synth
-    from vision.deck import build_deck_from_images
+    from vision.deck_enroll import build_deck_from_images
     from vision.roll_dice import RollDiceReader, build_profile
     from vision.synth_table import GAME_SHAPES, reference_images
 

@@ -123,7 +123,7 @@ def test_a_deck_copied_short_or_with_a_foreign_header_is_named_in_one_line(tmp_p
 
 def _deck_saved_as(deck, crops: dict, version: int):
     """Enroll ``crops`` into ``deck`` and rewrite its header's format ``version`` (a deck of another program)."""
-    from vision.deck import deck_from_crops
+    from vision.deck_enroll import deck_from_crops
 
     saved = dict(np.load(deck_from_crops(crops, deck.stem, 150 / 96, (63.0, 98.0)).save(deck)))
     meta = json.loads(bytes(saved["meta"]).decode())

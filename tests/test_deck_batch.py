@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.card_detect import CardsConfig, crop_size
-from vision.deck import deck_from_crops, enrollment_crop
+from vision.deck_enroll import deck_from_crops, enrollment_crop
 from vision.synth_table import reference_images
 
 CARD_MM = (63.0, 88.0)          # Race for the Galaxy's cards

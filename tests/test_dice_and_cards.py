@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from vision.cards import read_cards
-from vision.deck import build_deck_from_images
+from vision.deck_enroll import build_deck_from_images
 from vision.dice_and_cards import (
     CARDS_FIRST,
     ORDERS,

@@ -306,7 +306,7 @@ def test_damaged_arrays_of_an_eclipse_profile_name_eclipses_enroll_command_and_t
 
 @pytest.mark.slow
 def test_run_eclipse_takes_a_hex_deck_and_refuses_a_card_deck(tmp_path, hex_deck):
-    from vision.deck import build_deck_from_images
+    from vision.deck_enroll import build_deck_from_images
     from vision.synth_table import GAME_SHAPES, reference_images
 
     cards = build_deck_from_images(reference_images(["old_earth"], GAME_SHAPES["race"]), "race", kind="scan")

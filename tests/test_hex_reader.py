@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.deck import DeckProfile, build_deck_from_images
+from vision.deck import DeckProfile
+from vision.deck_enroll import build_deck_from_images
 from vision.errors import BadFrame
 from vision.hexes import (
     HexesRead,

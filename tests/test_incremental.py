@@ -12,7 +12,7 @@ import pytest
 
 import vision.card_detect as card_detect
 from vision import D6Reader, synth
-from vision.deck import build_deck_from_images
+from vision.deck_enroll import build_deck_from_images
 from vision.dice_and_cards import SURE_DIE
 from vision.hexes import build_hex_deck_from_images
 from vision.incremental import IncrementalReader, read_changes, touches, windows

@@ -13,7 +13,7 @@ import pytest
 from vision import BadFrame, DieObservation, Reader, Sighting, synth
 from vision.cards import CardsConfig, read_cards
 from vision.d6 import D6Reader
-from vision.deck import build_deck_from_images
+from vision.deck_enroll import build_deck_from_images
 from vision.hexes import build_hex_deck_from_images, read_hexes
 from vision.readers import CardsAdapter, D6Adapter, HexesAdapter, RollDiceAdapter
 from vision.roll_dice import RollDiceReader, RollDieObservation, build_profile

@@ -185,7 +185,7 @@ class CardsAdapter:
     (``Sighting.cards``) and, with a calibration, the re-checked markers (``Sighting.markers``).
 
     Attributes:
-        deck: the enrolled deck (:func:`vision.deck.build_deck`); None: cards are found and laid out,
+        deck: the enrolled deck (:func:`vision.deck_enroll.build_deck`); None: cards are found and laid out,
             their ids are null.
         calibration: the table calibration (positions in table mm); None: in pixels, mm estimated.
         zones: the player zones (each card's ``zone``), or None.

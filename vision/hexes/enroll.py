@@ -1,5 +1,5 @@
 """Enrolling a hex deck: one hexagon crop per photo or scan of a sector hex, then the deck's references
-(:func:`vision.deck.deck_from_crops` with ``shape="hex"``)."""
+(:func:`vision.deck_enroll.deck_from_crops` with ``shape="hex"``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import numpy as np
 
 from ..card_detect import foreground_mask
 from ..card_features import IdConfig
-from ..deck import DeckError, DeckProfile, deck_from_crops, read_enrollment_folder
+from ..deck import DeckError, DeckProfile
+from ..deck_enroll import deck_from_crops, read_enrollment_folder
 from ..errors import VisionError
 from ..frames import validate_frame
 from ..table import MIN_SIDE_PX
