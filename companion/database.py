@@ -211,12 +211,44 @@ def translate(exc: sqlite3.Error, path: Path, doing: str) -> SessionError:
     primary = None if code is None else code & 0xFF
     if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return CorruptSession(path, str(exc))
-    message = f"session database {path}: {doing} failed: {exc}"
     if primary in _STORAGE_KINDS:
-        return StorageError(message, _STORAGE_KINDS[primary], str(exc))
+        return storage_error(path, doing, _STORAGE_KINDS[primary], str(exc))
     if isinstance(exc, sqlite3.OperationalError) and "disk" in str(exc).lower():
-        return StorageError(message, "failing", str(exc))
-    return SessionError(message)
+        return storage_error(path, doing, "failing", str(exc))
+    return SessionError(f"session database {path}: {doing} failed: {exc}")
+
+
+_STORAGE_SAID = {
+    "full": Text("session database {path}: the storage is full ({doing}: {reason}): make room on the card or disk, "
+                 "or give another file with --db"),
+    "read-only": Text("session database {path} cannot be written ({doing}: {reason}): make the file and its folder "
+                      "writable for the user who runs the box, or give another file with --db"),
+    "busy": Text("session database {path} is held by another program ({doing}: {reason}): stop that program (another "
+                 "companion on the same file?) and start again"),
+    "failing": Text("session database {path}: the storage reports an error ({doing}: {reason}): check the card or "
+                    "disk (`companion doctor`), or give another file with --db"),
+}
+"""What the owner reads when the storage under the database refuses, by :attr:`StorageError.kind`: what is wrong
+and what to do (the log line of a failed write, and ``companion run|demo``'s line when the database cannot be
+opened)."""
+
+
+def storage_error(path: Path | str, doing: str, kind: str, reason: str) -> StorageError:
+    """The :class:`StorageError` for the storage under the session database at ``path`` refusing ``doing`` (the
+    store's name for the operation: ``"opening"``, ``"report"``, ...).
+
+    Args:
+        path: the database file.
+        doing: what was being done (kept in the message as the store names it).
+        kind: ``"full"``, ``"read-only"``, ``"busy"`` or ``"failing"`` (anything else is said as ``"failing"``).
+        reason: what SQLite or the operating system said.
+
+    Returns:
+        the error; its message is a :class:`~companion.i18n.Text` (said in the reader's language) naming the file,
+        what is wrong and what to do.
+    """
+    said = _STORAGE_SAID.get(kind, _STORAGE_SAID["failing"])
+    return StorageError(Text(said.template, path=str(path), doing=doing, reason=reason), kind, reason)
 
 
 def _configure(conn: sqlite3.Connection, path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import StorageError
+from companion.database import storage_error
 from rules import Event
 
 __all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
@@ -34,8 +34,7 @@ def _has_tables(store: Any, since: int = 2) -> bool:
 def _writable(store: Any, doing: str, since: int = 2) -> None:
     if not _has_tables(store, since):
         reason = store.read_only.reason if store.read_only is not None else f"schema {store.schema}"
-        raise StorageError(f"session database {store.path}: {doing} failed: it is read-only ({reason})", "read-only",
-                           reason)
+        raise storage_error(store.path, doing, "read-only", reason)
 
 
 # -- exactly-once answers ---------------------------------------------------------------------------------

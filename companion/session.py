@@ -34,7 +34,16 @@ from pathlib import Path
 from typing import Any, Self
 
 import rules
-from companion.database import SCHEMA_VERSION, check_is_sqlite, connect, hold_box_lock, migrate, set_aside, translate
+from companion.database import (
+    SCHEMA_VERSION,
+    check_is_sqlite,
+    connect,
+    hold_box_lock,
+    migrate,
+    set_aside,
+    storage_error,
+    translate,
+)
 from companion.errors import (
     BadEntry,
     CorruptSession,
@@ -286,8 +295,7 @@ class SessionStore:
                     self._depth -= 1
                 return
             if write and self.read_only is not None:
-                raise StorageError(f"session database {self.path}: {doing} failed: it is read-only "
-                                   f"({self.read_only.reason})", "read-only", self.read_only.reason)
+                raise storage_error(self.path, doing, "read-only", self.read_only.reason)
             try:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 self._depth, self._writing = 1, write

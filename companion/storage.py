@@ -32,10 +32,15 @@ PROBE_S = 5.0
 SPACE_S = 60.0
 """Seconds between free-space checks."""
 
-_SAID = {"full": Text("storage full: nothing since {since} is saved"),
-         "read-only": Text("storage read-only: nothing since {since} is saved"),
-         "busy": Text("storage busy (another program holds the database): nothing since {since} is saved")}
-"""What the views say while writes fail, by the failure's kind (``failing`` names its reason)."""
+_SAID = {"full": Text("storage full: nothing since {since} is saved; the box's owner makes room on its card, then "
+                      "tap again (note your moves until then)"),
+         "read-only": Text("storage read-only: nothing since {since} is saved; the box's owner makes its card writable "
+                           "or restarts the box, then tap again (note your moves until then)"),
+         "busy": Text("storage busy (another program holds the database): nothing since {since} is saved; the box's "
+                      "owner stops that program, then tap again (note your moves until then)")}
+"""What the views say while writes fail, by the failure's kind (``failing`` names its reason): what is lost, what the
+owner does (the box finds out by itself when writing works again, :meth:`StorageHealth.probe`) and what the players
+do meanwhile."""
 
 
 class StorageHealth:
@@ -141,11 +146,13 @@ class StorageHealth:
         if self.failure is not None:
             since = self._hhmm(self.since)
             if self.failure.kind == "failing":
-                return Text("storage failing ({reason}): nothing since {since} is saved", reason=self.failure.reason,
-                            since=since)
+                return Text("storage failing ({reason}): nothing since {since} is saved; the box's owner checks its "
+                            "card (companion doctor), then tap again (note your moves until then)",
+                            reason=self.failure.reason, since=since)
             said = _SAID.get(self.failure.kind)
             if said is None:
-                return Text("storage failing: nothing since {since} is saved", since=since)
+                return Text("storage failing: nothing since {since} is saved; the box's owner checks its card "
+                            "(companion doctor), then tap again (note your moves until then)", since=since)
             return Text(said.template, since=since)
         if self.low:
             return Text("storage low: {free} MB free; make room on the card before it fills", free=self.free_mb)

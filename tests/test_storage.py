@@ -65,7 +65,8 @@ def test_a_full_database_is_503_on_both_views_retried_and_cleared_by_the_probe(t
             acknowledged += answer["recorded"]
         assert answer["status"] == 503 and answer["recorded"] == [], answer
         stamp = time.strftime("%H:%M", time.localtime(loop.storage.since))
-        assert answer["error"] == f"storage full: nothing since {stamp} is saved"
+        assert answer["error"] == (f"storage full: nothing since {stamp} is saved; the box's owner makes room on its "
+                                   "card, then tap again (note your moves until then)")
         view = answer["_view"]
         assert view["storage"]["ok"] is False and view["storage"]["message"] == answer["error"]
         assert view["status"]["message"] == answer["error"]  # the touchscreen's status line says it too
@@ -241,6 +242,51 @@ def test_a_new_free_space_figure_never_says_the_storage_works_again(tmp_path, mo
             assert loop.hub.snapshot().view["storage"]["ok"] is True
             assert "works again" not in str(loop.message) and loop.message == said
 
+
+
+# hand-written: what the players do while nothing is saved ("tap again", "note your moves"), in each language
+TAP_AGAIN = {"el": ("πατήστε ξανά", "σημειώστε τις κινήσεις σας"), "pl": ("dotknij ponownie", "notuj swoje ruchy"),
+             "hu": ("koppints újra", "jegyezd fel a lépéseidet")}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+@pytest.mark.parametrize("kind", ["full", "read-only", "busy", "failing"])
+def test_while_nothing_is_saved_the_views_say_what_the_owner_and_the_players_do(tmp_path, lang, kind):
+    """The banner on both views while writes fail said only "storage full: nothing since 21:04 is saved": it now says
+    what the box's owner does and that the players tap again (noting their moves meanwhile), in their language."""
+    from companion.database import storage_error
+    from companion.i18n import say
+
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        health = storage.StorageHealth(store, clock=Clock(), wall=lambda: 0.0)
+        health.failed(storage_error(store.path, "report", kind, "disk I/O error"))
+        english, said = say(health.message, "en"), say(health.message, lang)
+    assert "the box's owner" in english and english.endswith("then tap again (note your moves until then)")
+    assert all(words in said for words in TAP_AGAIN[lang]) and "owner" not in said and "nothing since" not in said
+
+
+# hand-written: "cannot be written" and the way out, in each language
+CANNOT_WRITE = {"el": "δεν μπορεί να γραφτεί", "pl": "nie da się zapisać", "hu": "nem írható"}
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_database_that_cannot_be_made_stops_the_start_in_the_boxs_language_with_what_to_do(tmp_path, capsys,
+                                                                                             monkeypatch, lang):
+    """`companion --language el demo --db FOLDER/new.sqlite3` on a folder that cannot be written (a card mounted
+    read-only) stopped with "session database ...: opening failed: unable to open database file", in English and
+    without a way out: it is said in the box's language, with what to do (exit 3, as a folder given as --db)."""
+    from companion.cli import main
+
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path / "data"))
+    folder = tmp_path / "card"
+    folder.mkdir()
+    db = folder / "new.sqlite3"
+    with read_only(folder):
+        assert main(["--language", lang, "demo", "--db", str(db), "--no-web", "--no-screen", "--no-gpio",
+                     "--max-frames", "1"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert str(db) in err and CANNOT_WRITE[lang] in err and "--db" in err
+    assert "failed" not in err and "make the file" not in err and not db.exists()
 
 # -- a whole box process whose writes the kernel refuses ---------------------------------------------------
 
