@@ -187,7 +187,8 @@ class Library:
         try:
             session = self.store.get(session_id)
         except SessionError:
-            raise BadEntry(Text("no game {id} in this box's record", id=shown(session_id))) from None
+            raise BadEntry(Text("no game {id} in this box's record: pick one of the games listed under Games or "
+                                "History", id=shown(session_id))) from None
         if session.game.name not in self.flows:
             raise BadEntry(Text("{id} is not a game with scores", id=shown(session_id)))
         return GameFlow(session, self.flows[session.game.name])

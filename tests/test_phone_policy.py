@@ -9,6 +9,7 @@ import pytest
 
 from companion.actions import Action
 from companion.hub import StateHub
+from companion.i18n import say
 from companion.modes import ModeName
 from companion.phone_policy import (
     AWAY_S,
@@ -649,8 +650,13 @@ def test_resuming_a_game_the_box_has_not_recorded_is_refused_as_such_without_ask
         refused = _phone(loop, "resume_game", "bob-phone", session=session)
         assert refused.status == 400 and refused.error, (session, refused.error)
         assert loop.view()["box"]["asking"] is None and loop.mode_name is ModeName.PLAY
-    assert "no game 'no-such-game' in this box's record" in _phone(loop, "resume_game", "bob-phone",
-                                                                 session="no-such-game").error
+    unknown = _phone(loop, "resume_game", "bob-phone", session="no-such-game").error
+    assert str(unknown) == ("no game 'no-such-game' in this box's record: pick one of the games listed under Games or "
+                            "History")  # what is wrong and what to do
+    # hand-written: the way out, in each language, with the names of the buttons the phone shows
+    for lang, words in (("el", "στα Παιχνίδια ή στο Ιστορικό"), ("pl", "z listy w Gry albo Historia"),
+                        ("hu", "a Játékok vagy az Előzmények listájából")):
+        assert words in say(unknown, lang) and "'no-such-game'" in say(unknown, lang)
     # a game that is recorded is still a move off the game being played: the table is asked
     old = loop.session.id
     assert loop.dispatch({"action": Action.GAMES, "origin": "touchscreen"}).error is None
