@@ -289,6 +289,9 @@ class Setting:
         """
         allowed = self.allowed()
         if allowed:
+            if not isinstance(raw, str):  # `language = 12`: the choices, not "give text in quotes, e.g. "12""
+                raise ValueError(Text("{value} is not one of {allowed}", value=toml_value(raw),
+                                      allowed=", ".join(allowed)))
             text = _text(raw)
             if text not in allowed:
                 close = difflib.get_close_matches(text, allowed, n=1)

@@ -91,6 +91,18 @@ def test_a_bad_file_names_each_key_and_its_line(tmp_path):
     assert lenient["web.port"] == 8080 and lenient["gpio.next_pin"] == 17 and lenient["box.language"] == "en"
     assert len(lenient.problems) == 6
 
+@pytest.mark.parametrize(("written", "said"), [("12", "12"), ("true", "true"), ('["el"]', '["el"]')])
+def test_a_setting_with_choices_given_no_text_is_told_its_choices(tmp_path, written, said):
+    """`language = 12` was answered 'give text in quotes, e.g. "12"', an example that is no language either: a
+    setting with choices given a number, a flag or a list is told what it holds and the choices to write."""
+    path = write(tmp_path, f"[box]\nlanguage = {written}\n")
+    with pytest.raises(ConfigError) as caught:
+        load(path, env={}, strict=True)
+    [problem] = caught.value.problems
+    assert str(problem) == f'{path}:2: box.language: {said} is not one of en, el, pl, hu; the default "en" is used'
+    assert load(path, env={})["box.language"] == "en"  # the box's start: the default, as for any bad setting
+
+
 @pytest.mark.parametrize(("lines", "reported", "sent_back", "pins"), [
     # the part written later goes back to its default (27 for the LED), named with the pin it was given
     (["next_pin = 17", "led_pin = 17"], "gpio.led_pin", "the default 27 is used", (17, 27, None)),
