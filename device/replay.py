@@ -373,6 +373,14 @@ class ReplaySource(CameraSource):
 
     @staticmethod
     def _cannot_open_video(path: Path) -> BadImage:
-        """The error of a video OpenCV cannot open, naming it and what to convert it to."""
+        """The error of a video OpenCV cannot open, naming it and what to convert it to (an empty file: that it is
+        empty, which no converting mends)."""
+        try:
+            empty = path.stat().st_size == 0
+        except OSError:
+            empty = False
+        if empty:
+            return BadImage.said(N_("video {path} is empty (0 bytes): copy it again or give another one"),
+                                 path=str(path))
         return BadImage.said(N_("OpenCV cannot open the video {path}: convert it to .mp4 (H.264) or .avi (MJPG)"),
                              path=str(path))

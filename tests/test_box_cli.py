@@ -127,12 +127,19 @@ def test_a_video_that_cannot_be_opened_is_refused_at_start(tmp_path, capsys):
     """`demo VIDEO` / `run --source VIDEO` with an empty or damaged video: one line and exit 3 (no camera to read
     from), as an empty folder is; the box used to start and wait for its frames for ever, recording nothing."""
     video = tmp_path / "table.mp4"
-    video.write_bytes(b"")
     db = tmp_path / "v.sqlite3"
-    assert main(["demo", str(video), "--db", str(db), *BOX, "--max-frames", "3"]) == 3
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "cannot open the video" in err[0] and str(video) in err[0], err
-    assert not db.exists()
+    # hand-written: a damaged video is to be converted; an empty one (a copy that failed) to be copied again
+    for content, lang, words in ((b"RIFF\x00\x00\x00\x00AVI garbage", "en", "cannot open the video"),
+                                 (b"", "en", "is empty (0 bytes): copy it again"),
+                                 (b"", "el", "είναι κενό (0 byte): αντιγράψτε το ξανά"),
+                                 (b"", "pl", "jest pusty (0 bajtów): skopiuj go ponownie"),
+                                 (b"", "hu", "üres (0 bájt): másold át újra")):
+        video.write_bytes(content)
+        assert main(["--language", lang, "demo", str(video), "--db", str(db), *BOX, "--max-frames", "3"]) == 3
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0] and str(video) in err[0], err
+        assert "OpenCV" not in err[0] or content
+        assert not db.exists()
 
 
 def test_the_last_line_counts_the_reads_and_the_rolls_recorded_apart(tmp_path, caplog):
