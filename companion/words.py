@@ -45,5 +45,13 @@ def colour_letter(colour: str, lang: str | None = None) -> str:
     letter of the colour's word (English ``"R"`` for red)."""
     colour = str(colour)
     lang = lang or i18n.current_language()
-    letter = i18n.translations(lang).pgettext(DOT_LETTER, colour)
-    return letter if letter != colour else i18n.say(colour_word(colour), lang)[:1].upper()
+    letter = catalog_letter(colour, lang)
+    return letter if letter is not None else i18n.say(colour_word(colour), lang)[:1].upper()
+
+
+def catalog_letter(colour: str, lang: str | None = None) -> str | None:
+    """The letter the catalog of ``lang`` (None: the current language) gives a seat colour's dot (Greek "Κο" for red,
+    "Κι" for yellow), or None when it gives none (English, a colour it does not know)."""
+    colour = str(colour)
+    letter = i18n.translations(lang or i18n.current_language()).pgettext(DOT_LETTER, colour)
+    return letter if letter and letter != colour else None

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from companion.flows import FLOWS
+from companion.i18n import use_language
 from companion.screen.canvas import BG, SEAT_COLOURS, SEAT_SIGNS, seat_sign
+from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 
 FLOW_JS = Path(__file__).resolve().parent.parent / "companion" / "static" / "flow.js"
 
@@ -29,6 +31,48 @@ def test_every_eclipse_colour_has_its_own_sign():
     assert len(set(signs)) == 9, signs
     assert (seat_sign("blue"), seat_sign("black"), seat_sign("green"), seat_sign("grey")) == ("B", "Bk", "G", "Gy")
     assert seat_sign("orange") == "O" and seat_sign(None) == "?"
+
+
+# hand-written from each language's colour words (piros, kék, zöld; κόκκινο, κίτρινο, μπλε, μωβ; czerwony, czarny)
+SIGNS = {"hu": {"red": "P", "blue": "K", "green": "Z", "yellow": "S", "black": "Fe", "grey": "Sz"},
+         "el": {"red": "Κο", "yellow": "Κι", "blue": "Μπ", "purple": "Μω", "black": "Μα"},
+         "pl": {"red": "C", "black": "Cz", "yellow": "Ż", "blue": "N", "natural": "Na"}}
+
+
+@pytest.mark.parametrize("lang", ["hu", "el", "pl"])
+def test_the_touchscreen_signs_a_seat_colour_in_its_language(lang):
+    """The dots said R, B, G, Y, P (English) on a Hungarian, Greek or Polish touchscreen: each sign is the language's
+    own (piros P, kék K; κόκκινο Κο, κίτρινο Κι), still one of its own for each of Eclipse's nine colours."""
+    with use_language(lang):
+        signs = {c: seat_sign(c) for c in FLOWS["eclipse"].info.colours}
+    assert len(set(signs.values())) == 9, signs
+    assert {c: signs[c] for c in SIGNS[lang]} == SIGNS[lang]
+    with use_language("en"):
+        assert seat_sign("red") == "R" and seat_sign("black") == "Bk"
+
+
+def test_a_hungarian_phone_signs_the_dots_in_hungarian(browser, hub, tmp_path):  # noqa: F811 (fixture)
+    """A phone in Hungarian showed "R" and "B" in Ann's and Bob's dots (red, blue): it shows "P" (piros) and "K"
+    (kék), as the Hungarian touchscreen does."""
+    from playwright.sync_api import expect
+
+    from companion.web import create_app, serve
+    from tests.test_phone_browser import TIMEOUT_MS, flow_on_the_box, join_url
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = browser.new_context(locale="hu-HU", viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        with flow_on_the_box(hub, tmp_path, "roll"):
+            page.goto(join_url(server, hub))
+            dots = page.locator("#players tbody .dot")
+            expect(dots).to_have_text(["P", "K"])
+            with use_language("hu"):
+                assert [seat_sign("red"), seat_sign("blue")] == ["P", "K"]
+    finally:
+        context.close()
+        server.shutdown()
 
 
 def test_the_phone_draws_the_dots_as_the_touchscreen_does():

@@ -18,6 +18,7 @@ from companion.actions import Action
 from companion.i18n import N_, _
 from companion.qr import qr_surface
 from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
+from companion.words import catalog_letter
 
 BUTTON_MIN_PX = 48
 """Smallest side of a touch target in pixels (about 7.5 mm on the 7" display)."""
@@ -84,14 +85,18 @@ SEAT_COLOURS = {"red": (220, 70, 60), "blue": (70, 130, 230), "green": (80, 190,
 
 SEAT_SIGNS = {"red": "R", "blue": "B", "green": "G", "yellow": "Y", "purple": "P", "white": "W", "black": "Bk",
               "grey": "Gy", "natural": "N"}
-"""The sign in a seat colour's dot (the phone's ``DOT_SIGN`` in flow.js is the same): a letter each, two where colours
-share a first letter (blue B, black Bk; green G, grey Gy) among Eclipse's nine seat colours; another colour: its
-first letter."""
+"""The English sign in a seat colour's dot (the phone's ``DOT_SIGN`` in flow.js is the same): a letter each, two where
+colours share a first letter (blue B, black Bk; green G, grey Gy) among Eclipse's nine seat colours; another colour:
+its first letter. Another language's signs are its catalog's (:func:`companion.words.catalog_letter`)."""
 
 
 def seat_sign(colour: Any) -> str:
-    """The sign in ``colour``'s dot (:data:`SEAT_SIGNS`, else its first letter, else "?")."""
-    return SEAT_SIGNS.get(colour) or (str(colour)[:1].upper() if colour else "?")
+    """The sign in ``colour``'s dot in the touchscreen's language: the catalog's letter for it (Hungarian "P" for
+    piros, red; Greek "Κο" and "Κι" for κόκκινο and κίτρινο), else :data:`SEAT_SIGNS`, else its first letter, else
+    "?"."""
+    if not colour:
+        return "?"
+    return catalog_letter(str(colour)) or SEAT_SIGNS.get(colour) or str(colour)[:1].upper()
 
 
 def offline(url: str | None) -> bool:

@@ -178,15 +178,18 @@
     $("findings-section").hidden = findings.length === 0;
   }
 
-  // The seat colours as drawn (companion/screen/canvas.py SEAT_COLOURS) and their signs (SEAT_SIGNS): a letter
-  // each, two where colours share one (blue B, black Bk; green G, grey Gy), so the colour is never the only signal.
+  // The seat colours as drawn (companion/screen/canvas.py SEAT_COLOURS) and their English signs (SEAT_SIGNS): a
+  // letter each, two where colours share one (blue B, black Bk; green G, grey Gy), so the colour is never the only
+  // signal. In another language the sign is its catalog's (DOT_LETTER; companion.words.catalog_letter).
   const DOT = { red: "#dc463c", blue: "#4682e6", green: "#50be6e", yellow: "#ebc83c", purple: "#a064d2", white: "#e6e6e6",
     black: "#46464c", grey: "#969696", natural: "#d6b88c" };
   const DOT_SIGN = { red: "R", blue: "B", green: "G", yellow: "Y", purple: "P", white: "W", black: "Bk", grey: "Gy", natural: "N" };
+  const DOT_LETTER = "the letter in a seat colour's dot: 1-2 letters, different for each colour";
 
   // A seat colour as a dot with its sign, ringed so that a dark dot shows on the dark page.
   function dot(colour) {
-    const d = el("span", "dot", DOT_SIGN[colour] || (colour || "?").charAt(0).toUpperCase());
+    const d = el("span", "dot", (colour && Box.pgettext(DOT_LETTER, colour)) || DOT_SIGN[colour] ||
+      (colour || "?").charAt(0).toUpperCase());
     const hex = DOT[colour];
     d.style.background = hex || CSS_COLOURS[colour] || colour || "#ccc";
     if (hex) { // light letters on a dark dot (as the touchscreen does)
