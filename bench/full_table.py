@@ -51,6 +51,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -62,6 +63,7 @@ from bench.frame_timing import FrameTimer
 from bench.hex_reader import sector_ids
 from bench.table_reader import game_ids
 from vision import synth
+from vision import timing as timing_module
 from vision.cards import CardsConfig
 from vision.deck_enroll import build_deck_from_images
 from vision.dice_and_cards import (
@@ -91,6 +93,8 @@ does by default: the tiles' first look first, then the dice told the tiles found
 matched), then a card read's second look where it would run, told where the dice lie."""
 ART_CHECK = True
 """Whether the dice that are a card's printed art are dropped after the reads (:func:`_read`), as the box does."""
+CLOCK = time.perf_counter
+"""What the reads, their stages and the baseline are timed by (``--cpu``: ``time.process_time``)."""
 
 CHANGES = {"roll": ("reroll", "add_card"), "race": ("add_card",), "among": ("add_card",), "eclipse": ("reroll",)}
 
@@ -159,9 +163,9 @@ def read_after_change(readers, frame, previous: TableRead, before: np.ndarray, o
     change boxes of the two frames (:func:`vision.motion.change_boxes`, timed as ``motion.change_boxes``),
     then each reader reads only those (:func:`vision.incremental.read_changes`), as the box reads them
     (:func:`_read`; ``order``: None, ``ORDER``)."""
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     boxes = change_boxes(before, frame)
-    t_boxes = (time.perf_counter() - t0) * 1000.0
+    t_boxes = (CLOCK() - t0) * 1000.0
     last = dict(zip(map(id, readers), previous.sightings, strict=True))
     # as the box: the card reads first where every read reads only the changes (changes_order)
     order = changes_order(ORDER if order is None else order, frame.shape, previous.sightings, boxes)
@@ -330,8 +334,8 @@ def bench_table(gr: GameReaders, game: str, size: tuple[int, int], seed: int, re
     cal = calibrate(first, table.layout)
     readers = gr.readers(game, cal)
     changed = {kind: change(table, kind, ids, gr.faces, seed + 1) for kind in CHANGES[game]}
-    cold = FrameTimer()
-    after = {kind: FrameTimer() for kind in changed}
+    cold = FrameTimer(clock=CLOCK)
+    after = {kind: FrameTimer(clock=CLOCK) for kind in changed}
     agree = {kind: [0, 0] for kind in changed}
     right = {kind: [0, 0] for kind in changed}
     counts = None
@@ -364,7 +368,7 @@ def bench_table(gr: GameReaders, game: str, size: tuple[int, int], seed: int, re
 
 
 def main(argv: list[str] | None = None) -> int:
-    global ORDER, ART_CHECK
+    global ORDER, ART_CHECK, CLOCK
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(FULL_GAMES), help="comma-separated, from " + ", ".join(FULL_GAMES))
     ap.add_argument("--sizes", default="1280x720,2304x1296", help="comma-separated WxH")
@@ -380,15 +384,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-art-check", action="store_true",
                     help="keep the dice that are a tile's printed art (the reads before the box's art check)")
     ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNNs")
+    ap.add_argument("--cpu", action="store_true",
+                    help="time the reads, their stages and the baseline by the process's CPU time (time.process_time) "
+                         "instead of wall time: the ratios hold on a machine other work is loading (not with "
+                         "--order beside, whose second thread's CPU adds to the read's)")
     args = ap.parse_args(argv)
     set_opencv_threads(args.threads)
     ORDER = "serial" if args.serial else args.order
     ART_CHECK = not args.no_art_check
+    if args.cpu:
+        CLOCK = time.process_time
+        timing_module.time = SimpleNamespace(perf_counter=time.process_time)  # every reader's stage timer
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in args.sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="full_table_"))
     print(f"threads: OpenCV {cv2.getNumThreads()}, inference {args.runtime} {args.threads}, "
-          f"dice and cards {ORDER}; "
+          f"dice and cards {ORDER}; {'CPU' if args.cpu else 'wall'} time; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
         t0 = time.perf_counter()
