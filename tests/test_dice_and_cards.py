@@ -316,6 +316,12 @@ def test_tiles_first_reads_the_first_looks_then_the_dice_told_the_tiles_then_a_s
     calls.clear()
     read_dice_and_cards(frame, lambda: read_dice(), {"c": reads["c"]}, None, TILES_FIRST)
     assert calls == [("dice", ()), ("c", (sure_box,))]
+    # no dice read (a game of cards alone): no first look, each card read reads once, told of nothing
+    calls.clear()
+    seen, cards = read_dice_and_cards(frame, None, reads, None, TILES_FIRST,
+                                      first={"a": look("a", False), "b": look("b", True), "c": None})
+    assert calls == [("a", ()), ("b", ()), ("c", ())], "a first look and then the whole read again for b before"
+    assert seen is None and list(cards) == ["a", "b", "c"]
     # another order leaves the first looks alone
     calls.clear()
     read_dice_and_cards(frame, lambda: read_dice(), {"a": reads["a"]}, None, "explained", first={"a": look("a", False)})

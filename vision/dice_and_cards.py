@@ -155,8 +155,10 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
         first: in ``"tiles_first"``, per key of ``read_cards``, the card read's first look (:func:`first_look`:
             called with no argument, it gives the first look's sighting and whether, told of polygons known to be no
             card, the second look finds a place), or None (that key is read after the dice, as in ``"explained"``);
-            a key missing: None. With no first look at all, ``"tiles_first"`` reads as ``"explained"`` (``read_dice``
-            called with no argument). Other orders do not use it.
+            a key missing: None. With no first look at all, or no ``read_dice`` (a game of cards alone: the first
+            look would gain nothing, and where its second look runs the card read would read the frame twice),
+            ``"tiles_first"`` reads as ``"explained"`` (``read_dice`` called with no argument). Other orders do not
+            use it.
 
     Returns:
         (the dice sighting without the dice that are a card's art, or None without ``read_dice``; the card
@@ -171,8 +173,10 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
         raise ValueError(f"order must be one of {', '.join((*ORDERS, CARDS_FIRST))}, got {order!r}")
     dice: Sighting | None = None
     cards: dict[K, Sighting] = {}
+    # a first look pays only where a dice read comes between it and the second look: with no dice read the second
+    # look would be told of nothing, and where it runs, the card read would read the whole frame twice
     looked = {k: look() for k, look in (first or {}).items()
-              if order == TILES_FIRST and k in read_cards and look is not None}
+              if order == TILES_FIRST and read_dice is not None and k in read_cards and look is not None}
     if order == CARDS_FIRST:
         told = _polygons(kept, SURE_DIE)
         cards = {k: read(told) for k, read in read_cards.items()}
