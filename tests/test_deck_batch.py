@@ -221,3 +221,33 @@ def test_a_square_tile_read_at_one_parity_reads_as_at_every_turn(tiles_and_crops
     assert list(got[1]) == [0, 1, 2, 3]
     np.testing.assert_array_equal(got[0], full[0])
 
+
+
+def test_a_square_tile_is_read_first_at_the_parity_its_thumbnail_matches_in_the_decks_art(tiles_and_crops, monkeypatch):
+    """Issue 15: with the deck's art, each square tile is read first at the parity of turns its grey thumbnail
+    matches best (:meth:`DeckProfile.parity_cues`), not the parity most tiles of the last frame were read at: tiles
+    laid at both parities in one frame cost one feature pass each, on the first frame too, and read the same card
+    and turn as every turn tried. A deck without art has no cue."""
+    import vision.deck
+    from vision.card_art import ART_WIDTH
+
+    deck, crops, truth = tiles_and_crops
+    assert deck.parity_cues(crops) is None, "no art, no cue"
+    refs = reference_images(IDS, (50.0, 50.0), seed=5)
+    art = {cid: enrollment_crop(ims[0], 1.0, kind="scan", width=ART_WIDTH)[0] for cid, ims in refs.items()}
+    deck = dataclasses.replace(deck, art=art)
+    assert deck.parity_cues(crops) == [t % 2 for _, t in truth]
+    every = dataclasses.replace(deck, config=dataclasses.replace(deck.config, parity_alone=0.0))
+    want = every.score_many(crops)
+    passes: list[int] = []
+    features = vision.deck.crop_features_many
+
+    def counted(cs, *a, **k):
+        passes.append(len(cs))
+        return features(cs, *a, **k)
+
+    monkeypatch.setattr(vision.deck, "crop_features_many", counted)
+    got = deck.score_many(crops)          # a fresh deck (parity 0 expected) and tiles at both parities
+    assert [(s[0], s[3]) for s in got] == truth and sum(passes) == len(crops)
+    for a, b in zip(got, want, strict=True):
+        assert a[1] == pytest.approx(b[1], abs=0.02) and a[2] == pytest.approx(b[2], abs=0.02)

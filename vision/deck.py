@@ -47,6 +47,11 @@ DECK_VERSION = 2
 format 1 is refused: :class:`DeckVersionError`; hex decks' features are unchanged, so format 1 reads as 2)."""
 
 
+PARITY_CUE_PX = 16
+"""Side (px) of the grey thumbnails whose correlation with the deck's art chooses the parity of turns a square tile
+is read at first (:meth:`DeckProfile.parity_cues`)."""
+
+
 class DeckError(VisionError):
     """A deck folder or profile file cannot be used (the message says why)."""
 
@@ -216,40 +221,74 @@ class DeckProfile:
         A square tile matched at the wrong parity is its art turned a quarter turn and stretched to the maps'
         aspect: on the Roll tiles of ``bench/card_ident.py`` its best distance is 0.88 or more, at the right parity
         0.02-0.3 (0.67 for a tile under a die): the parity kept is the one every turn would have chosen, and the
-        best card, its distance and turn are the same. The parity tried first is the one most tiles of the deck's
-        last frame were read at (tiles on a table share their turn; 0 at first)."""
+        best card, its distance and turn are the same, whichever parity is tried first. Each tile's parity tried
+        first is the one its grey thumbnail matches best among the deck's art (:meth:`parity_cues`); for a deck
+        without art, the one most tiles of the deck's last frame were read at (tiles on a table share their turn; 0
+        at first)."""
         cfg = self.config
         first = getattr(self, "_parity_first", 0)
+        cues = self.parity_cues(crops)
         out: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(crops)
         feats: dict[tuple[int, int], list] = {}
-        pending = list(range(len(crops)))
+        # (crop, parity) pairs to read: each crop at its first parity, then the rest at the other
+        tries = [[k for k in range(len(crops)) if (first if cues is None else cues[k]) == p] for p in (0, 1)]
+        every: list[int] = []
         kept = [0, 0]
-        for p in (first, 1 - first):
-            if not pending:
-                break
-            tried = (p, p + 2)
-            fs = self.turn_features_many([crops[k] for k in pending], tried)
-            rest, alone = [], []
-            for k, f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=tried), strict=True):
-                feats[(k, p)] = f
-                # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
-                if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
-                        <= cfg.parity_alone:
-                    alone.append((k, (D, hel), f))
-                else:
-                    rest.append(k)
-            for (k, _, _), D in zip(alone, self._fine_many([a[1] for a in alone], [a[2] for a in alone], tried),
-                                    strict=True):
-                out[k] = (D, np.array(tried))
-            kept[p] += len(alone)
-            pending = rest
-        if pending:   # every turn: the features of both parities in the order of turns_to_try (0, 1, 2, 3)
-            both = [[feats[(k, 0)][0], feats[(k, 1)][0], feats[(k, 0)][1], feats[(k, 1)][1]] for k in pending]
-            for k, got in zip(pending, self._distances_at((0, 1, 2, 3), both), strict=True):
+        for rnd in range(2):
+            again: list[list[int]] = [[], []]
+            for p in (first, 1 - first):
+                pending = tries[p]
+                if not pending:
+                    continue
+                tried = (p, p + 2)
+                fs = self.turn_features_many([crops[k] for k in pending], tried)
+                alone = []
+                for k, f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=tried), strict=True):
+                    feats[(k, p)] = f
+                    # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
+                    if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
+                            <= cfg.parity_alone:
+                        alone.append((k, (D, hel), f))
+                    elif rnd == 0:
+                        again[1 - p].append(k)
+                    else:
+                        every.append(k)
+                for (k, _, _), D in zip(alone, self._fine_many([a[1] for a in alone], [a[2] for a in alone], tried),
+                                        strict=True):
+                    out[k] = (D, np.array(tried))
+                kept[p] += len(alone)
+            tries = again
+        if every:   # every turn: the features of both parities in the order of turns_to_try (0, 1, 2, 3)
+            every.sort()
+            both = [[feats[(k, 0)][0], feats[(k, 1)][0], feats[(k, 0)][1], feats[(k, 1)][1]] for k in every]
+            for k, got in zip(every, self._distances_at((0, 1, 2, 3), both), strict=True):
                 out[k] = got
         if kept[1 - first] > kept[first]:
             self._parity_first = 1 - first
         return out  # type: ignore[return-value]
+
+    def parity_cues(self, crops: list[np.ndarray]) -> list[int] | None:
+        """Per square crop (uint8[h, w, 3] BGR), the parity of quarter turns (0: turns 0 and 2, 1: turns 1 and 3)
+        at which its grey thumbnail (:data:`PARITY_CUE_PX` square, zero mean, unit norm) correlates best with the
+        deck's art (:attr:`art`, thumbnails made alike, each at 4 turns); None for a deck without art. A cue for
+        which parity :meth:`distances_many` reads first, never a read: a wrong cue costs that tile the other
+        parity's feature pass, as a tile laid a quarter turn from the others did before."""
+        n = PARITY_CUE_PX
+        if not self.art or not crops:
+            return None
+        refs = self._art_thumbs(n)                                                       # [A, n*n]
+        q = np.stack([_thumb(c, n) for c in crops])                                      # [K, n, n]
+        turned = np.stack([np.rot90(q, t, axes=(1, 2)) for t in range(4)], axis=1)       # [K, 4, n, n]
+        best = (turned.reshape(len(crops) * 4, -1) @ refs.T).max(axis=1).reshape(len(crops), 4)
+        return [int(max(b[1], b[3]) > max(b[0], b[2])) for b in best]
+
+    def _art_thumbs(self, n: int) -> np.ndarray:
+        """float32[A, n*n]: :func:`_thumb` of each card's art (cached)."""
+        got = getattr(self, "_thumb_cache", None)
+        if got is None or got[0] != (n, len(self.art), id(self.art)):
+            got = ((n, len(self.art), id(self.art)), np.stack([_thumb(a, n).ravel() for a in self.art.values()]))
+            self._thumb_cache = got
+        return got[1]
 
     def _coarse_many(self, feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
                      exact_all: bool = False,
@@ -611,6 +650,15 @@ class DeckProfile:
         except (TypeError, ValueError, AttributeError) as e:
             raise NotADeck.said(N_("{path}: not a deck profile saved by `companion enroll cards` (a value in its "
                                    "header is of the wrong kind)"), path=str(path)) from e
+
+
+def _thumb(image: np.ndarray, n: int) -> np.ndarray:
+    """float32[n, n]: ``image`` (uint8[h, w, 3] BGR) in grey, reduced to n x n px (``INTER_AREA``), with zero mean
+    and unit norm (all zeros for a flat image)."""
+    g = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (n, n), interpolation=cv2.INTER_AREA).astype(np.float32)
+    g -= g.mean()
+    norm = float(np.linalg.norm(g))
+    return g / norm if norm > 1e-6 else g
 
 
 def _migrate(meta: dict, path: Path) -> dict:
