@@ -235,28 +235,33 @@ class DeckProfile:
         every: list[int] = []
         kept = [0, 0]
         for rnd in range(2):
+            # every crop still to read, each at its own parity, in one batch (features per parity, one coarse and
+            # one fine pass: (0, 2) and (1, 3) have the same half-turn structure)
+            pending = sorted((k, p) for p in (0, 1) for k in tries[p])
+            if not pending:
+                break
+            got: dict[int, list] = {}
+            for p in (0, 1):
+                ks = [k for k, q in pending if q == p]
+                if ks:
+                    got.update(zip(ks, self.turn_features_many([crops[k] for k in ks], (p, p + 2)), strict=True))
+            fs = [got[k] for k, _ in pending]
             again: list[list[int]] = [[], []]
-            for p in (first, 1 - first):
-                pending = tries[p]
-                if not pending:
-                    continue
-                tried = (p, p + 2)
-                fs = self.turn_features_many([crops[k] for k in pending], tried)
-                alone = []
-                for k, f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=tried), strict=True):
-                    feats[(k, p)] = f
-                    # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
-                    if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
-                            <= cfg.parity_alone:
-                        alone.append((k, (D, hel), f))
-                    elif rnd == 0:
-                        again[1 - p].append(k)
-                    else:
-                        every.append(k)
-                for (k, _, _), D in zip(alone, self._fine_many([a[1] for a in alone], [a[2] for a in alone], tried),
-                                        strict=True):
-                    out[k] = (D, np.array(tried))
-                kept[p] += len(alone)
+            alone = []
+            for (k, p), f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=(0, 2)), strict=True):
+                feats[(k, p)] = f
+                # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
+                if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
+                        <= cfg.parity_alone:
+                    alone.append((k, p, (D, hel), f))
+                elif rnd == 0:
+                    again[1 - p].append(k)
+                else:
+                    every.append(k)
+            for (k, p, _, _), D in zip(alone, self._fine_many([a[2] for a in alone], [a[3] for a in alone],
+                                                              [(a[1], a[1] + 2) for a in alone]), strict=True):
+                out[k] = (D, np.array((p, p + 2)))
+                kept[p] += 1
             tries = again
         if every:   # every turn: the features of both parities in the order of turns_to_try (0, 1, 2, 3)
             every.sort()
@@ -333,17 +338,18 @@ class DeckProfile:
 
     def _fine_many(self, coarse: list[tuple[np.ndarray, np.ndarray]],
                    feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]],
-                   tried: tuple[int, ...] | None = None) -> list[np.ndarray]:
+                   tried: tuple[int, ...] | list[tuple[int, ...]] | None = None) -> list[np.ndarray]:
         """Per crop, float32[N_refs, T]: its coarse distances D (``coarse``: (D, hel) of :meth:`_coarse_many`; D is
         changed in place) with its ``shortlist`` closest pairs scored at every shift (for cards only those within
         ``fine_within`` of the closest), plus the amplitude term; ``feats``: each crop's :meth:`turn_features` at the
-        quarter turns ``tried`` (default :meth:`turns_to_try`), also D's columns. The shortlists of all the crops are
-        searched together (:meth:`DeckSearch.fine_ncc_many`)."""
+        quarter turns ``tried`` (default :meth:`turns_to_try`; a list: each crop's own), also D's columns. The
+        shortlists of all the crops are searched together (:meth:`DeckSearch.fine_ncc_many`)."""
         cfg = self.config
         tried = self.turns_to_try() if tried is None else tried
+        each = tried if tried and isinstance(tried[0], tuple) else [tried] * len(feats)
         trim = cfg.occlusion_drop if cfg.occlusion_weight > 0 else 0
         picked, queries = [], []
-        for (D, _), f in zip(coarse, feats, strict=True):
+        for (D, _), f, tried in zip(coarse, feats, each, strict=True):
             order = np.argsort(D, axis=None)[: cfg.shortlist]
             if cfg.fine_within > 0 and self.shape == "card":   # pairs too far off for any shift to matter keep D
                 near = D.ravel()[order]
