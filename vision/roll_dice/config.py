@@ -196,6 +196,20 @@ class RollDiceConfig:
             345 either way, no other read changed; the stage's CPU a scene (median of 16 reads, 8 scenes)
             52.0 -> 59.5 ms with one lift of 0.3, 50.9 -> 72.4 ms with two (0.2, 0.4) for the same faces. The box's
             own body colour, unlifted, found no top farther off (316 of 330 on seeds 1000-1019, as without).
+        recentre_nadir_shifts, recentre_nadir_min, recentre_focal: the second read's square away from the camera's
+            nadir (:mod:`vision.roll_dice.nadir`): a camera over a table sees each die's side faces hang from its top
+            towards the nadir (the picture's centre overhead; below it, tilted), reaching about 0.3-0.9 of a side at
+            the picture's edges, and a box fitted to the die's whole outline (its top and a side face of its colour)
+            lies between them. The nadir and the camera's tilt are worked out from the size the table's size model
+            gives a die across the picture, with a focal length of ``recentre_focal`` x the picture's width; a weak
+            die whose side faces reach at least ``recentre_nadir_min`` of a side gets the square of the expected side
+            ``recentre_nadir_shifts`` x that reach away from the nadir, snapped onto the top face's edges and kept as
+            the wider search's squares are (fit at least ``recentre_wide_fit``, not within ``recentre_wide_apart``
+            sides of a square already tried). Empty: none. On the second generator, faces right of the dice found
+            (dice found, false dice and colours unchanged): seeds 1020-1039 337 -> 339 of 357 (a red die's box on its
+            side face 0.46 of a side off, a white die's on the table's white checks), 1000-1019 329 of 338 either
+            way; shifts of (0.5, 1.0) reach lost three right faces on 1000-1019 (squares past the top, on a neighbour
+            or the table), 1.1 lost one.
         ink_blur: Gaussian sigma (patch pixels) on the ink map (tolerance to small misalignment).
         template: side of the central template region compared with the enrolled templates.
         brightness_sigma, chroma_sigma: colour metric (log units) for the colour posterior.
@@ -440,6 +454,9 @@ class RollDiceConfig:
     recentre_wide_lifts: tuple[float, ...] = (0.3,)
     recentre_wide_fit: float = 1.2
     recentre_angle_span: float = 1.6
+    recentre_nadir_shifts: tuple[float, ...] = (0.75,)
+    recentre_nadir_min: float = 0.15
+    recentre_focal: float = 0.8
     recentre_gain: float = 0.05
     recentre_cap: float = 0.85
     shift_step: int = 1

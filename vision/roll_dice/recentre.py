@@ -14,6 +14,7 @@ from .assemble import decide_each
 from .config import RollDiceConfig
 from .faces import best_turn, search_faces
 from .glare import glare_masks
+from .nadir import nadir_point, towards_top
 from .observations import RollDieObservation, TopFaces
 from .shape import die_likeness, edge_angle, expected_sides, snap_top
 from .tops import ink_maps, upright_patch
@@ -28,7 +29,7 @@ def weak_reads(kept: Sequence[tuple[int, RollDieObservation]], config: RollDiceC
 
 
 def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expected: float,
-                   config: RollDiceConfig) -> np.ndarray:
+                   config: RollDiceConfig, away: tuple[np.ndarray, float] | None = None) -> np.ndarray:
     """``float[M, 5]``: the squares (cx, cy, side, side, angle deg; frame px) where one die's top face may lie, round
     its read box ``rect`` (``float[5]``, frame px), the box itself left out (it was read): the box shifted by
     ``recentre_shifts`` x its side along each of its own axes, at each of ``recentre_scales`` x its side; then, with
@@ -43,7 +44,11 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
     the top face is also looked for farther off (up to the widest shift x the side), as ``body`` lifted by each of
     ``recentre_wide_lifts`` (a box on a side face measured the side's colour; the top is that colour lit more): each
     square found (fit at least ``recentre_wide_fit``) not within ``recentre_wide_apart`` sides of one already listed
-    is added, at most one a lift."""
+    is added, at most one a lift. ``away``: (``float[2]`` unit vector from the camera's nadir towards the die, frame
+    px; how far its side faces reach towards the nadir, in sides: :func:`vision.roll_dice.nadir.towards_top`), or
+    None: a box fitted to the die's whole outline lies between its top face and the side faces that hang from it
+    towards the nadir, so with ``recentre_nadir_shifts`` the square of the expected side is also tried that many
+    reaches x its side away from the nadir (where the reach is at least ``recentre_nadir_min``), at the edges' angle."""
     cx, cy, w, h, ang = (float(v) for v in rect)
     side = float(np.sqrt(max(w * h, 1.0)))
     a = np.deg2rad(ang)
@@ -69,24 +74,41 @@ def recentre_boxes(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, expect
                 snapped, _ = snap_top(frame, np.array([cx, cy, size, size, turn]), body, size, config)
                 s = float(np.sqrt(max(snapped[2] * snapped[3], 1.0)))
                 out.append((float(snapped[0]), float(snapped[1]), s, s, float(snapped[4])))
+        if away is not None and config.recentre_nadir_shifts and away[1] >= config.recentre_nadir_min:
+            (ux, uy), reach = away
+            size = float(expected)
+            for k in config.recentre_nadir_shifts:
+                moved = np.array([cx + ux * k * reach * size, cy + uy * k * reach * size, size, size, turns[-1]])
+                _add_snapped(out, frame, moved, body, size, config)
         if config.recentre_wide_shifts:
             # the top face lies farther off: the box's body may be a side face's, so the top is looked for as
             # the same colour lit more (a side face is that colour in shade), over a wider span
             size = float(expected)
             for lift in config.recentre_wide_lifts:
-                wide, fit = snap_top(frame, np.array([cx, cy, size, size, turns[-1]]), body + lift, size, config,
-                                     tuple(config.recentre_wide_shifts), config.recentre_wide_context)
-                s = float(np.sqrt(max(wide[2] * wide[3], 1.0)))
-                if fit < config.recentre_wide_fit or any(
-                        np.hypot(o[0] - wide[0], o[1] - wide[1]) <= config.recentre_wide_apart * s for o in out):
-                    continue
-                out.append((float(wide[0]), float(wide[1]), s, s, float(wide[4])))
+                _add_snapped(out, frame, np.array([cx, cy, size, size, turns[-1]]), body + lift, size, config,
+                             tuple(config.recentre_wide_shifts), config.recentre_wide_context)
     return np.asarray(out, np.float64).reshape(-1, 5)
+
+
+def _add_snapped(out: list[tuple[float, ...]], frame: np.ndarray, square: np.ndarray, body: np.ndarray, size: float,
+                 config: RollDiceConfig, shifts: tuple[float, ...] | None = None,
+                 context: float | None = None) -> None:
+    """Append to ``out`` the square :func:`vision.roll_dice.shape.snap_top` fits from ``square`` (``float[5]``, frame
+    px) to the edges of a top face of colour ``body`` at ``size`` px (``shifts``, ``context``: its coarse search's,
+    None: the snap's own), squared, unless its fit is below ``recentre_wide_fit`` (no such face there) or it lies
+    within ``recentre_wide_apart`` sides of a square already in ``out``."""
+    snapped, fit = snap_top(frame, square, body, size, config, shifts, context)
+    s = float(np.sqrt(max(snapped[2] * snapped[3], 1.0)))
+    if fit < config.recentre_wide_fit or any(
+            np.hypot(o[0] - snapped[0], o[1] - snapped[1]) <= config.recentre_wide_apart * s for o in out):
+        return
+    out.append((float(snapped[0]), float(snapped[1]), s, s, float(snapped[4])))
 
 
 def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, expected: np.ndarray,
                      rot_templates: np.ndarray, template_pol: np.ndarray | None,
-                     config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+                     config: RollDiceConfig, away: tuple[np.ndarray, np.ndarray] | None = None,
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """Each die's face matched at every square :func:`recentre_boxes` gives, its ink measured against the body colour
     of that square (a box on a side face had the side's colour as its body), each template seeing the ink as its own
     colour prints it (:func:`vision.roll_dice.faces.search_faces`, the first match's shifts, glare left out).
@@ -99,6 +121,9 @@ def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, e
         rot_templates: ``float32[4K, C*T*T]`` (:func:`vision.roll_dice.faces.rotated_templates`).
         template_pol: ``float[K]`` each template's print polarity, or None.
         config: ``recentre_*``, ``patch``, ``patch_margin``, the face match's settings.
+        away: optional (``float[N, 2]`` unit vectors from the camera's nadir towards each die, ``float[N]`` how far
+            its side faces reach, in sides: :func:`vision.roll_dice.nadir.towards_top`), for the squares away from
+            the nadir (:func:`recentre_boxes`); None: none tried.
 
     Returns:
         (NCC ``float32[N, K]`` at each die's best square, that square ``float[N, 5]`` moved to where its best
@@ -109,8 +134,9 @@ def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, e
     k = len(rot_templates) // 4
     if n == 0 or k == 0:
         return np.zeros((n, k), np.float32), np.asarray(rects, np.float64).reshape(n, 5).copy()
-    boxes = [recentre_boxes(frame, r, b, e, config)
-             for r, b, e in zip(np.asarray(rects, np.float64), bodies, expected, strict=True)]
+    aways = [None] * n if away is None else list(zip(*away, strict=True))
+    boxes = [recentre_boxes(frame, r, b, e, config, a)
+             for r, b, e, a in zip(np.asarray(rects, np.float64), bodies, expected, aways, strict=True)]
     every = np.concatenate(boxes)
     if len(every) == 0:
         return np.full((n, k), -1.0, np.float32), np.asarray(rects, np.float64).reshape(n, 5).copy()
@@ -159,12 +185,17 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
         return tuple(reads)
     idx = np.array([kept[w][0] for w in weak], np.int64)
     expected = np.zeros(len(idx))                                  # the side a die has there: for the snap only
+    away = None
     if config.recentre_snap:
         sides = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
         shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
-        expected = expected_sides(tops.rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)[idx]
+        every = expected_sides(tops.rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)
+        expected = every[idx]
+        if config.recentre_nadir_shifts:
+            nadir, tilt = nadir_point(tops.rects[:, :2], every, frame.shape[:2], config.recentre_focal)
+            away = towards_top(tops.rects[idx, :2], nadir, tilt, config.recentre_focal, frame.shape[1])
     new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], expected, rot_templates, template_pol,
-                                  config)
+                                  config, away)
     better = new_ncc.max(1) >= ncc[idx].max(1) + config.recentre_gain
     if not better.any():
         return tuple(reads)
