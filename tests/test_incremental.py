@@ -309,6 +309,55 @@ def test_hexes_outside_a_change_keep_their_place_on_the_map():
     assert {h.id: h.axial for h in got.hexes} == {k: v for k, v in was.items() if k != gone.id}
 
 
+def test_a_combat_die_rolled_beside_the_map_keeps_every_hex_without_reading_the_map_again():
+    """A combat die rolled a few sides along changes a box wider than a hex both ways, often against the rim of the
+    hexes beside it: each hex keeps its id, turn, place and axial coordinates, and where the change covers no more
+    than an edge of the hexes it touches, the window finds nothing new to fit a lattice to."""
+    from vision.hexes.reader import covered
+
+    deck = build_hex_deck_from_images(hex_reference_images(SECTORS, seed=7), name="eclipse", kind="scan")
+    rims = 0
+    for seed in (1, 2, 3):
+        table = full_table("eclipse", SECTORS, seed, (1280, 720))
+        first = table.render(frame_seed=0)
+        reader = HexesAdapter(deck, calibrate(first, table.layout))
+        before = reader.read(first)
+        assert len(before.hexes) == 24
+        for roll in range(2):
+            pieces, _, _ = reroll(table, table.pieces, 10 * seed + roll)
+            after = table.render(pieces, frame_seed=1)
+            boxes = change_boxes(first, after)
+            got = read_changes(reader, after, before, boxes)
+            assert [(h.id, h.rotation, h.axial) for h in got.hexes] == [(h.id, h.rotation, h.axial)
+                                                                        for h in before.hexes]
+            assert all(np.array_equal(a.corners, b.corners) for a, b in zip(got.hexes, before.hexes, strict=True))
+            wide = [b for b in boxes if min(b[2], b[3]) >= np.median([np.linalg.norm(h.corners[0] - h.corners[4])
+                                                                      for h in before.hexes])]
+            touched = [h for h in before.hexes if touches(h.corners, wide)]
+            if touched and all(covered(h.corners, wide) <= 0.4 for h in touched):
+                rims += 1
+                assert "identify" not in got.timings_ms and "refine" not in got.timings_ms, got.timings_ms
+    assert rims >= 1, "no roll against a hex's rim: the case is not tested"
+
+
+def test_a_hex_laid_against_the_map_is_read_with_the_map_kept():
+    """The hexes kept are painted out of a window's foreground: a hex laid against them is still found, identified
+    and placed on the map."""
+    table = full_table("eclipse", SECTORS, 3, (1280, 720))
+    deck = build_hex_deck_from_images(hex_reference_images(SECTORS, seed=7), name="eclipse", kind="scan")
+    hexes = [p for p in table.pieces if p.kind == "hex"]
+    laid = max(hexes, key=lambda p: abs(p.axial[0]) + abs(p.axial[1]))   # a hex at the map's rim
+    first = table.render([p for p in table.pieces if p is not laid], frame_seed=0)
+    reader = HexesAdapter(deck, calibrate(first, table.layout))
+    before = reader.read(first)
+    after = table.render(table.pieces, frame_seed=1)
+    got = read_changes(reader, after, before, change_boxes(first, after))
+    full = reader.read(after)
+    assert laid.id in {h.id for h in got.hexes}
+    assert {h.id: h.axial for h in got.hexes} == {h.id: h.axial for h in full.hexes}
+    assert "identify" in got.timings_ms   # the window was read: only the new hex identified
+
+
 def test_a_change_narrower_one_way_than_a_card_is_no_card():
     """A card's bounding box at any turn is at least its short side wide both ways; a die's change (a die turned
     45 degrees, with the detector's margins) is narrower one way even when it is as long as a card another."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from ..cards import SMALL_CHANGE
+from ..cards import EDGE_COVER, SMALL_CHANGE
 from ..deck import DeckProfile
 from ..frames import validate_frame
 from ..incremental import grow, piece_sized, recheck_markers, touches, window_reads
@@ -30,7 +30,7 @@ from .lattice import find_hexes
 from .layout import HexObservation, joined_to_read, place_hexes
 from .size import work_image
 
-__all__ = ["HexesRead", "marker_polygons", "read_hexes", "read_hexes_changes"]
+__all__ = ["HexesRead", "covered", "marker_polygons", "read_hexes", "read_hexes_changes"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,20 @@ def _lattice_scale(previous: Sequence[HexObservation], calibration: TableCalibra
     return float(np.median(flats)) / hex_mm
 
 
+def covered(corners: np.ndarray, boxes: Sequence[tuple[int, int, int, int]]) -> float:
+    """The fraction of a hex's area (``corners`` float[6, 2] frame px, a convex outline) that ``boxes`` (``(x, y, w,
+    h)`` frame px) cover (their overlaps each counted; at most 1; 1 for a degenerate outline)."""
+    poly = cv2.convexHull(np.asarray(corners, np.float32).reshape(-1, 1, 2))
+    area = float(cv2.contourArea(poly))
+    if area <= 0:
+        return 1.0
+    inter = 0.0
+    for x, y, w, h in boxes:
+        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32).reshape(-1, 1, 2)
+        inter += float(cv2.intersectConvexConvex(poly, box)[0])
+    return min(1.0, inter / area)
+
+
 def marker_polygons(calibration: TableCalibration, M: np.ndarray) -> list[np.ndarray]:
     """The calibration markers of ``calibration``'s layout with their white paper (each marker's square grown about
     its centre by ``MARKER_SHEET_MARGIN`` of its side on every side) in the work image of the frame -> work
@@ -94,7 +108,7 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                zones: Zones | None = None, config: HexesConfig | None = None, table_config: TableConfig | None = None,
                check_moved: bool = True, keep_crops: bool = False,
                select: Callable[[np.ndarray], bool] | None = None,
-               lattice_scale: float | None = None) -> HexesRead:
+               lattice_scale: float | None = None, known: Sequence[np.ndarray] = ()) -> HexesRead:
     """Find, identify and place on the axial map every sector hex lying flat in ``frame``.
 
     Args:
@@ -111,6 +125,9 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             and reported (a read of a window keeps the hexes it will use, not its neighbours cut by its edge).
         lattice_scale: with a calibration, the hexes' flat width relative to the calibrated one when already known
             (a window read after a change takes the last read's): used as it is, no width is searched.
+        known: outlines (float[6, 2] frame px each) of hexes already read (a window read after a change: the hexes
+            kept): painted out of the foreground like the markers, so the lattice is fitted to what is new only and
+            a window where nothing hex-sized is left reads no lattice at all.
 
     Raises:
         BadFrame: the frame is not a non-empty uint8 BGR image.
@@ -133,8 +150,10 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             flat *= float(lattice_scale)
         else:
             scales = c.lattice_scales
+    not_hexes = marker_polygons(calibration, M) if calibration is not None else []
+    not_hexes += [apply_homography(M, np.asarray(q, np.float64)) for q in known]
     cands = find_hexes(img, flat, c, t, scale_free=calibration is None and c.hex_px is None, scales=scales,
-                       not_hexes=marker_polygons(calibration, M) if calibration is not None else None)
+                       not_hexes=not_hexes or None)
     Minv = np.linalg.inv(M)
     corners = [apply_homography(Minv, h.corners) for h in cands]
     centres = calibration.marker_centres_px() if calibration is not None else None  # once per read, not per hex
@@ -193,11 +212,13 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
 
     A change narrower one way than ``SMALL_CHANGE`` x a hex's width (a die rolled, a ship moved) is no hex coming,
     going or moving: the hexes it touches are kept. Every hex of ``previous`` (the last read's observations)
-    that touches no other changed box is kept as it was (id, rotation, corners, confidence); each window (a
-    changed box grown by a hex's size) is read as its own frame (:func:`read_hexes` with the window's
-    calibration), and a hex found there joins when its centre lies in a changed box and the window's edge does
-    not cut it; then every hex is placed on the map again (axial coordinates count from the anchor). The markers
-    are checked again only when a change touches one.
+    that the other changed boxes cover at most ``EDGE_COVER`` of (:func:`covered`: a combat die rolled against a
+    hex's rim; a hex taken, moved, turned or swapped changes all of itself) is kept as it was (id, rotation,
+    corners, confidence); each window (a changed box grown by a hex's size) is read as its own frame
+    (:func:`read_hexes` with the window's calibration and the kept hexes painted out of its foreground, so a window
+    where only a die changed fits no lattice), and a hex found there joins when its centre lies in a changed box
+    and the window's edge does not cut it; then every hex is placed on the map again (axial coordinates count from
+    the anchor). The markers are checked again only when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
@@ -219,19 +240,25 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
     changed = piece_sized(changed, SMALL_CHANGE * flat)
     if not changed:   # a die rolled or a ship moved on a hex: no hex came, went or moved
         return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, {"unchanged": 0.0})
-    kept = [o for o in previous if not touches(o.corners, changed)]
+    # a hex the changes cover at most EDGE_COVER of shows most of itself unchanged: it was not taken, moved, turned or
+    # swapped (each changes all of it), so a die rolled against its rim keeps it as it was
+    kept = [o for o in previous if not touches(o.corners, changed) or covered(o.corners, changed) <= EDGE_COVER]
     taken = [o.corners for o in kept]
 
     scale = _lattice_scale(previous, calibration, _hex_mm(deck, c) or c.fallback_hex_mm)
 
     def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
+        known = [np.asarray(q, np.float64) - (x, y) for q in taken if touches(q, [(x, y, ww, hh)])]
         r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep,
-                       lattice_scale=scale)
+                       lattice_scale=scale, known=known)
         return r.hexes, r.timings_ms
 
     near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
     found, t = window_reads(frame.shape, changed, 1.3 * flat, near, taken, read)
+    markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
+    if not found and len(kept) == len(previous):   # only dice or ships changed: the map is as it was
+        return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, t)
     obs_all = [*kept, *(o for o, _ in found)]
     frame_corners = [*(o.corners for o in kept), *(q for _, q in found)]
     # lattice order
@@ -239,7 +266,6 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
     ids = [o.id for o in obs_all]
     confs = [o.confidence for o in obs_all]
     rots = [o.rotation for o in obs_all]
-    markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
     flats = [float(np.linalg.norm(q[0] - q[4])) for q in corners]
     flat_px = float(np.median(flats)) if flats else None
     obs = timed_stage(t, "layout", place_hexes, corners, ids, confs, rots, None, calibration, zones, _hex_mm(deck, c),
