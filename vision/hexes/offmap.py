@@ -10,7 +10,6 @@ map; painted out, nearly every die is found and read (``bench/full_table.py --ga
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,6 +18,7 @@ import cv2
 import numpy as np
 
 from ..incremental import read_changes
+from ..timing import timed_stage
 from .layout import HexObservation
 
 __all__ = ["OffMapDice", "map_mask", "paint_out_map"]
@@ -101,6 +101,8 @@ class OffMapDice:
 
     @staticmethod
     def _paint(frame: np.ndarray, hexes: Sequence[HexObservation]) -> tuple[np.ndarray, float]:
-        t0 = time.perf_counter()
-        painted = paint_out_map(frame, hexes) if isinstance(frame, np.ndarray) and frame.ndim == 3 else frame
-        return painted, (time.perf_counter() - t0) * 1000.0
+        # timed by the readers' stage clock (vision.timing), as every other stage of the read
+        t: dict[str, float] = {}
+        painted = timed_stage(t, "paint_map", lambda: paint_out_map(frame, hexes)
+                              if isinstance(frame, np.ndarray) and frame.ndim == 3 else frame)
+        return painted, t["paint_map"]
