@@ -120,7 +120,8 @@ def test_the_cards_a_window_cuts_are_cards_not_doubtful_places(race, seed, monke
 
 
 def test_a_card_swapped_in_place_is_covered_by_its_change():
-    from vision.cards import covered, same_place
+    from vision.cards import same_place
+    from vision.incremental import covered
 
     card = np.array([[100, 100], [164, 100], [164, 190], [100, 190]], np.float64)
     assert covered(card, [(98, 98, 70, 96)]) == pytest.approx(1.0)
@@ -313,7 +314,7 @@ def test_a_combat_die_rolled_beside_the_map_keeps_every_hex_without_reading_the_
     """A combat die rolled a few sides along changes a box wider than a hex both ways, often against the rim of the
     hexes beside it: each hex keeps its id, turn, place and axial coordinates, and where the change covers no more
     than an edge of the hexes it touches, the window finds nothing new to fit a lattice to."""
-    from vision.hexes.reader import covered
+    from vision.incremental import covered
 
     deck = build_hex_deck_from_images(hex_reference_images(SECTORS, seed=7), name="eclipse", kind="scan")
     rims = 0

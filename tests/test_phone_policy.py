@@ -668,16 +668,17 @@ def test_resuming_a_game_the_box_has_not_recorded_is_refused_as_such_without_ask
 
 
 def test_the_tables_seat_question_says_the_holder_as_it_is_now_not_as_it_was_when_asked(store, tmp_path):
-    """The touchscreen asks about Ann's seat while Ann's phone was heard from 10 s before; 25 s later the question says
-    35 s, and once Ann's phone is heard from again it says 0 s (the Allow answers the question as the table reads it)."""
+    """The touchscreen asks about Ann's seat while Ann's phone was heard from 10 s before; 25 s later the question
+    says 35 s, and once Ann's phone is heard from again it says 0 s (the Allow answers the question as the table reads
+    it)."""
     clock = Clock()
     loop = _race_in_play(store, tmp_path, hub=StateHub(presence=PhonePresence(clock)))
     loop.hub.presence.heard("ann-phone")
     assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
     clock.now += 10.0
     assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
-    asked = "A phone asks for Ann's seat, which another phone holds (heard from {} s ago). Give the seat to the phone " \
-            "that asks?"
+    asked = ("A phone asks for Ann's seat, which another phone holds (heard from {} s ago). Give the seat to the "
+             "phone that asks?")
     assert loop.view()["box"]["asking"]["question"] == asked.format(10)
     clock.now += 25.0
     assert loop.view()["box"]["asking"]["question"] == asked.format(35)

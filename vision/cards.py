@@ -40,7 +40,7 @@ from .deck import DeckProfile
 from .errors import VisionError
 from .foreground import TableMemory
 from .frames import validate_frame
-from .incremental import grow, piece_sized, recheck_markers, touches, window_reads
+from .incremental import covered, grow, piece_sized, recheck_markers, touches, window_reads
 from .observations import point_json
 from .quads import order_quad, quad_size, rectify
 from .table import (
@@ -557,20 +557,6 @@ def _quad_sizes(quads: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         np.stack([np.asarray(c, np.float64).reshape(4, 2) for c in quads])
     s = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
     return np.stack([(s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2], axis=1)
-
-
-def covered(corners: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> float:
-    """The fraction of a card's area (``corners`` float[4, 2] frame px) that ``boxes`` (``(x, y, w, h)`` frame px)
-    cover (their overlaps each counted; at most 1)."""
-    poly = order_quad(np.asarray(corners, np.float64)).astype(np.float32).reshape(-1, 1, 2)
-    area = float(cv2.contourArea(poly))
-    if area <= 0:
-        return 1.0
-    inter = 0.0
-    for x, y, w, h in boxes:
-        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32).reshape(-1, 1, 2)
-        inter += float(cv2.intersectConvexConvex(poly, box)[0])
-    return min(1.0, inter / area)
 
 
 def same_place(quad: np.ndarray, cards: list[CardObservation], tol_px: float) -> CardObservation | None:

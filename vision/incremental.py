@@ -15,8 +15,8 @@ detector has nothing to compare with) or a change over ``max_area_fraction`` of 
     sighting = read_changes(reader, frame, last_sighting, boxes)
 
 Helpers shared by the readers' own ``read_changes``: :func:`grow`, :func:`windows`, :func:`clip_box`,
-:func:`touches`, :func:`inside_any`, :func:`joins`, :func:`window_reads`, :func:`recheck_markers`. Boxes are
-``(x, y, w, h)`` in frame pixels.
+:func:`touches`, :func:`covered`, :func:`inside_any`, :func:`joins`, :func:`window_reads`,
+:func:`recheck_markers`. Boxes are ``(x, y, w, h)`` in frame pixels.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from .observations import Reader, Sighting
 from .table import MarkerCheck, TableCalibration, TableConfig, check_markers
 from .timing import timed_stage
 
-__all__ = ["Box", "ChangeConfig", "IncrementalReader", "changes_only", "clip_box", "grow", "inside_any", "joins",
-           "piece_sized", "read_changes", "recheck_markers", "touches", "window_reads", "windows"]
+__all__ = ["Box", "ChangeConfig", "IncrementalReader", "changes_only", "clip_box", "covered", "grow", "inside_any",
+           "joins", "piece_sized", "read_changes", "recheck_markers", "touches", "window_reads", "windows"]
 
 Box = tuple[int, int, int, int]
 
@@ -107,6 +107,21 @@ def touches(shape: np.ndarray | Box, boxes: Sequence[Box]) -> bool:
         lo, hi = p.min(axis=0), p.max(axis=0)
         b = (float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]))
     return any(_overlap(b, c) for c in boxes)
+
+
+def covered(corners: np.ndarray, boxes: Sequence[Box]) -> float:
+    """The fraction of a piece's area that ``boxes`` (``(x, y, w, h)`` frame px) cover: ``corners`` float[K, 2] frame
+    px, the outline of a card (K = 4) or a hex (K = 6) in any order (its convex hull is taken). Overlaps of the boxes
+    are each counted; at most 1; 1 for a degenerate outline (no area)."""
+    poly = cv2.convexHull(np.asarray(corners, np.float32).reshape(-1, 1, 2))
+    area = float(cv2.contourArea(poly))
+    if area <= 0:
+        return 1.0
+    inter = 0.0
+    for x, y, w, h in boxes:
+        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32).reshape(-1, 1, 2)
+        inter += float(cv2.intersectConvexConvex(poly, box)[0])
+    return min(1.0, inter / area)
 
 
 def piece_sized(boxes: Sequence[Box], least_width: float) -> list[Box]:

@@ -11,7 +11,7 @@ import numpy as np
 from ..cards import EDGE_COVER, SMALL_CHANGE
 from ..deck import DeckProfile
 from ..frames import validate_frame
-from ..incremental import grow, piece_sized, recheck_markers, touches, window_reads
+from ..incremental import covered, grow, piece_sized, recheck_markers, touches, window_reads
 from ..table import (
     MARKER_SHEET_MARGIN,
     MIN_SIDE_PX,
@@ -30,7 +30,7 @@ from .lattice import find_hexes
 from .layout import HexObservation, joined_to_read, place_hexes
 from .size import work_image
 
-__all__ = ["HexesRead", "covered", "marker_polygons", "read_hexes", "read_hexes_changes"]
+__all__ = ["HexesRead", "marker_polygons", "read_hexes", "read_hexes_changes"]
 
 
 @dataclass(frozen=True)
@@ -75,20 +75,6 @@ def _lattice_scale(previous: Sequence[HexObservation], calibration: TableCalibra
     flats = [float(np.linalg.norm(np.diff(calibration.to_mm(np.asarray(o.corners)[[0, 4]]), axis=0)))
              for o in previous]
     return float(np.median(flats)) / hex_mm
-
-
-def covered(corners: np.ndarray, boxes: Sequence[tuple[int, int, int, int]]) -> float:
-    """The fraction of a hex's area (``corners`` float[6, 2] frame px, a convex outline) that ``boxes`` (``(x, y, w,
-    h)`` frame px) cover (their overlaps each counted; at most 1; 1 for a degenerate outline)."""
-    poly = cv2.convexHull(np.asarray(corners, np.float32).reshape(-1, 1, 2))
-    area = float(cv2.contourArea(poly))
-    if area <= 0:
-        return 1.0
-    inter = 0.0
-    for x, y, w, h in boxes:
-        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32).reshape(-1, 1, 2)
-        inter += float(cv2.intersectConvexConvex(poly, box)[0])
-    return min(1.0, inter / area)
 
 
 def marker_polygons(calibration: TableCalibration, M: np.ndarray) -> list[np.ndarray]:
@@ -212,9 +198,9 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
 
     A change narrower one way than ``SMALL_CHANGE`` x a hex's width (a die rolled, a ship moved) is no hex coming,
     going or moving: the hexes it touches are kept. Every hex of ``previous`` (the last read's observations)
-    that the other changed boxes cover at most ``EDGE_COVER`` of (:func:`covered`: a combat die rolled against a
-    hex's rim; a hex taken, moved, turned or swapped changes all of itself) is kept as it was (id, rotation,
-    corners, confidence); each window (a changed box grown by a hex's size) is read as its own frame
+    that the other changed boxes cover at most ``EDGE_COVER`` of (:func:`vision.incremental.covered`: a combat die
+    rolled against a hex's rim; a hex taken, moved, turned or swapped changes all of itself) is kept as it was (id,
+    rotation, corners, confidence); each window (a changed box grown by a hex's size) is read as its own frame
     (:func:`read_hexes` with the window's calibration and the kept hexes painted out of its foreground, so a window
     where only a die changed fits no lattice), and a hex found there joins when its centre lies in a changed box
     and the window's edge does not cut it; then every hex is placed on the map again (axial coordinates count from
