@@ -336,6 +336,16 @@ class RollDiceConfig:
             sides wide with gaps of at most ``side_gap`` sides, for less than a full die (1 - ``side_full_ramp`` of
             that run, sides) is that die's side face seen obliquely: its die score is scaled by 1 - that product. A
             real die lying against another runs a full side (``side_full_ramp`` None: no test).
+        texture_side, texture_reach, texture_min_shift, texture_apart, texture_copies, texture_ramp,
+            texture_match_ramp: the table's-texture test (:func:`vision.roll_dice.texture.table_repeats`): a face's
+            upright box, scaled to ``texture_side`` px, matched in colour over the table within ``texture_reach``
+            sides, at shifts of at least ``texture_min_shift`` sides not within ``texture_apart`` sides of another die
+            of the read, its ``texture_copies``-th best copy (copies ``texture_min_shift`` sides apart: a die's missed
+            twin is one); a face whose box recurs there (a gingham's check beside a die, a board's box along its row)
+            has its die score scaled by 1 - the ramp ``texture_ramp`` of that NCC x (1 - its best template NCC on
+            ``texture_match_ramp``: only a near-perfect match of the owner's symbols is a die wherever it lies; a check
+            beside a die, part of the die in its box, matches a symbol at 0.45-0.7). Set on the second generator's
+            seeds 1000-1039, where a die's top recurred at most about 0.76 (``texture_ramp`` None: no test).
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.
@@ -541,6 +551,13 @@ class RollDiceConfig:
     side_strip: float = 0.5
     side_colour: float = 0.3
     side_gap: float = 0.2
+    texture_side: float = 12.0
+    texture_reach: float = 2.2
+    texture_min_shift: float = 0.8
+    texture_apart: float = 0.9
+    texture_copies: int = 2
+    texture_ramp: tuple[float, float] | None = (0.78, 0.88)
+    texture_match_ramp: tuple[float, float] = (0.8, 0.95)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7

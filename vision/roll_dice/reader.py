@@ -32,6 +32,7 @@ from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness, middle_spread, pattern_lattice, surface_returns
 from .sides import side_faces
 from .sizes import faces_apart, joined, other_size_faces, other_size_guard
+from .texture import table_repeats
 from .tops import drop_duplicates, extract_tops, rect_box
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
@@ -219,9 +220,9 @@ class RollDiceReader:
         card's white border or a die known to be white, in this frame) of a white reference the table gives:
         the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, recut, other_sizes, unsized, surface, outline, sides, colours, assemble,
-        recentre) in ms. Raises
-        :class:`BadFrame` for a bad frame, ``ValueError`` for a ``white`` that is not 3 finite numbers in 0..255.
+        cnn, tops, dedupe, faces, pattern, recut, other_sizes, unsized, surface, outline, sides, texture, colours,
+        assemble, recentre) in ms. Raises :class:`BadFrame` for a bad frame, ``ValueError`` for a ``white`` that is
+        not 3 finite numbers in 0..255.
 
         The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
         ``remember_size`` reads first at the size its last search chose, and searches only where the evidence there
@@ -487,6 +488,7 @@ class RollDiceReader:
         tops = stage("surface", _not_printed, frame, tops, ncc, cfg, logs)
         tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg, logs)
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
+        tops = stage("texture", _not_texture, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
         kept = stage("assemble", assemble_indexed, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
@@ -568,6 +570,22 @@ def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceC
     if todo.sum() < 2:
         return tops
     return tops.lowered(1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best))
+
+
+def _not_texture(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+    """The top faces with the die score of each that is the table's own texture (its box recurs on the table round
+    it, not on another die: :func:`table_repeats`) scaled by 1 - ``texture_ramp`` of that x (1 - its best template NCC
+    on ``texture_match_ramp``); only the faces that would be reported and whose symbol is not near perfect are
+    measured, once the die size is chosen and the printed squares and side faces are lowered."""
+    if cfg.texture_ramp is None or len(tops.rects) == 0:
+        return tops
+    dice, best = _reported(tops, ncc, cfg)
+    plain = _ramp(best, cfg.texture_match_ramp)
+    todo = dice & (plain < 1.0)
+    if not todo.any():
+        return tops
+    texture = table_repeats(frame, tops.rects, cfg, todo, dice)
+    return tops.lowered(1.0 - _ramp(np.maximum(texture, 0.0), cfg.texture_ramp) * (1.0 - plain))
 
 
 def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
