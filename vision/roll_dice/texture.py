@@ -77,11 +77,14 @@ def table_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, 
         res = cv2.matchTemplate(region, window, cv2.TM_CCOEFF_NORMED)
         dy, dx = np.mgrid[0:res.shape[0], 0:res.shape[1]]
         dx, dy = dx - tx0, dy - ty0                     # each entry's shift from the face, scaled px
-        ok = np.hypot(dx, dy) >= config.texture_min_shift * px
-        for j in np.flatnonzero(dice):
-            if j != i:
-                ox, oy = (centres[j] - centres[i]) * f
-                ok &= np.hypot(dx - ox, dy - oy) >= config.texture_apart * px
+        dist = np.hypot(dx, dy)
+        ok = dist >= config.texture_min_shift * px
+        apart = config.texture_apart * px
+        others = dice.copy()
+        others[i] = False
+        off = (centres[others] - centres[i]) * f        # the other dice, scaled px from the face
+        for ox, oy in off[np.hypot(off[:, 0], off[:, 1]) < float(dist.max()) + apart]:   # those within reach
+            ok &= np.hypot(dx - ox, dy - oy) >= apart
         out[i] = _nth_copy(np.where(ok, np.fmax(res, -1.0), -1.0), dx, dy, config.texture_min_shift * px,
                            int(config.texture_copies))
     return out
