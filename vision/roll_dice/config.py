@@ -557,7 +557,7 @@ class RollDiceConfig:
     texture_apart: float = 0.9
     texture_copies: int = 2
     texture_ramp: tuple[float, float] | None = (0.78, 0.88)
-    texture_match_ramp: tuple[float, float] = (0.8, 0.95)
+    texture_match_ramp: tuple[float, float] = (0.75, 0.85)
     min_confidence: float = 0.15
     face_threshold: float = 0.4
     overlap_dist: float = 0.7
