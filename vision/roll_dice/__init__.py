@@ -68,7 +68,7 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
 6d. ``texture`` (:func:`.reader._not_texture`, :func:`.texture.table_repeats`) -- a face whose own box recurs on the
     table round it, away from the read's other dice, is the table's pattern (a gingham's check lying against a die,
     where the size search's pattern test sees the die in its window), not a die: its die score is lowered unless
-    its symbol matches near perfectly.
+    its symbol plainly matches one of the owner's.
 7. ``calibrate_colours`` (:mod:`.colours`) -- the light's colour and level: the log-RGB offset (wide along
    the lamps' warm-cool axis, narrow across it) and saturation scale that best map the frame's dice onto
    the enrolled colour prototypes, each die weighted by how surely it is a die with a known symbol

@@ -343,9 +343,10 @@ class RollDiceConfig:
             of the read, its ``texture_copies``-th best copy (copies ``texture_min_shift`` sides apart: a die's missed
             twin is one); a face whose box recurs there (a gingham's check beside a die, a board's box along its row)
             has its die score scaled by 1 - the ramp ``texture_ramp`` of that NCC x (1 - its best template NCC on
-            ``texture_match_ramp``: only a near-perfect match of the owner's symbols is a die wherever it lies; a check
-            beside a die, part of the die in its box, matches a symbol at 0.45-0.7). Set on the second generator's
-            seeds 1000-1039, where a die's top recurred at most about 0.76 (``texture_ramp`` None: no test).
+            ``texture_match_ramp``: a plain match of the owner's symbols is a die wherever it lies, and is not
+            measured; a check beside a die, part of the die in its box, matches a symbol at 0.45-0.7). Set on the
+            second generator's seeds 1000-1039, where a die's top recurred at most about 0.76 (``texture_ramp`` None:
+            no test).
         min_confidence: candidates less likely than this to be a die of an enrolled colour are dropped.
         face_threshold: the face is reported only when its (colour, face) pair has at least this
             probability; otherwise the die is reported with ``face=None``.

@@ -575,7 +575,7 @@ def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceC
 def _not_texture(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
     """The top faces with the die score of each that is the table's own texture (its box recurs on the table round
     it, not on another die: :func:`table_repeats`) scaled by 1 - ``texture_ramp`` of that x (1 - its best template NCC
-    on ``texture_match_ramp``); only the faces that would be reported and whose symbol is not near perfect are
+    on ``texture_match_ramp``); only the faces that would be reported and whose symbol is not plain are
     measured, once the die size is chosen and the printed squares and side faces are lowered."""
     if cfg.texture_ramp is None or len(tops.rects) == 0:
         return tops
