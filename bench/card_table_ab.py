@@ -22,7 +22,9 @@ largest stage medians (CPU ms of the reading thread, ``time.thread_time``); per 
 every frame the same (a SHA-256 of every card read to the last bit, as ``bench/card_stages.py``; when they differ, how:
 cards paired by place, their ids, turns, the largest corner distance and confidence difference), and what each
 found and identified against the scenes' labels; and the median of each frame's new over old CPU time (the same
-frame, the same round) and the sum of the second look's stage medians (``loose_*``) of each.
+frame, the same round) and the sum of the second look's stage medians (``loose_*``) of each. With ``--per-frame``,
+also one line per frame (layout seed/frame seed): each version's CPU ms (median over the rounds) and its ratio to the
+baseline, the cards each read, and the new version's stages of that frame: which layouts cost most, and in what.
 """
 
 from __future__ import annotations
@@ -90,12 +92,32 @@ def compare_reads(old: list, new: list) -> dict[str, float]:
     return out
 
 
+def print_per_frame(seeds: str, per_cpu: dict, per_stages: dict, cards: dict, base_ms: float) -> None:
+    """Print one line per frame, in reading order (layout seeds of ``seeds``, frame seeds 0, 10, 20 each): each
+    version's median CPU ms over the rounds and its ratio to ``base_ms`` (the baseline's median CPU ms), the number
+    of cards each read, and the new version's stages of its first-round read that take 0.5 ms or more (CPU ms of the
+    reading thread), largest first. ``per_cpu[v][i]``: list of ms; ``per_stages[v][i]``: {stage: ms};
+    ``cards[v][i]``: the cards read."""
+    labels = [(int(s), f) for s in seeds.split(",") for f in (0, 10, 20)]
+    print("  per frame (layout seed/frame seed: old ms = x baseline, new ms = x baseline, cards old/new; "
+          "new stages ms)")
+    for i, (seed, fs) in enumerate(labels):
+        o, n = statistics.median(per_cpu["old"][i]), statistics.median(per_cpu["new"][i])
+        top = sorted(per_stages["new"][i].items(), key=lambda kv: -kv[1])
+        print(f"    {seed:>3}/{fs:<2} old {o:6.1f} = {o / base_ms:5.1f}x  new {n:6.1f} = {n / base_ms:5.1f}x  "
+              f"cards {len(cards['old'][i])}/{len(cards['new'][i])}; "
+              + ", ".join(f"{k} {x:.1f}" for k, x in top if x >= 0.5))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, type=Path, help="the other tree (its vision/ is read as vision_old)")
     ap.add_argument("--games", default="race,among", help="comma-separated, from race, among, roll (its tiles)")
     ap.add_argument("--seeds", default="1,2,3", help="layout seeds, comma-separated")
     ap.add_argument("--rounds", type=int, default=2, help="rounds, each version reading every frame once per round")
+    ap.add_argument("--per-frame", action="store_true",
+                    help="also list every frame (layout seed, frame seed): each version's CPU ms and ratio to the "
+                         "baseline (median over rounds), the cards read and the new version's largest stages")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     load_vision(args.old.resolve(), "vision_old")
@@ -143,23 +165,32 @@ def main(argv: list[str] | None = None) -> int:
             digest = {v: hashlib.sha256() for v in ("old", "new")}
             found: dict[str, dict[str, int]] = {v: defaultdict(int) for v in ("old", "new")}
             cards: dict[str, list] = {"old": [], "new": []}
+            # per frame (index in reading order): each version's CPU ms per round and its stage ms of the first round
+            per_cpu: dict[str, dict[int, list[float]]] = {v: defaultdict(list) for v in ("old", "new")}
+            per_stages: dict[str, dict[int, dict[str, float]]] = {"old": {}, "new": {}}
             for rnd in range(max(1, args.rounds)):
                 for v in (("old", "new") if rnd % 2 == 0 else ("new", "old")):
+                    i = 0
                     for table, readers, frames in tables:
                         for frame in frames:
                             t0 = time.process_time()
                             s = readers[v].read(frame)
                             cpu[v].append((time.process_time() - t0) * 1000.0)
+                            per_cpu[v][i].append(cpu[v][-1])
                             for k, ms in s.timings_ms.items():
                                 stages[v][k].append(ms)
                             if rnd == 0:
+                                per_stages[v][i] = dict(s.timings_ms)
                                 digest[v].update(card_digest(s.cards).encode())
                                 cards[v].append(list(s.cards))
                                 for k, n in what_was_read(table, table.pieces, TableRead((s,))).items():
                                     found[v][k] += n
+                            i += 1
             b = statistics.median(base)
             print(f"== {game}: seeds {args.seeds}, {len(base)} frames; baseline JPEG q95 imread+cvtColor "
                   f"{b:.2f} ms CPU (median)")
+            if args.per_frame:
+                print_per_frame(args.seeds, per_cpu, per_stages, cards, b)
             for v in ("old", "new"):
                 m = statistics.median(cpu[v])
                 top = sorted(((k, statistics.median(x)) for k, x in stages[v].items()), key=lambda kv: -kv[1])
