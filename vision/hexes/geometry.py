@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -63,20 +64,46 @@ def hex_crop(image: np.ndarray, corners: np.ndarray, size: int = 96) -> np.ndarr
                                interpolation=cv2.INTER_AREA)
             gx, gy = small.shape[1] / roi.shape[1], small.shape[0] / roi.shape[0]
             image, corners = small, (corners - [x0, y0]) * [gx, gy]
-    c = (size - 1) / 2.0
-    canon = hexagon(SQRT3 * c, (c, c))
+    canon, inside, outside = _crop_frame(size)
     Hm, _ = cv2.findHomography(canon, np.asarray(corners, np.float64), 0)
     if Hm is None:
         Hm = cv2.getPerspectiveTransform(canon[[0, 1, 3, 4]].astype(np.float32),
                                          np.asarray(corners, np.float32)[[0, 1, 3, 4]])
     crop = cv2.warpPerspective(image, Hm, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
+    med = _channel_medians(crop[inside]) if inside.any() else np.array([128, 128, 128])
+    crop[outside] = med.astype(np.uint8)
+    return crop
+
+
+@lru_cache(maxsize=8)
+def _crop_frame(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(canonical corners float[6, 2], inside bool[size, size], outside bool[size, size]) of a ``size`` px hexagon
+    crop: the hexagon whose corners touch the crop's left and right, and the pixels of it 2 px in from its rim
+    (read-only: shared by every crop of that size)."""
+    c = (size - 1) / 2.0
+    canon = hexagon(SQRT3 * c, (c, c))
     mask = np.zeros((size, size), np.uint8)
     cv2.fillPoly(mask, [np.round(hexagon(SQRT3 * c - 2.0, (c, c)) * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
     inside = mask > 0
-    med = np.median(crop[inside], axis=0) if inside.any() else np.array([128, 128, 128])
-    crop[~inside] = med.astype(np.uint8)
-    return crop
+    outside = ~inside
+    for a in (canon, inside, outside):
+        a.setflags(write=False)
+    return canon, inside, outside
+
+
+_CHANNEL_OFFSETS = np.array([0, 256, 512])
+
+
+def _channel_medians(px: np.ndarray) -> np.ndarray:
+    """float64[3]: the median of each column of ``px`` uint8[N, 3] (N > 0), the numbers ``np.median(px, axis=0)``
+    gives (the mean of the two middle values when N is even), from each channel's 256-bin histogram instead of a
+    sort."""
+    n = len(px)
+    cum = np.bincount((px + _CHANNEL_OFFSETS).ravel(), minlength=768).reshape(3, 256).cumsum(axis=1)
+    lo = (cum <= (n - 1) // 2).sum(axis=1)   # the value of rank (n - 1) // 2, per channel
+    hi = (cum <= n // 2).sum(axis=1)         # and of rank n // 2
+    return (lo + hi) / 2.0
 
 
 @dataclass

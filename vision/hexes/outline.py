@@ -117,8 +117,14 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     K[..., 3, 0], K[..., 4, 0], K[..., 5, 0] = c2 * xx * xx, c2 * 4.0 * xx * xy, c2 * xx * yy
     K[..., 6, 0], K[..., 7, 0] = c2 * 4.0 * xy * yy, c2 * yy * yy
     K[..., 0, 1], K[..., 1, 1], K[..., 2, 1] = yy, -2.0 * xy, xx
-    r = np.maximum(np.matmul(v, K), 0.0)                                      # [P, 6, npe, 2]: across^2, along^2
-    e = np.sqrt(r[..., 0]) / (np.sqrt(r[..., 0] + r[..., 1]) + np.float32(config.refine_noise))
+    r = np.matmul(v, K)                                                       # [P, 6, npe, 2]: across^2, along^2
+    np.maximum(r, 0.0, out=r)
+    across, along = r[..., 0], r[..., 1]
+    den = np.add(across, along)                   # in place from here: the same numbers, fewer temporaries
+    np.sqrt(den, out=den)
+    den += np.float32(config.refine_noise)
+    e = np.sqrt(across)
+    e /= den
     return e.mean(axis=2)
 
 
