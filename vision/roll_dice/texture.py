@@ -52,11 +52,15 @@ def table_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, 
         return out
     todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
     dice = todo if dice is None else np.asarray(dice, bool)
-    boxes = np.array([rect_box(r) for r in rects], np.float64).reshape(n, 4)
+    boxes = np.zeros((n, 4), np.float64)
+    for j in np.flatnonzero(todo | dice):                # only the faces measured or left out have a place
+        boxes[j] = rect_box(rects[j])
     centres = boxes[:, :2] + boxes[:, 2:] / 2.0
     sides = np.sqrt(np.maximum(boxes[:, 2] * boxes[:, 3], 1.0))
     fh, fw = frame.shape[:2]
     px = float(config.texture_side)
+    min_shift = config.texture_min_shift * px
+    apart = config.texture_apart * px
     for i in np.flatnonzero(todo):
         s = sides[i]
         f = px / s
@@ -75,31 +79,48 @@ def table_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, 
         if float(window.std()) < 1.0:
             continue
         res = cv2.matchTemplate(region, window, cv2.TM_CCOEFF_NORMED)
-        dy, dx = np.mgrid[0:res.shape[0], 0:res.shape[1]]
-        dx, dy = dx - tx0, dy - ty0                     # each entry's shift from the face, scaled px
-        dist = np.hypot(dx, dy)
-        ok = dist >= config.texture_min_shift * px
-        apart = config.texture_apart * px
+        dx = np.arange(res.shape[1], dtype=np.int64) - tx0   # each column's and row's shift from the face, scaled px
+        dy = np.arange(res.shape[0], dtype=np.int64) - ty0
+        reach_px = float(np.hypot(max(abs(dx[0]), abs(dx[-1])), max(abs(dy[0]), abs(dy[-1]))))   # the farthest shift
+        ok = np.ones(res.shape, bool)
+        _clear_disc(ok, dx, dy, 0.0, 0.0, min_shift)   # not the face itself
         others = dice.copy()
         others[i] = False
         off = (centres[others] - centres[i]) * f        # the other dice, scaled px from the face
-        for ox, oy in off[np.hypot(off[:, 0], off[:, 1]) < float(dist.max()) + apart]:   # those within reach
-            ok &= np.hypot(dx - ox, dy - oy) >= apart
-        out[i] = _nth_copy(np.where(ok, np.fmax(res, -1.0), -1.0), dx, dy, config.texture_min_shift * px,
-                           int(config.texture_copies))
+        for ox, oy in off[np.hypot(off[:, 0], off[:, 1]) < reach_px + apart]:   # those within reach
+            _clear_disc(ok, dx, dy, ox, oy, apart)
+        out[i] = _nth_copy(np.where(ok, np.fmax(res, -1.0), -1.0), dx, dy, min_shift, int(config.texture_copies))
     return out
 
 
+def _clear_disc(mask: np.ndarray, dx: np.ndarray, dy: np.ndarray, ox: float, oy: float, radius: float) -> None:
+    """Set ``False`` in ``mask`` (``bool[h, w]``, its columns at shifts ``dx`` ``int[w]``, its rows at ``dy``
+    ``int[h]``, px) every shift less than ``radius`` px from (``ox``, ``oy``); only the rows and columns within
+    ``radius`` + 1 of it are measured (the others lie farther). In place; raises nothing."""
+    cols = np.flatnonzero(np.abs(dx - ox) < radius + 1.0)
+    rows = np.flatnonzero(np.abs(dy - oy) < radius + 1.0)
+    if len(cols) == 0 or len(rows) == 0:
+        return
+    c0, c1, r0, r1 = cols[0], cols[-1] + 1, rows[0], rows[-1] + 1
+    mask[r0:r1, c0:c1] &= np.hypot(dx[None, c0:c1] - ox, dy[r0:r1, None] - oy) >= radius
+
+
 def _nth_copy(res: np.ndarray, dx: np.ndarray, dy: np.ndarray, apart: float, n: int) -> float:
-    """The match of the ``n``-th best copy on a match map ``res`` (``float[h, w]``, -1 where no copy may lie; shifts
-    ``dx``, ``dy`` px), each copy taken at the best shift at least ``apart`` px from every copy taken before (a copy is
-    one place, however many shifts about it match); -1 when there are fewer than ``n``."""
+    """The match of the ``n``-th best copy on a match map ``res`` (``float[h, w]``, -1 where no copy may lie; its
+    columns at shifts ``dx`` ``int[w]``, its rows at ``dy`` ``int[h]``, px), each copy taken at the best shift at
+    least ``apart`` px from every copy taken before (a copy is one place, however many shifts about it match); -1
+    when there are fewer than ``n``."""
     res = res.copy()
     got = -1.0
-    for _ in range(max(1, n)):
+    n = max(1, n)
+    for k in range(n):
         j = int(res.argmax())
         got = float(res.flat[j])
         if got <= -1.0:
             return -1.0
-        res[np.hypot(dx - dx.flat[j], dy - dy.flat[j]) < apart] = -1.0
+        if k + 1 < n:                                   # the last copy leaves nothing to clear
+            r, c = divmod(j, res.shape[1])
+            mask = np.ones(res.shape, bool)
+            _clear_disc(mask, dx, dy, float(dx[c]), float(dy[r]), apart)
+            res[~mask] = -1.0
     return got
