@@ -7,6 +7,7 @@ Usage::
     python bench/roll_dice.py --n 80 --seed 5000 --symbols B --csv /tmp/roll.csv
     python bench/roll_dice.py --generator scenes    # one generator only (synth | scenes | both)
     python bench/roll_dice.py --no-byler            # skip the byler real d6 photos (scored by default)
+    python bench/roll_dice.py --generator scenes --n 20 --per-die   # + every missed, misread and false die
 
 Generators: ``synth`` is :mod:`vision.synth` (stand-in symbol set ``--symbols``); ``scenes`` is the second,
 independent generator :mod:`vision.scenes` (its own artwork in two printings, light ink on coloured dice
@@ -37,6 +38,10 @@ Printed figures, one column per generator:
     byler real d6       share of the labelled dice of ``shared/datasets/byler_d6_dice/train`` the reader's
                         die detector (``RollDiceReader.detect``: classical + CNN candidates) finds, and its
                         detections that match no label; skipped with the reason when the folder is absent
+With ``--per-die`` every die that is not read right is listed as it is scored: ``miss`` (a labelled die no reported
+die matches: its truth, box and what it lies on), ``wrong`` (truth -> read colour/face, confidence, the label's box and
+the reported box) and ``false`` (a reported die matching no label, on which table), each with its scene seed; for
+tracing a reader's errors die by die on tuning seeds.
 With ``--csv`` one row per image (generator, found, colour/face right, per-stage ms) is written.
 """
 
@@ -160,6 +165,7 @@ class Tally:
     base_ms: list = field(default_factory=list)
     stage_ms: dict = field(default_factory=lambda: {s: [] for s in STAGES})
     enrolled: str = ""
+    per_die: bool = False
 
 
 def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: float, base_ms: float) -> None:
@@ -200,6 +206,8 @@ def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: fl
         if i not in matched_l:
             t.confusion[COLOURS.index(lab.colour), -1] += 1
     false = [d for j, d in enumerate(rd.dice) if j not in matched_d]
+    if t.per_die:
+        print_per_die(t.name, seed, sc, rd, m, under, false)
     for d in false:
         if d.confidence >= 0.9:
             t.confident_wrong += 1
@@ -218,6 +226,27 @@ def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: fl
                  "found": len(m), "false": len(false), "colour_right": col_ok, "face_right": face_ok,
                  "read_ms": round(read_ms, 2), "jpeg_q95_decode_ms": round(base_ms, 2),
                  **{f"{s}_ms": round(rd.timings_ms.get(s, 0.0), 2) for s in STAGES}})
+
+
+def _box(b) -> str:
+    return "(" + ", ".join(str(round(float(v))) for v in b) + ")"
+
+
+def print_per_die(name: str, seed: int, sc, rd, m: list[tuple[int, int]], under: list, false: list) -> None:
+    """One line per labelled die not found (``miss``) or read with a wrong colour or face (``wrong``), and per
+    reported die matching no label (``false``), of one scene (``--per-die``)."""
+    read = dict(m)
+    for i, lab in enumerate(sc.dice):
+        if i not in read:
+            print(f"  [{name}] {seed} miss  {lab.colour}/{lab.face} box {_box(lab.box)} on {under[i]}")
+            continue
+        d = rd.dice[read[i]]
+        if d.colour != lab.colour or d.face != lab.face:
+            print(f"  [{name}] {seed} wrong {lab.colour}/{lab.face} -> {d.colour}/{d.face} conf {d.confidence:.3f} "
+                  f"box {_box(lab.box)} read {_box(d.box)} on {under[i]}")
+    for d in false:
+        print(f"  [{name}] {seed} false {d.colour}/{d.face} conf {d.confidence:.3f} box {_box(d.box)} "
+              f"table {sc.meta.get('table', '?')}")
 
 
 def readers_for(generator: str, work: Path, fbc, args, cfg: RollDiceConfig) -> dict[str, RollDiceReader]:
@@ -243,7 +272,7 @@ def run_generator(generator: str, work: Path, fbc, args, cfg: RollDiceConfig,
                   rows: list) -> tuple[Tally, RollDiceReader]:
     readers = readers_for(generator, work, fbc, args, cfg)
     keys = list(readers)
-    t = Tally(generator, enrolled=", ".join(keys))
+    t = Tally(generator, enrolled=", ".join(keys), per_die=args.per_die)
     scene_cfg = synth.SceneConfig(symbol_set=args.symbols)
     timer = FrameTimer()
     for k in range(args.n):
@@ -329,6 +358,8 @@ def main(argv=None) -> int:
     ap.add_argument("--csv", help="write one row per scene here")
     ap.add_argument("--no-byler", dest="byler", action="store_false",
                     help="skip scoring the detector on the byler real d6 photos")
+    ap.add_argument("--per-die", action="store_true",
+                    help="list every missed, misread and false die as it is scored (for tracing on tuning seeds)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary enrollment folders and scenes")
     ap.add_argument("--runtime", default="auto", choices=RUNTIMES, help="inference runtime of the CNN candidates")
     args = ap.parse_args(argv)
