@@ -226,6 +226,9 @@ class MainLoop(FaultContainment, DeskTable):
         self._announced: set[str] = set()
         self.stats = LoopStats()
         self.camera = CAMERA_OK
+        self.camera_message: str = ""
+        """What the camera's watch last said of it ("USB camera: no picture for 3 s ..."), kept apart from
+        :attr:`message`, which the next action's answer replaces; "" until the camera's state first changes."""
         self.reader_state = READER_WATCHING
         self.message = Text("watching {source}", source=Text(source.label))
         self.last_dice: list[dict[str, Any]] = []
@@ -481,6 +484,7 @@ class MainLoop(FaultContainment, DeskTable):
             if self._watch.status is CameraStatus.LOST and self.camera != CAMERA_LOST:
                 self.stats.camera_losses += 1
             self.camera, self.message = self._watch.status.value, text_of(*self._watch.said)
+            self.camera_message = self.message
             self.mode.on_camera(self.camera, self.message)
             self.publish()
         if frame is None and not self._watch.busy and self.camera == CAMERA_LOST:

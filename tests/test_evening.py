@@ -359,3 +359,43 @@ def test_export_on_the_chooser_is_refused_naming_the_buttons_that_do_it(store, t
         assert say(Text("History"), lang) in said and say(Text("Export"), lang) in said, said
         assert said != say(answer.error, "en") and "{" not in said, said
     assert loop.mode_name is ModeName.CHOOSE and not (tmp_path / "exports").exists()
+
+
+def test_the_table_check_says_a_camera_lost_during_it_with_the_cameras_own_words(store, tmp_path):
+    """The camera goes while the table check is up, then a player joins another game's setup: the check says the
+    camera is lost, in the camera's words (never the last action's answer, "Di joined"), and no longer says the
+    light is good from the camera's last picture."""
+    import time
+
+    from device import Fault
+
+    frame = np.full((H, W, 3), (60, 90, 40), np.uint8)
+    lib = library(store, tmp_path, make_camera=lambda flow: CameraFlow(flow, deck=object()))
+    loop = MainLoop(source=FakeCamera([frame] * 400, faults=[Fault.gone(6, count=400)]), reader=None, session=None,
+                    hub=StateHub(), stillness=StillnessDetector(), stop_at_end=True, sleep=lambda s: None,
+                    library=lib, reconnect_s=0.0)
+    loop.step()
+    do(loop, "choose_game", game="race")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_start")
+    assert loop.mode_name is ModeName.CALIBRATION
+    assert loop.view()["check"]["lines"][0] == {"level": "OK", "message": "the camera sees the table"}
+    deadline = time.monotonic() + 20
+    while loop.camera != "lost":
+        assert time.monotonic() < deadline, f"the camera was never lost: {loop.camera}"
+        loop.step()
+    lines = loop.view()["check"]["lines"]
+    assert lines[0]["level"] == "FAIL" and "gone" in lines[0]["message"], lines
+    assert not any("light" in line["message"] for line in lines)  # the last picture is not the table now
+    assert loop.view()["check"]["ok"] is False
+    # another game's check, entered while the camera is still lost, after a player's join was answered
+    do(loop, "games")
+    do(loop, "choose_game", game="among")
+    for name in ("Cy", "Di"):
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_start")
+    assert loop.mode_name is ModeName.CALIBRATION
+    first = loop.view()["check"]["lines"][0]
+    assert first["level"] == "FAIL" and "gone" in first["message"] and "Di" not in first["message"], first
+    loop._watch.close()

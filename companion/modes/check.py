@@ -23,6 +23,7 @@ from companion.i18n import Text
 from companion.modes.base import Mode, ModeName
 from companion.modes.play import PlayMode
 from device import Frame
+from device.health import CameraStatus
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -49,7 +50,8 @@ def table_check(image: np.ndarray | None, camera_status: str, camera_message: st
 
     Args:
         image: the live frame, ``uint8[H, W, 3]`` BGR, or None (none yet).
-        camera_status: the loop's ``status.camera`` (``"ok"``, ``"lost"`` ...) and ``camera_message`` its message.
+        camera_status: the loop's ``status.camera`` (``"ok"``, ``"lost"`` ...) and ``camera_message`` what the camera's
+            watch said of it (:attr:`MainLoop.camera_message`, never another action's answer).
         calibration: the :class:`vision.table.TableCalibration`, or None (positions in pixels).
         zones: the players' :class:`vision.table.Zones` (table mm or frame px), or None (split evenly at the first
         read).
@@ -149,6 +151,11 @@ class CheckMode(PlayMode):
             return PlayMode(self.loop, self.flow, self.camera)
         return None
 
+    def on_camera(self, status: str, message: str) -> None:
+        """The camera was lost, came back or ended: the check says so now (no frame comes while it is lost), and
+        says nothing of the light or the calibration sheet from a picture that is no longer live."""
+        self._look(self.loop.last_frame, force=True)
+
     def on_frame(self, frame: Frame, asked: bool) -> bool:
         """Look at the table every :data:`CHECK_EVERY_S` (nothing is read or recorded before the game plays)."""
         self._look(frame, force=asked)
@@ -166,7 +173,8 @@ class CheckMode(PlayMode):
             from vision.table import even_zones
 
             zones = even_zones(self.flow.names, (frame.width, frame.height), calibration)
-        self.check = table_check(None if frame is None else frame.image, self.loop.camera, self.loop.message,
+        live = frame is not None and self.loop.camera == CameraStatus.OK.value  # a lost camera's last picture is old
+        self.check = table_check(frame.image if live else None, self.loop.camera, self.loop.camera_message,
                                  calibration, zones)
         log.debug("table check in %.0f ms: %s", (time.perf_counter() - started) * 1000, self.check["lines"])
 
