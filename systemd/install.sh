@@ -92,19 +92,23 @@ USAGE
 }
 
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
+# The value of an option that takes one ("--prefix DIR"): refused when it is missing or is the next option.
+value_of() {  # $1: the option, $2: what it needs ("a directory"), $3: the next argument (absent at the end)
+    [[ $# -ge 3 && -n "$3" && "$3" != --* ]] || die "$1 needs $2 after it"
+}
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
-        --prefix) PREFIX="${2:?--prefix needs a directory}"; PREFIX_GIVEN=1; shift ;;
+        --prefix) value_of "$1" "a directory" "${@:2:1}"; PREFIX="$2"; PREFIX_GIVEN=1; shift ;;
         --prefix=*) PREFIX="${1#--prefix=}"; PREFIX_GIVEN=1 ;;
-        --source) SOURCE_DIR="${2:?--source needs a directory}"; shift ;;
+        --source) value_of "$1" "a directory" "${@:2:1}"; SOURCE_DIR="$2"; shift ;;
         --source=*) SOURCE_DIR="${1#--source=}" ;;
-        --user) SERVICE_USER="${2:?--user needs a name}"; USER_GIVEN=1; shift ;;
+        --user) value_of "$1" "a name" "${@:2:1}"; SERVICE_USER="$2"; USER_GIVEN=1; shift ;;
         --user=*) SERVICE_USER="${1#--user=}"; USER_GIVEN=1 ;;
-        --python) SYSTEM_PYTHON="${2:?--python needs a path}"; shift ;;
+        --python) value_of "$1" "a path" "${@:2:1}"; SYSTEM_PYTHON="$2"; shift ;;
         --python=*) SYSTEM_PYTHON="${1#--python=}" ;;
-        --root) ROOT="${2:?--root needs a directory}"; shift ;;
+        --root) value_of "$1" "a directory" "${@:2:1}"; ROOT="$2"; shift ;;
         --root=*) ROOT="${1#--root=}" ;;
         --no-start) START=0 ;;
         --uninstall) UNINSTALL=1 ;;
@@ -116,6 +120,9 @@ while [[ $# -gt 0 ]]; do
 done
 
 [[ $PURGE -eq 0 || $UNINSTALL -eq 1 ]] || die "--purge deletes the games and the configuration: give it with --uninstall"
+if [[ $UNINSTALL -eq 0 && ! ( -f "$SYSTEM_PYTHON" && -x "$SYSTEM_PYTHON" ) ]]; then  # said now, not after the packages and the user are made
+    die "--python $(printf '%q' "$SYSTEM_PYTHON"): no such program: give the system's Python 3 (e.g. /usr/bin/python3)"
+fi
 
 # The target system: this machine, or --root DIR (absolute, an existing folder; / is this machine).
 if [[ -n "$ROOT" ]]; then

@@ -217,6 +217,27 @@ def test_installer_rejects_unknown_options_and_relative_prefix() -> None:
     assert helped.returncode == 0 and "--dry-run" in helped.stdout
 
 
+@pytest.mark.parametrize("option", ["--prefix", "--source", "--user", "--python", "--root"])
+def test_installer_says_which_option_lacks_its_value(option: str) -> None:
+    """An option given without its value (last, or followed by another option) is named, with what it needs,
+    never bash's "line 99: 2: ..." nor taken as the next option's name."""
+    for args in ([option], [option, "--no-start"]):
+        result = run_installer("--dry-run", *args)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.startswith(f"install.sh: {option} needs "), result.stderr
+        assert "line " not in result.stderr and "would run" not in result.stdout
+
+
+def test_installer_refuses_a_python_that_is_not_there_before_doing_anything(tmp_path: Path) -> None:
+    """A --python that does not exist (or is a folder) is said first, not after apt, the user and the venv's
+    folder were made; an uninstall does not need it."""
+    for missing in (tmp_path / "no-python3", tmp_path):
+        result = run_installer("--dry-run", "--python", str(missing))
+        assert result.returncode == 2 and f"--python {missing}: no such program" in result.stderr, result.stderr
+        assert "would run" not in result.stdout
+    assert run_installer("--dry-run", "--uninstall", "--python", str(tmp_path / "no-python3")).returncode == 0
+
+
 def test_installer_writes_the_unit_verbatim_and_the_choices_in_a_drop_in(tmp_path: Path) -> None:
     import grp
 
