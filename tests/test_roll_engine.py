@@ -12,6 +12,7 @@ import pytest
 
 from rules.core import BadEvent, Event, Severity, UnknownEvent, replay
 from rules.roll import ROLL_GAME, Dice, Stage
+from rules.roll.data import catalogue
 
 
 class Table:
@@ -120,6 +121,29 @@ def test_setup_conflicts_are_findings():
     text = whats(t.last_findings())
     assert "already has faction tile" in text and "already has home world" in text
     assert "two sides of one tile" in text
+
+
+def test_setup_of_the_two_sides_of_one_tile_does_not_say_another_player_has_it():
+    # p.2 Setup: a player draws two tiles from the bag. Advanced Logistics and Designer Species, Ultd. are the two
+    # sides of one tile: one tile left the bag (55 -> 54), and no other player holds it.
+    t = Table("Ann", "Bob").setup("Ann", 1, "New Sparta", "Advanced Logistics", "Designer Species, Ultd.")
+    errors = whats(t.last_findings())
+    assert "two sides of one tile" in errors and "not in the bag" not in errors, errors
+    assert len(t.run().state.bag) == 54
+
+
+def test_a_setup_reported_again_gives_back_its_first_tiles():
+    # p.2 Setup: Ann corrects her home world and keeps her two tiles; they are hers, not another player's: the
+    # replaced setup's tiles go back to the bag before the new one draws (still 4 tiles out of 55: 51 left).
+    t = two_players().setup("Ann", 1, "Old Earth", "Public Works", "Spice World")
+    said = t.last_findings()
+    assert [f.severity for f in said] == [Severity.WARNING] and "new setup replaces it" in said[0].what, whats(said)
+    assert len(t.run().state.bag) == 51
+    # a tile Bob drew is still his: taking it is a finding, and setting up again never puts his tile in the bag
+    t = two_players().setup("Ann", 1, "New Sparta", "Mining League", "Spice World")
+    assert "Mining League's tile is not in the bag (another player has it)" in whats(t.last_findings())
+    state = t.setup("Ann", 1, "New Sparta", "Public Works", "Spice World").run().state
+    assert len(state.bag) == 51 and catalogue().tile_of["Mining League"] not in state.bag
 
 
 def test_setup_needs_2_to_5_players():

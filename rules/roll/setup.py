@@ -14,6 +14,7 @@ from rules.roll.state import PlayerState, RollState, Stage
 from rules.text import N_, Text
 
 if TYPE_CHECKING:
+    from rules.roll.data import Catalogue
     from rules.roll.game import RollGame
 
 __all__ = ["on_player_setup", "setup_open"]
@@ -27,6 +28,32 @@ def setup_open(state: RollState, p: PlayerState) -> bool:
     if state.stage is Stage.SETUP:
         return True
     return state.round == 1 and state.stage in (Stage.ROLL, Stage.ASSIGN) and p.selected is None
+
+
+def _draw_setup_tiles(cat: Catalogue, state: RollState, p: PlayerState, sides: tuple[str, str],
+                      ctx: EventContext) -> tuple[int, ...]:
+    """The bag once ``p`` drew the tiles of ``sides`` (their starting development's and world's names) at setup
+    (p.2 Setup): a setup reported again gives its first tiles back first (never another player's); a tile not in
+    the bag is a finding (p.1 Components); the two sides of one tile leave it once (the caller says so)."""
+    bag = list(state.bag)
+    held = {cat.tile_of[name] for q in state.players if q.name != p.name  # another player's tiles stay theirs
+            for name in (*q.dev_stack, *q.world_stack, *q.developments, *q.worlds) if name in cat.tile_of}
+    for name in (*p.dev_stack, *p.world_stack):  # a setup reported again: its first tiles go back to the bag first
+        tid = cat.tile_of.get(name)
+        if tid is not None and tid not in bag and tid not in held:
+            bag.append(tid)
+    drawn = [(cat.tile_of[name], name) for name in sides]
+    for k, (tid, name) in enumerate(drawn):
+        if k == 1 and tid == drawn[0][0]:
+            continue  # the two sides of one tile: said by the caller, and no other player has it
+        if tid in bag:
+            bag.remove(tid)
+        else:
+            ctx.finding(
+                Text("{tile}'s tile is not in the bag (another player has it)",
+                     tile=name), p.name, Severity.ERROR, N_("p.1 Components")
+            )
+    return tuple(bag)
 
 
 def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
@@ -76,15 +103,7 @@ def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> Roll
             Severity.ERROR,
             N_("p.2 Setup"),
         )
-    bag = list(state.bag)
-    for tid, name in ((cat.tile_of[dev.name], dev.name), (cat.tile_of[world.name], world.name)):
-        if tid in bag:
-            bag.remove(tid)
-        else:
-            ctx.finding(
-                Text("{tile}'s tile is not in the bag (another player has it)",
-                     tile=name), p.name, Severity.ERROR, N_("p.1 Components")
-            )
+    bag = _draw_setup_tiles(cat, state, p, (dev.name, world.name), ctx)
     # Start from a clean player so a repeated setup replaces the first.
     p = PlayerState(name=p.name, faction=faction.number, home_world=home.name)
     devs = (faction.development.name,) if faction.development else ()
