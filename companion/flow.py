@@ -402,7 +402,9 @@ class GameFlow:
         "breakdown": {category: VP}, "categories": [{"category", "vp", "detail"}], "tiebreak",
         "winner"}], "winners": [names]}`` (players in seat order). The winners are the game's own
         (:func:`rules.scoring.standings`: a game with teams ranks its teams); a game that scores teams adds
-        ``"team"`` to each player in one and ``"team_scores": {team: VP}``."""
+        ``"team"`` to each player in one and ``"team_scores": {team: VP}``; ``"rule"``: the rulebook section the
+        scoring follows, cited as findings are (``"Roll for the Galaxy, p.8 Victory"``), when the game declares one
+        (:attr:`rules.core.GameInfo.score_rule`)."""
         view = self.engine_view()
         breakdowns = self.spec.scores(self.session.replay().state)
         ranked = standings(self.session.game, breakdowns)
@@ -425,6 +427,9 @@ class GameFlow:
                 row["team"] = b.team
             players.append(row)
         out: dict[str, Any] = {"players": players, "winners": won}
+        info = self.session.game.info
+        if info.score_rule:
+            out["rule"] = info.cite(info.score_rule)
         if ranked.teams is not None:
             out["team_scores"] = dict(ranked.teams)
         return out
@@ -613,7 +618,7 @@ class GameFlow:
         ``"winner"`` is false, whatever the scores stand at."""
         events = self.session.events()
         progress = self.progress()
-        result = self.result()
+        result = {k: v for k, v in self.result().items() if k != "rule"}  # the screens' citation: not in format 1
         if not progress.over:
             result = {**result, "winners": [], "players": [{**p, "winner": False} for p in result["players"]]}
         return {

@@ -432,6 +432,8 @@ class GameInfo:
         check_format: the ``companion check --json`` shape of a :class:`CheckingGame`.
         input_error_exit: the exit code of ``companion score|check`` for a file it cannot read (missing, not
             JSON, a field wrong): 1, or what the tools that read the game's results expect (Eclipse's: 2).
+        score_rule: the rulebook section the end-game scoring follows (mark it ``N_("p.8 Victory")``): the score
+            screens cite it (:meth:`cite`) under each breakdown; "" when the game has no final scoring (d6).
     """
 
     name: str
@@ -446,6 +448,7 @@ class GameInfo:
     score_role_key: str | None = None
     check_format: CheckFormat = field(default_factory=CheckFormat)
     input_error_exit: int = 1
+    score_rule: str = ""
 
     def __post_init__(self) -> None:
         if self.input_error_exit not in (1, 2):

@@ -295,3 +295,43 @@ def test_a_phone_without_a_seat_follows_the_box_however_soon_after_its_last_page
     finally:
         context.close()
     assert errors == []
+
+
+def test_a_hungarian_phone_sees_the_rulebook_section_under_the_scores_and_in_the_history(browser, box,  # noqa: F811
+                                                                                           output_dir):
+    """The scores named their rows but not where the rulebook says how the game is scored: under the breakdown, on
+    the scores and on a game opened from the history, the game's scoring section in the phone's language."""
+    from playwright.sync_api import expect
+
+    from companion import i18n
+    from rules.among_the_stars.game import INFO
+
+    loop, hub, server = box
+    context, page, errors = phone(browser, "hu-HU")
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        expect(page.locator("html")).to_have_attribute("lang", "hu")
+        page.locator("#games button[data-game=among]").click()
+        expect(page.locator("#setup-section")).to_be_visible()
+        for name in ("Ádám", "Őrs"):
+            page.locator("#setup-name").fill(name)
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
+        page.locator("#setup-start").click()
+        expect(page.locator("#setup-section")).to_be_hidden()
+        for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
+            hub.request("next_phase", "touchscreen", 10.0)
+        expect(page.locator("#score-section")).to_be_visible()
+        hungarian = i18n.translations("hu").gettext
+        cited = hungarian("Rule: {rule}").format(rule=i18n.say(INFO.cite(INFO.score_rule), "hu"))
+        assert "Game end" not in cited
+        expect(page.locator("#scores caption.rule")).to_have_text(cited)
+        assert fits(page)
+        page.screenshot(path=str(output_dir / "evening-phone-scores-cited-hu.png"), full_page=True)
+        page.locator("#box-nav button[data-box-action=history]").click()
+        page.locator("#history-list button").first.click()
+        expect(page.locator("#history-open")).to_be_visible()
+        expect(page.locator("#history-scores caption.rule")).to_have_text(cited)
+        assert not errors, errors
+    finally:
+        context.close()

@@ -260,3 +260,36 @@ def test_the_scores_screen_says_the_game_ended_and_labels_its_rows_as_its_total(
             assert not any(last_round in text for text in drawn), (lang, drawn)
     finally:
         i18n.set_box_language("en")
+
+
+def test_the_scores_screen_cites_the_rulebook_section_the_scoring_follows(store, tmp_path, output_dir):
+    """The breakdown named its rows and totals but never where the rulebook says how the game is scored (the rules'
+    findings cite their section; the score did not): under the table, the game's scoring section, in the box's
+    language (Among the Stars rulebook 6 'Game end'), and the same in the view the phones get."""
+    from companion import i18n
+    from companion.i18n import Text
+    from rules.among_the_stars.game import INFO
+
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="among")
+    do(loop, "setup_player", player="Ann")
+    do(loop, "setup_player", player="Bob")
+    do(loop, "setup_start")
+    for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
+        do(loop, "next_phase")
+    result = loop.view()["game"]["result"]
+    assert str(result["rule"]) == "Among the Stars, rulebook 6 'Game end'"
+    try:
+        for lang in ("en", "el", "pl", "hu"):
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"scores-cited-{lang}", output_dir)
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            cited = i18n.say(Text("Rule: {rule}", rule=INFO.cite(INFO.score_rule)), lang)
+            assert cited in drawn, (lang, drawn)
+            if lang != "en":
+                assert "Game end" not in cited, cited  # the section in the table's language
+            assert i18n.localize(result, lang)["rule"] in cited
+    finally:
+        i18n.set_box_language("en")

@@ -402,13 +402,16 @@ class Scores(ScreenState):
 
 def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True) -> None:
     """Each player's breakdown by category and total (the winners marked with a star, not only a colour; none while
-    the game is not finished: ``winners`` False)."""
+    the game is not finished: ``winners`` False), and under it the rulebook section the scoring follows
+    (``result["rule"]``, in the box's language) when the game names one."""
     players = [{**p, "winner": p.get("winner") and winners} for p in result.get("players") or []]
     categories = shown_categories(players)
     label_w = ts.x(230)
     col_w = (table.width - label_w) // max(1, len(players))
     rows = len(categories) + 2
-    row_h = min(ts.s(34), table.height // max(1, rows))
+    rule = result.get("rule")
+    cited = ts.s(22) if rule else 0  # the citation's line, below the totals (taller than a row on a long table)
+    row_h = min(ts.s(34), (table.height - cited) // max(1, rows + (1 if rule else 0)))
     size = max(14, min(28, int(row_h / ts.s(1) * 0.85)))  # design px: rows of 34 take 28 px text
     for k, p in enumerate(players):
         x = table.x + label_w + k * col_w
@@ -426,8 +429,12 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
                         min_size=12)
         y += row_h
     pygame.draw.line(ts.surface, DIM, (table.x, y), (table.right, y), 1)
-    ts.text_fit(_("Total"), (table.x, y + ts.s(4)), label_w - 6, min(34, size + 6), TEXT)
+    bottom = ts.text_fit(_("Total"), (table.x, y + ts.s(4)), label_w - 6, min(34, size + 6), TEXT).bottom
     for k, p in enumerate(players):
         x = table.x + label_w + k * col_w
-        ts.text_fit(str(p["total"]), (x + col_w // 2, y + ts.s(2)), col_w - 6, min(40, size + 8),
-                    GOOD if p.get("winner") else TEXT, anchor="midtop", min_size=14)
+        drawn = ts.text_fit(str(p["total"]), (x + col_w // 2, y + ts.s(2)), col_w - 6, min(40, size + 8),
+                            GOOD if p.get("winner") else TEXT, anchor="midtop", min_size=14)
+        bottom = max(bottom, drawn.bottom)
+    if rule:  # below the totals as drawn (a long table's totals are taller than its rows)
+        ts.text_fit(_("Rule: {rule}").format(rule=rule), (table.x, bottom + ts.s(2)), table.width, 18, DIM,
+                    min_size=11)

@@ -343,7 +343,8 @@ window.Box = (function () {
   }
 
   // A game's scores in a <table>: a row per category (labelled with a capital), a column per player, the totals;
-  // with `finished` the winners' totals carry a star (not only a colour).
+  // with `finished` the winners' totals carry a star (not only a colour); under it, the rulebook section the scoring
+  // follows (result.rule, in the phone's language), when the game names one.
   function scoreTable(table, result, finished) {
     const cell = (tag, className, text) => {
       const node = document.createElement(tag);
@@ -374,6 +375,7 @@ window.Box = (function () {
       total.append(cell("td", won ? "winner" : "", (won ? "\u2605 " : "") + String(p.total)));
     }
     table.append(total);
+    if (result.rule) table.append(cell("caption", "rule", format(_("Rule: {rule}"), { rule: result.rule })));
   }
 
   return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,

@@ -186,6 +186,7 @@ INFO = GameInfo(
     ),
     score_input="json",
     rulebook="Among the Stars rulebook, Hungarian edition",
+    score_rule=N_("rulebook 6 'Game end'"),
     renames=(
         Rename("vp_adjusted", "vp_changed", since="issue 13"),
         Rename("credits_adjusted", "credits_changed", since="issue 13"),

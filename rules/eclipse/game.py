@@ -122,6 +122,7 @@ INFO = GameInfo(
     rulebook="Eclipse, first edition (Lautapelit.fi 2011), with Rise of the Ancients (2012): Greek rulebook "
              "translation by N. Christakis",
     score_role_key="species",
+    score_rule=N_("End of the game: the scoring table"),
     check_format=CheckFormat(schema="placement-input"),
     input_error_exit=2,
 )

@@ -50,7 +50,7 @@ from rules.roll.events import (
 from rules.roll.powers import Reminder, reminders_for
 from rules.roll.state import PlayerState, RollState, Stage
 from rules.settings import check_settings
-from rules.text import Text
+from rules.text import N_, Text
 
 __all__ = ["EVENT_KINDS", "INFO", "ROLL_GAME", "RollGame"]
 
@@ -69,6 +69,7 @@ INFO = GameInfo(
     ),
     score_input="json",
     rulebook="Roll for the Galaxy rulebook, Greek edition (Red Meeple translation v.3)",
+    score_rule=N_("p.8 Victory"),
     renames=(Rename("vp_taken", "vp_changed", keys=(("vp", "delta"),), since="issue 13"),),
 )
 """Roll for the Galaxy's declaration (:class:`rules.core.GameInfo`)."""
