@@ -49,3 +49,15 @@ def test_race_action_cards_are_offered_in_the_players_words(lang: str, consume_x
     shown = dict(zip(field.choices, localize(list(field.labels), lang), strict=True))
     assert shown["Consume: x2 VP"] == consume_x2
     assert "Develop" not in shown.values()
+
+
+def test_a_hungarian_table_is_told_of_a_missing_good_in_hungarian_spelling() -> None:
+    """Roll for the Galaxy p.7 Ship: shipping a good the world does not hold is a finding; Hungarian said it with
+    "árúja", a misspelling of "áruja" (áru, a good), the only one in the catalog."""
+    from companion import i18n
+    from tests.test_roll_engine import two_players
+
+    t = two_players().add("goods_shipped", "Bob", world="Alpha Centauri", mode="consume", good="blue",
+                          shipper="white")
+    said = [i18n.say(f.what, "hu") for f in t.last_findings() if "has no blue good" in str(f.what)]
+    assert said == ["Bob játékosnak nincs kék áruja ezen: Alpha Centauri"], said
