@@ -606,7 +606,7 @@ class GameFlow:
     def describe(self, event: Event) -> str:
         """An event in the players' words ("Ann: Phase selected", "Reveal"): what a message about it says
         (never its kind or number)."""
-        what = self.spec.event_label(event.kind)
+        what = self.spec.event_label(event.kind, event.payload)
         return Text("{player}: {what}", player=event.player, what=what) if event.player else what
 
     # -- export ------------------------------------------------------------------------

@@ -637,8 +637,10 @@ class FlowBase:
     """Event kind -> what players call it ("Phase selected", "Reveal"), for the messages that name an event
     (an Undo, a withdrawn report); a kind not listed is said in words made from its name."""
 
-    def event_label(self, kind: str) -> str:
-        """What players call an event of ``kind`` (:attr:`event_words`, else its name in words: "tile built")."""
+    def event_label(self, kind: str, payload: Mapping[str, Any] | None = None) -> str:
+        """What players call an event of ``kind`` (:attr:`event_words`, else its name in words: "tile built");
+        ``payload``, the event's, lets a flow say which one it was (Roll for the Galaxy's "III Settle" for the Next
+        that started the Settle phase); the default ignores it."""
         label = self.event_words.get(kind)
         return label if label is not None else kind.replace("_", " ")
 

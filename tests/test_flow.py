@@ -424,3 +424,27 @@ def test_players_on_the_command_line_refuse_a_colon_in_a_name_as_the_phone_does(
     said = say(two.value, lang)
     assert "'Dr:Who':" in said and "':'" in said, said
     assert parse_players("Dr: green ,Bob") == [{"name": "Dr", "colour": "green"}, {"name": "Bob", "colour": "red"}]
+
+
+def test_the_tables_undo_of_a_next_says_which_phase_it_took_back(store):
+    """Roll for the Galaxy p.4 Phases: the Next that starts a phase, undone on the touchscreen, said "undone: the
+    next phase" whichever phase it was; it says the phase, as the round's list shows it, in the table's language."""
+    from companion import i18n
+    from companion.modes.dice import undo
+
+    flow = start(store, "roll")
+    for name, faction, home, dev, world in (("Ann", 1, "Old Earth", "Advanced Logistics", "Spice World"),
+                                            ("Bob", 2, "Doomed World", "Mining League", "Comet Zone")):
+        flow.report(name, "setup", {"faction": faction_label(faction), "home_world": home, "development": dev,
+                                    "world": world})
+    flow.report("Ann", "select", {"phase": "develop"})
+    flow.report("Bob", "select", {"phase": "settle"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # II Develop starts
+    said = undo(flow.session, "touchscreen", flow.describe).message
+    assert said == "undone: II Develop", said
+    assert i18n.say(said, "hu") == "visszavonva: II Fejlesztés"
+    flow.next_phase()
+    flow.next_phase()  # III Settle
+    flow.next_phase()  # Manage Empire
+    assert undo(flow.session, "touchscreen", flow.describe).message == "undone: Manage Empire"

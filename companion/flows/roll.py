@@ -308,6 +308,16 @@ class RollFlow(FlowBase):
                    "credits_changed": lazy("Credits"), "reveal": lazy("Reveal"), "phase": lazy("the next phase"),
                    "game_end": lazy("End game"), "dice_counted": lazy("Dice counted")}
 
+    def event_label(self, kind: str, payload: Mapping[str, Any] | None = None) -> str:
+        """A Next that started a phase is said as the phase, as the round's list shows it ("III Settle", "Manage
+        Empire"; p.4 Phases), so an Undo says which phase it took back; other kinds as :attr:`event_words`."""
+        phase = (payload or {}).get("phase") if kind == "phase" else None
+        if phase in ROMAN:
+            return Text("{number} {phase}", number=ROMAN[phase], phase=PHASE_NAMES[phase])
+        if phase in PHASE_NAMES:
+            return PHASE_NAMES[phase]
+        return super().event_label(kind, payload)
+
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Setup before the first round, and for each player in round 1 until that player selects a phase (p.2
         Setup: everyone sets up at their own pace; one player's selection does not close the others' setup);
