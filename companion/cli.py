@@ -209,7 +209,10 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help=_("read the dice (or, with --cards, the cards, tiles or hexes) in photos and "
                                          "print what was seen"))
-    read.add_argument("images", nargs="+", type=given_path, metavar="IMAGE")
+    read.add_argument(
+        "images", nargs="+", type=given_path, metavar="IMAGE",
+        help=_("one or more photos of the table (.jpg, .png ...); each is read and what was seen printed"),
+    )
     read.add_argument(
         "--cards",
         metavar="DECK",
@@ -315,7 +318,8 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         "cards", help=_("a deck of cards or tiles: DIR/<card-id>/ folders of photos or scans")
     )
     cards.add_argument("deck", metavar="DECK", help=_("deck name (saved in the user's data directory) or a .npz path"))
-    cards.add_argument("folder", type=given_path, metavar="DIR")
+    cards.add_argument("folder", type=given_path, metavar="DIR",
+                       help=_("the folder of DIR/<card-id>/ folders, each holding photos or scans of one card"))
     cards.add_argument("--hexes", action="store_true",
                        help=_("the folders hold Eclipse sector hexes (DIR/<sector-id>/), not cards: build a hex deck"))
 

@@ -286,3 +286,23 @@ def test_a_fresh_clone_of_the_demo_photos_resumes_without_recording_them_again(t
         assert result.returncode == 0, result.stderr
     assert "already recorded in this session" in result.stderr
     assert read_images(db) == [p.name for p in PHOTOS[:2]]
+
+
+def test_every_argument_of_every_command_says_what_it_is():
+    """`companion read --help` listed IMAGE and `companion enroll cards --help` DIR with no word on them: every
+    argument of every command (and of every subcommand) has its help line."""
+    import argparse
+
+    from companion.cli import _parser
+
+    def parsers(parser, path=()):
+        yield path, parser
+        for action in parser._actions:  # noqa: SLF001 - argparse keeps its subcommands here
+            if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+                for name, sub in action.choices.items():
+                    yield from parsers(sub, (*path, name))
+
+    bare = [(" ".join(path), action.metavar or action.dest) for path, parser in parsers(_parser())
+            for action in parser._actions  # noqa: SLF001
+            if not isinstance(action, argparse._SubParsersAction) and not action.help]  # noqa: SLF001
+    assert bare == [], bare
