@@ -71,6 +71,49 @@ def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store,
         server.shutdown()
 
 
+def test_a_correction_picked_on_a_phone_survives_another_report_and_a_reload(browser, hub, store):  # noqa: F811
+    """Bob picks Settle where the camera guessed Explore; before he taps Confirm, Ann reports on her phone (the page
+    is drawn again) and his phone reloads (back from the lock screen). His pick stayed Settle, not the camera's
+    guess again, and Confirm records Settle (Roll for the Galaxy p.3 Assign: the phase the player selected)."""
+    from playwright.sync_api import expect
+
+    from tests.test_camera_flow import frame_of
+
+    reader = FakeDiceReader([("white", "explore", (340, 100, 30, 30)), ("white", "explore", (380, 100, 30, 30)),
+                             ("green", "settle", (420, 100, 30, 30))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), reread_s=0.0)
+    image = np.full((240, 640, 3), 70, np.uint8)
+    loop = MainLoop(source=FakeCamera([image]), reader=None, session=flow.session, hub=hub,
+                    stillness=StillnessDetector(), flow=flow, camera_flow=cam, sleep=lambda s: None)
+    cam.schedule(0.0)
+    cam.read(frame_of(image), 0.0)
+    loop.publish()
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context, page, errors = page_for(browser, join_url(server, hub))
+    try:
+        with LoopThread(loop):
+            question = page.locator("#questions li")
+            expect(question.locator("select.choice")).to_have_value("explore")
+            question.locator("select.choice").select_option("settle")
+            shown = page.locator("body").get_attribute("data-version")
+            hub.post_action("report", origin="phone", player="Ann", form="credits", values={"credits": 4})
+            expect(page.locator("body")).not_to_have_attribute("data-version", shown)  # drawn again
+            expect(question.locator("select.choice")).to_have_value("settle")
+            page.reload()
+            expect(question).to_have_count(1)
+            expect(question.locator("select.choice")).to_have_value("settle")
+            question.locator("button.confirm").click()
+            expect(page.locator("#questions li")).to_have_count(0)
+        last = flow.session.events()[-1]
+        assert (last.kind, last.player, last.payload["phase"]) == ("phase_selected", "Bob", "settle")
+        assert errors == []
+    finally:
+        context.close()
+        server.shutdown()
+
+
 def test_phone_adds_players_and_starts_the_game(browser, hub, store, output_dir):  # noqa: F811
     from playwright.sync_api import expect
 

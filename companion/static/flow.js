@@ -11,6 +11,17 @@
   const _ = Box._; // the page's words in the phone's language (the state's words come said already)
   const format = Box.format;
   const SEAT_KEY = "tabletop-companion-seat";
+  // The answer a player picked to a camera question and has not sent yet, by question id: kept when the page is drawn
+  // again (another phone's report, the camera's next look) and when it reloads (a phone back from the lock screen),
+  // so Confirm never sends the camera's guess in place of the player's pick.
+  const PICKS_KEY = "tabletop-companion-camera-picks";
+  function loadPicks() {
+    try { return JSON.parse(sessionStorage.getItem(PICKS_KEY) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function savePicks(picks) {
+    try { sessionStorage.setItem(PICKS_KEY, JSON.stringify(picks)); } catch (e) { /* private mode: this page only */ }
+  }
+  let picks = loadPicks();
   let state = null;
   let shownVersion = -1;
   let formShown = null;
@@ -284,6 +295,9 @@
     }
     const questions = $("questions");
     questions.replaceChildren();
+    const asked = new Set((camera.questions || []).map((q) => String(q.id)));
+    for (const id of Object.keys(picks)) if (!asked.has(id)) delete picks[id]; // answered or gone: forget the pick
+    savePicks(picks);
     for (const q of camera.questions || []) {
       const li = el("li", "question");
       li.dataset.id = String(q.id);
@@ -298,7 +312,12 @@
           o.value = c;
           pick.append(o);
         });
-        pick.value = q.proposed || q.choices[0];
+        const mine = picks[String(q.id)];
+        pick.value = mine !== undefined && q.choices.includes(mine) ? mine : q.proposed || q.choices[0];
+        pick.addEventListener("change", () => {
+          picks[String(q.id)] = pick.value;
+          savePicks(picks);
+        });
         answers.append(pick);
       }
       const yes = el("button", "confirm", _("Confirm"));
