@@ -169,6 +169,36 @@ def test_pairs_far_from_the_closest_are_not_searched_at_every_shift_and_change_n
         assert a[2] >= b[2] - 1e-6
 
 
+def test_the_steps_after_the_shift_search_give_every_crop_of_a_frame_its_own_numbers(deck_and_crops):
+    """Issue 15: a frame's new cards are taken through the shortlist, the ink amplitude term and the best and best
+    other card all at once; each crop gets the very numbers it gets alone (ties in the shortlist broken alike), at
+    two turns and at four, and with a few pairs tied on purpose."""
+    deck, crops, _ = deck_and_crops
+    for d in (deck, dataclasses.replace(deck, aspect=1.0)):
+        tried = d.turns_to_try()
+        feats = d.turn_features_many(crops, tried)
+        coarse = d._coarse_many(feats, tried=tried)
+        Ds = [D.copy() for D, _ in coarse]
+        Ds[1][:5] = Ds[1].min()                         # ties at the top of a shortlist
+        Ds[2][:] = 0.5                                  # a crop every pair of which is tied
+        for got, D in zip(d._shortlists(Ds), Ds, strict=True):
+            assert np.array_equal(got, d._shortlists([D])[0])
+            assert len(got) >= 1 and D.ravel()[got[0]] == D.min()
+        amps = [f[0][2] for f in feats]
+        for got, a in zip(d._amp_terms(amps), amps, strict=True):
+            assert np.array_equal(got, d._amp_term(a))
+        fine = d._fine_many(coarse, feats, tried)
+        assert d._best_two_many(fine) == [d._best_two(D) for D in fine]
+        assert d._best_two_many(Ds) == [d._best_two(D) for D in Ds]
+    one_card = dataclasses.replace(deck, ref_ids=["only"] * len(deck.ref_ids))   # no other card: the second best
+    D = [np.full((len(deck.ref_ids), 2), 0.7, np.float32), np.full((len(deck.ref_ids), 2), 0.2, np.float32)]
+    got = one_card._best_two_many(D)
+    assert got == [one_card._best_two(x) for x in D]
+    # d1 = 0.5 x the best reference + 0.5 x their mean = 0.7 (0.2); the best other card, none: max(1, 2 d1)
+    assert got == [(0, 0, pytest.approx(0.7, abs=1e-6), pytest.approx(1.4, abs=2e-6)),
+                   (0, 0, pytest.approx(0.2, abs=1e-6), 1.0)]
+
+
 @pytest.fixture(scope="module")
 def tiles_and_crops():
     """A deck of square tiles (Roll for the Galaxy's 50 mm) and 12 of them seen on the table at every quarter turn."""

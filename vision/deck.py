@@ -349,23 +349,36 @@ class DeckProfile:
         each = tried if tried and isinstance(tried[0], tuple) else [tried] * len(feats)
         trim = cfg.occlusion_drop if cfg.occlusion_weight > 0 else 0
         picked, queries = [], []
-        for (D, _), f, tried in zip(coarse, feats, each, strict=True):
-            order = np.argsort(D, axis=None)[: cfg.shortlist]
-            if cfg.fine_within > 0 and self.shape == "card":   # pairs too far off for any shift to matter keep D
-                near = D.ravel()[order]
-                order = order[near <= near[0] + cfg.fine_within]
+        for (D, _), f, tried, order in zip(coarse, feats, each, self._shortlists([D for D, _ in coarse]), strict=True):
             refs_of, turn_of = np.unravel_index(order, D.shape)
             picked.append((refs_of, turn_of))
             queries.append(({tried[i]: f[i][0] for i in range(len(tried)) if tried[i] - 2 not in tried}, refs_of,
                             np.array([tried[t] for t in turn_of])))
         out = []
-        for (D, hel), f, (refs_of, turn_of), (best, trimmed) in zip(
-                coarse, feats, picked, self.search().fine_ncc_many(queries, cfg.struct_shift, trim), strict=True):
+        for (D, hel), (refs_of, turn_of), (best, trimmed), amp in zip(
+                coarse, picked, self.search().fine_ncc_many(queries, cfg.struct_shift, trim),
+                self._amp_terms([f[0][2] for f in feats]), strict=True):
             if trimmed is not None:
                 best = (1 - cfg.occlusion_weight) * best + cfg.occlusion_weight * np.maximum(best, trimmed)
             D[refs_of, turn_of] = (1.0 - best) + cfg.colour_weight * hel[refs_of, turn_of]
-            out.append(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))
+            out.append(D + np.asarray(amp, np.float32).reshape(-1, 1))
         return out
+
+    def _shortlists(self, Ds: list[np.ndarray]) -> list[np.ndarray]:
+        """Per crop's coarse distances D float32[N_refs, T]: the flat indices into D of its ``shortlist`` closest
+        pairs, closest first (for cards only those within ``fine_within`` of the closest), every crop's sorted at
+        once when all have the same turns (numpy sorts each row as it sorts a crop alone: the same order)."""
+        cfg = self.config
+        if len(Ds) > 1 and len({D.shape for D in Ds}) == 1:
+            flat = np.stack(Ds).reshape(len(Ds), -1)
+            orders = np.argsort(flat, axis=1)[:, :cfg.shortlist]
+        else:
+            flat = [D.ravel() for D in Ds]
+            orders = [np.argsort(D, axis=None)[:cfg.shortlist] for D in Ds]
+        if not (cfg.fine_within > 0 and self.shape == "card"):
+            return list(orders)
+        # pairs too far off for any shift to matter keep their coarse distance
+        return [order[d[order] <= d[order[0]] + cfg.fine_within] for d, order in zip(flat, orders, strict=True)]
 
     def search(self) -> DeckSearch:
         """The deck's :class:`vision.deck_search.DeckSearch`, derived from its references on first use (and again
@@ -391,13 +404,26 @@ class DeckProfile:
         cfg = self.config
         if amp is None or self.amp is None or self.shape != "card" or cfg.amp_weight <= 0:
             return 0.0
-        key = (id(self.amp), cfg.amp_floor)
-        cached = getattr(self, "_log_amp_cache", None)
-        if cached is None or cached[0] != key:        # the references' log amplitudes, once per deck
-            cached = (key, np.log(np.maximum(self.amp, cfg.amp_floor)).astype(np.float32))
-            self._log_amp_cache = cached
         q = np.log(np.maximum(amp, cfg.amp_floor)).astype(np.float32)
-        return cfg.amp_weight * np.abs(q[None, :] - cached[1]).mean(axis=1)
+        return cfg.amp_weight * np.abs(q[None, :] - self._ref_log_amp()).mean(axis=1)
+
+    def _ref_log_amp(self) -> np.ndarray:
+        """float32[N_refs, 2]: the references' log ink amplitudes (floored at ``amp_floor``), once per deck."""
+        key = (id(self.amp), self.config.amp_floor)
+        cached = getattr(self, "_log_amp_cache", None)
+        if cached is None or cached[0] != key:
+            cached = (key, np.log(np.maximum(self.amp, self.config.amp_floor)).astype(np.float32))
+            self._log_amp_cache = cached
+        return cached[1]
+
+    def _amp_terms(self, amps: list[np.ndarray | None]) -> list[np.ndarray | float]:
+        """:meth:`_amp_term` of each crop's ink amplitude, every crop's at once (the same numbers)."""
+        cfg = self.config
+        if len(amps) < 2 or any(a is None for a in amps) or self.amp is None or self.shape != "card" \
+                or cfg.amp_weight <= 0:
+            return [self._amp_term(a) for a in amps]
+        q = np.log(np.maximum(np.stack(amps), cfg.amp_floor)).astype(np.float32)                  # [n, 2]
+        return list(cfg.amp_weight * np.abs(q[:, None, :] - self._ref_log_amp()[None]).mean(axis=2))
 
     def coarse_distances(self, crop: np.ndarray) -> np.ndarray:
         """float[N_refs]: the distance of one crop, as given (no turns, no shifts, no occlusion trimming), to
@@ -477,11 +503,10 @@ class DeckProfile:
         """:meth:`score` of each crop (uint8[h, w, 3] BGR, one frame's cards), the references read once for all
         (:meth:`distances_many`)."""
         uniq = self._cards()[0]
-        out = []
-        for D, turns in self.distances_many(crops):
-            best_c, best_t, d1, d2 = self._best_two(D)
-            out.append((str(uniq[best_c]), d1, d2, int(turns[best_t])))
-        return out
+        got = self.distances_many(crops)
+        return [(str(uniq[best_c]), d1, d2, int(turns[best_t]))
+                for (_, turns), (best_c, best_t, d1, d2) in zip(got, self._best_two_many([D for D, _ in got]),
+                                                                  strict=True)]
 
     def _best_two(self, D: np.ndarray) -> tuple[int, int, float, float]:
         """(best card's index in the sorted card ids, column of D it is best at, its distance, the best other
@@ -500,6 +525,28 @@ class DeckProfile:
         other = np.delete(per.min(axis=1), best_c)
         d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
         return int(best_c), int(best_t), d1, d2
+
+    def _best_two_many(self, Ds: list[np.ndarray]) -> list[tuple[int, int, float, float]]:
+        """:meth:`_best_two` of each crop's distances (float32[N_refs, T] each), every crop's at once when all have
+        the same turns (the same numbers: each card's references reduced in the same order)."""
+        if len(Ds) < 2 or len({D.shape for D in Ds}) > 1:
+            return [self._best_two(D) for D in Ds]
+        cfg = self.config
+        _, _, count = self._cards()
+        order, starts = self._card_runs()
+        Ds_ = np.stack(Ds)[:, order]                                    # [n, N_refs, T], each card's references a run
+        per_min = np.minimum.reduceat(Ds_, starts, axis=1)
+        per_sum = np.add.reduceat(Ds_, starts, axis=1)
+        per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[None, :, None]
+        n, cards, T = per.shape
+        flat = np.argmin(per.reshape(n, -1), axis=1)
+        best_c, best_t = np.divmod(flat, T)
+        d1 = per.reshape(n, -1)[np.arange(n), flat]
+        other = per.min(axis=2)
+        other[np.arange(n), best_c] = np.inf
+        d2 = other.min(axis=1) if cards > 1 else np.maximum(1.0, 2 * d1.astype(np.float64))
+        return [(int(c), int(t), float(a), float(b))
+                for c, t, a, b in zip(best_c.tolist(), best_t.tolist(), d1.tolist(), d2.tolist(), strict=True)]
 
     def _cards(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(card ids sorted, int[N_refs] each reference's index in them, int[n_cards] references per card),

@@ -335,8 +335,8 @@ class DeckSearch:
         inv = (1.0 / np.maximum(norm, 1e-6)).astype(np.float32)
         # each pair's best shifts estimated on the 2 x 2 block sums (one product per query)
         blk = big[:, :, :-1, :-1] + big[:, :, 1:, :-1] + big[:, :, :-1, 1:] + big[:, :, 1:, 1:]
-        pw = _pooled_windows_many(blk, n, H // 2, W // 2).reshape(Q, C, S, -1)       # [Q, C, S, K/4]
-        prod = np.concatenate([np.matmul(pw[q], idx2[:, rows[q]].transpose(0, 2, 1)) for q in range(Q)],
+        prod = np.concatenate([np.matmul(_pooled_windows_many(blk[q:q + 1], n, H // 2, W // 2).reshape(C, S, -1),
+                                         idx2[:, rows[q]].transpose(0, 2, 1)) for q in range(Q)],
                               axis=2)                                                 # [C, S, P]
         est = (prod * (inv * w[None, None, :])[qof].transpose(2, 1, 0)).sum(axis=0)  # [S, P]
         k = max(1, min(self.fine_shifts, S))
