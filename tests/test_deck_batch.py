@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision.card_detect import CardsConfig, crop_size
+from vision.card_features import inner_maps, normalise_maps
 from vision.deck_enroll import deck_from_crops, enrollment_crop
 from vision.synth_table import reference_images
 
@@ -169,10 +170,10 @@ def test_pairs_far_from_the_closest_are_not_searched_at_every_shift_and_change_n
         assert a[2] >= b[2] - 1e-6
 
 
-def test_the_steps_after_the_shift_search_give_every_crop_of_a_frame_its_own_numbers(deck_and_crops):
-    """Issue 15: a frame's new cards are taken through the shortlist, the ink amplitude term and the best and best
-    other card all at once; each crop gets the very numbers it gets alone (ties in the shortlist broken alike), at
-    two turns and at four, and with a few pairs tied on purpose."""
+def test_a_frames_new_cards_ranked_and_decided_together_get_each_crops_own_numbers(deck_and_crops):
+    """Issue 15: a frame's new cards are taken through the coarse ranking, the shortlist, the ink amplitude term and
+    the best and best other card all at once; each crop gets the very numbers it gets taken one by one (ties in the
+    shortlist broken alike), at two turns and at four, and with a few pairs tied on purpose."""
     deck, crops, _ = deck_and_crops
     for d in (deck, dataclasses.replace(deck, aspect=1.0)):
         tried = d.turns_to_try()
@@ -187,6 +188,13 @@ def test_the_steps_after_the_shift_search_give_every_crop_of_a_frame_its_own_num
         amps = [f[0][2] for f in feats]
         for got, a in zip(d._amp_terms(amps), amps, strict=True):
             assert np.array_equal(got, d._amp_term(a))
+        # the coarse ranking of the crops as one array: each crop's candidates made exact as crop by crop
+        search = d.search()
+        qns = np.stack([normalise_maps(np.stack([inner_maps(f[t][0], d.config.struct_shift) for t in range(len(f))]))
+                        for f in feats])
+        pen = [np.random.default_rng(k).uniform(0, 0.3, (len(d.ref_ids), len(tried))) for k in range(len(feats))]
+        for a, b in zip(search.coarse_many(qns, np.stack(pen)), search.coarse_many(list(qns), pen), strict=True):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
         fine = d._fine_many(coarse, feats, tried)
         assert d._best_two_many(fine) == [d._best_two(D) for D in fine]
         assert d._best_two_many(Ds) == [d._best_two(D) for D in Ds]

@@ -318,21 +318,24 @@ class DeckProfile:
                                   inner_maps(own[0][0], sc)[None]) if own else None
         hel_all = (np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(np.stack([h for _, h in own])[:, None, :]
                                                              * self.colour[None]).sum(axis=2))) if own else None)
-        qns, hels, j = [], [], 0
-        for f in feats:
-            qn: list[np.ndarray] = []
-            hl: list[np.ndarray] = []
-            for i in range(len(f)):
-                if half[i] >= 0:
-                    qn.append(qn[half[i]][:, ::-1])
-                    hl.append(hl[half[i]])
-                    continue
-                qn.append(norm_all[j])
-                hl.append(hel_all[j])
+        if not feats:
+            return []
+        # every crop's maps at its T turns one above the other [n, T, C, K], and its colour distances [n, N, T]
+        n, per = len(feats), len(own) // len(feats)
+        norm_own = norm_all.reshape(n, per, *norm_all.shape[1:])
+        hel_own = hel_all.reshape(n, per, -1)
+        qns = np.empty((n, T, *norm_all.shape[1:]), norm_all.dtype)
+        hels = np.empty((n, hel_all.shape[1], T), hel_all.dtype)
+        j = 0
+        for i in range(T):
+            if half[i] >= 0:
+                qns[:, i] = qns[:, half[i], :, ::-1]
+                hels[:, :, i] = hels[:, :, half[i]]
+            else:
+                qns[:, i] = norm_own[:, j]
+                hels[:, :, i] = hel_own[:, j]
                 j += 1
-            qns.append(np.stack(qn))                                                                # [T, C, K]
-            hels.append(np.stack(hl, axis=1))                                                       # [N, T]
-        nccs = self.search().coarse_many(qns, [cfg.colour_weight * h for h in hels], exact_all)     # [N, T]
+        nccs = self.search().coarse_many(qns, cfg.colour_weight * hels, exact_all)               # [N, T] each
         return [(((1.0 - ncc) + cfg.colour_weight * hel).astype(np.float32), hel)
                 for ncc, hel in zip(nccs, hels, strict=True)]
 

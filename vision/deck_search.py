@@ -150,28 +150,31 @@ class DeckSearch:
 
     # -- coarse -------------------------------------------------------------------------------------------
 
-    def coarse_many(self, qns: list[np.ndarray], penalties: list[np.ndarray] | None = None,
+    def coarse_many(self, qns: list[np.ndarray] | np.ndarray, penalties: list[np.ndarray] | np.ndarray | None = None,
                     exact_all: bool = False) -> list[np.ndarray]:
         """Per crop, float32[N, T]: the centred correlation (channel-weighted) of its normalised query maps
         float32[T, C, K] (one row per turn) with every reference: exact for the ``candidates`` best pairs of the
         block-sum ranking index (4 x 4 blocks, 2 x 2 when the maps' sides are not multiples of 4) and every
         reference of their cards at that turn, the index's estimate elsewhere
-        (``exact_all``: exact everywhere). ``penalties``: per crop, float[N, T] added to the distance
-        (1 - correlation) before the pairs are ranked (the colour term), or None.
+        (``exact_all``: exact everywhere). ``qns`` may also be one array float32[n, T, C, K] (every crop at the
+        same turns). ``penalties``: per crop, float[N, T] added to the distance (1 - correlation) before the pairs are
+        ranked (the colour term; or one array float[n, N, T]), or None.
 
         A crop alone reads the index and its candidates' rows; many crops (``batch_exact`` or more) read every
         reference once for all (one matrix product) and keep the same pairs exact, so a crop gets the same
         distances alone or in a frame."""
-        if not qns:
+        if len(qns) == 0:
             return []
         N = self.flat.shape[0]
         W, H = self.size
         C = self.C
         wk = self.query_weights
         Ts = [q.shape[0] for q in qns]
-        all_q = (np.concatenate([q.reshape(q.shape[0], -1) for q in qns]) if len(qns) > 1
-                 else qns[0].reshape(Ts[0], -1)) * wk                                 # weights on the query
-        flat_q = np.split(all_q, np.cumsum(Ts)[:-1]) if len(qns) > 1 else [all_q]    # each crop's rows
+        if isinstance(qns, np.ndarray):   # every crop at the same turns, one above the other
+            all_q = qns.reshape(len(qns) * Ts[0], -1) * wk
+        else:
+            all_q = (np.concatenate([q.reshape(q.shape[0], -1) for q in qns]) if len(qns) > 1
+                     else qns[0].reshape(Ts[0], -1)) * wk                             # weights on the query
         if exact_all or not self.pooled or self.candidates >= N * min(Ts):
             exact = self.flat @ all_q.T
             return [a.astype(np.float32) for a in np.split(exact, np.cumsum(Ts)[:-1], axis=1)]
@@ -181,6 +184,9 @@ class DeckSearch:
         p2 = float(self.rank_pool * self.rank_pool)
         est = (self.rank_index @ pq.reshape(len(all_q), -1).T) / p2                   # [N, sum T]
         batch = len(qns) >= self.batch_exact
+        if batch and isinstance(qns, np.ndarray):   # every crop's ranking at once
+            return self._coarse_batch(est, all_q, penalties, len(qns), Ts[0])
+        flat_q = np.split(all_q, np.cumsum(Ts)[:-1]) if len(qns) > 1 else [all_q]    # each crop's rows
         out, wanted, j = [], [], 0   # wanted: (crop, turn, its column in the queries, the references made exact)
         for k, (q, T) in enumerate(zip(flat_q, Ts, strict=True)):
             ncc = est[:, j:j + T].astype(np.float32)
@@ -202,6 +208,26 @@ class DeckSearch:
             for i, (k, t, _, rows) in enumerate(wanted):
                 out[k][rows, t] = exact[rows, i]
         return out
+
+    def _coarse_batch(self, est: np.ndarray, all_q: np.ndarray, penalties: list[np.ndarray] | np.ndarray | None,
+                      n: int, T: int) -> list[np.ndarray]:
+        """:meth:`coarse_many` of a batch of n crops at the same T turns, every crop's ranking at once: ``est``
+        float[N, n T] the index's estimates, ``all_q`` float32[n T, C K] the weighted queries (crop by crop, turn by
+        turn). Each crop's candidates are the pairs its own ranking picks (numpy selects each row as it selects a crop
+        alone), and the references of their cards are made exact at those turns from one product, its columns in the
+        order of (crop, turn): the same numbers as crop by crop."""
+        N = self.flat.shape[0]
+        out = np.ascontiguousarray(est.astype(np.float32).reshape(N, n, T).transpose(1, 0, 2))    # [n, N, T]
+        rank = -out if penalties is None else np.asarray(penalties, np.float32).reshape(n, N, T) - out
+        top = np.argpartition(rank.reshape(n, -1), self.candidates - 1, axis=1)[:, :self.candidates]
+        refs_of, turn_of = np.divmod(top, T)
+        cards = np.zeros((n, T, len(self._refs_of_card)), bool)   # the cards some candidate is at, per crop and turn
+        cards[np.arange(n)[:, None], turn_of, self.ref_card[refs_of]] = True
+        crop, turn = np.nonzero(cards.any(axis=2))                # (crop, turn) in order
+        exact = self.flat @ all_q[crop * T + turn].T                                        # [N, columns]
+        by_turn = out.transpose(0, 2, 1)                                                    # [n, T, N], a view
+        by_turn[crop, turn] = np.where(cards[crop, turn][:, self.ref_card], exact.T, by_turn[crop, turn])
+        return list(out)
 
     def _runs(self, cards: np.ndarray) -> list[tuple[int, int]]:
         """The rows of the references of ``cards`` (sorted card indices) as runs (start, stop): each card's own run
