@@ -9,6 +9,8 @@ single-threaded BLAS and OpenCV, the best of ``--rounds`` rounds:
 * ``new card``: :meth:`vision.deck.DeckProfile.score_many` of one crop, each of the frame's crops in turn (what
   an incremental read costs when one card was played);
 * ``cold frame``: ``score_many`` of all the frame's crops at once, per card;
+* ``N at once`` (``--together``, default 4 and 10): ``score_many`` of the frame's crops N at a time, per card (what a
+  read costs a card when N new cards are scored together: a few cards added between two reads);
 * ``features``: :meth:`vision.deck.DeckProfile.turn_features` alone, per card.
 
 ``--stages``: a new card's CPU ms split into the steps of ``score_many`` of one crop (cards, not square tiles,
@@ -18,7 +20,8 @@ at the centred shift, :meth:`~vision.deck.DeckProfile._coarse_many`), ``fine`` (
 :meth:`~vision.deck.DeckProfile._best_two`), each step timed over every crop on the previous step's output, and the
 median number of (reference, turn) pairs the fine step searches. A step timed alone keeps its own data in the caches
 (the deck's references, the feature tables), so the steps sum to less than ``new card``: the difference is what
-the steps cost each other in cache when a card is scored from start to end.
+the steps cost each other in cache when a card is scored from start to end. The same steps are also printed for the
+whole frame's crops scored at once (``cold frame``), per card.
 
 ``--against DIR``: the same figures for the ``vision`` package of another checkout (e.g. a worktree of main),
 loaded beside this one and timed interleaved round by round, with the share of crops on which the two agree
@@ -115,14 +118,16 @@ def cpu_ms(fn, n: int) -> float:
 STAGES = ("features", "coarse", "fine", "decide")
 
 
-def stage_ms(deck, crops: list[np.ndarray]) -> tuple[dict[str, float], float] | None:
-    """(CPU ms per crop of each of :data:`STAGES` of scoring each crop alone, median pairs the fine step searches) of
-    a card deck (None for a deck read at one parity of turns first: square tiles)."""
+def stage_ms(deck, crops: list[np.ndarray], together: int = 1) -> tuple[dict[str, float], float] | None:
+    """(CPU ms per crop of each of :data:`STAGES` of scoring the crops ``together`` at a time (1: each alone), median
+    pairs the fine step searches per crop) of a card deck (None for a deck read at one parity of turns first: square
+    tiles)."""
     tried = deck.turns_to_try()
     if len(tried) == 4 and deck.config.parity_alone > 0:
         return None
     n = len(crops)
-    feats = [deck.turn_features_many([c], tried) for c in crops]
+    groups = [crops[i:i + together] for i in range(0, n, together)]
+    feats = [deck.turn_features_many(g, tried) for g in groups]
     coarse = [deck._coarse_many(f, tried=tried) for f in feats]
     pairs: list[int] = []
     search = deck.search()
@@ -134,15 +139,16 @@ def stage_ms(deck, crops: list[np.ndarray]) -> tuple[dict[str, float], float] | 
 
     search.fine_ncc_many = counted          # on this instance only: the deck's own search, counted
     try:
-        dists = [deck._fine_many([(D.copy(), h) for D, h in co], f, tried)[0]
-                 for co, f in zip(coarse, feats, strict=True)]
+        dists = [deck._fine_many([(D.copy(), h) for D, h in co], f, tried) for co, f in zip(coarse, feats, strict=True)]
     finally:
         del search.fine_ncc_many
-    ms = {"features": cpu_ms(lambda: [deck.turn_features_many([c], tried) for c in crops], n),
+    # the best two cards of a group at once where the checkout can (older ones decide card by card)
+    decide = getattr(deck, "_best_two_many", None) or (lambda Ds: [deck._best_two(D) for D in Ds])
+    ms = {"features": cpu_ms(lambda: [deck.turn_features_many(g, tried) for g in groups], n),
           "coarse": cpu_ms(lambda: [deck._coarse_many(f, tried=tried) for f in feats], n),
           "fine": cpu_ms(lambda: [deck._fine_many([(D.copy(), h) for D, h in co], f, tried)
                                   for co, f in zip(coarse, feats, strict=True)], n),
-          "decide": cpu_ms(lambda: [deck._best_two(D) for D in dists], n)}
+          "decide": cpu_ms(lambda: [decide(Ds) for Ds in dists], n)}
     return ms, float(np.median(pairs)) if pairs else 0.0
 
 
@@ -153,8 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--against", type=Path, help="another checkout whose vision package is timed alongside")
     ap.add_argument("--stages", action="store_true", help="also split a new card's CPU time into its steps")
+    ap.add_argument("--together", default="4,10",
+                    help="comma-separated numbers of new cards scored at once (each a figure per card; '' for none)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    together = [int(v) for v in args.together.split(",") if v.strip()]
     other = load_vision(args.against.resolve()) if args.against else None
     work = tempfile.TemporaryDirectory(prefix="card_ident_")   # the enrollments, removed when the bench ends
     gr = GameReaders(Path(work.name), InferenceConfig("auto", 1))
@@ -170,26 +179,36 @@ def main(argv: list[str] | None = None) -> int:
         for d in decks.values():
             d.score_many(crops[:2])                      # caches and derived indexes, not timed
         n = len(crops)
-        res: dict[tuple[str, str], list[float]] = {(k, m): [] for k in decks for m in ("new", "cold", "feat")}
-        steps: dict[str, list[tuple[dict[str, float], float] | None]] = {k: [] for k in decks}
+        sizes = [m for m in together if 1 < m < n]
+        res: dict[tuple[str, object], list[float]] = {(k, m): [] for k in decks
+                                                      for m in ("new", "cold", "feat", *sizes)}
+        steps: dict[tuple[str, str], list[tuple[dict[str, float], float] | None]] = {
+            (k, m): [] for k in decks for m in ("new", "cold")}
         for _ in range(args.rounds):
             for k, d in decks.items():
                 res[(k, "new")].append(cpu_ms(lambda d=d, crops=crops: [d.score_many([c]) for c in crops], n))
                 res[(k, "cold")].append(cpu_ms(lambda d=d, crops=crops: d.score_many(crops), n))
+                for m in sizes:   # the frame's crops m at a time (the last group may be smaller)
+                    res[(k, m)].append(cpu_ms(lambda d=d, m=m, crops=crops: [d.score_many(crops[i:i + m])
+                                                                            for i in range(0, len(crops), m)], n))
                 res[(k, "feat")].append(cpu_ms(lambda d=d, crops=crops: [d.turn_features(c) for c in crops], n))
                 if args.stages:
-                    steps[k].append(stage_ms(d, crops))
+                    steps[(k, "new")].append(stage_ms(d, crops))
+                    steps[(k, "cold")].append(stage_ms(d, crops, n))
         print(f"== {game}: {n} crops, {len(deck.ref_ids)} references")
         for k in decks:
-            print(f"  {k:8s} new card {min(res[(k, 'new')]):.2f} ms, cold frame {min(res[(k, 'cold')]):.2f} ms a card, "
-                  f"features {min(res[(k, 'feat')]):.2f} ms")
-            if args.stages and steps[k] and steps[k][0] is None:
-                print("           a new card's steps: not split (square tiles are read by parity of turns first)")
-            elif args.stages:
-                best = {m: min(r[0][m] for r in steps[k]) for m in STAGES}   # type: ignore[index]
-                print("           a new card's steps (ms): " + ", ".join(f"{m} {best[m]:.2f}" for m in STAGES)
-                      + f" (sum {sum(best.values()):.2f}); pairs searched at every shift, median "
-                      f"{steps[k][0][1]:.0f}")   # type: ignore[index]
+            print(f"  {k:8s} new card {min(res[(k, 'new')]):.2f} ms, "
+                  + "".join(f"{m} at once {min(res[(k, m)]):.2f} ms a card, " for m in sizes)
+                  + f"cold frame {min(res[(k, 'cold')]):.2f} ms a card, features {min(res[(k, 'feat')]):.2f} ms")
+            for m, what in (("new", "a new card's"), ("cold", "a cold frame's")):
+                got = steps[(k, m)]
+                if args.stages and got and got[0] is None:
+                    print(f"           {what} steps: not split (square tiles are read by parity of turns first)")
+                elif args.stages:
+                    best = {s: min(r[0][s] for r in got) for s in STAGES}   # type: ignore[index]
+                    print(f"           {what} steps (ms a card): " + ", ".join(f"{s} {best[s]:.2f}" for s in STAGES)
+                          + f" (sum {sum(best.values()):.2f}); pairs searched at every shift, median "
+                          f"{got[0][1]:.0f}")   # type: ignore[index]
         if other is not None:
             a, b = decks["this"].score_many(crops), decks["against"].score_many(crops)
             same = sum(x[0] == y[0] and x[3] == y[3] for x, y in zip(a, b, strict=True))
