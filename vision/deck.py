@@ -248,11 +248,13 @@ class DeckProfile:
             fs = [got[k] for k, _ in pending]
             again: list[list[int]] = [[], []]
             alone = []
-            for (k, p), f, (D, hel) in zip(pending, fs, self._coarse_many(fs, tried=(0, 2)), strict=True):
+            coarse = self._coarse_many(fs, tried=(0, 2))
+            # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
+            centred = self._best_two_many([D + np.asarray(a, np.float32).reshape(-1, 1) for (D, _), a in
+                                           zip(coarse, self._amp_terms([f[0][2] for f in fs]), strict=True)])
+            for (k, p), f, (D, hel), (_, _, d1, _) in zip(pending, fs, coarse, centred, strict=True):
                 feats[(k, p)] = f
-                # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
-                if self._best_two(D + np.asarray(self._amp_term(f[0][2]), np.float32).reshape(-1, 1))[2] \
-                        <= cfg.parity_alone:
+                if d1 <= cfg.parity_alone:
                     alone.append((k, p, (D, hel), f))
                 elif rnd == 0:
                     again[1 - p].append(k)
