@@ -24,9 +24,10 @@ the steps cost each other in cache when a card is scored from start to end. The 
 whole frame's crops scored at once (``cold frame``), per card.
 
 ``--against DIR``: the same figures for the ``vision`` package of another checkout (e.g. a worktree of main),
-loaded beside this one and timed interleaved round by round, with the share of crops on which the two agree
-(card and turn), the largest difference of their distances and the median best distance and margin of each. A
-checkout whose program does not read this one's deck format enrolls the same references with its own program.
+loaded beside this one and timed interleaved round by round (their order swapped every round), with the share of
+crops on which the two agree (card and turn), the largest difference of their distances and the median best distance
+and margin of each. A checkout whose program does not read this one's deck format enrolls the same references with
+its own program.
 
     python bench/card_ident.py
     python bench/card_ident.py --games race,among --stages
@@ -184,8 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                                                       for m in ("new", "cold", "feat", *sizes)}
         steps: dict[tuple[str, str], list[tuple[dict[str, float], float] | None]] = {
             (k, m): [] for k in decks for m in ("new", "cold")}
-        for _ in range(args.rounds):
-            for k, d in decks.items():
+        for rnd in range(args.rounds):
+            # the versions' order swapped from one round to the next (the one timed second reads warmer caches)
+            for k, d in (list(decks.items()) if rnd % 2 == 0 else list(decks.items())[::-1]):
                 res[(k, "new")].append(cpu_ms(lambda d=d, crops=crops: [d.score_many([c]) for c in crops], n))
                 res[(k, "cold")].append(cpu_ms(lambda d=d, crops=crops: d.score_many(crops), n))
                 for m in sizes:   # the frame's crops m at a time (the last group may be smaller)
