@@ -283,6 +283,41 @@ def _fold_sharpness(fold: np.ndarray) -> float:
     return float(fold.max()) / max(float(fold.mean()), 1e-9)
 
 
+def _lattice_cells(cells: np.ndarray, A: np.ndarray, resp: np.ndarray, padded: tuple[np.ndarray, int], occ: np.ndarray,
+                   sides: list[np.ndarray], win: int, nudge_gain: bool,
+                   config: HexesConfig) -> list[tuple[int, int, float, float, float, int, float]]:
+    """The lattice cells (``cells`` float[N, 2] of axial (q, r)) that are hexes, all cells at once: each cell's centre
+    ``[q, r, 1] @ A`` (upright px, rounded) when inside the image and mostly foreground (``occ``), nudged to the
+    strongest outline response ``resp`` within ``win`` px (the first in row order; with ``nudge_gain`` only when
+    ``config.refine_gain`` x stronger than at the centre), kept when crisp and foreground enough there. ``padded``:
+    (``resp`` with a border of p >= ``win`` px of -inf, p). Returns (q, r, x px, y px, occupancy, crisp sides,
+    response) per hex, in the order of ``cells``."""
+    nh, nw = resp.shape
+    q, r = cells[:, 0], cells[:, 1]
+    cx = np.rint(q * A[0, 0] + r * A[1, 0] + A[2, 0]).astype(np.intp)   # [q, r, 1] @ A as numpy rounds a vector's
+    cy = np.rint(q * A[0, 1] + r * A[1, 1] + A[2, 1]).astype(np.intp)
+    inside = np.flatnonzero((cx >= 0) & (cx < nw) & (cy >= 0) & (cy < nh))
+    inside = inside[~(occ[cy[inside], cx[inside]] < config.min_occupancy_crisp - 0.1)]
+    cx, cy = cx[inside], cy[inside]
+    k = 2 * win + 1
+    pad, p = padded
+    wins = np.lib.stride_tricks.sliding_window_view(pad, (k, k))[cy + p - win, cx + p - win].reshape(len(cx), k * k)
+    at = np.argmax(wins, axis=1) if len(cx) else np.zeros(0, np.intp)
+    cx2, cy2 = cx - win + at % k, cy - win + at // k
+    if nudge_gain:   # the fitted lattice is as good: a hex's own nudge needs a clearly better outline
+        stay = wins[np.arange(len(at)), at].astype(np.float64) < config.refine_gain * resp[cy, cx].astype(np.float64)
+        cx2, cy2 = np.where(stay, cx, cx2), np.where(stay, cy, cy2)
+    o = occ[cy2, cx2].astype(np.float64)
+    crisp = np.zeros(len(cx2), int)
+    for sd in sides:
+        crisp += sd[cy2, cx2].astype(np.float64) >= config.min_edge
+    keep = ~((crisp < config.min_crisp_sides) | (o < config.min_occupancy_crisp)
+             | ((o < config.min_occupancy) & (crisp < config.crisp_for_low_occupancy)))
+    sc = resp[cy2, cx2].astype(np.float64)
+    return [(int(q[inside[j]]), int(r[inside[j]]), float(cx2[j]), float(cy2[j]), float(o[j]), int(crisp[j]),
+             float(sc[j])) for j in np.flatnonzero(keep)]
+
+
 def blob_lattice(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: float,
                  config: HexesConfig, blob: UprightBlob | None = None) -> BlobLattice:
     """The lattice of hexes ``flat`` px across in one connected foreground blob (``comp`` uint8 mask, same size as
@@ -313,28 +348,12 @@ def blob_lattice(img: np.ndarray, gray: np.ndarray, comp: np.ndarray, flat: floa
     rs = range(int(math.floor(uvc[1].min())) - 2, int(math.ceil(uvc[1].max())) + 3)
     win = max(1, int(round(config.refine_frac * flat)))
     found: list[tuple[int, int, float, float, float, int, float]] = []
+    cells = np.array([(qi, ri) for qi in qs for ri in rs], np.float64).reshape(-1, 2)   # q outer, r inner
+    pw = win   # the widest window's reach (the later ones are narrower)
+    padded = np.full((nh + 2 * pw, nw + 2 * pw), -np.inf, resp.dtype)   # windows cut by the image's edge: -inf
+    padded[pw:pw + nh, pw:pw + nw] = resp
     for it in range(3):
-        found = []
-        for qi in qs:
-            for ri in rs:
-                c = np.array([qi, ri, 1.0]) @ A
-                cx, cy = int(round(c[0])), int(round(c[1]))
-                if not (0 <= cx < nw and 0 <= cy < nh) or occ[cy, cx] < config.min_occupancy_crisp - 0.1:
-                    continue
-                a0, a1, b0, b1 = max(0, cx - win), min(nw, cx + win + 1), max(0, cy - win), min(nh, cy + win + 1)
-                wr = resp[b0:b1, a0:a1]
-                dy, dx = np.unravel_index(int(np.argmax(wr)), wr.shape)
-                cx2, cy2 = a0 + dx, b0 + dy
-                if it > 0 and float(wr[dy, dx]) < config.refine_gain * float(resp[cy, cx]):
-                    # the fitted lattice is as good: a hex's own nudge needs a clearly better outline
-                    cx2, cy2 = cx, cy
-                o = float(occ[cy2, cx2])
-                crisp = sum(float(sd[cy2, cx2]) >= config.min_edge for sd in sides)
-                if crisp < config.min_crisp_sides or o < config.min_occupancy_crisp:
-                    continue
-                if o < config.min_occupancy and crisp < config.crisp_for_low_occupancy:
-                    continue
-                found.append((qi, ri, float(cx2), float(cy2), o, crisp, float(resp[cy2, cx2])))
+        found = _lattice_cells(cells, A, resp, (padded, pw), occ, sides, win, it > 0, config)
         if it == 2 or len(found) < 3:
             break
         X = np.array([[f[0], f[1], 1.0] for f in found])
