@@ -1,17 +1,22 @@
-"""The hex reader's work done for many poses or cells at once (:func:`vision.hexes.outline.edge_scores`, the
-lattice's cells) gives each the numbers, to the last bit, that reading it alone gives: batching changes what a read
-costs, never what it says."""
+"""The hex reader's work done for many hexes, poses or cells at once (:func:`vision.hexes.outline.edge_scores`,
+:func:`vision.hexes.identify.score_hexes`, the lattice's cells, :func:`vision.card_features.shifted_maps`) gives each
+the numbers, to the last bit, that reading it alone gives: batching changes what a read costs, never what it says."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.hexes import HexesConfig
-from vision.hexes.geometry import hexagon
+from vision.card_features import shifted_maps
+from vision.hexes import HexesConfig, build_hex_deck_from_images
+from vision.hexes.geometry import hex_crop, hexagon
+from vision.hexes.identify import _blend, score_hex, score_hexes, turned_maps, turned_maps_many
 from vision.hexes.lattice import _lattice_cells
 from vision.hexes.outline import edge_scores, outline_maps
+from vision.synth_table import hex_reference_images
 
 FLAT = 56.0
 
@@ -91,3 +96,66 @@ def test_lattice_cells_read_together_are_read_as_one_by_one(nudge_gain, win):
     got = _lattice_cells(cells, A, resp, (pad, 3), occ, sides, win, nudge_gain, c)
     want = _cells_one_by_one(cells, A, resp, occ, sides, win, nudge_gain, c)
     assert len(want) > 10 and got == want
+
+
+def test_a_sectors_blend_is_its_references_min_and_mean_in_the_decks_order():
+    rng = np.random.default_rng(3)
+    deck = SimpleNamespace(ref_ids=["b", "a", "c", "a", "b", "a", "d", "a"])   # sectors a, b, c, d: 4, 2, 1, 1 refs
+    D = rng.random((8, 12)).astype(np.float32)
+    uniq, inv = np.unique(deck.ref_ids, return_inverse=True)
+    mn = np.full((4, 12), np.inf, np.float32)
+    np.minimum.at(mn, inv, D)
+    sm = np.zeros((4, 12), np.float32)
+    np.add.at(sm, inv, D)
+    counts = np.bincount(inv).astype(np.float32)
+    assert np.array_equal(_blend(deck, D, 0.5), 0.5 * mn + 0.5 * sm / counts[:, None])
+
+
+@pytest.fixture(scope="module")
+def small_deck():
+    ids = ["001", "101", "102", "201", "202", "301"]
+    return build_hex_deck_from_images(hex_reference_images(ids), name="six", kind="scan"), ids
+
+
+def test_hexes_scored_together_are_scored_as_each_alone(small_deck):
+    # crops of the deck's own sectors turned, shifted and noisy, a blank one and one not in the deck: each crop's
+    # score (best sector, distances, turn, the anchor's distance and turn) as when scored alone
+    deck, ids = small_deck
+    rng = np.random.default_rng(2)
+    crops = []
+    for k, hid in enumerate(ids + ["302"]):
+        im = hex_reference_images([hid], seed=k)[hid][0]
+        h, w = im.shape[:2]
+        corners = np.roll(hexagon(0.86 * w, (w / 2 + rng.uniform(-3, 3), h / 2 + rng.uniform(-3, 3)),
+                                  rng.uniform(-4, 4)), -k % 6, axis=0)
+        crop = hex_crop(im, corners, 96)
+        crops.append(np.clip(crop + rng.normal(0, 6, crop.shape), 0, 255).astype(np.uint8))
+    crops.append(np.full((96, 96, 3), 128, np.uint8))
+    cfg = HexesConfig()
+    for anchor in ("001", None):
+        together = score_hexes(deck, crops, anchor, cfg.shortlist, colour_weight=cfg.colour_weight,
+                               fine_shift=cfg.fine_shift)
+        alone = [score_hex(deck, cr, anchor, cfg.shortlist, colour_weight=cfg.colour_weight,
+                           fine_shift=cfg.fine_shift) for cr in crops]
+        assert together == alone
+    assert [s.best for s in together[:len(ids)]] == ids      # and they read right
+    maps, hists = turned_maps_many(crops, deck.config)
+    for k, cr in enumerate(crops):
+        m, hist = turned_maps(cr, deck.config)
+        assert np.array_equal(maps[k], m) and np.array_equal(hists[k], hist)
+    assert score_hexes(deck, []) == []
+    with pytest.raises(ValueError, match="one size"):
+        score_hexes(deck, [crops[0], cv2.resize(crops[1], (80, 80))])
+
+
+def test_shifted_maps_of_many_queries_are_each_querys_own():
+    rng = np.random.default_rng(4)
+    big = cv2.GaussianBlur(rng.random((20, 26, 5 * 4)).astype(np.float32), (0, 0), 1.0)
+    big = np.ascontiguousarray(big.transpose(2, 0, 1).reshape(5, 4, 20, 26)) * np.float32(30)
+    for r in (None, 2):
+        many = shifted_maps(big, 3, r)
+        n = 7 if r is None else 5
+        assert many.shape == (5, n * n, 4, 14 * 20)
+        for k in range(5):
+            assert np.array_equal(many[k], shifted_maps(big[k], 3, r))
+    assert shifted_maps(big.reshape(1, 5, 4, 20, 26), 3).shape == (1, 5, 49, 4, 280)

@@ -613,33 +613,37 @@ def inner_maps(big: np.ndarray, s: int) -> np.ndarray:
 
 
 def shifted_maps(big: np.ndarray, s: int, r: int | None = None) -> np.ndarray:
-    """float32[S, C, H*W]: the query's inner maps at every shift within +-``r`` (default ``s``; ``big`` has an
-    ``s``-pixel border), each normalised per channel as :func:`normalise_maps` does, S = (2r + 1)^2 in
-    row-major order of (dy, dx).
+    """float32[..., S, C, H*W]: the query's inner maps at every shift within +-``r`` (default ``s``; ``big``
+    float32[..., C, H + 2s, W + 2s] has an ``s``-pixel border; leading axes: many queries at once, each its own),
+    each normalised per channel as :func:`normalise_maps` does, S = (2r + 1)^2 in row-major order of (dy, dx).
 
     The windows' means and norms come from summed-area tables of the maps (float64), so each window is
     copied, centred and scaled once instead of normalised from scratch."""
     r = s if r is None else min(int(r), s)
-    C, h, w = big.shape
+    lead = big.shape[:-3]
+    C, h, w = big.shape[-3:]
+    M = int(np.prod(lead, dtype=np.int64))
     H, W = h - 2 * s, w - 2 * s
     n = 2 * r + 1
-    sub = np.asarray(big[:, s - r:h - s + r, s - r:w - s + r], np.float32)
-    f = sub.astype(np.float64)
-    sums, sqs = _window_sums(f, H, W), _window_sums(f * f, H, W)                     # [C, n, n]
+    sub = np.asarray(big.reshape(M, C, h, w)[:, :, s - r:h - s + r, s - r:w - s + r], np.float32)
+    f = sub.astype(np.float64).reshape(M * C, H + n - 1, W + n - 1)
+    sums, sqs = _window_sums(f, H, W), _window_sums(f * f, H, W)                     # [M * C, n, n]
     mean = sums / (H * W)
     norm = np.sqrt(np.maximum(sqs - sums * mean, 0.0))
     # each window copied as one contiguous run: for a column shift dx the maps' columns dx..dx+W are copied
     # once, and the window of a row shift dy is then the run starting dy rows down
-    mean32 = mean.astype(np.float32)
-    out = np.empty((n, n, C, H * W), np.float32)                                  # [dy, dx, C, K]
+    mean32 = mean.astype(np.float32).reshape(M, C, n, n)
+    out = np.empty((M, n, n, C, H * W), np.float32)                               # [query, dy, dx, C, K]
     for dx in range(n):
-        cols = np.ascontiguousarray(sub[:, :, dx:dx + W])                           # [C, H + n - 1, W]
+        cols = np.ascontiguousarray(sub[:, :, :, dx:dx + W])                        # [M, C, H + n - 1, W]
         it = cols.itemsize
-        runs = np.lib.stride_tricks.as_strided(cols, (n, C, H * W), (W * it, cols.strides[0], it), writeable=False)
-        np.subtract(runs, mean32[:, :, dx].T[:, :, None], out=out[:, dx])          # copied and centred at once
-    out = out.reshape(n * n, C, H * W)
-    out *= (1.0 / np.maximum(norm, 1e-6)).transpose(1, 2, 0).reshape(n * n, C, 1).astype(np.float32)
-    return out
+        runs = np.lib.stride_tricks.as_strided(cols, (M, n, C, H * W), (cols.strides[0], W * it, cols.strides[1], it),
+                                               writeable=False)
+        np.subtract(runs, mean32[:, :, :, dx].transpose(0, 2, 1)[..., None], out=out[:, :, dx])   # copied and centred
+    out = out.reshape(M, n * n, C, H * W)
+    out *= (1.0 / np.maximum(norm, 1e-6)).reshape(M, C, n, n).transpose(0, 2, 3, 1).reshape(M, n * n, C, 1).astype(
+        np.float32)
+    return out.reshape(*lead, n * n, C, H * W)
 
 
 def shifted_ncc(big: np.ndarray, s: int, refs: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -46,9 +46,9 @@ Stages of :func:`read_hexes` (pure functions of ``(config, data)``, timed by
 6. ``identify`` (:mod:`.identify`): each hex rectified once into a hexagon-masked square crop; its
    structure maps turned by the six 60-degree steps (``turned_maps``) are compared coarsely with every
    reference of the hex deck (:func:`build_hex_deck`), then at small shifts for a shortlist
-   (``score_hex``); the best (sector, turn) gives id and rotation; an id below ``min_confidence`` is
-   unreadable, not a guess. With a deck, hexes joined to no identified hex are dropped (an Eclipse map is
-   one piece, ``joined_to_read``);
+   (``score_hexes``: a frame's hexes together, each read as alone); the best (sector, turn) gives id and
+   rotation; an id below ``min_confidence`` is unreadable, not a guess. With a deck, hexes joined to no
+   identified hex are dropped (an Eclipse map is one piece, ``joined_to_read``);
 7. ``layout`` (:mod:`.layout`): centres in table mm, axial coordinates from the anchor, zones. With no hex
    identified as the anchor, the hex whose guess it is or the hex clearly most like it anchors the map when
    the identified sectors lie in their own rings round it (``rings_agree``: 1xx ring I, 2xx ring II, 3xx

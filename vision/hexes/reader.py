@@ -25,7 +25,7 @@ from ..table import (
 from ..timing import timed_stage
 from .config import HexesConfig, NotAHexDeck
 from .geometry import hex_crop
-from .identify import decide_hexes, likely_anchor, score_hex
+from .identify import decide_hexes, likely_anchor, score_hexes
 from .lattice import find_hexes
 from .layout import HexObservation, joined_to_read, place_hexes
 from .size import work_image
@@ -166,9 +166,8 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                                                 interpolation=cv2.INTER_AREA)
         up = timed_stage(t, "rectify", lambda: [hex_crop(src, q * g, c.crop_size) for q in corners])
         if deck is not None:
-            sc = timed_stage(t, "identify",
-                             lambda: [score_hex(deck, cr, c.anchor_id, c.shortlist, colour_weight=c.colour_weight,
-                                                fine_shift=c.fine_shift) for cr in up])
+            sc = timed_stage(t, "identify", score_hexes, deck, up, c.anchor_id, c.shortlist,
+                             colour_weight=c.colour_weight, fine_shift=c.fine_shift)
             res = decide_hexes(deck, sc, c.min_confidence)
             for k, (hid, conf, rot, guess) in enumerate(res):
                 ids[k], confs[k], rots[k], guesses[k] = hid, conf, rot, guess
