@@ -387,3 +387,30 @@ def explained_by_boxes(roll, boxes) -> list[bool]:
     from vision.card_art import boxes_explained_by_art
 
     return boxes_explained_by_art(roll.frame, boxes, roll.read, roll.deck.art)
+
+
+def test_a_dice_read_asks_the_art_of_each_box_once_and_gets_the_same_answers(roll, monkeypatch):
+    """The art check a dice read is given keeps each box's answer for that read: a box asked again (a candidate found
+    again at another die size of the size search) is answered as the art check answers it, without warping the art
+    again; boxes on a tile's print, on a die on a tile and off every tile, asked in any order and more than once."""
+    import vision.readers as readers
+    from vision.card_art import boxes_explained_by_art
+
+    on_print = [(int(x) - 15, int(y) - 15, 30, 30) for x, y in (c.center_px for c in roll.read[:4])]
+    on_dice = [tuple(int(v) for v in roll.table.box_px(p)) for p in roll.on_tiles[:3]]
+    off = [(5, 5, 30, 30)]
+    first, second = on_print[:2] + on_dice + off, on_dice[::-1] + on_print + off + on_print[:1]
+    truth = dict(zip(first + second, boxes_explained_by_art(roll.frame, first + second, roll.read, roll.deck.art),
+                     strict=True))
+    assert any(truth.values()) and not all(truth.values())     # both answers are asked for
+    asked: list[tuple] = []
+
+    def counted(frame, boxes, cards, art, config=None):
+        asked.extend(boxes)
+        return boxes_explained_by_art(frame, boxes, cards, art, config)
+
+    monkeypatch.setattr(readers, "boxes_explained_by_art", counted)
+    explained = readers._art_explains(roll.frame, roll.read, roll.deck.art)
+    assert explained(first) == [truth[b] for b in first]
+    assert explained(second) == [truth[b] for b in second]
+    assert sorted(asked) == sorted(set(first + second))          # each box warped against the art once

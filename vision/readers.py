@@ -133,8 +133,7 @@ class RollDiceAdapter:
         cards, art = self.cards, self.art
         if cards and art:
             frame = validate_frame(frame)
-            r = self.reader.read(frame, white=white,
-                                 explained=lambda boxes: boxes_explained_by_art(frame, boxes, cards, art))
+            r = self.reader.read(frame, white=white, explained=_art_explains(frame, cards, art))
         else:
             r = self.reader.read(frame, white=white)
         return Sighting(self.name, r.width, r.height, dice=self._off_markers(r.dice, (r.width, r.height)),
@@ -170,8 +169,7 @@ class RollDiceAdapter:
                                timings_ms=timings, light=light, die_size=size)
 
         def read_window(f: np.ndarray, box: Box, wanted):
-            explained = (None if not cards or not art else
-                         (lambda boxes: boxes_explained_by_art(f, boxes, cards, art)))
+            explained = None if not cards or not art else _art_explains(f, cards, art)
             return self.reader.read_window(f, box, light, wanted, size, explained)
 
         s = _dice_changes(self.name, read_window, frame, previous, boxes)
@@ -293,6 +291,26 @@ def _die_side(previous: Sighting, frame_shape: tuple[int, ...]) -> float:
     frame's longer side."""
     sides = [max(d.box[2], d.box[3]) for d in previous.dice]
     return float(np.median(sides)) if sides else 0.05 * max(frame_shape[:2])
+
+
+def _art_explains(frame: np.ndarray, cards: Sequence[Any], art: Mapping[str, np.ndarray]
+                 ) -> Callable[[Sequence[Box]], list[bool]]:
+    """The ``explained(boxes)`` a dice read of ``frame`` (``uint8[H, W, 3]`` BGR) asks the identified ``cards`` and
+    their ``art`` (card id -> ``uint8[h, w, 3]`` BGR upright art): per ``(x, y, w, h)`` frame-px box,
+    :func:`vision.card_art.boxes_explained_by_art`, each box's answer kept for the rest of that read. A read that
+    searches the die size asks of the candidates found at every size it tries, and most come back at each (on the
+    bench's full Roll table, 68 of the 326 boxes asked); a box's answer depends on that box, the frame and the cards
+    alone, so it is worked out once. Raises nothing."""
+    known: dict[tuple, bool] = {}
+
+    def explained(boxes: Sequence[Box]) -> list[bool]:
+        keys = [tuple(b) for b in boxes]
+        new = [k for k in dict.fromkeys(keys) if k not in known]
+        if new:
+            known.update(zip(new, boxes_explained_by_art(frame, new, cards, art), strict=True))
+        return [known[k] for k in keys]
+
+    return explained
 
 
 def _print_only(frame: np.ndarray, previous: Sighting, boxes: list[Box], cards: tuple[Any, ...],

@@ -185,7 +185,7 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     counts = np.bincount(lab, minlength=len(stats))
     ends = np.cumsum(counts)
     pts = [xy[ends[i - 1]:ends[i]] for i in kept]
-    order = np.array(sorted(range(len(pts)), key=lambda i: -len(pts[i])), np.int64)
+    order = np.argsort(-counts[kept], kind="stable")   # the largest first, equals in label order
     # each fragment's centre as its pixels' mean(0) gives it (float32, summed row by row, then divided)
     sums = np.add.reduceat(xy, ends[:-1], axis=0)[kept - 1] if len(kept) else np.zeros((0, 2), np.float32)
     centres = (sums / counts[kept, None].astype(np.float32)).reshape(-1, 2)[order]  # in merge order
@@ -215,13 +215,16 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
         # measured on the two convex hulls' corners: the union's hull, and so its minimal rectangle, is theirs
         start = 0
         near = np.flatnonzero(~used & within[k])
+        if len(near) == 0:                          # a lone fragment: nothing to join, no hull to measure
+            groups.append(group)
+            continue
         outline = hull(k)
         while True:
             for c in near[near >= start]:
-                corners = np.vstack([outline, hull(c)])
+                corners = np.concatenate([outline, hull(c)])
                 (_, _), (rw, rh), _ = cv2.minAreaRect(corners)
                 if max(rw, rh) <= limit:
-                    group = np.vstack([group, pts[order[c]]])
+                    group = np.concatenate([group, pts[order[c]]])
                     outline = cv2.convexHull(corners).reshape(-1, 2)
                     used[c] = True
                     start = c + 1
