@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from companion.app import MainLoop
     from companion.modes import Mode
 
-__all__ = ["DICE", "HISTORY_LIMIT", "Library", "export_documents"]
+__all__ = ["DICE", "Library", "export_documents"]
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +39,6 @@ DICE = "d6"
 """The chooser's dice entry (the d6 reader: every still table is a roll)."""
 
 DICE_TITLE = lazy("Dice (d6)")
-
-HISTORY_LIMIT = 30
-"""Past games listed at most (newest first)."""
-
 
 def export_documents(store: Any, session_id: str, flows: Mapping[str, Any] | None = None) -> tuple[dict, dict]:
     """``(game JSON, BG Stats play)`` of one game (``companion export``'s two documents), read from ``store``.
@@ -101,11 +97,15 @@ class Library:
         return out
 
     def open_games(self, limit: int = 6) -> list[dict[str, Any]]:
-        """Games that have not ended, newest first (:meth:`summary` of each), at most ``limit``."""
+        """Games that have not ended, newest first (:meth:`summary` of each), at most ``limit``: looked for among
+        every game recorded, so a game left open before many others were played is still offered."""
         return [s for s in self.past_games() if not s["finished"]][:limit]
 
-    def past_games(self, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
-        """The games recorded, newest first, each :meth:`summary` (d6 sessions are not games: left out)."""
+    def past_games(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The games recorded, newest first, each :meth:`summary` (d6 sessions are not games: left out); every
+        one of them (the history lists every game played, a page at a time), or the newest ``limit``.
+
+        Each summary is kept per session and event count, so only a game that changed is replayed again."""
         out = []
         for info in self.store.list_sessions():
             if info.game not in self.flows:
@@ -118,7 +118,7 @@ class Library:
                 out.append({"session": info.id, "game": info.game, "title": self.flows[info.game].title,
                             "players": [], "started_at": info.started_at, "finished": True, "winners": [],
                             "round_label": "", "events": info.events, "unreadable": True})
-            if len(out) >= limit:
+            if limit is not None and len(out) >= limit:
                 break
         return out
 

@@ -399,3 +399,30 @@ def test_the_table_check_says_a_camera_lost_during_it_with_the_cameras_own_words
     first = loop.view()["check"]["lines"][0]
     assert first["level"] == "FAIL" and "gone" in first["message"] and "Di" not in first["message"], first
     loop._watch.close()
+
+
+def test_the_history_and_the_chooser_reach_games_older_than_thirty_others(store, tmp_path):
+    """The history lists every game played (README, "An evening at the table", 6: "every game played, newest first;
+    open one ... or resume one that has not ended"): it stopped at the newest 30, so the 31st game back could not be
+    opened, exported nor resumed from the touchscreen or a phone, and a game left open before 30 finished ones was
+    no longer offered on the chooser."""
+    from companion.flow import GameFlow, parse_players
+
+    left_open = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
+    finished = []
+    for _ in range(31):  # Among the Stars ends after its 4 years of 6 rounds, Next ending each (rulebook 4, 5)
+        flow = GameFlow(store.start("among", FLOWS["among"].settings(parse_players("Cy,Di"), {})), FLOWS["among"])
+        for _ in range(24):
+            flow.next_phase()
+        assert flow.over()
+        finished.append(flow.session.id)
+    loop = evening(store, tmp_path)
+    [offered] = loop.view()["choose"]["open"]
+    assert offered["session"] == left_open.id and not offered["finished"]
+    do(loop, "history")
+    listed = [g["session"] for g in loop.view()["history"]["games"]]
+    assert listed == [*reversed(finished), left_open.id]  # every game, newest first
+    do(loop, "open_game", session=left_open.id)
+    assert loop.view()["history"]["open"]["session"] == left_open.id
+    do(loop, "resume_game", session=left_open.id)
+    assert loop.mode_name is ModeName.PLAY and loop.session.id == left_open.id
