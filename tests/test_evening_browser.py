@@ -335,3 +335,56 @@ def test_a_hungarian_phone_sees_the_rulebook_section_under_the_scores_and_in_the
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_right_to_left_name_keeps_its_own_score_beside_it_in_the_history(browser, tmp_path):  # noqa: F811
+    """A history line says each player's name and total ("Among the Stars — מרים 14 ★, سارة 13"): with names
+    written right to left the browser's bidi joined the totals to the names' run and drew "13 ... 14 מרים", so a
+    total stood beside the other player's name. Each name is set apart (Unicode's first-strong isolate), so a
+    Hebrew or Arabic name reads with its own total after it, the line left to right as the page."""
+    from playwright.sync_api import expect
+
+    from companion.box_settings import BoxSettings
+    from companion.flow import GameFlow, parse_players
+
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        # Among the Stars: a card discarded for 3 credits (rulebook 4 'Discard a card for credits') and 1 VP per 3
+        # credits left at the end (rulebook 6): Miriam ends one VP ahead of Sara, whatever the credits each year.
+        flow = GameFlow(store.start("among", FLOWS["among"].settings(parse_players("מרים,سارة"), {})),
+                        FLOWS["among"])
+        flow.report("מרים", "discard", {})
+        for _ in range(24):
+            flow.next_phase()
+        totals = {p["name"]: str(p["total"]) for p in flow.result()["players"]}
+        assert int(totals["מרים"]) == int(totals["سارة"]) + 1
+        hub = StateHub()
+        library = Library(store, dice_reader=FakeReader, exports=tmp_path / "exports", source="fake")
+        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 80, np.uint8)] * 5), reader=None, session=None,
+                        hub=hub, stillness=StillnessDetector(), sleep=lambda s: None, library=library,
+                        box_settings=BoxSettings(None, "en"), phone_url="http://127.0.0.1:8080/")
+        loop.publish()
+        server = serve(create_app(hub, exports=lambda sid: export_documents(store, sid)), host="127.0.0.1", port=0)
+        context, page, errors = phone(browser)
+        try:
+            with LoopThread(loop):
+                page.goto(f"{server.url}join/{hub.pairing().secret}")
+                page.locator("#box-actions button", has_text="History").click()
+                line = page.locator("#history-list button").first
+                expect(line).to_be_visible()
+                # where each part of the line is drawn: the left edge (px) of a piece of its text
+                left = line.evaluate("""(b, parts) => {
+                    const node = b.firstChild, text = node.textContent, out = {};
+                    let at = 0;
+                    for (const part of parts) {
+                        at = text.indexOf(part, at);
+                        const range = document.createRange();
+                        range.setStart(node, at); range.setEnd(node, at + part.length);
+                        out[part] = range.getBoundingClientRect().left;
+                    }
+                    return out;
+                }""", ["מרים", totals["מרים"], "سارة", totals["سارة"]])
+                assert left["מרים"] < left[totals["מרים"]] < left["سارة"] < left[totals["سارة"]], left
+                assert not errors, errors
+        finally:
+            context.close()
+            server.shutdown()

@@ -225,6 +225,16 @@ window.Box = (function () {
     return n === 1 ? singular : plural;
   }
 
+  // A player's name set apart from the text round it (Unicode's first-strong isolate ... pop directional isolate)
+  // when it holds a right-to-left letter: in "מרים 14, سارة 13" the browser's bidi would otherwise join the totals
+  // and commas to the names' run and draw "13 ... 14 מרים", a total beside the other player's name. Other names are
+  // returned as they are (the page's languages are all left to right).
+  const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud83a[\udc00-\udfff]/;
+  function isolate(name) {
+    const text = String(name);
+    return RTL_LETTER.test(text) ? "\u2068" + text + "\u2069" : text;
+  }
+
   // "{name} won" with {name} filled in (the catalogs keep Python's brace fields).
   function format(text, values) {
     return text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
@@ -379,6 +389,6 @@ window.Box = (function () {
   }
 
   return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
-           format: format,
+           format: format, isolate: isolate,
            pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable };
 })();

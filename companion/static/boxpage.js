@@ -23,7 +23,7 @@
 
   function players(summary) {
     return (summary.players || []).map((p) => summary.finished
-      ? p.name + " " + p.total + (p.winner ? " \u2605" : "") : p.name).join(", ");
+      ? Box.isolate(p.name) + " " + p.total + (p.winner ? " \u2605" : "") : Box.isolate(p.name)).join(", ");
   }
 
   async function act(body, button) {
@@ -92,7 +92,7 @@
     const result = opened.result || { players: [], winners: [] };
     const won = result.winners || [];
     $("history-winner").textContent = opened.finished
-      ? "\u2605 " + (won.length > 1 ? _("Shared win: {names}") : _("Winner: {names}")).replace("{names}", won.join(", "))
+      ? "\u2605 " + (won.length > 1 ? _("Shared win: {names}") : _("Winner: {names}")).replace("{names}", won.map(Box.isolate).join(", "))
       : Box.format(_("Not finished: {round}"), { round: opened.round_label || "" });
     Box.scoreTable($("history-scores"), result, opened.finished);
     const id = encodeURIComponent(opened.session);

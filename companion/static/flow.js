@@ -597,7 +597,7 @@
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
     $("winner").textContent = format(result.winners.length > 1 ? _("Shared win: {names}") : _("Winner: {names}"),
-      { names: result.winners.join(", ") });
+      { names: result.winners.map(Box.isolate).join(", ") });
     const teams = Object.entries(result.team_scores || {});
     const teamList = $("team-scores");
     teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", format(_("{team} (team): {vp} VP"), {team: team, vp: vp}))));
