@@ -422,6 +422,69 @@ def test_race_card_seen_is_asked_and_only_hand_and_chips_stay_on_the_phone(store
     assert flow.view()["players"][0]["tableau"] == 2
 
 
+def test_a_dismissed_misread_is_not_asked_again_while_the_camera_keeps_seeing_it(store):
+    """Ann's Contact Specialist is read as Gambling World: she dismisses "Ann placed Gambling World?" and reports
+    her card from her phone (Race for the Galaxy, Settle: one card placed). Every read after that, of the same
+    table or once she has placed another card, asked "Ann placed Gambling World?" again; it is now asked again only
+    after a read that no longer sees it (the card was taken away, then laid again)."""
+    deck = deck_for("race", ["old_earth", "gambling_world", "contact_specialist", "space_marines"])
+    misread = make_scene("race", ["old_earth", "gambling_world"], seed=3, n_cards=2, effects=False)
+    flow = flow_of(store, "race")
+    flow.report("Ann", "start", {"card": "Old Earth"})
+    flow.report("Bob", "start", {"card": "Alpha Centauri"})
+    flow.report("Ann", "select", {"action": "Settle"})
+    flow.report("Bob", "select", {"action": "Settle"})
+    cam = CameraFlow(flow, deck=deck)
+
+    def look(scene) -> list[str]:  # the camera over this table, Ann's zone the whole picture
+        cam.calibration = calibrate(scene.image, scene.layout)
+        cam.zones = whole_frame_for("Ann", scene.image, "Bob")
+        read_twice(cam, scene.image)
+        return [q["text"] for q in cam.view()["questions"]]
+
+    assert look(misread) == ["Ann placed Gambling World?"]
+    cam.dismiss(cam.view()["questions"][0]["id"], origin="phone")
+    flow.report("Ann", "card", {"card": "Contact Specialist"})  # her correction, from her phone
+    assert look(misread) == []  # the same table read again (Read now)
+    flow.next_phase()  # Settle done: the round ends; Develop chosen and run in the next (digest §3)
+    flow.report("Ann", "select", {"action": "Develop"})
+    flow.report("Bob", "select", {"action": "Develop"})
+    flow.next_phase()
+    more = make_scene("race", ["old_earth", "gambling_world", "space_marines"], seed=5, n_cards=3, effects=False)
+    assert sorted(c.id for c in more.cards) == ["gambling_world", "old_earth", "space_marines"]
+    assert look(more) == ["Ann placed Space Marines?"]  # her next card only
+    alone = make_scene("race", ["old_earth"], seed=4, n_cards=1, effects=False)
+    cam.dismiss(cam.view()["questions"][0]["id"])
+    assert look(alone) == []  # Gambling World taken away ...
+    assert look(misread) == ["Ann placed Gambling World?"]  # ... and laid again: asked
+
+
+def test_a_dismissed_card_taken_away_and_laid_for_real_later_is_asked(store):
+    """A card the camera saw for a moment (shown to the table, then taken back) is dismissed; the reads then show
+    just the rules' tableau again. When the player later really places it (Race for the Galaxy, Settle: one card
+    placed), it is asked about."""
+    deck = deck_for("race", ["old_earth", "gambling_world", "contact_specialist", "space_marines"])
+    shown = make_scene("race", ["old_earth", "gambling_world"], seed=3, n_cards=2, effects=False)
+    alone = make_scene("race", ["old_earth"], seed=4, n_cards=1, effects=False)
+    flow = flow_of(store, "race")
+    flow.report("Ann", "start", {"card": "Old Earth"})
+    flow.report("Bob", "start", {"card": "Alpha Centauri"})
+    flow.report("Ann", "select", {"action": "Settle"})
+    flow.report("Bob", "select", {"action": "Settle"})
+    cam = CameraFlow(flow, deck=deck)
+
+    def look(scene) -> list[str]:  # the camera over this table, Ann's zone the whole picture
+        cam.calibration = calibrate(scene.image, scene.layout)
+        cam.zones = whole_frame_for("Ann", scene.image, "Bob")
+        read_twice(cam, scene.image)
+        return [q["text"] for q in cam.view()["questions"]]
+
+    assert look(shown) == ["Ann placed Gambling World?"]
+    cam.dismiss(cam.view()["questions"][0]["id"])
+    assert look(alone) == []  # taken back: the table is Ann's tableau as recorded (Bob's zone lies off the picture)
+    assert look(shown) == ["Ann placed Gambling World?"]  # placed for real
+
+
 def test_race_start_world_seen_in_setup_is_asked_as_start_world(store):
     deck = deck_for("race", ["old_earth", "gambling_world", "contact_specialist"])
     scene = make_scene("race", ["old_earth"], seed=4, n_cards=1, effects=False)

@@ -27,6 +27,7 @@ class CameraAnswers:
 
     questions: list[Question]
     misplays: dict[str, list[dict[str, Any]]]
+    dismissed: dict[str, str]
     flow: Any
 
     def _question(self, qid: Any) -> Question:
@@ -85,9 +86,12 @@ class CameraAnswers:
         return event
 
     def dismiss(self, qid: Any, origin: str = "touchscreen") -> Question:
-        """Drop the question; nothing is recorded. Raises BadEntry for no such question."""
+        """Drop the question; nothing is recorded. A question of a zone's read is not asked again while that zone's
+        reads keep proposing the same change (``dismissed``). Raises BadEntry for no such question."""
         q = self._question(qid)
         self.questions.remove(q)
+        if q.zone is not None:
+            self.dismissed[q.proposal.key] = q.zone
         self._answered(q)
         log.info("camera question %d dismissed on the %s: %s", q.id, origin, q.proposal.text)
         return q

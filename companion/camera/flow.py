@@ -177,6 +177,9 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self.map_watcher: Any = None
         """The watcher of the shared map (a :class:`~companion.camera.passes.MapPass`), made on the first map read."""
         self.questions: list[Question] = []
+        self.dismissed: dict[str, str] = {}
+        """Changes the players dismissed (:attr:`Proposal.key` -> the zone read that proposed it): not asked again
+        while that zone's reads keep proposing them."""
         self.misplays: dict[str, list[dict[str, Any]]] = {}
         self.notes: dict[str, list[str]] = {}
         self.markers: dict[str, Any] | None = None
@@ -573,14 +576,20 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         if observed.withdraw:
             gone = set(observed.withdraw)
             self.questions = [q for q in self.questions if q.proposal.key not in gone]
+        # a change the players dismissed is not asked again while this zone's reads keep proposing it (a misread
+        # card, corrected from a phone, is seen the same way at every read); once a read no longer sees it, it may
+        # be asked again when it is seen again
+        seen = {p.key for p in observed.proposals}
+        self.dismissed = {k: z for k, z in self.dismissed.items() if z != player or k in seen}
         for p in observed.proposals:
-            self._ask(p)
+            if p.key not in self.dismissed:
+                self._ask(p, zone=player)
         return recorded
 
-    def _ask(self, proposal: Proposal) -> Question | None:
+    def _ask(self, proposal: Proposal, zone: str | None = None) -> Question | None:
         if any(q.proposal.key == proposal.key for q in self.questions):
             return None
-        q = Question(self._next_id, proposal, time.time())
+        q = Question(self._next_id, proposal, time.time(), zone=zone)
         self._next_id += 1
         self.questions.append(q)
         del self.questions[:-MAX_QUESTIONS]

@@ -79,13 +79,19 @@ class Observed:
 
 @dataclass
 class Question:
-    """A waiting :class:`Proposal` with its id (what ``camera_confirm`` / ``camera_dismiss`` name)."""
+    """A waiting :class:`Proposal` with its id (what ``camera_confirm`` / ``camera_dismiss`` name).
+
+    Attributes:
+        zone: the player's zone (or the shared map) whose read proposed it; None for a question of a dice pass
+            (a Roll phase, the end-of-game count), which is never remembered once dismissed.
+    """
 
     id: int
     proposal: Proposal
     asked_at: float
     choice: str | None = None
     error: str | None = None
+    zone: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{"id", "player", "text", "kind", "payload", "choices", "labels", "proposed", "choice", "error"}``

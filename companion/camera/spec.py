@@ -101,13 +101,14 @@ class TableauCamera:
     def observe(
         self, watcher: Any, player: str, seen: Sequence[Any], view: Mapping[str, Any], flow: Any
     ) -> Observed | None:
-        """Questions for the cards added, notes for the cards missing and the unsure ones."""
+        """Questions for the cards added, notes for the cards missing and the unsure ones; an empty
+        :class:`Observed` when the reads agree on exactly the rules' tableau (nothing is proposed any more)."""
         if not self.asking(view):
             return None
         change = watcher.observe(seen, self.tableau(view, player))
         notes = list(watcher.unsure)
         if change is None:
-            return Observed(notes=notes) if notes else None
+            return Observed(notes=notes) if notes or watcher.matches else None
         out = Observed(notes=notes)
         for name in change.added:
             p = self.proposal(player, name, view)

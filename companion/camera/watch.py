@@ -134,6 +134,8 @@ class TableauWatcher:
         self._agree: AgreeingReads[tuple[tuple[str, ...], tuple[str, ...]]] = AgreeingReads(confirm_reads)
         self._reported: TableauChange | None = None
         self.unsure: list[str] = []
+        self.matches = False
+        """Whether the reads last agreed on exactly the rules' tableau (nothing added, nothing missing)."""
 
     def observe(self, seen: Sequence[SeenCard], tableau: Sequence[str]) -> TableauChange | None:
         """Feed one read of this player's zone; ``tableau`` is the rules' tableau now (card names).
@@ -162,7 +164,8 @@ class TableauWatcher:
         missing = tuple(sorted((want - have).elements()))
         if not self._agree.feed((added, missing)):
             return None
-        if not added and not missing:
+        self.matches = not added and not missing
+        if self.matches:
             self._reported = None
             return None
         change = TableauChange(self.player, added, missing, tuple(unsure))
