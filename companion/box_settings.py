@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any
 
 from companion.errors import BadEntry, shown
 from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, _, os_reason, say, set_box_language
+from companion.paths import write_whole
 
 __all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
 
@@ -177,13 +176,7 @@ class BoxSettings:
         if self.brightness is not None:
             data[BRIGHTNESS] = self.brightness
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".box-settings-", dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, ensure_ascii=False, indent=1)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.path)
+            write_whole(self.path, json.dumps(data, ensure_ascii=False, indent=1))
         except OSError as exc:
             log.warning("%s", _("box settings not kept in {path} ({problem}): they hold until the box stops").format(
                 path=self.path, problem=say(os_reason(exc))))

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ import rules
 from companion import records
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.i18n import Listing, Text, _, lazy, message_of, os_reason, say
+from companion.paths import write_whole
 
 if TYPE_CHECKING:
     from companion.app import MainLoop
@@ -214,7 +213,8 @@ class Library:
 
     def export(self, session_id: Any) -> dict[str, str]:
         """Write a game's JSON record and BG Stats play (``companion export``'s documents) into :meth:`export_folder`,
-        each written whole (a temporary file renamed); returns ``{"json": path, "bgstats": path}``.
+        each written whole and on the card before it is said saved (:func:`companion.paths.write_whole`); returns
+        ``{"json": path, "bgstats": path}``.
 
         Raises:
             BadEntry: no such game, or the folder cannot be written (the message names it).
@@ -223,11 +223,7 @@ class Library:
         paths = self.export_paths(str(session_id))
         try:
             for path, doc in ((paths["json"], game), (paths["bgstats"], play)):
-                path.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(prefix=".export-", dir=path.parent)
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-                os.replace(tmp, path)
+                write_whole(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
         except OSError as exc:  # the folder for the box's log; the views (a phone among them) are told the reason
             log.warning("%s", _("cannot write the export in {folder}: {problem}").format(
                 folder=paths["json"].parent, problem=say(os_reason(exc))))

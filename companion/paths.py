@@ -11,7 +11,8 @@ from pathlib import Path
 import platformdirs
 
 __all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "data_dir_is_a_file",
-           "data_dir_problem", "default_db_path", "demo_db_path", "demo_settings_path", "web_secret_key"]
+           "data_dir_problem", "default_db_path", "demo_db_path", "demo_settings_path", "web_secret_key",
+           "write_whole"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"
@@ -187,3 +188,34 @@ def _write_key(fd: int, key: bytes) -> None:
         file.write(key.hex() + "\n")
         file.flush()
         os.fsync(file.fileno())
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) as the file ``path``, whole or not at all, and on the storage before this returns.
+
+    The text goes to a temporary file beside ``path``, is flushed and fsync'd, then renamed over ``path``: a power
+    cut or a kill leaves the old file or the new one, never half of one, and a file said to be written is not found
+    empty after a power cut. When a step fails (a full or read-only card) the temporary file is removed and any
+    file already at ``path`` is left as it was.
+
+    Args:
+        path: the file to write; its folder is made if missing.
+        text: the whole content.
+
+    Raises:
+        OSError: the folder cannot be made or written, or the storage refused the data.
+    """
+    import tempfile
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(spare, path)
+    except BaseException:
+        Path(spare).unlink(missing_ok=True)
+        raise

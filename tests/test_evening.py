@@ -426,3 +426,36 @@ def test_the_history_and_the_chooser_reach_games_older_than_thirty_others(store,
     assert loop.view()["history"]["open"]["session"] == left_open.id
     do(loop, "resume_game", session=left_open.id)
     assert loop.mode_name is ModeName.PLAY and loop.session.id == left_open.id
+
+
+def test_an_export_the_card_refuses_is_said_and_leaves_the_earlier_one_and_no_spare_file(store, tmp_path,
+                                                                                        monkeypatch):
+    """Export on the box (History or the scores) wrote a temporary file and renamed it without asking the card to
+    keep it, so a card that refuses the data (full, failing) was said "saved" and a power cut could leave an empty
+    record; and a write that failed left its temporary file in the exports folder. The record is now on the card
+    before "saved" is said; a refusal is said with the card's reason, the earlier export stays whole and no spare
+    file is left."""
+    import errno
+
+    from companion import paths
+
+    loop = evening(store, tmp_path)
+    do(loop, "choose_game", game="race")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    session = loop.session.id
+    folder = tmp_path / "exports"
+    loop.library.export(session)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert sorted(before) == [f"{session}.bgstats.json", f"{session}.json"]
+    do(loop, "report", "phone", player="Ann", form="hand", values={"cards": 5})  # the record changes
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(paths.os, "fsync", full)
+    do(loop, "history")
+    answer = loop.dispatch({"action": Action.EXPORT_GAME, "origin": "touchscreen", "session": session})
+    assert answer.error == "cannot write the export on the box (the disk is full)"
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
