@@ -69,8 +69,11 @@ def compare_reads(old: list, new: list) -> dict[str, float]:
     nearest): per frame lists of cards (``id``, ``rotation_deg``, ``confidence``, ``corners`` float[4, 2] px).
     Returns {cards, unpaired (cards of either read with no card of the other at the same place, or counts that
     differ), ids (pairs of different ids), turns (pairs read at another quarter turn: rotations more than 45 degrees
-    apart), corner_px (the largest distance of a corner to its pair's), conf (the largest confidence difference)}."""
-    out = {"cards": 0, "unpaired": 0, "ids": 0, "turns": 0, "corner_px": 0.0, "conf": 0.0}
+    apart), corner_px (the largest distance of a corner to its pair's), conf (the largest confidence difference),
+    higher, lower (pairs of the same id whose new confidence is higher, lower), drop (the largest fall of a pair's
+    confidence, 0 when none fell)}."""
+    out = {"cards": 0, "unpaired": 0, "ids": 0, "turns": 0, "corner_px": 0.0, "conf": 0.0, "higher": 0, "lower": 0,
+           "drop": 0.0}
     for a, b in zip(old, new, strict=True):
         out["cards"] += len(a)
         out["unpaired"] += abs(len(a) - len(b))
@@ -89,6 +92,10 @@ def compare_reads(old: list, new: list) -> dict[str, float]:
             out["turns"] += abs((float(c.rotation_deg) - float(d.rotation_deg) + 180.0) % 360.0 - 180.0) > 45.0
             out["corner_px"] = max(out["corner_px"], err)
             out["conf"] = max(out["conf"], abs(float(c.confidence) - float(d.confidence)))
+            if c.id == d.id:
+                out["higher"] += float(d.confidence) > float(c.confidence)
+                out["lower"] += float(d.confidence) < float(c.confidence)
+                out["drop"] = max(out["drop"], float(c.confidence) - float(d.confidence))
     return out
 
 
@@ -202,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
             if a != n:
                 d = compare_reads(cards["old"], cards["new"])
                 print(f"  reads: {d['cards']} cards, unpaired {d['unpaired']}, other ids {d['ids']}, other turns "
-                      f"{d['turns']}, corners within {d['corner_px']:.3f} px, confidences within {d['conf']:.4f}")
+                      f"{d['turns']}, corners within {d['corner_px']:.3f} px, confidences within {d['conf']:.4f} "
+                      f"(same id: higher {d['higher']}, lower {d['lower']}, the largest fall {d['drop']:.4f})")
             # each frame's new read over its old read of the same round (the load drifts less within a pair)
             pair = [y / x for x, y in zip(cpu["old"], cpu["new"], strict=True)]
             loose = {v: sum(statistics.median(x) for k, x in stages[v].items() if k.startswith("loose_"))

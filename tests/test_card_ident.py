@@ -322,6 +322,34 @@ def test_a_card_a_few_pixels_off_is_centred_on_its_content_without_searching_edg
         assert np.abs(order_quad(quads[0]) - true).max() < 1.0
 
 
+def test_a_quad_that_lost_part_of_its_card_is_read_from_the_card_sized_place_without_searching_edges(monkeypatch):
+    # card "b" (96 x 150 px, its size known) and the quad of a blob that lost a wedge of the card's top (the top side
+    # cut slanted from 40 px down the left side to the top-right corner) and 3 px of border elsewhere: 0.94 x 0.86 of
+    # the card, reading it weakly (confidence 0.33; sure only from 0.99 here, as above). Centring moves a quad without
+    # resizing it; the card-sized place about the quad, centred on the card's content, reads it surely, so no outline
+    # is searched from the edges. With ``resize_tol`` None the quad is centred as it is, and the edges are searched
+    import vision.card_match as card_match
+
+    deck, frame, true = _card_b_on_its_ground()
+    place = np.array([[153.0, 160.0], [242.0, 123.0], [242.0, 266.0], [153.0, 266.0]])
+    crop = rectify(frame, place, 96, 150)
+    first = deck.score(crop)
+    looked = []
+    real = card_match.candidate_quads
+    monkeypatch.setattr(card_match, "candidate_quads", lambda *a, **k: looked.append(a[1]) or real(*a, **k))
+    cfg = RefineConfig(weak_conf=0.99)
+    assert first[0] == "b" and deck.decide(first).confidence < 0.5 and cfg.resize_tol == 0.05
+    for tol, searched in ((0.05, 0), (None, 1)):
+        looked.clear()
+        scores, quads, _ = refine_identifications(deck, frame, [place], [crop], [first], False,
+                                                  RefineConfig(weak_conf=0.99, resize_tol=tol),
+                                                  view=SearchView(frame, [place], lambda q: q, (96.0, 150.0)))
+        assert len(looked) == searched
+        if tol is not None:
+            assert scores[0][0] == "b" and deck.decide(scores[0]).confidence >= 0.99
+            assert np.abs(order_quad(quads[0]) - true).max() < 1.5
+
+
 def test_the_shifted_correlation_peaks_where_the_reference_was_cut():
     # the reference is the maps' window at shift (dy, dx) = (1, 5) of s = 3, normalised: its correlation there is 1
     # (every channel's NCC is 1, the weights sum to 1), as the shifted maps' product with it says at every shift

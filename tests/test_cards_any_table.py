@@ -222,7 +222,8 @@ def test_a_place_turned_with_the_cloth_is_turned_to_the_cards_direction(race_dec
     surely, and turned a few degrees about its best place: each card of a gingham table, proposed turned 40 degrees
     and a quarter of its short side off, is found and identified; moved along the place's own axes only, hardly
     any."""
-    from vision.card_match import RefineConfig, SearchView, _turned, refine_identifications
+    from vision.card_match import RefineConfig, SearchView, refine_identifications
+    from vision.card_outline import turned
 
     sc = scenes.card_scene("race", IDS, seed=11, n_cards=6, camera="pi-hq",
                            config=TileSceneConfig(tables=("gingham",)))
@@ -234,7 +235,7 @@ def test_a_place_turned_with_the_cloth_is_turned_to_the_cards_direction(race_dec
     found = {"turned": 0, "own axes": 0}
     for cid, true_q in labels[1:]:
         short = min(quad_size(true_q))
-        place = _turned(true_q, 40.0) + (0.25 * short, 0.0)
+        place = turned(true_q, 40.0) + (0.25 * short, 0.0)
         quads = [sure_q, place]
         crops = [rectify(sc.image, to_frame(q), cw, ch) for q in quads]
         for what, cfg in (("turned", RefineConfig()), ("own axes", RefineConfig(turn_fine_deg=0.0))):

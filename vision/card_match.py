@@ -29,6 +29,15 @@ import cv2
 import numpy as np
 
 from .card_centre import centred, centred_many, matched_shift, shift_quad
+from .card_outline import (
+    card_sized,
+    card_sized_about,
+    cards_axis_deg,
+    off_card_size,
+    shifted_places,
+    side_axis_deg,
+    turned,
+)
 from .deck import DeckProfile
 from .quads import order_quad, quad_size, rectify
 
@@ -101,6 +110,18 @@ class RefineConfig:
             this way, the same cards at the same turns as the search of their edges read them; the cold read's CPU
             time about 0.8 of that search's, and the cards' corners nearer the labels (the mean over every card
             2.00 -> 1.96 px; with 1 move 2.04, 3 moves 1.95).
+        resize_tol: with a known card size, a weak card of ``centre_steps`` whose quad's sides are more than this
+            fraction off the card's is centred from the card-sized place about its quad instead
+            (:func:`vision.card_outline.card_sized_about`), when the deck reads that place closer (``min_gain``): a
+            blob that lost a corner or a strip of its card's border in the table's colour is smaller than the card,
+            with a side cut slanted across it, and centring moves a quad without resizing it; the search of its edges
+            costs 30-40 ms a card, this about 10. On Race for the Galaxy's and Among the Stars' layouts 11-30 of
+            ``bench/card_table_ab.py`` (such quads 0.81-0.94 of the card's sides) every card read the card it read
+            before, at the same turn, most with their corners nearer the labels; Race's slowest layouts about 100x ->
+            60x (17) and 40-75x -> 27x (30) a JPEG decode (None: never) ...
+        fit_frac: ... and each side of the place so read is then moved to its strongest edge within this fraction of
+            the card's short side, turned by up to a degree (:func:`_edge_fitted`), when the deck reads it closer (0:
+            not fitted).
         seen_conf: a weak place of the detector's second look (``loose``) whose centre lies within half its short
             side of a card read with at least this confidence (by either look) is that card seen again, and gets no
             second look: the reader reports one card per place (:func:`vision.cards.read_cards`), the card read
@@ -138,6 +159,8 @@ class RefineConfig:
     early_within: float = 2.0
     seen_conf: float = 0.9
     centre_steps: int = 2
+    resize_tol: float | None = 0.05
+    fit_frac: float = 0.05
     angles_deg: tuple[float, ...] = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
     iterations: int = 2
 
@@ -414,60 +437,6 @@ class SearchView:
     card_px: tuple[float, float] | None = None
 
 
-def _card_sized(q: np.ndarray, card_px: tuple[float, float]) -> np.ndarray:
-    """``q`` (ordered float[4, 2] px, side 0 short) resized about its centre to ``card_px`` (short, long) px along
-    its own axes."""
-    c = q.mean(axis=0)
-    e1 = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-9)
-    e2 = np.array([-e1[1], e1[0]])
-    if np.dot(e2, q[3] - q[0]) < 0:
-        e2 = -e2
-    hx, hy = 0.5 * min(card_px) * e1, 0.5 * max(card_px) * e2
-    return np.array([c - hx - hy, c + hx - hy, c + hx + hy, c - hx + hy])
-
-
-def _shifted(q: np.ndarray, steps: np.ndarray, card_px: tuple[float, float]) -> list[np.ndarray]:
-    """``q`` (float[4, 2] px, side 0 short) moved by every pair (a, b) of ``steps`` (fractions of the short and the
-    long side, ``card_px`` px) along its own axes, (0, 0) left out."""
-    e1 = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-9) * min(card_px)
-    e2 = (q[3] - q[0]) / max(float(np.linalg.norm(q[3] - q[0])), 1e-9) * max(card_px)
-    return [q + a * e1 + b * e2 for a in steps for b in steps if a != 0 or b != 0]
-
-
-def _turned(q: np.ndarray, deg: float) -> np.ndarray:
-    """``q`` (float[4, 2] px) turned by ``deg`` degrees about its centre (counter-clockwise on screen)."""
-    a = np.radians(deg)
-    R = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
-    c = q.mean(axis=0)
-    return (q - c) @ R.T + c
-
-
-def _axis_deg(q: np.ndarray, period: float) -> float:
-    """Direction in degrees (counter-clockwise on screen, mod ``period``) of side 0 (corner 0 to 1) of ``q``."""
-    v = np.asarray(q, np.float64)[1] - np.asarray(q, np.float64)[0]
-    return float(np.degrees(np.arctan2(-v[1], v[0]))) % period
-
-
-def cards_axis_deg(quads: list[np.ndarray], square: bool) -> float | None:
-    """The common direction of the cards' short sides (``quads``: float[4, 2] px, side 0 short), in degrees
-    counter-clockwise on screen mod 180 (mod 90 for ``square`` tiles: any side), the mean on that circle; None
-    without quads or when the directions spread too far to share one (the mean vector under half long)."""
-    if not quads:
-        return None
-    period = 90.0 if square else 180.0
-    k = 360.0 / period
-    dirs = []
-    for q in quads:
-        q = order_quad(np.asarray(q, np.float64))
-        short0 = np.linalg.norm(q[1] - q[0]) <= np.linalg.norm(q[2] - q[1])
-        dirs.append(_axis_deg(q if short0 else np.roll(q, -1, axis=0), period))
-    z = np.exp(1j * np.radians(dirs) * k)
-    m = z.mean()
-    if abs(m) < 0.5:
-        return None
-    return float(np.degrees(np.angle(m)) / k) % period
-
-
 def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad: np.ndarray, crop_wh: tuple[int, int],
                    mirrored: bool, cfg: RefineConfig, axis_deg: float | None = None,
                    turn: int | None = None) -> np.ndarray:
@@ -493,14 +462,14 @@ def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad:
     A card whose colours the table shares (a patterned cloth, a playmat) is foreground in pieces, and a place
     from the pieces, or beside the cards found, can lie a third of a card off it, where the cloth's own straight
     edges pair at the card's size as well as the card's do; the card's face is what the cloth has not."""
-    q0 = _card_sized(np.asarray(quad, np.float64), view.card_px)
+    q0 = card_sized(np.asarray(quad, np.float64), view.card_px)
     n = int(round(cfg.shift_reach / cfg.shift_step))
     starts = [q0]
     if axis_deg is not None and cfg.turn_fine_deg > 0:
         period = 90.0 if abs(view.card_px[0] - view.card_px[1]) < 0.05 * max(view.card_px) else 180.0
-        d = (axis_deg - _axis_deg(q0, period) + period / 2) % period - period / 2
+        d = (axis_deg - side_axis_deg(q0, period) + period / 2) % period - period / 2
         if abs(d) > cfg.turn_fine_deg:
-            starts.append(_turned(q0, d))
+            starts.append(turned(q0, d))
 
     tried = deck.turns_to_try()
     ranked = (turn % 2, turn % 2 + 2) if turn is not None and len(tried) == 4 and cfg.turn_ranked > 0 else None
@@ -518,15 +487,15 @@ def placed_by_deck(deck: DeckProfile, frame: np.ndarray, view: SearchView, quad:
         return d
 
     steps = np.arange(-n, n + 1) * cfg.shift_step
-    places = [p for s in starts for p in [s] + _shifted(s, steps, view.card_px)]
+    places = [p for s in starts for p in [s] + shifted_places(s, steps, view.card_px)]
     d = coarse(places)
     best, dbest = places[int(np.argmin(d))], float(d.min())
     fine = np.array([-1.0, 0.0, 1.0]) * cfg.shift_fine
-    near = _shifted(best, fine, view.card_px)
+    near = shifted_places(best, fine, view.card_px)
     if axis_deg is not None and cfg.turn_fine_deg > 0:   # turned and moved together: a card a few degrees off
         for a in (-cfg.turn_fine_deg, cfg.turn_fine_deg):
-            t = _turned(best, a)
-            near += [t] + _shifted(t, fine, view.card_px)
+            t = turned(best, a)
+            near += [t] + shifted_places(t, fine, view.card_px)
     d2 = coarse(near)
     return near[int(np.argmin(d2))] if float(d2.min()) < dbest else best
 
@@ -639,7 +608,7 @@ def _search_place(deck: DeckProfile, frame: np.ndarray, view: SearchView, k: int
             return s2, nq, nc
         return best, None, None
 
-    placed = _card_sized(np.asarray(view.quads[k], np.float64), view.card_px)
+    placed = card_sized(np.asarray(view.quads[k], np.float64), view.card_px)
     s2, nq, nc = kept(placed, cfg.early_within * deck.config.unknown_distance)
     if nq is None or not sure(deck.decide(s2)):
         placed = placed_by_deck(deck, frame, view, view.quads[k], (cw, ch), mirrored, cfg, axis_deg, best[3])
@@ -654,6 +623,50 @@ def _view_axis(view: SearchView | None, sure: list[bool]) -> float | None:
         return None
     square = abs(view.card_px[0] - view.card_px[1]) < 0.05 * max(view.card_px)
     return cards_axis_deg([q for q, ok in zip(view.quads, sure, strict=True) if ok], square)
+
+
+def _resized(deck: DeckProfile, frame: np.ndarray, view: SearchView | None, ks: list[int], scores: list[tuple],
+             mirrored: bool, cfg: RefineConfig, crop_wh: tuple[int, int]) -> dict[int, tuple]:
+    """{k: (score, quad, crop)} for each card ``k`` of ``ks`` whose quad in ``view`` (card size known; else {}) is off
+    the card's size by more than ``resize_tol`` (:func:`vision.card_outline.off_card_size`): the card-sized place about
+    it (:func:`vision.card_outline.card_sized_about`; float[4, 2] frame px) and its crop (``crop_wh`` px), kept when
+    the deck reads it closer than the card's score as found (``scores[k]``) by ``min_gain`` (``min_gain_other`` when
+    it names another card), the crops scored together."""
+    if view is None or view.card_px is None or cfg.resize_tol is None:
+        return {}
+    off = [k for k in ks if off_card_size(view.quads[k], view.card_px, cfg.resize_tol)]
+    if not off:
+        return {}
+    qs = [view.to_frame(card_sized_about(view.quads[k], view.card_px)) for k in off]
+    crops = [rectify(frame, q, *crop_wh) for q in qs]
+    got = deck.score_many([cv2.flip(c, 1) if mirrored else c for c in crops])
+    return {k: (s, q, c) for k, q, c, s in zip(off, qs, crops, got, strict=True)
+            if s[1] < scores[k][1] - (cfg.min_gain if s[0] == scores[k][0] else cfg.min_gain_other)}
+
+
+def _edge_fitted(deck: DeckProfile, frame: np.ndarray, gray: list[np.ndarray], read: tuple, fit: bool,
+                 mirrored: bool, cfg: RefineConfig, crop_wh: tuple[int, int]) -> tuple:
+    """(score, quad, crop) of a card's ``read`` (its score, quad float[4, 2] px of ``frame`` and crop ``crop_wh`` px)
+    with each side moved to its strongest edge of ``frame`` in grey (``gray``: [it] when worked out already, else []:
+    it is, and kept there) within ``fit_frac`` of the card's short side and turned by up to a degree
+    (:func:`edge_profiles`), when the deck reads that outline as the same card, closer; else ``read`` (and when
+    ``fit`` is False or ``fit_frac`` 0). A card-sized place centred by its content is within a pixel or so of the
+    card; its own straight edges say where within it."""
+    if not fit or cfg.fit_frac <= 0:
+        return read
+    if not gray:
+        gray.append(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    near = RefineConfig(**{**cfg.__dict__, "search_frac": cfg.fit_frac, "angles_deg": (-1.0, 0.0, 1.0)})
+    q = np.asarray(read[1], np.float64)
+    offs, angles, P = edge_profiles(gray[0], q, near)
+    S, best_a = P.max(axis=1), P.argmax(axis=1)
+    pk = S.argmax(axis=1)
+    nq = _quads_from_sides([_side_frames(q)], offs[pk][None], angles[best_a[np.arange(4), pk]][None])[0]
+    if nq is None or not np.isfinite(nq).all():
+        return read
+    crop = rectify(frame, nq, *crop_wh)
+    s = deck.score(cv2.flip(crop, 1) if mirrored else crop)
+    return (s, nq, crop) if s[0] == read[0][0] and s[1] < read[0][1] else read
 
 
 def _on_any(quad: np.ndarray, cards: list[np.ndarray]) -> bool:
@@ -671,8 +684,9 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
 
     A card is weak when the frame's decision (:meth:`vision.deck.DeckProfile.decide_frame`) on its score
     is 'not in the deck', or has confidence below ``weak_conf`` and a distance above ``weak_distance`` x
-    the deck's ``unknown_distance``. It is first centred on the card its crop reads (``centre_steps``); when that
-    reads the card surely, that outline is kept and the rest skipped. Else its :func:`candidate_quads` are rectified
+    the deck's ``unknown_distance``. It is first centred on the card its crop reads (``centre_steps``; from the
+    card-sized place about it when its quad is off the card's size, ``resize_tol``); when that reads the card surely,
+    that outline is kept and the rest skipped. Else its :func:`candidate_quads` are rectified
     like the original crop, ranked by their coarse distance, and the best ``max_candidates`` scored in
     full; the candidate with the lowest distance replaces the original quad, crop and score when it is
     lower by at least ``min_gain`` (``min_gain_other`` when it names another card). Then the outline is
@@ -729,12 +743,17 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
     # an outline a few pixels off its card, centred on the card its crop reads, may read surely: no search of its
     # edges then
     near = [k for k in weak if first[k].distance <= cfg.early_within * deck.config.unknown_distance]
-    early = dict(zip(near, centred_many(deck, frame, [quads[k] for k in near], [crops[k] for k in near],
-                                         [scores[k] for k in near], cfg.min_gain, mirrored, (cw, ch),
-                                         cfg.centre_steps), strict=True))
+    # a quad off the card's size (a blob that lost part of its card) is centred from the card-sized place about it
+    start = _resized(deck, frame, view, near, scores, mirrored, cfg, (cw, ch))
+    early = dict(zip(near, centred_many(deck, frame, [start[k][1] if k in start else quads[k] for k in near],
+                                         [start[k][2] if k in start else crops[k] for k in near],
+                                         [start[k][0] if k in start else scores[k] for k in near], cfg.min_gain,
+                                         mirrored, (cw, ch), cfg.centre_steps), strict=True))
+    gray: list[np.ndarray] = []
     for k in weak:
-        c = early.get(k)
+        c = early.get(k) or start.get(k)
         if c is not None and sure(deck.decide(c[0])):
+            c = _edge_fitted(deck, frame, gray, c, k in start, mirrored, cfg, (cw, ch))   # a card-sized place: fitted
             scores[k], quads[k], crops[k] = c
             known.append(quads[k].mean(axis=0))
             continue

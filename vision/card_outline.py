@@ -1,4 +1,5 @@
-"""Card outlines of a known size: where, near a proposed place, a card-sized rectangle's four sides lie on edges.
+"""Card outlines of a known size: where, near a proposed place, a card-sized rectangle's four sides lie on edges, and
+the card-sized places about, beside and turned from a quad that the second look tries.
 
 On a top-down table image (:func:`vision.card_detect.rectify_table`) a card's size in pixels is known from the
 deck's card size in mm. The foreground of a card whose border is washed out (a webcam's low contrast, a light
@@ -18,10 +19,11 @@ import math
 import cv2
 import numpy as np
 
-from .quads import order_quad
+from .quads import order_quad, quad_size
 from .raster import shift
 
-__all__ = ["outline_response", "quad_axes", "snap_to_outline"]
+__all__ = ["card_sized", "card_sized_about", "cards_axis_deg", "off_card_size", "outline_response", "quad_axes",
+           "shifted_places", "side_axis_deg", "snap_to_outline", "turned"]
 
 
 def outline_response(gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np.ndarray:
@@ -54,6 +56,91 @@ def quad_axes(quad: np.ndarray) -> float:
     q = order_quad(quad)
     v = q[1] - q[0]
     return math.degrees(math.atan2(-v[1], v[0])) % 90.0
+
+
+def card_sized_about(quad: np.ndarray, card_px: tuple[float, float]) -> np.ndarray:
+    """float[4, 2] ordered (:func:`vision.quads.order_quad`): the card-sized rectangle (``card_px`` (short, long) px)
+    about the centre of ``quad`` (float[4, 2] px), its long sides along the median direction of ``quad``'s four sides
+    (each short side's direction turned a quarter to the long axis).
+
+    The quad of a blob that lost part of its card (a corner or a strip of the border in the table's colour) is smaller
+    than the card and has a side cut slanted across the card; its other sides still run along the card's. The median
+    of the four directions is theirs, where the direction of one side alone may be the slanted one's."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.roll(q, -1, axis=0) - q
+    lengths = np.maximum(np.hypot(sides[:, 0], sides[:, 1]), 1e-9)
+    long_k = 1 if lengths[1] + lengths[3] > lengths[0] + lengths[2] else 0
+    e = sides / lengths[:, None]
+    e[(np.arange(4) - long_k) % 2 == 1] = e[(np.arange(4) - long_k) % 2 == 1] @ np.array([[0.0, 1.0], [-1.0, 0.0]])
+    e[e @ e[long_k] < 0] *= -1.0                                          # every side's direction, as side long_k's
+    ref = math.atan2(e[long_k, 1], e[long_k, 0])
+    turn = ref + float(np.median((np.arctan2(e[:, 1], e[:, 0]) - ref + math.pi) % (2 * math.pi) - math.pi))
+    along = np.array([math.cos(turn), math.sin(turn)])
+    across = np.array([along[1], -along[0]])
+    c = q.mean(axis=0)
+    hl, hs = 0.5 * float(max(card_px)) * along, 0.5 * float(min(card_px)) * across
+    return order_quad(np.array([c - hl - hs, c - hl + hs, c + hl + hs, c + hl - hs]))
+
+
+def off_card_size(quad: np.ndarray, card_px: tuple[float, float], tol: float) -> bool:
+    """Whether the (short, long) sides of ``quad`` (float[4, 2] ordered px, :func:`vision.quads.quad_size`) differ from
+    the card's (``card_px`` (short, long) px) by more than the fraction ``tol`` on either."""
+    short, long_ = quad_size(np.asarray(quad, np.float64).reshape(4, 2))
+    return abs(short / float(min(card_px)) - 1.0) > tol or abs(long_ / float(max(card_px)) - 1.0) > tol
+
+
+def card_sized(q: np.ndarray, card_px: tuple[float, float]) -> np.ndarray:
+    """float[4, 2]: ``q`` (ordered float[4, 2] px, side 0 short) resized about its centre to ``card_px`` (short,
+    long) px along its own axes."""
+    c = q.mean(axis=0)
+    e1 = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-9)
+    e2 = np.array([-e1[1], e1[0]])
+    if np.dot(e2, q[3] - q[0]) < 0:
+        e2 = -e2
+    hx, hy = 0.5 * min(card_px) * e1, 0.5 * max(card_px) * e2
+    return np.array([c - hx - hy, c + hx - hy, c + hx + hy, c - hx + hy])
+
+
+def shifted_places(q: np.ndarray, steps: np.ndarray, card_px: tuple[float, float]) -> list[np.ndarray]:
+    """``q`` (float[4, 2] px, side 0 short) moved by every pair (a, b) of ``steps`` (fractions of the short and the
+    long side, ``card_px`` px) along its own axes, (0, 0) left out."""
+    e1 = (q[1] - q[0]) / max(float(np.linalg.norm(q[1] - q[0])), 1e-9) * min(card_px)
+    e2 = (q[3] - q[0]) / max(float(np.linalg.norm(q[3] - q[0])), 1e-9) * max(card_px)
+    return [q + a * e1 + b * e2 for a in steps for b in steps if a != 0 or b != 0]
+
+
+def turned(q: np.ndarray, deg: float) -> np.ndarray:
+    """``q`` (float[4, 2] px) turned by ``deg`` degrees about its centre (counter-clockwise on screen)."""
+    a = np.radians(deg)
+    R = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    c = q.mean(axis=0)
+    return (q - c) @ R.T + c
+
+
+def side_axis_deg(q: np.ndarray, period: float) -> float:
+    """Direction in degrees (counter-clockwise on screen, mod ``period``) of side 0 (corner 0 to 1) of ``q``."""
+    v = np.asarray(q, np.float64)[1] - np.asarray(q, np.float64)[0]
+    return float(np.degrees(np.arctan2(-v[1], v[0]))) % period
+
+
+def cards_axis_deg(quads: list[np.ndarray], square: bool) -> float | None:
+    """The common direction of the cards' short sides (``quads``: float[4, 2] px, side 0 short), in degrees
+    counter-clockwise on screen mod 180 (mod 90 for ``square`` tiles: any side), the mean on that circle; None
+    without quads or when the directions spread too far to share one (the mean vector under half long)."""
+    if not quads:
+        return None
+    period = 90.0 if square else 180.0
+    k = 360.0 / period
+    dirs = []
+    for q in quads:
+        q = order_quad(np.asarray(q, np.float64))
+        short0 = np.linalg.norm(q[1] - q[0]) <= np.linalg.norm(q[2] - q[1])
+        dirs.append(side_axis_deg(q if short0 else np.roll(q, -1, axis=0), period))
+    z = np.exp(1j * np.radians(dirs) * k)
+    m = z.mean()
+    if abs(m) < 0.5:
+        return None
+    return float(np.degrees(np.angle(m)) / k) % period
 
 
 def _edges(win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
