@@ -15,8 +15,8 @@ once per round, the two versions' order swapped from one round to the next.
 Printed per size: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of each frame, best of 5, median
 over the frames), per version the median CPU ms of the hex read (``vision.hexes.read_hexes``) and its ratio to the
 baseline, with the largest stage medians (CPU ms); whether the two versions read every frame the same (a SHA-256 of
-every hex to the last bit: id, rotation, turn, axial cell, zone, confidence, centre and corners), and the median
-of each frame's new over old CPU time.
+every hex to the last bit: id, rotation, turn, axial cell, zone, confidence, centre and corners) and the same hexes
+(each hex's id, rotation and axial cell), and the median of each frame's new over old CPU time.
 """
 
 from __future__ import annotations
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             cpu: dict[str, list[list[float]]] = {v: [[] for _ in scenes] for v in ("old", "new")}
             stages: dict[str, dict[str, list[float]]] = {v: defaultdict(list) for v in ("old", "new")}
             digest: dict[str, list[str]] = {v: [""] * len(scenes) for v in ("old", "new")}
+            named: dict[str, list[tuple]] = {v: [()] * len(scenes) for v in ("old", "new")}
             for rnd in range(max(1, args.rounds)):
                 for v in (("old", "new") if rnd % 2 == 0 else ("new", "old")):
                     for k, (frame, cals) in enumerate(scenes):
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                         for name, ms in r.timings_ms.items():
                             stages[v][name].append(ms)
                         digest[v][k] = hex_digest(r.hexes)
+                        named[v][k] = tuple(sorted((str(o.id), o.rotation, o.axial) for o in r.hexes))
             b = statistics.median(base)
             w, h = size
             print(f"== eclipse {w}x{h}: {len(scenes)} frames x {args.rounds} rounds; baseline {b:.2f} ms CPU")
@@ -121,7 +123,9 @@ def main(argv: list[str] | None = None) -> int:
             ratio = statistics.median(n / o for per_n, per_o in zip(cpu["new"], cpu["old"], strict=True)
                                       for n, o in zip(per_n, per_o, strict=True))
             same = sum(a == b for a, b in zip(digest["old"], digest["new"], strict=True))
-            print(f"  new / old per frame: median {ratio:.3f}; reads the same to the last bit: {same}/{len(scenes)}")
+            alike = sum(a == b for a, b in zip(named["old"], named["new"], strict=True))
+            print(f"  new / old per frame: median {ratio:.3f}; reads the same to the last bit: {same}/{len(scenes)}; "
+                  f"the same hexes (id, rotation, axial cell): {alike}/{len(scenes)}")
     return 0
 
 

@@ -114,3 +114,20 @@ def test_outline_maps_are_the_colour_structure_tensor_sums():
     grey = np.zeros((40, 40), np.uint8)
     grey[:, 20:] = 90
     np.testing.assert_allclose(outline_maps(step)[0][..., 0], outline_maps(grey)[0][..., 0], rtol=1e-5, atol=1e-3)
+
+
+def test_the_two_pass_search_lands_where_the_whole_grid_does(monkeypatch):
+    # FLAT x refine_window = 6.7 px: 7 steps either way, searched at every other step and then next to the best places;
+    # with the two passes turned off (one pass over every step) the fits are the same poses, to the grid's rounding
+    import vision.hexes.outline as outline
+
+    truth = [(120.3, 110.6), (260.8, 180.2)]
+    img = board(truth, 1.0)
+    maps = outline_maps(img)
+    offs = [(3.4, -2.7), (-4.6, 1.3)]
+    cands = [candidate((c[0] + dx, c[1] + dy), 0.0) for c, (dx, dy) in zip(truth, offs, strict=True)]
+    two = refine_hexes(img, cands, FLAT, HexesConfig(), maps=maps)
+    monkeypatch.setattr(outline, "_TWO_PASS_STEPS", 1000)
+    whole = refine_hexes(img, cands, FLAT, HexesConfig(), maps=maps)
+    for a, b in zip(two, whole, strict=True):
+        assert np.allclose(a.corners, b.corners, atol=1e-6) and abs(a.score - b.score) < 1e-5

@@ -483,7 +483,7 @@ def find_hexes(img: np.ndarray, flat: float, config: HexesConfig, timings: dict[
                 out, flat = out2, f2
     t["lattice"] = t.get("lattice", 0.0) + with_time.get("lattice", 0.0)
     if refine and out:
-        maps = outline_maps(img)
+        maps = timed_stage(t, "outline_maps", outline_maps, img)
         out = timed_stage(t, "refine", refine_hexes, img, out, flat, config, scale_free, maps)
         out = timed_stage(t, "grow", grow_hexes, img, mask, out, flat, config, scale_free, maps)
     return out

@@ -81,6 +81,13 @@ _REMAP_ROWS = 16384
 _EDGE_SORT_WEIGHTS = np.array([1.0, 1.0, 1.0, 0.75, 0.5, 0.5], np.float32)
 
 
+#: places of :func:`refine_hexes`'s first coarse pass (every other step) next to which its second pass looks.
+_COARSE_PLACES = 3
+
+#: steps either way of its window (about a pixel each) from which :func:`refine_hexes` searches it in two passes.
+_TWO_PASS_STEPS = 4
+
+
 #: poses of one turn from which :func:`edge_scores` weighs their samples in one matrix product per edge.
 _SHARED_TURN_POSES = 4
 
@@ -244,8 +251,8 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
 
     The search, for all candidates at once (one :func:`edge_scores` per pass; each candidate's fit is its own):
     within ``refine_window`` x ``flat`` of the pose found, less ``refine_prior`` x (shift / window)^2, a coarse
-    grid (steps of about a pixel, turns of 1.2 degrees, sizes), then a fine grid (0.25 px, 0.3 degrees) round its
-    best.
+    grid (steps of about a pixel, turns of 1.2 degrees, sizes; tried at every other step first, then next to that
+    pass's best places), then a fine grid (0.25 px, 0.3 degrees) round its best.
 
     Returns the candidates with new corners and centres (same order) and ``score`` = the outline score
     (0-4.75); a hex whose outline is nowhere better keeps its pose. ``maps``: :func:`outline_maps` of
@@ -268,14 +275,32 @@ def refine_hexes(gray: np.ndarray, cands: list[HexCandidate], flat: float, confi
         k = np.argmax(raw - prior * ((poses[0] - p0[:, :1]) ** 2 + (poses[1] - p0[:, 1:2]) ** 2), axis=1)
         return raw, k, np.stack([v[np.arange(len(k)), k] for v in poses], axis=1)
 
-    # coarse: the window's grid of 2 n1 + 1 steps of win / n1 in x and y (the pose as found at its centre), turns
-    # and sizes
+    # coarse, in two passes (one in a small window): the grid of 2 n1 + 1 steps of win / n1 (about a pixel) in x
+    # and y across the window (the pose as found at its centre), turns and sizes, first at every other step (those
+    # of the centre's parity), then at the steps next to each of that pass's ``_COARSE_PLACES`` best places (a
+    # narrow outline's peak can lie between the first pass's steps and below another place's), every turn and size
+    # again: the best pose of the whole grid whenever it lies next to one of those places
     turns = np.array([-1.2, 0.0, 1.2])
     sizes = np.linspace(-config.refine_scale, config.refine_scale, 5) if scale_free else np.array([0.0])
-    steps = np.linspace(-win, win, 2 * n1 + 1)
+    two = n1 >= _TWO_PASS_STEPS   # a small window: one pass costs no more
+    steps = np.linspace(-win, win, 2 * n1 + 1)[n1 % 2::2] if two else np.linspace(-win, win, 2 * n1 + 1)
     first = _grid(p0, steps, steps, turns, sizes)
     raw, _, p1 = best(first)
     base = raw[:, _at_centre(first, p0)]                                                    # each pose as found
+    if two:
+        # per place (x, y) of the first grid its best pose less the prior; the best places, each its own
+        pen1 = raw - prior * ((first[0] - p0[:, :1]) ** 2 + (first[1] - p0[:, 1:2]) ** 2)
+        per_place = pen1.reshape(len(p0), len(steps) ** 2, -1).max(axis=2)                  # [N, places]
+        places = min(_COARSE_PLACES, per_place.shape[1])
+        top = np.argsort(-per_place, axis=1, kind="stable")[:, :places]                    # [N, places]
+        near = np.array([-win / n1, 0.0, win / n1])
+        grids = []
+        for k in range(places):
+            at = np.empty_like(p0)
+            at[:, 0], at[:, 1] = p0[:, 0] + steps[top[:, k] // len(steps)], p0[:, 1] + steps[top[:, k] % len(steps)]
+            at[:, 2:] = p0[:, 2:]   # the turns and sizes round the pose as found, as the first pass tried them
+            grids.append(_grid(at, near, near, turns, sizes))
+        _, _, p1 = best(tuple(np.concatenate([g[v] for g in grids], axis=1) for v in range(4)))
     fine = _grid(p1, np.linspace(-0.75, 0.75, 7), np.linspace(-0.75, 0.75, 7), np.array([-0.6, -0.3, 0.0, 0.3, 0.6]),
                  np.array([-0.01, 0.0, 0.01]) if scale_free else np.array([0.0]))
     raw2, k, p2 = best(fine)
