@@ -443,7 +443,8 @@ def pattern_lattice(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig
 def _pattern_looks(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, todo: np.ndarray | None,
                    looks: tuple[tuple[bool, bool], ...], screen: float | None = None) -> list[np.ndarray]:
     """:func:`pattern_axes` of each look ``(colour, second_axis)``: ``float[N, 2]`` each, column 1 left -1 for a look
-    without ``second_axis``. Each image (grey, BGR) is scaled and matched once, however many looks ask for it; each
+    without ``second_axis``. Each image (grey, BGR) is scaled once, when a face first needs it (the BGR one behind
+    ``screen``, often never), and matched once, however many looks ask for it; each
     face's window, search region and shifts far enough are worked out once for every image. ``screen``: the BGR
     image is matched only at the faces whose grey second axis (a look of grey with ``second_axis`` comes first) is
     -1 or at least ``screen`` (:func:`pattern_lattice`); the others' BGR row stays -1."""
@@ -456,18 +457,21 @@ def _pattern_looks(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
         return outs
     sides = np.sqrt(np.maximum(rects[:, 2] * rects[:, 3], 1.0))
     f = float(config.repeat_side) / float(np.median(sides[todo]))
+    f = min(f, 1.0)
+    kinds = list(dict.fromkeys(colour for colour, _ in looks))
     images: dict[bool, np.ndarray] = {}
-    for colour, _ in looks:
+
+    def image(colour: bool) -> np.ndarray:
+        # each image (grey, BGR) scaled when a face first needs it: the BGR one, behind a ``screen``, often never
         if colour not in images:
-            images[colour] = frame if colour else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    if f < 1.0:
-        images = {c: cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) for c, src in images.items()}
-    else:
-        f = 1.0
+            src = frame if colour else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+            images[colour] = src if f == 1.0 else cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        return images[colour]
+
     # one look per image: the second axis of an image is worked out when any look of it asks for it
-    second = {c: any(a for cc, a in looks if cc == c) for c in images}
-    per_image = {c: np.full((n, 2), -1.0) for c in images}
-    gh, gw = next(iter(images.values())).shape[:2]
+    second = {c: any(a for cc, a in looks if cc == c) for c in kinds}
+    per_image = {c: np.full((n, 2), -1.0) for c in kinds}
+    gh, gw = image(kinds[0]).shape[:2]
     window = config.repeat_window
     cos_max = float(np.cos(np.deg2rad(config.repeat_axes_angle)))
     for i in np.flatnonzero(todo):
@@ -492,10 +496,10 @@ def _pattern_looks(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
         if not far.any():
             continue
         slack = max(1, int(round(0.15 * s)))
-        for colour, img in images.items():
+        for colour in kinds:
             if colour and screen is not None and -1.0 < per_image[False][i, 1] < screen:
                 continue
-            per_image[colour][i] = _look(img, (tx0, ty0, tx1, ty1), (x0, y0, x1, y1), far, dx, dy, slack,
+            per_image[colour][i] = _look(image(colour), (tx0, ty0, tx1, ty1), (x0, y0, x1, y1), far, dx, dy, slack,
                                          second[colour], cos_max, config)
     for k, (colour, axis2) in enumerate(looks):
         outs[k][:, 0] = per_image[colour][:, 0]
