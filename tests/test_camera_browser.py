@@ -31,8 +31,10 @@ def page_for(browser, url):  # noqa: F811
     return context, page, errors
 
 
-def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store, output_dir):  # noqa: F811
-    from playwright.sync_api import expect
+def bob_asked_about_his_phase(store, hub):
+    """A Roll for the Galaxy game set up, whose camera read Bob's dice (Explore 2, Settle 1) and asks the table
+    "Bob selected Explore?": ``(flow, loop)``, the question published."""
+    from tests.test_camera_flow import frame_of
 
     reader = FakeDiceReader([("white", "explore", (340, 100, 30, 30)), ("white", "explore", (380, 100, 30, 30)),
                              ("green", "settle", (420, 100, 30, 30))])
@@ -43,10 +45,15 @@ def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store,
     loop = MainLoop(source=FakeCamera([image]), reader=None, session=flow.session, hub=hub,
                     stillness=StillnessDetector(), flow=flow, camera_flow=cam, sleep=lambda s: None)
     cam.schedule(0.0)
-    from tests.test_camera_flow import frame_of
-
     cam.read(frame_of(image), 0.0)
     loop.publish()
+    return flow, loop
+
+
+def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store, output_dir):  # noqa: F811
+    from playwright.sync_api import expect
+
+    flow, loop = bob_asked_about_his_phase(store, hub)
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     context, page, errors = page_for(browser, join_url(server, hub))
     try:
@@ -77,19 +84,7 @@ def test_a_correction_picked_on_a_phone_survives_another_report_and_a_reload(bro
     guess again, and Confirm records Settle (Roll for the Galaxy p.3 Assign: the phase the player selected)."""
     from playwright.sync_api import expect
 
-    from tests.test_camera_flow import frame_of
-
-    reader = FakeDiceReader([("white", "explore", (340, 100, 30, 30)), ("white", "explore", (380, 100, 30, 30)),
-                             ("green", "settle", (420, 100, 30, 30))])
-    flow = flow_of(store, "roll")
-    setup_roll(flow)
-    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), reread_s=0.0)
-    image = np.full((240, 640, 3), 70, np.uint8)
-    loop = MainLoop(source=FakeCamera([image]), reader=None, session=flow.session, hub=hub,
-                    stillness=StillnessDetector(), flow=flow, camera_flow=cam, sleep=lambda s: None)
-    cam.schedule(0.0)
-    cam.read(frame_of(image), 0.0)
-    loop.publish()
+    flow, loop = bob_asked_about_his_phase(store, hub)
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     context, page, errors = page_for(browser, join_url(server, hub))
     try:

@@ -422,13 +422,10 @@ def test_race_card_seen_is_asked_and_only_hand_and_chips_stay_on_the_phone(store
     assert flow.view()["players"][0]["tableau"] == 2
 
 
-def test_a_dismissed_misread_is_not_asked_again_while_the_camera_keeps_seeing_it(store):
-    """Ann's Contact Specialist is read as Gambling World: she dismisses "Ann placed Gambling World?" and reports
-    her card from her phone (Race for the Galaxy, Settle: one card placed). Every read after that, of the same
-    table or once she has placed another card, asked "Ann placed Gambling World?" again; it is now asked again only
-    after a read that no longer sees it (the card was taken away, then laid again)."""
+def ann_settling_watched(store):
+    """A Race for the Galaxy game where Ann and Bob both chose Settle, watched by a camera whose whole picture is
+    Ann's zone: ``(flow, cam, look)``, ``look(scene)`` the questions a read of ``scene`` leaves."""
     deck = deck_for("race", ["old_earth", "gambling_world", "contact_specialist", "space_marines"])
-    misread = make_scene("race", ["old_earth", "gambling_world"], seed=3, n_cards=2, effects=False)
     flow = flow_of(store, "race")
     flow.report("Ann", "start", {"card": "Old Earth"})
     flow.report("Bob", "start", {"card": "Alpha Centauri"})
@@ -441,6 +438,17 @@ def test_a_dismissed_misread_is_not_asked_again_while_the_camera_keeps_seeing_it
         cam.zones = whole_frame_for("Ann", scene.image, "Bob")
         read_twice(cam, scene.image)
         return [q["text"] for q in cam.view()["questions"]]
+
+    return flow, cam, look
+
+
+def test_a_dismissed_misread_is_not_asked_again_while_the_camera_keeps_seeing_it(store):
+    """Ann's Contact Specialist is read as Gambling World: she dismisses "Ann placed Gambling World?" and reports
+    her card from her phone (Race for the Galaxy, Settle: one card placed). Every read after that, of the same
+    table or once she has placed another card, asked "Ann placed Gambling World?" again; it is now asked again only
+    after a read that no longer sees it (the card was taken away, then laid again)."""
+    misread = make_scene("race", ["old_earth", "gambling_world"], seed=3, n_cards=2, effects=False)
+    flow, cam, look = ann_settling_watched(store)
 
     assert look(misread) == ["Ann placed Gambling World?"]
     cam.dismiss(cam.view()["questions"][0]["id"], origin="phone")
@@ -463,21 +471,9 @@ def test_a_dismissed_card_taken_away_and_laid_for_real_later_is_asked(store):
     """A card the camera saw for a moment (shown to the table, then taken back) is dismissed; the reads then show
     just the rules' tableau again. When the player later really places it (Race for the Galaxy, Settle: one card
     placed), it is asked about."""
-    deck = deck_for("race", ["old_earth", "gambling_world", "contact_specialist", "space_marines"])
     shown = make_scene("race", ["old_earth", "gambling_world"], seed=3, n_cards=2, effects=False)
     alone = make_scene("race", ["old_earth"], seed=4, n_cards=1, effects=False)
-    flow = flow_of(store, "race")
-    flow.report("Ann", "start", {"card": "Old Earth"})
-    flow.report("Bob", "start", {"card": "Alpha Centauri"})
-    flow.report("Ann", "select", {"action": "Settle"})
-    flow.report("Bob", "select", {"action": "Settle"})
-    cam = CameraFlow(flow, deck=deck)
-
-    def look(scene) -> list[str]:  # the camera over this table, Ann's zone the whole picture
-        cam.calibration = calibrate(scene.image, scene.layout)
-        cam.zones = whole_frame_for("Ann", scene.image, "Bob")
-        read_twice(cam, scene.image)
-        return [q["text"] for q in cam.view()["questions"]]
+    flow, cam, look = ann_settling_watched(store)
 
     assert look(shown) == ["Ann placed Gambling World?"]
     cam.dismiss(cam.view()["questions"][0]["id"])

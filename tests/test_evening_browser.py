@@ -211,15 +211,15 @@ def test_a_rename_longer_than_a_name_may_be_is_offered_again_cut_to_fit(browser,
     assert errors == []
 
 
-def _play_among_to_its_scores(page, hub) -> None:
-    """On a joined phone ``page``: pick Among the Stars, seat Ann and Bob, start, and let the touchscreen end the
+def _play_among_to_its_scores(page, hub, names: tuple[str, ...] = ("Ann", "Bob")) -> None:
+    """On a joined phone ``page``: pick Among the Stars, seat ``names``, start, and let the touchscreen end the
     game (4 years of 6 rounds, rulebook 4, 5) until the phone shows the scores."""
     from playwright.sync_api import expect
 
     page.locator("#games button[data-game=among]").click()
     expect(page.locator("body")).to_have_attribute("data-page", "flow")
     expect(page.locator("#setup-section")).to_be_visible()
-    for name in ("Ann", "Bob"):
+    for name in names:
         page.locator("#setup-name").fill(name)
         page.locator("#setup-add").click()
         expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
@@ -311,17 +311,7 @@ def test_a_hungarian_phone_sees_the_rulebook_section_under_the_scores_and_in_the
     try:
         page.goto(f"{server.url}join/{hub.pairing().secret}")
         expect(page.locator("html")).to_have_attribute("lang", "hu")
-        page.locator("#games button[data-game=among]").click()
-        expect(page.locator("#setup-section")).to_be_visible()
-        for name in ("Ádám", "Őrs"):
-            page.locator("#setup-name").fill(name)
-            page.locator("#setup-add").click()
-            expect(page.locator("#setup-players li", has_text=name)).to_have_count(1)
-        page.locator("#setup-start").click()
-        expect(page.locator("#setup-section")).to_be_hidden()
-        for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
-            hub.request("next_phase", "touchscreen", 10.0)
-        expect(page.locator("#score-section")).to_be_visible()
+        _play_among_to_its_scores(page, hub, ("Ádám", "Őrs"))
         hungarian = i18n.translations("hu").gettext
         cited = hungarian("Rule: {rule}").format(rule=i18n.say(INFO.cite(INFO.score_rule), "hu"))
         assert "Game end" not in cited
