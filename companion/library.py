@@ -104,19 +104,25 @@ class Library:
         """The games recorded, newest first, each :meth:`summary` (d6 sessions are not games: left out); every
         one of them (the history lists every game played, a page at a time), or the newest ``limit``.
 
-        Each summary is kept per session and event count, so only a game that changed is replayed again."""
+        Each summary is kept per session and event count, so only a game that changed is replayed again; a game
+        that no longer replays is listed as unreadable, said once in the log, and not replayed again until it
+        changes."""
         out = []
         for info in self.store.list_sessions():
             if info.game not in self.flows:
                 continue
-            try:
-                out.append(self.summary(info.id, info.events))
-            except (SessionError, BadEntry, ValueError) as exc:  # a game that no longer replays: listed as such
-                log.warning("%s", _("game {id} cannot be read for the history: {problem}").format(
-                    id=info.id, problem=say(message_of(exc))))
-                out.append({"session": info.id, "game": info.game, "title": self.flows[info.game].title,
+            line = self._summaries.get((info.id, info.events))
+            if line is None:
+                try:
+                    line = self.summary(info.id, info.events)
+                except (SessionError, BadEntry, ValueError) as exc:  # a game that no longer replays: listed as such
+                    log.warning("%s", _("game {id} cannot be read for the history: {problem}").format(
+                        id=info.id, problem=say(message_of(exc))))
+                    line = {"session": info.id, "game": info.game, "title": self.flows[info.game].title,
                             "players": [], "started_at": info.started_at, "finished": True, "winners": [],
-                            "round_label": "", "events": info.events, "unreadable": True})
+                            "round_label": "", "events": info.events, "unreadable": True}
+                    self._summaries[(info.id, info.events)] = line
+            out.append(line)
             if limit is not None and len(out) >= limit:
                 break
         return out

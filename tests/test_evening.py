@@ -459,3 +459,34 @@ def test_an_export_the_card_refuses_is_said_and_leaves_the_earlier_one_and_no_sp
     answer = loop.dispatch({"action": Action.EXPORT_GAME, "origin": "touchscreen", "session": session})
     assert answer.error == "cannot write the export on the box (the disk is full)"
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_a_game_that_no_longer_replays_is_listed_once_as_unreadable_and_not_replayed_at_every_look(
+        store, tmp_path, monkeypatch, caplog):
+    """The history is published every second: a recorded game the box cannot replay any more is listed as
+    unreadable and said once in the log, not replayed (and logged) again at every look until it changes."""
+    import logging
+
+    from companion.errors import SessionError
+
+    loop = evening(store, tmp_path)
+    do(loop, "choose_game", game="race")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    broken = loop.session.id
+    library = loop.library
+    library._summaries.clear()
+    tries = []
+
+    def cannot_replay(session_id, events=None):
+        tries.append(session_id)
+        raise SessionError("the recorded events do not replay")
+
+    monkeypatch.setattr(library, "summary", cannot_replay)
+    with caplog.at_level(logging.WARNING, logger="companion.library"):
+        for _ in range(3):
+            games = library.past_games()
+            assert [(g["session"], g.get("unreadable")) for g in games] == [(broken, True)]
+    assert tries == [broken]
+    assert sum("cannot be read for the history" in r.getMessage() for r in caplog.records) == 1
