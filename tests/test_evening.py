@@ -52,6 +52,15 @@ def do(loop: MainLoop, name: str, origin: str = "touchscreen", /, **payload):
     return answer
 
 
+def race_started(loop: MainLoop) -> str:
+    """Race for the Galaxy chosen on the touchscreen, Ann and Bob seated and the game started: its session id."""
+    do(loop, "choose_game", game="race")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    return loop.session.id
+
+
 def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path):
     loop = evening(store, tmp_path)
     assert loop.mode_name is ModeName.CHOOSE
@@ -103,11 +112,7 @@ def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path
 
 def test_games_from_a_game_and_back_and_a_game_left_open_is_offered(store, tmp_path):
     loop = evening(store, tmp_path)
-    do(loop, "choose_game", game="race")
-    for name in ("Ann", "Bob"):
-        do(loop, "setup_player", player=name)
-    do(loop, "setup_start")
-    session = loop.session.id
+    session = race_started(loop)
     do(loop, "report", "phone", player="Ann", form="hand", values={"cards": 5})
     do(loop, "games")
     assert loop.mode_name is ModeName.CHOOSE and loop.view()["box"]["back"] is True
@@ -290,10 +295,7 @@ def test_the_history_marks_no_winner_of_a_game_not_finished(store, tmp_path):
     """A game left open has no winner yet (as its export says), whatever the scores stand at: the history's line
     marked a player the winner while the game's winners were empty."""
     loop = evening(store, tmp_path)
-    do(loop, "choose_game", game="race")
-    for name in ("Ann", "Bob"):
-        do(loop, "setup_player", player=name)
-    do(loop, "setup_start")
+    race_started(loop)
     do(loop, "report", "phone", player="Ann", form="hand", values={"cards": 5})  # Ann ahead on the tie-breaker
     line = loop.library.summary(loop.session.id)
     assert line["finished"] is False and line["winners"] == []
@@ -331,11 +333,7 @@ def test_opening_a_game_on_the_chooser_is_refused_naming_where_players_open_it(s
     for lang in ("el", "pl", "hu"):
         said = say(answer.error, lang)
         assert say(Text("History"), lang) in said and said != say(answer.error, "en"), said
-    do(loop, "choose_game", game="race")
-    for name in ("Ann", "Bob"):
-        do(loop, "setup_player", player=name)
-    do(loop, "setup_start")
-    session = loop.session.id
+    session = race_started(loop)
     do(loop, "games")
     assert [g["session"] for g in loop.view()["choose"]["open"]] == [session]
     answer = loop.dispatch({"action": Action.OPEN_GAME, "origin": "phone", "session": session})
@@ -440,11 +438,7 @@ def test_an_export_the_card_refuses_is_said_and_leaves_the_earlier_one_and_no_sp
     from companion import paths
 
     loop = evening(store, tmp_path)
-    do(loop, "choose_game", game="race")
-    for name in ("Ann", "Bob"):
-        do(loop, "setup_player", player=name)
-    do(loop, "setup_start")
-    session = loop.session.id
+    session = race_started(loop)
     folder = tmp_path / "exports"
     loop.library.export(session)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
@@ -470,10 +464,7 @@ def test_a_game_that_no_longer_replays_is_listed_once_as_unreadable_and_not_repl
     from companion.errors import SessionError
 
     loop = evening(store, tmp_path)
-    do(loop, "choose_game", game="race")
-    for name in ("Ann", "Bob"):
-        do(loop, "setup_player", player=name)
-    do(loop, "setup_start")
+    race_started(loop)
     broken = loop.session.id
     library = loop.library
     library._summaries.clear()

@@ -80,6 +80,21 @@ def tap(screen: TouchScreen, hub, name: str) -> str | None:
     return screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1), hub)
 
 
+def among_played_to_the_end(store, tmp_path):
+    """Among the Stars played by Ann and Bob from the touchscreen to the end (4 years of 6 rounds, rulebook 4, 5):
+    ``(loop, screen)``, the touchscreen paired with the box's hub."""
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="among")
+    do(loop, "setup_player", player="Ann")
+    do(loop, "setup_player", player="Bob")
+    do(loop, "setup_start")
+    for _ in range(24):
+        do(loop, "next_phase")
+    return loop, screen
+
+
 def test_every_screen_of_the_evening_by_touch_alone(store, tmp_path, output_dir):
     hub = StateHub()
     loop = evening(store, tmp_path, hub=hub, phone_url="http://192.168.1.20:8080/",
@@ -233,15 +248,7 @@ def test_the_scores_screen_says_the_game_ended_and_labels_its_rows_as_its_total(
     from companion import i18n
     from companion.i18n import Text
 
-    hub = StateHub()
-    loop = evening(store, tmp_path, hub=hub)
-    screen = TouchScreen(pairing=hub.pairing)
-    do(loop, "choose_game", game="among")
-    do(loop, "setup_player", player="Ann")
-    do(loop, "setup_player", player="Bob")
-    do(loop, "setup_start")
-    for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
-        do(loop, "next_phase")
+    loop, screen = among_played_to_the_end(store, tmp_path)
     assert loop.view()["status"]["message"] == "Among the Stars: game over"
     again = evening(store, tmp_path, hub=StateHub())  # the box restarted: back on the finished game's scores
     assert again.mode_name is ModeName.SCORES and again.view()["status"]["message"] == "Among the Stars: game over"
@@ -270,15 +277,7 @@ def test_the_scores_screen_cites_the_rulebook_section_the_scoring_follows(store,
     from companion.i18n import Text
     from rules.among_the_stars.game import INFO
 
-    hub = StateHub()
-    loop = evening(store, tmp_path, hub=hub)
-    screen = TouchScreen(pairing=hub.pairing)
-    do(loop, "choose_game", game="among")
-    do(loop, "setup_player", player="Ann")
-    do(loop, "setup_player", player="Bob")
-    do(loop, "setup_start")
-    for _ in range(24):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5)
-        do(loop, "next_phase")
+    loop, screen = among_played_to_the_end(store, tmp_path)
     result = loop.view()["game"]["result"]
     assert str(result["rule"]) == "Among the Stars, rulebook 6 'Game end'"
     try:
