@@ -6,6 +6,7 @@ touchscreen's allowance."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -29,24 +30,31 @@ pytestmark = pytest.mark.browser
 LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"
 
 
-@pytest.fixture
-def box(tmp_path):
-    """A box on the chooser, its loop taking actions on a thread, its phone view on 127.0.0.1."""
+@contextlib.contextmanager
+def box_on(store, tmp_path):
+    """A box on the chooser over ``store`` (the games it holds), its loop taking actions on a thread, its phone view on
+    127.0.0.1: ``(loop, hub, server)``."""
     from companion.box_settings import BoxSettings
 
-    with SessionStore(tmp_path / "box.sqlite3") as store:
-        hub = StateHub()
-        library = Library(store, dice_reader=FakeReader, exports=tmp_path / "exports", source="fake")
-        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 80, np.uint8)] * 5), reader=None, session=None,
-                        hub=hub, stillness=StillnessDetector(), sleep=lambda s: None, library=library,
-                        box_settings=BoxSettings(None, "en"), phone_url="http://127.0.0.1:8080/")
-        loop.publish()
-        server = serve(create_app(hub, exports=lambda sid: export_documents(store, sid)), host="127.0.0.1", port=0)
-        try:
-            with LoopThread(loop):
-                yield loop, hub, server
-        finally:
-            server.shutdown()
+    hub = StateHub()
+    library = Library(store, dice_reader=FakeReader, exports=tmp_path / "exports", source="fake")
+    loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 80, np.uint8)] * 5), reader=None, session=None,
+                    hub=hub, stillness=StillnessDetector(), sleep=lambda s: None, library=library,
+                    box_settings=BoxSettings(None, "en"), phone_url="http://127.0.0.1:8080/")
+    loop.publish()
+    server = serve(create_app(hub, exports=lambda sid: export_documents(store, sid)), host="127.0.0.1", port=0)
+    try:
+        with LoopThread(loop):
+            yield loop, hub, server
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture
+def box(tmp_path):
+    """A box on the chooser with no games recorded (:func:`box_on`)."""
+    with SessionStore(tmp_path / "box.sqlite3") as store, box_on(store, tmp_path) as running:
+        yield running
 
 
 def phone(browser, locale: str = "en-GB"):  # noqa: F811
@@ -334,7 +342,6 @@ def test_a_right_to_left_name_keeps_its_own_score_beside_it_in_the_history(brows
     Hebrew or Arabic name reads with its own total after it, the line left to right as the page."""
     from playwright.sync_api import expect
 
-    from companion.box_settings import BoxSettings
     from companion.flow import GameFlow, parse_players
 
     with SessionStore(tmp_path / "box.sqlite3") as store:
@@ -347,16 +354,9 @@ def test_a_right_to_left_name_keeps_its_own_score_beside_it_in_the_history(brows
             flow.next_phase()
         totals = {p["name"]: str(p["total"]) for p in flow.result()["players"]}
         assert int(totals["מרים"]) == int(totals["سارة"]) + 1
-        hub = StateHub()
-        library = Library(store, dice_reader=FakeReader, exports=tmp_path / "exports", source="fake")
-        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 80, np.uint8)] * 5), reader=None, session=None,
-                        hub=hub, stillness=StillnessDetector(), sleep=lambda s: None, library=library,
-                        box_settings=BoxSettings(None, "en"), phone_url="http://127.0.0.1:8080/")
-        loop.publish()
-        server = serve(create_app(hub, exports=lambda sid: export_documents(store, sid)), host="127.0.0.1", port=0)
         context, page, errors = phone(browser)
         try:
-            with LoopThread(loop):
+            with box_on(store, tmp_path) as (_, hub, server):
                 page.goto(f"{server.url}join/{hub.pairing().secret}")
                 page.locator("#box-actions button", has_text="History").click()
                 line = page.locator("#history-list button").first
@@ -377,4 +377,3 @@ def test_a_right_to_left_name_keeps_its_own_score_beside_it_in_the_history(brows
                 assert not errors, errors
         finally:
             context.close()
-            server.shutdown()
