@@ -274,6 +274,36 @@ def test_the_phones_score_rows_are_labelled_with_a_capital_as_their_total_is(bro
     assert errors == []
 
 
+def test_a_greek_score_row_keeps_the_accent_of_its_first_letter(browser, box):  # noqa: F811
+    """A Greek phone's scores said 'Αδειοι αντιδραστήρες' (empty reactors): the browser's Greek capitals are the
+    all-capitals ones, which drop the accent, where a capital starting a word keeps it ('Άδειοι'). Every row label is
+    the category's Greek word with only its first letter a capital, accent and all, at the end of the game and in the
+    history."""
+    from playwright.sync_api import expect
+
+    from companion import i18n
+
+    loop, hub, server = box
+    greek = i18n.translations("el").gettext
+    categories = [greek(word) for word in ("VP track", "objectives", "end-game abilities", "race", "empty reactors",
+                                           "credits")]
+    expected = [word[:1].upper() + word[1:] for word in categories] + [greek("Total")]
+    assert "Άδειοι αντιδραστήρες" in expected  # the catalog's word, written as a Greek row label starts it
+    context, page, errors = phone(browser, "el-GR")
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        _play_among_to_its_scores(page, hub)
+        assert page.locator("#scores tr td:first-child").all_text_contents() == expected
+        page.locator("#box-nav button[data-box-action=history]").click()
+        expect(page.locator("body")).to_have_attribute("data-page", "box")
+        page.locator("#history-list button").first.click()
+        expect(page.locator("#history-open")).to_be_visible()
+        assert page.locator("#history-scores tr td:first-child").all_text_contents() == expected
+    finally:
+        context.close()
+    assert errors == []
+
+
 def test_a_phone_without_a_seat_follows_the_box_however_soon_after_its_last_page_it_moves(browser, box):  # noqa: F811
     """A joined phone that claimed no seat, on a finished game's scores, stayed on the game's page when the box went
     to its history moments (under 1.5 s) after the phone's last page load: the guard against a reload loop dropped

@@ -338,14 +338,17 @@ window.Box = (function () {
 
   // A score category (the rules' lowercase word in the phone's language: "kredyty", "μονάδες") as a row label of the
   // scores table, beside its "Total": its first letter a capital in the phone's language ("Kredyty", "Μονάδες"), as
-  // the touchscreen's table has it; a label that starts with a capital, a digit or a sign is as it was.
+  // the touchscreen's table has it; a label that starts with a capital, a digit or a sign is as it was. A capital that
+  // starts a word keeps its accent ("άδειοι" -> "Άδειοι"): a language's own capitals are taken (Turkish "i" -> "İ")
+  // unless they are the all-capitals form that drops the accent (the browser's Greek capitals: "ά" -> "Α").
   function rowLabel(category) {
     const text = String(category);
     if (!text) return text;
     const first = String.fromCodePoint(text.codePointAt(0));
     let upper = first.toUpperCase();
     try {
-      upper = first.toLocaleUpperCase(words().lang || document.documentElement.lang || "en");
+      const local = first.toLocaleUpperCase(words().lang || document.documentElement.lang || "en");
+      if (local.normalize("NFD").length >= first.normalize("NFD").length) upper = local;
     } catch (err) {
       // a language tag the browser does not know: the letter's plain capital
     }
