@@ -250,6 +250,42 @@ def test_among_the_stars_columns_and_station_board_on_the_phone(phone, hub, tmp_
     assert errors == []
 
 
+def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hub, tmp_path):
+    """A phone that missed the box's news (its Wi-Fi dropped the live stream) sends Ann's discard after the table's
+    Next ended the round: the box refuses it and says "...: nothing was recorded; look and tap again", and the page
+    added "(nothing was recorded)" again after it. The box's words are shown once, and the page then shows the round
+    as it is."""
+    from playwright.sync_api import expect
+
+    page, server, errors = phone
+    first: dict[str, str] = {}
+
+    def no_news(route):  # the live stream gives the state of the phone's first look, then nothing more
+        if "state" not in first:
+            first["state"] = page.request.get(f"{server.url}api/state").text()
+        me = page.request.get(f"{server.url}api/me").text()
+        route.fulfill(status=200, content_type="text/event-stream",
+                      body=f"retry: 600000\nevent: me\ndata: {me}\n\nevent: state\ndata: {first['state']}\n\n")
+
+    page.route("**/api/events*", no_news)
+    with flow_on_the_box(hub, tmp_path, "among") as flow:
+        page.goto(join_url(server, hub))
+        expect(page.locator("#title")).to_have_text("Among the Stars")
+        page.locator("#seats button", has_text="Ann").click()
+        expect(page.locator("#me")).to_have_text("Ann")
+        assert hub.request("next_phase", "touchscreen", 10.0)["error"] is None  # the table ends round 1
+        page.locator("#form-pick").select_option("discard")
+        page.locator("#send").click()
+        result = page.locator("#report-result")
+        expect(result).to_have_class("action-result error")
+        said = result.text_content()
+        assert said.count("nothing was recorded") == 1, said
+        assert "look and tap again" in said
+        expect(page.locator("#round-label")).to_contain_text("round 2 of 6")  # the refusal brought the state
+        assert [e.kind for e in flow.session.events()] == ["round_ended"]
+    assert errors == []
+
+
 def test_a_hex_board_is_drawn_cell_by_cell_with_its_owner(phone, hub, tmp_path, output_dir):
     """A shared hex map (axial [q, r], flat-topped: Eclipse's sectors) in a flow's view is drawn, one
     hexagon per cell, each outlined in its owner's seat colour."""

@@ -58,8 +58,9 @@ window.Box = (function () {
   // What to tell the player about an answer that is not a success.
   function problem(status, answer) {
     const error = (answer && answer.error) || "";
-    if (status === 409) return format(_("{problem} (nothing was recorded)"),
-      { problem: error || _("The game changed since your screen showed it") });
+    // the box's own refusal of a stale tap already says that nothing was recorded (and what to do): said once
+    if (status === 409) return error || format(_("{problem} (nothing was recorded)"),
+      { problem: _("The game changed since your screen showed it") });
     if (status === 403 && !error) return _("Not allowed from this phone.");
     if (status === 429) return error || _("Too many taps: wait a moment and tap again.");
     return error || format(_("The box refused: HTTP {status}"), { status: status });
