@@ -304,6 +304,51 @@ def test_a_greek_score_row_keeps_the_accent_of_its_first_letter(browser, box):  
     assert errors == []
 
 
+CUT_WORDS = """(cells) => {
+    // the words of each cell that the page drew over more than one line
+    const cut = [];
+    for (const cell of cells) {
+        const node = cell.firstChild;
+        if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+        for (const word of node.textContent.matchAll(/[^\\s-]+/g)) {
+            const range = document.createRange();
+            range.setStart(node, word.index);
+            range.setEnd(node, word.index + word[0].length);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) cut.push(word[0]);
+        }
+    }
+    return cut;
+}"""
+
+
+@pytest.mark.parametrize("locale", ["el-GR", "pl-PL", "hu-HU"])
+def test_a_score_row_label_and_a_score_are_never_cut_in_the_middle_of_a_word(browser, box, locale):  # noqa: F811
+    """Four players' scores on a phone in Greek cut 'Κατηγορία' into 'Κατηγορ-ία' and 'Αναπτύξεις' into 'Αναπτύξει-ς'
+    (every column had the same width, a quarter of the phone's): a row label breaks only between its words, a score
+    never, at the end of the game and in the history; the page itself never scrolls sideways."""
+    from playwright.sync_api import expect
+
+    loop, hub, server = box
+    context, page, errors = phone(browser, locale)
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        _play_among_to_its_scores(page, hub, ("Ζωή", "Łucja", "Ann-Marie O'Neil", "Bob"))
+        for table in ("#scores", "#history-scores"):
+            if table == "#history-scores":
+                page.locator("#box-nav button[data-box-action=history]").click()
+                expect(page.locator("body")).to_have_attribute("data-page", "box")
+                page.locator("#history-list button").first.click()
+                expect(page.locator("#history-open")).to_be_visible()
+            labels = page.locator(f"{table} tr > :first-child")
+            expect(labels).to_have_count(8)  # the heading, six categories, the total
+            assert labels.evaluate_all(CUT_WORDS) == [], table
+            assert page.locator(f"{table} td:not(:first-child)").evaluate_all(CUT_WORDS) == [], table
+            assert fits(page)
+    finally:
+        context.close()
+    assert errors == []
+
+
 def test_a_phone_without_a_seat_follows_the_box_however_soon_after_its_last_page_it_moves(browser, box):  # noqa: F811
     """A joined phone that claimed no seat, on a finished game's scores, stayed on the game's page when the box went
     to its history moments (under 1.5 s) after the phone's last page load: the guard against a reload loop dropped
