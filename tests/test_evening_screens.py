@@ -292,3 +292,25 @@ def test_the_scores_screen_cites_the_rulebook_section_the_scoring_follows(store,
             assert i18n.localize(result, lang)["rule"] in cited
     finally:
         i18n.set_box_language("en")
+
+
+def test_a_players_column_heading_starts_with_a_capital_as_player_beside_it(store, tmp_path, output_dir):
+    """Race for the Galaxy's table headed its columns 'Gracz | Układ kart | żetony PZ' and 'Παίκτης | Ταμπλό | δείκτες
+    ΠΝ': the game's word for its VP chips is the rules' lowercase one (a score row's). Every heading starts with a
+    capital, in every language."""
+    from companion import i18n
+    from tests.test_evening import race_started
+
+    loop = evening(store, tmp_path, hub=StateHub())
+    screen = TouchScreen(pairing=loop.hub.pairing)
+    race_started(loop)
+    if loop.mode_name is ModeName.CALIBRATION:
+        do(loop, "table_ok")
+    try:
+        for lang, chips in (("en", "VP chips"), ("el", "Δείκτες ΠΝ"), ("pl", "Żetony PZ"), ("hu", "GYP-zsetonok")):
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"race-columns-{lang}", output_dir)
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            assert chips in drawn and chips.lower() not in drawn, (lang, drawn)
+    finally:
+        i18n.set_box_language("en")

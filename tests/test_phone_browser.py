@@ -250,6 +250,30 @@ def test_among_the_stars_columns_and_station_board_on_the_phone(phone, hub, tmp_
     assert errors == []
 
 
+@pytest.mark.parametrize("locale, headings", [("pl-PL", ["Gracz", "Układ kart", "Żetony PZ"]),
+                                               ("el-GR", ["Παίκτης", "Ταμπλό", "Δείκτες ΠΝ"])])
+def test_a_players_column_heading_starts_with_a_capital_as_player_beside_it(browser, hub, tmp_path, locale, headings):
+    """Race for the Galaxy's players' table on a Polish phone was headed 'Gracz | Układ kart | żetony PZ' (the game's
+    word for its VP chips is the rules' lowercase one, a score row's): every heading starts with a capital."""
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        with flow_on_the_box(hub, tmp_path, "race"):
+            page.goto(join_url(server, hub))
+            expect(page.locator("#title")).to_have_text("Race for the Galaxy")
+            expect(page.locator("#players thead th")).to_have_text(headings)
+    finally:
+        context.close()
+        server.shutdown()
+    assert errors == []
+
+
 def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hub, tmp_path):
     """A phone that missed the box's news (its Wi-Fi dropped the live stream) sends Ann's discard after the table's
     Next ended the round: the box refuses it and says "...: nothing was recorded; look and tap again", and the page

@@ -299,8 +299,9 @@ class Table(ScreenState):
             x0 = area.x + half * width
             ts.text_fit(_("Player"), (x0, area.y), ts.s(name_w - 10), 22, DIM)
             for k, c in enumerate(columns):
-                ts.text_fit(_(str(c.get("label", ""))), (x0 + ts.s(name_w + k * step), area.y), ts.s(step - 6), 22, DIM,
-                            min_size=12)
+                # a heading with a capital, as "Player" beside it ("VP chips": "żetony PZ" -> "Żetony PZ")
+                ts.text_fit(row_label(_(str(c.get("label", "")))), (x0 + ts.s(name_w + k * step), area.y),
+                            ts.s(step - 6), 22, DIM, min_size=12)
             rows = players[half * per_half:(half + 1) * per_half]
             row_h = max(ts.s(16), min(ts.s(40), room // max(1, per_half)))
             y = area.y + ts.s(20)
@@ -338,8 +339,9 @@ def shown_categories(players: list[dict[str, Any]]) -> list[str]:
 
 def row_label(category: str) -> str:
     """A score category (the rules' lowercase word as said in the box's language: ``"credits"``, ``"κόσμοι"``) as a
-    row label of the scores table, beside its ``Total``: its first letter capital (``"Credits"``, ``"Κόσμοι"``); a
-    label that starts with a capital, a digit or a sign is left as it is."""
+    row label of the scores table, beside its ``Total``, or a players' column heading beside ``Player``: its first
+    letter capital (``"Credits"``, ``"Κόσμοι"``, ``"Żetony PZ"``); a label that starts with a capital, a digit or a
+    sign is left as it is."""
     return category[:1].title() + category[1:]
 
 

@@ -394,5 +394,5 @@ window.Box = (function () {
 
   return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
            format: format, isolate: isolate,
-           pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable };
+           pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable, rowLabel: rowLabel };
 })();

@@ -345,7 +345,8 @@
     const head = $("players").tHead.rows[0];
     const labels = columns.map((c) => c.label).join("\n");
     if (head.dataset.labels !== labels) {
-      head.replaceChildren(el("th", "", _("Player")), ...columns.map((c) => el("th", "", c.label)));
+      // each heading with a capital, as "Player" beside it (a game's word may be the rules' lowercase one: "żetony PZ")
+      head.replaceChildren(el("th", "", _("Player")), ...columns.map((c) => el("th", "", Box.rowLabel(c.label))));
       head.dataset.labels = labels;
     }
     const body = $("players").tBodies[0];
