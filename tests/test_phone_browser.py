@@ -274,6 +274,34 @@ def test_a_players_column_heading_starts_with_a_capital_as_player_beside_it(brow
     assert errors == []
 
 
+@pytest.mark.parametrize("locale, heading", [("pl-PL", "Zgłaszasz jako Łucja"), ("hu-HU", "Bejelentés: Łucja"),
+                                              ("el-GR", "Αναφορά για Łucja")])
+def test_the_report_heading_takes_the_seats_name_as_it_is(browser, hub, tmp_path, locale, heading):
+    """The report form's heading put the seat's name after words that would decline it: Polish 'Zgłaszaj za Łucja'
+    (the preposition wants 'Łucję'), Hungarian 'Bejelentés ezért: Łucja' ('for this'). A name is never declined, so
+    the heading's words take it as it is."""
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        with flow_on_the_box(hub, tmp_path, "among", players="Łucja,Bob"):
+            page.goto(join_url(server, hub))
+            page.locator("#seats button", has_text="Łucja").click()
+            expect(page.locator("#me")).to_have_text("Łucja")
+            said = page.locator("#report-section h2").evaluate("h => h.firstChild.textContent + h.querySelector('#me')"
+                                                              ".textContent")
+            assert " ".join(said.split()) == heading
+    finally:
+        context.close()
+        server.shutdown()
+    assert errors == []
+
+
 def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hub, tmp_path):
     """A phone that missed the box's news (its Wi-Fi dropped the live stream) sends Ann's discard after the table's
     Next ended the round: the box refuses it and says "...: nothing was recorded; look and tap again", and the page
