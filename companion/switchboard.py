@@ -246,9 +246,10 @@ class Switchboard:
     def _moot(self) -> bool:
         """Whether the table's question about a phone's refused action (:meth:`ask_table`) no longer applies: the box
         is on another game than when it was asked; the seat asked for is now the asking phone's or no phone's (the
-        holder gave it up, the touchscreen freed it); the move asked for leaves no game being played any more (the
-        game is over, or was left from the touchscreen); or the phone that asked (also for the owner page) has been
-        away :data:`companion.phone_policy.AWAY_S` seconds (no one waits for the answer)."""
+        holder gave it up, the touchscreen freed it) or the game is over (its scores: no seat reports any more); the
+        move asked for leaves no game being played any more (the game is over, or was left from the touchscreen); or
+        the phone that asked (also for the owner page) has been away :data:`companion.phone_policy.AWAY_S` seconds
+        (no one waits for the answer)."""
         from companion.phone_policy import AWAY_S
 
         asked, client = self.asked, self.asking
@@ -261,7 +262,9 @@ class Switchboard:
         if self.asked_in != self.loop.game_id:
             return True
         if asked.get("action") == Action.CLAIM_SEAT:
-            player = self.loop.seat_of(asked)
+            player, flow = self.loop.seat_of(asked), self.loop.flow
+            if flow is not None and flow.over():  # the scores: nobody reports for a seat any more
+                return True
             return player is None or self.loop.pairing.claims.get(player, client) == client
         act = posted(asked)
         return act is None or self.leaving(act) is None

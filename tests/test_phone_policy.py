@@ -613,6 +613,26 @@ def test_a_question_about_leaving_a_game_is_dropped_once_the_game_is_over(store,
     assert _phone(loop, "games", "bob-phone").error is None and loop.mode_name is ModeName.CHOOSE  # over: at once
 
 
+def test_a_question_about_a_held_seat_is_dropped_once_the_game_is_over(store, tmp_path):
+    """A phone asked for Bob's seat, which Bob's phone holds: the touchscreen asked the table, and the question stayed
+    up over the finished game's scores, where nobody reports for a seat any more. It is dropped when the game ends
+    (and a late Allow gives the seat to nobody)."""
+    loop = evening(store, tmp_path)
+    for name, payload in (("choose_game", {"game": "among"}), ("setup_player", {"player": "Ann"}),
+                          ("setup_player", {"player": "Bob"}), ("setup_start", {})):
+        assert loop.dispatch({"action": Action(name), "origin": "touchscreen", **payload}).error is None
+    loop.hub.presence.heard("bob-phone")
+    assert _phone(loop, "claim_seat", "bob-phone", player="Bob").error is None
+    loop.hub.presence.heard("new-phone")
+    assert _phone(loop, "claim_seat", "new-phone", player="Bob").status == 403
+    assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Bob's seat")
+    for _ in range(24):  # Among the Stars: 4 years of 6 rounds, Next ends each round (rulebook pp. 4-5)
+        assert loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"}).error is None
+    assert loop.mode_name is ModeName.SCORES and loop.view()["box"]["asking"] is None  # the scores are shown
+    assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).message == "no phone is asking"
+    assert loop.pairing.claims["Bob"] == "bob-phone"
+
+
 def test_a_phones_back_with_nothing_behind_the_game_is_a_move_off_it(store, tmp_path):
     """Back from a game with no screen behind it goes to the chooser, as Games does: from a phone it is refused and
     the table is asked, on a box without a touchscreen too; Back to a game behind the chooser stays every phone's."""
