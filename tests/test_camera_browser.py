@@ -137,3 +137,45 @@ def test_phone_adds_players_and_starts_the_game(browser, hub, store, output_dir)
     finally:
         context.close()
         server.shutdown()
+
+
+def test_a_name_typed_again_keeps_its_players_colour_unless_another_is_picked(browser, hub, store):  # noqa: F811
+    """After a restart Ζωή typed her name again and tapped "Add player": the form sent the first free colour it showed,
+    and the box took that as her new colour (red became yellow) without anyone picking it. A name typed again is
+    "already playing" and keeps its colour; a colour picked on the form still changes it."""
+    from playwright.sync_api import expect
+
+    image = np.full((240, 320, 3), 70, np.uint8)
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([image]), reader=None, session=None, hub=hub, stillness=StillnessDetector(),
+                    setup=setup, sleep=lambda s: None)
+    loop.publish()
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context, page, errors = page_for(browser, join_url(server, hub))
+    try:
+        with LoopThread(loop):
+            expect(page.locator("#setup-section")).to_be_visible()
+            for name in ("Ζωή", "Łucja"):
+                page.locator("#setup-name").fill(name)
+                page.locator("#setup-add").click()
+                expect(page.locator("#setup-players li .name", has_text=name)).to_have_count(1)
+            assert [p["colour"] for p in setup.players] == ["red", "blue"]  # the first free colours, as shown
+            page.locator("#setup-name").fill("Ζωή")
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-result")).to_have_text(
+                "'Ζωή' is already playing; names must differ (ignoring case and accents)")
+            expect(page.locator("#setup-result")).to_have_class("action-result error")
+            assert [p["colour"] for p in setup.players] == ["red", "blue"]
+            page.locator("#setup-colour").select_option("purple")
+            page.locator("#setup-name").fill("Ζωή")
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-result")).to_have_text("Ζωή is purple")
+            assert [p["colour"] for p in setup.players] == ["purple", "blue"]
+            page.locator("#setup-name").fill("Ann")  # a new player without a colour picked: the first free one
+            page.locator("#setup-add").click()
+            expect(page.locator("#setup-players li .name", has_text="Ann")).to_have_count(1)
+            assert [p["colour"] for p in setup.players] == ["purple", "blue", "red"]
+        assert errors == []
+    finally:
+        context.close()
+        server.shutdown()

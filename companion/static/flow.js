@@ -211,6 +211,9 @@
     return d;
   }
 
+  // Whether the player picked a colour for the next "Add player" (the colour is sent only then: a name typed again,
+  // by a player who thought the setup lost, is "already playing" and keeps their colour; a picked colour changes it).
+  let colourPicked = false;
   function renderSetup(game) {
     const setup = !!game.setup;
     $("setup-section").hidden = !setup;
@@ -259,6 +262,7 @@
     const pick = $("setup-colour");
     const free = (game.colours || []).filter((c) => !taken.includes(c));
     if (pick.dataset.free !== free.join(",")) {
+      const kept = pick.value;
       pick.replaceChildren();
       for (const c of free) {
         const o = el("option", "", _(c));
@@ -266,6 +270,8 @@
         pick.append(o);
       }
       pick.dataset.free = free.join(",");
+      if (colourPicked && free.includes(kept)) pick.value = kept; // another phone's player took another colour
+      else colourPicked = false; // the picked colour was taken meanwhile: none is picked now
     }
     $("setup-start").disabled = !game.can_start;
     $("setup-why").textContent = game.why || _("Players can also tap their seat on the touchscreen picture of the table.");
@@ -745,9 +751,13 @@
       const label = $("phone-next").dataset.label;
       if (label) post("/api/action", { action: "next_phase", label: label }, "next-result", $("phone-next"));
     });
+    $("setup-colour").addEventListener("change", () => { colourPicked = true; });
     $("setup-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      post("/api/setup", { action: "player", name: $("setup-name").value.trim(), colour: $("setup-colour").value }, "setup-result", $("setup-add"));
+      const body = { action: "player", name: $("setup-name").value.trim() };
+      if (colourPicked) body.colour = $("setup-colour").value;
+      colourPicked = false;
+      post("/api/setup", body, "setup-result", $("setup-add"));
       $("setup-name").value = "";
     });
     $("setup-even").addEventListener("click", () => post("/api/setup", { action: "even" }, "setup-result", $("setup-even")));
