@@ -308,13 +308,14 @@ CUT_WORDS = """(cells) => {
     // the words of each cell that the page drew over more than one line
     const cut = [];
     for (const cell of cells) {
-        const node = cell.firstChild;
-        if (!node || node.nodeType !== Node.TEXT_NODE) continue;
-        for (const word of node.textContent.matchAll(/[^\\s-]+/g)) {
-            const range = document.createRange();
-            range.setStart(node, word.index);
-            range.setEnd(node, word.index + word[0].length);
-            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) cut.push(word[0]);
+        for (const node of cell.childNodes) {
+            if (node.nodeType !== Node.TEXT_NODE) continue;
+            for (const word of node.textContent.matchAll(/[^\\s-]+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) cut.push(word[0]);
+            }
         }
     }
     return cut;

@@ -302,6 +302,38 @@ def test_the_report_heading_takes_the_seats_name_as_it_is(browser, hub, tmp_path
     assert errors == []
 
 
+@pytest.mark.parametrize("locale", ["hu-HU", "el-GR", "pl-PL"])
+@pytest.mark.parametrize("game, options", [("eclipse", {"species": ["Planta", "Orion Hegemony"]}), ("among", {}),
+                                           ("race", {})])
+def test_a_players_column_heading_and_a_number_are_never_cut_in_the_middle_of_a_word(browser, hub, tmp_path, locale,
+                                                                                     game, options):
+    """Eclipse's players' table on a Hungarian phone cut its headings 'Nagyköv-etek' and 'Szövetsé-g' and the species
+    'Hegemon-y' (every column a quarter of the phone's width): a heading breaks only between its words, a number
+    never, a species' name between its words; the page itself never scrolls sideways."""
+    from playwright.sync_api import expect
+
+    from tests.test_evening_browser import CUT_WORDS, fits
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        with flow_on_the_box(hub, tmp_path, game, players="Ζωή,Łucja", **options):
+            page.goto(join_url(server, hub))
+            expect(page.locator("#players tbody tr")).to_have_count(2)
+            assert page.locator("#players th").evaluate_all(CUT_WORDS) == []
+            assert page.locator("#players td:not(.player-name)").evaluate_all(CUT_WORDS) == []
+            assert page.locator("#players td.player-name").evaluate_all(CUT_WORDS) == []
+            assert fits(page)
+    finally:
+        context.close()
+        server.shutdown()
+    assert errors == []
+
+
 def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hub, tmp_path):
     """A phone that missed the box's news (its Wi-Fi dropped the live stream) sends Ann's discard after the table's
     Next ended the round: the box refuses it and says "...: nothing was recorded; look and tap again", and the page
