@@ -150,6 +150,16 @@ class RollDiceConfig:
             body by ``glare_log`` or more, grown by ``glare_grow`` patch px (its halo), are left out of the face
             match's NCC, in each window they touch that keeps at least ``glare_keep`` of its pixels (``glare_min``
             above 255: off).
+        lamp_close, lamp_gamma: the lamp's second look (:mod:`vision.roll_dice.lamp`): a die of a colour printed dark
+            whose read is still weak after the second read of weak faces (``recentre_*``) is matched again on its box
+            with a soft lamp spot (unclipped: left in by ``glare_min``) taken off each colour channel in linear light
+            (``(v / 255) ** lamp_gamma``: the camera's tone curve undone), the light level the morphological closing
+            of a ``lamp_close`` px square (wider than a symbol's stroke); the new read is taken as the second read's
+            are (``recentre_gain`` over the first read's best dark-printed template, a face, the same colour, its
+            confidence at most ``recentre_cap``). ``lamp_close`` below 2: no such look. On the second generator's
+            seeds 1020-1039 faces right 339 -> 341 of 357 (a blue wild and a white ship under a spot), 1000-1019 329
+            of 338 either way, the first generator's 1000-1039 the same; 7 px read the same faces and turned an
+            unreadable face into a wrong one.
         relocate_below, relocate_margin, relocate_step, relocate_scales, relocate_gain: a die
             whose best template NCC is below ``relocate_below`` is matched again over shifts of up
             to ``relocate_margin`` x its side (step ``relocate_step`` patch px) and at these side
@@ -447,6 +457,8 @@ class RollDiceConfig:
     glare_min: int = 245
     glare_grow: int = 2
     glare_keep: float = 0.5
+    lamp_close: int = 5
+    lamp_gamma: float = 2.2
     relocate_below: float = 0.6
     relocate_margin: float = 0.3
     relocate_step: int = 2

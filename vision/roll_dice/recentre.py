@@ -14,6 +14,7 @@ from .assemble import decide_each
 from .config import RollDiceConfig
 from .faces import best_turn, search_faces
 from .glare import glare_masks
+from .lamp import lamp_reads
 from .nadir import nadir_point, towards_top
 from .observations import RollDieObservation, TopFaces
 from .shape import die_likeness, edge_angle, expected_sides, snap_top
@@ -175,8 +176,10 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
     NCC row, with the die's colour chances ``colour_p`` as they were) replaces the first one only when its best NCC
     beats the first one's by ``recentre_gain``, it reads a face, and its colour is the first read's colour. Every read
     keeps its box, so the dice found, the false dice and the colours are those of the first read: only faces (and
-    their confidences) change, a replaced one's confidence at most ``recentre_cap``. ``recentre`` off: ``kept``'s
-    reads as they are. ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``: ``float[N, K]``."""
+    their confidences) change, a replaced one's confidence at most ``recentre_cap``. A weak read no square read better,
+    of a colour printed dark, then gets the lamp's look on its own box (:func:`vision.roll_dice.lamp.lamp_reads`: a
+    soft lamp spot taken off, ``lamp_close``). ``recentre`` off: ``kept``'s reads as they are. ``tops``: N faces;
+    ``colour_p``: ``float[N, C]``; ``ncc``: ``float[N, K]``."""
     reads = [obs for _, obs in kept]
     if not config.recentre or len(rot_templates) == 0:
         return tuple(reads)
@@ -197,13 +200,19 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
     new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], expected, rot_templates, template_pol,
                                   config, away)
     better = new_ncc.max(1) >= ncc[idx].max(1) + config.recentre_gain
-    if not better.any():
-        return tuple(reads)
-    again = {j: obs for _, j, obs in decide_each(tops.take(idx), colour_p[idx], new_ncc, profile, config,
-                                                 template_pol)}
+    again = {} if not better.any() else {j: obs for _, j, obs in decide_each(
+        tops.take(idx), colour_p[idx], new_ncc, profile, config, template_pol)}
+    still = []                                                     # not read better elsewhere: the lamp's look
     for j, w in enumerate(weak):
         new, old = again.get(j), reads[w]
         if not better[j] or new is None or new.face is None or new.colour != old.colour:
+            still.append(w)
             continue
         reads[w] = replace(new, box=old.box, confidence=min(float(new.confidence), config.recentre_cap))
+    if template_pol is not None and still:
+        lit = lamp_reads(frame, tops, colour_p, ncc, [kept[w] for w in still], profile, rot_templates, template_pol,
+                         config)
+        for w, new in zip(still, lit, strict=True):
+            if new is not None:
+                reads[w] = new
     return tuple(reads)
