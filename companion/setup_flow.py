@@ -223,8 +223,16 @@ class TableSetup:
         return Text("{player} joined ({colour}, seat {seat})", player=name, colour=colour_word(colour),
                     seat=len(self.players))
 
+    @staticmethod
+    def _check_named(name: Any) -> None:
+        """Raise BadEntry when an action for one player names none (no ``player``, null or an empty name): said as
+        that, not as "no player null"."""
+        if name is None or (isinstance(name, str) and not name.strip()):
+            raise BadEntry(Text("no player named: say which player this is for"))
+
     def remove_player(self, name: Any, origin: str = "cli") -> str:
         """Remove a player. Raises BadEntry for an unknown name."""
+        self._check_named(name)
         if name not in self.names:
             raise BadEntry(Text("no player {player}", player=shown(name)))
         self._record("player_removed", {"player": name}, origin)
@@ -237,6 +245,7 @@ class TableSetup:
         Raises:
             BadEntry: unknown player, a bad new name (as :meth:`add_player`), or a name already taken.
         """
+        self._check_named(name)
         if name not in self.names:
             raise BadEntry(Text("no player {player}", player=shown(name)))
         new = check_player_name(new, [n for n in self.names if n != name])
@@ -259,6 +268,7 @@ class TableSetup:
         from rules import BadEvent
         from rules.settings import check_entries
 
+        self._check_named(name)
         if name not in self.names:
             raise BadEntry(Text("no player {player}; add them first", player=shown(name)))
         found = next((o for o in self.player_options if o.name == option), None)
@@ -284,6 +294,7 @@ class TableSetup:
 
     def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
+        self._check_named(name)
         if name not in self.names:
             raise BadEntry(Text("no player {player}; add them first", player=shown(name)))
         if (not isinstance(point, (list, tuple)) or len(point) != 2

@@ -384,3 +384,26 @@ def test_an_unknown_player_is_said_as_a_greek_player_would_say_it(store):
         assert say(refused.value, "el") == "δεν υπάρχει παίκτης 'Nobody'"
         assert say(refused.value, "pl") == "nie ma gracza 'Nobody'"
     assert setup.names == ["Ann"]
+
+
+def test_a_choice_seat_or_rename_naming_no_player_says_no_player_was_named(store):
+    """An Eclipse species picked with no player named (``setup_choice`` without ``player``, or null, or blank) said
+    "no player null" (the JSON word for nothing, read as a name); it says that no player was named, in the table's
+    language, and records nothing."""
+    from companion.i18n import say
+
+    setup = TableSetup(store, FLOWS["eclipse"])
+    setup.handle({"action": "setup_player", "player": "Ann"})
+    species = setup.player_options[0]
+    for player in ({}, {"player": None}, {"player": "  "}):
+        for action in ({"action": "setup_choice", "option": species.name, "value": species.choices[0]},
+                       {"action": "setup_seat", "point": [10, 20]},
+                       {"action": "setup_rename", "name": "Bob"},
+                       {"action": "setup_remove"}):
+            out = setup.handle(action | player)
+            assert out.error == "no player named: say which player this is for", (action, player, out.error)
+            assert out.events == []
+            assert say(out.error, "hu") == "nincs megadva játékos: mondd meg, melyik játékosra vonatkozik"
+    assert [p["name"] for p in setup.view()["players"]] == ["Ann"]
+    assert setup.view()["players"][0]["choices"] == {species.name: None}
+    store.close()
