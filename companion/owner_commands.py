@@ -149,7 +149,9 @@ def _origin_said(origin: str) -> str:
 
 def cmd_config_show(args: argparse.Namespace) -> int:
     """``companion config show``: exit 0 (problems of the file are listed on stderr, as the box logs them); 2 when
-    ``--config FILE`` cannot be read as a configuration at all (as ``run`` and ``demo`` refuse it)."""
+    ``--config FILE`` cannot be read as a configuration at all (as ``run`` and ``demo`` refuse it). A file
+    ``$TABLETOP_CONFIG`` names that cannot be read (missing, a folder, not TOML) is said in the header, with the
+    defaults listed under it: the box starts on them, logging the same problem."""
     config = load(args.config)
     unread = _named_file_unread(args.config, config)
     if unread:
@@ -170,9 +172,14 @@ def cmd_config_show(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
+    unread = [p for p in config.problems if p.key is None and p.path == config.path]
     if config.path is None:
         print(_("# no configuration file (looked for {path} and /etc/tabletop-companion/config.toml): the defaults")
               .format(path=user_config_path()))
+    elif config.version is None and unread:  # $TABLETOP_CONFIG names a file the box cannot read: it starts on these
+        where = f"{config.path}:{unread[0].line}" if unread[0].line else str(config.path)
+        print(_("# configuration file {path} not read ({problem}): the box starts on the defaults below")
+              .format(path=where, problem=say(unread[0].message)))
     elif config.version:
         print(_("# configuration file {path} (version {version})").format(path=config.path, version=config.version))
     else:

@@ -261,6 +261,33 @@ def test_config_show_prints_every_setting_and_where_it_came_from(tmp_path, monke
     assert main(["config", "show", "--port", "http"]) == 2
 
 
+def test_config_show_says_a_missing_file_named_by_the_environment_was_not_read_and_the_defaults_are_shown(
+        tmp_path, monkeypatch, capsys):
+    """``$TABLETOP_CONFIG`` naming a missing file: `config show` headed its list "# configuration file PATH", as if it
+    had been read. The box starts on the defaults then (it logs the problem), so the header says the file was not
+    read and why, the list below is the defaults, and the exit is 0 as for the file's other problems; a file that is
+    not TOML is said with its line."""
+    missing = tmp_path / "nope.toml"
+    monkeypatch.setenv("TABLETOP_CONFIG", str(missing))
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(tmp_path))
+    assert main(["config", "show"]) == 0
+    said = capsys.readouterr()
+    header, *lines = said.out.splitlines()
+    assert header.startswith(f"# configuration file {missing} not read (no such file: ")
+    assert header.endswith("): the box starts on the defaults below")
+    assert all(line.endswith("# default") for line in lines if not line.startswith("box.data_dir"))
+    assert "no such file" in said.err
+    assert main(["--language", "hu", "config", "show"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.startswith(f"# a(z) {missing} konfigurációs fájl nincs beolvasva (nincs ilyen fájl: ")
+    assert header.endswith("): a doboz az alábbi alapértelmezésekkel indul")
+    broken = write(tmp_path, "version = 1\n[web\n", "broken.toml")
+    monkeypatch.setenv("TABLETOP_CONFIG", str(broken))
+    assert main(["config", "show"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.startswith(f"# configuration file {broken}:2 not read (not valid TOML")
+
+
 # hand-written: where a setting came from, in each language (default, a flag, the environment)
 ORIGINS = {"el": ("προεπιλογή", "επιλογή --port", "περιβάλλον TABLETOP_DATA_DIR"),
            "pl": ("domyślne", "opcja --port", "zmienna środowiskowa TABLETOP_DATA_DIR"),
