@@ -61,3 +61,20 @@ def test_a_hungarian_table_is_told_of_a_missing_good_in_hungarian_spelling() -> 
                           shipper="white")
     said = [i18n.say(f.what, "hu") for f in t.last_findings() if "has no blue good" in str(f.what)]
     assert said == ["Bob játékosnak nincs kék áruja ezen: Alpha Centauri"], said
+
+
+@pytest.mark.parametrize("lang", PLAYERS)
+def test_every_sentence_naming_manage_empire_names_it_as_the_round_step_does(lang: str) -> None:
+    """Hungarian Roll for the Galaxy showed 'Birodalom irányítása' on the round's step and 'Birodalomkezelés: toborzás,
+    aztán a játékvég ellenőrzése' just under it, two names for one step on one screen; every sentence of the catalog
+    naming Manage Empire (the hints, the rule citations) uses the step's own name."""
+    from babel.messages.pofile import read_po
+
+    from companion.i18n import LOCALE_DIR
+
+    step = localize(Term("roll.step", "manage"), lang)
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "companion.po").open("rb") as po:
+        sentences = [m for m in read_po(po) if isinstance(m.id, str) and "Manage Empire" in m.id and m.context is None]
+    assert len(sentences) >= 3
+    for message in sentences:
+        assert step.split()[-1] in message.string, (message.id, message.string, step)
