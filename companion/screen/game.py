@@ -383,7 +383,14 @@ class Scores(ScreenState):
                 _("{team} {vp} VP").format(team=team, vp=vp) for team, vp in teams.items()))
             ts.text_fit(line, (ts.x(10), ts.y(96)), ts.x(780), 26, WARN, min_size=14)
             top = 124
-        score_table(ts, result, ts.rect(6, top, 788, (366 if counting is not None else 376) - top))
+        tied = tie_broken(result)
+        if tied:  # the totals alone do not say who won: the tie-break row under the totals does
+            line = _("{names} tied on {vp} VP; the tie-break under the totals decides").format(
+                names=", ".join(p["name"] for p in tied), vp=tied[0]["total"])
+            ts.text_fit(line, (ts.x(10), ts.y(top - 4)), ts.x(780), 24, WARN, min_size=12)
+            top += 24
+        score_table(ts, result, ts.rect(6, top, 788, (366 if counting is not None else 376) - top),
+                    tiebreak=bool(tied))
         ts.draw_buttons(self.buttons(ts, view))
         if counting is not None:
             ts.text_fit(counting.get("prompt") or "", (ts.x(10), ts.y(372)), ts.x(780), 24, WARN, min_size=12)
@@ -402,15 +409,29 @@ class Scores(ScreenState):
             )
 
 
-def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True) -> None:
+def tie_broken(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players of ``result`` (:meth:`companion.flow.FlowGame.result`) sharing the highest total when the game's
+    tie-break made fewer of them winners (Roll for the Galaxy p.8 Victory: dice in the cup plus credits), in seat
+    order; [] when the highest total alone names the winners (one player, or a win all of them share)."""
+    players = result.get("players") or []
+    if not players or result.get("team_scores"):  # teams rank by their own scores (Eclipse's alliances)
+        return []
+    best = max(p["total"] for p in players)
+    tied = [p for p in players if p["total"] == best]
+    return tied if 1 < len(tied) and len(result.get("winners") or []) < len(tied) else []
+
+
+def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True,
+                tiebreak: bool = False) -> None:
     """Each player's breakdown by category and total (the winners marked with a star, not only a colour; none while
-    the game is not finished: ``winners`` False), and under it the rulebook section the scoring follows
-    (``result["rule"]``, in the box's language) when the game names one."""
+    the game is not finished: ``winners`` False), with ``tiebreak`` a row of each player's tie-break values under the
+    totals (``result["players"][k]["tiebreak"]``, the game's own, compared left to right), and under it the rulebook
+    section the scoring follows (``result["rule"]``, in the box's language) when the game names one."""
     players = [{**p, "winner": p.get("winner") and winners} for p in result.get("players") or []]
     categories = shown_categories(players)
     label_w = ts.x(230)
     col_w = (table.width - label_w) // max(1, len(players))
-    rows = len(categories) + 2
+    rows = len(categories) + 2 + (1 if tiebreak else 0)
     rule = result.get("rule")
     cited = ts.s(22) if rule else 0  # the citation's line, below the totals (taller than a row on a long table)
     row_h = min(ts.s(34), (table.height - cited) // max(1, rows + (1 if rule else 0)))
@@ -437,6 +458,14 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
         drawn = ts.text_fit(str(p["total"]), (x + col_w // 2, y + ts.s(2)), col_w - 6, min(40, size + 8),
                             GOOD if p.get("winner") else TEXT, anchor="midtop", min_size=14)
         bottom = max(bottom, drawn.bottom)
+    if tiebreak:
+        y = bottom + ts.s(2)
+        bottom = ts.text_fit(_("Tie-break"), (table.x, y), label_w - 6, size - 2, WARN, min_size=12).bottom
+        for k, p in enumerate(players):
+            x = table.x + label_w + k * col_w
+            drawn = ts.text_fit(" ".join(str(v) for v in p.get("tiebreak") or ()) or "-", (x + col_w // 2, y),
+                                col_w - 6, size, GOOD if p.get("winner") else TEXT, anchor="midtop", min_size=12)
+            bottom = max(bottom, drawn.bottom)
     if rule:  # below the totals as drawn (a long table's totals are taller than its rows)
         ts.text_fit(_("Rule: {rule}").format(rule=rule), (table.x, bottom + ts.s(2)), table.width, 18, DIM,
                     min_size=11)

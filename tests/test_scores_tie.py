@@ -1,0 +1,107 @@
+"""A Roll for the Galaxy game ending on equal totals, played on the touchscreen with the phones' reports: the scores
+screen says the totals are tied and shows the tie-break that decided (Roll for the Galaxy p.8 Victory: dice in the
+cup plus credits), in the table's language."""
+
+from __future__ import annotations
+
+from companion import i18n
+from companion.hub import StateHub
+from companion.modes import ModeName
+from companion.screen import Screen, TouchScreen
+from rules.roll.data import catalogue
+from tests.test_evening import do, evening
+from tests.test_evening_screens import shot
+
+
+def report(loop, player: str, form: str, **values) -> None:
+    do(loop, "report", "phone", player=player, form=form, values=values)
+
+
+def roll_tied_at_25(store, tmp_path):
+    """Ágnes and Bálint play two rounds of Roll for the Galaxy to an emptied VP pool (24 VP for 2 players, p.2 Setup).
+
+    Worked by hand from the rulebook (p.8 Victory: VP chips + the printed cost of every tableau tile + cost-6
+    bonuses):
+    - Ágnes: 15 VP chips; developments Consumer Markets 3 + Investment Credits 4; worlds Space Mall 0 + Alpha
+      Centauri 1 + Spice World 2: 15 + 7 + 3 = 25.
+    - Bálint: 9 VP chips; developments Space Piracy 0 + Galactic Renaissance 6; worlds Hidden Fortress 2 + Old Earth
+      3 + Gem World 2; Galactic Renaissance +3 at 6-9 VP in chips: 9 + 6 + 7 + 3 = 25.
+    - Tie-break, dice in the cup plus credits: Ágnes 3 white + Space Mall's and Spice World's blue dice = 5, and $1 +
+      $4 for a brown good traded = $5: 10; Bálint 3 white + Gem World's blue = 4, and $1 + Space Piracy's $1 after
+      each of the two Ship phases (1 red die in his Citizenry) = $3: 7. Ágnes wins.
+    """
+    factions = {f.number: " / ".join(f.names) for f in catalogue().factions}
+    loop = evening(store, tmp_path, hub=StateHub())
+    do(loop, "choose_game", game="roll")
+    for name in ("Ágnes", "Bálint"):
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_start")
+    report(loop, "Ágnes", "setup", faction=factions[3], home_world="Alpha Centauri", development="Investment Credits",
+           world="Spice World")
+    report(loop, "Bálint", "setup", faction=factions[1], home_world="Old Earth", development="Galactic Renaissance",
+           world="Gem World")
+    report(loop, "Ágnes", "select", phase="develop")
+    report(loop, "Bálint", "select", phase="settle", extra_white="ship")
+    do(loop, "next_phase")  # Reveal
+    do(loop, "next_phase")  # II Develop
+    report(loop, "Ágnes", "tile", tile="Investment Credits")
+    do(loop, "next_phase")  # III Settle
+    report(loop, "Bálint", "tile", tile="Gem World")
+    do(loop, "next_phase")  # V Ship
+    report(loop, "Ágnes", "ship", world="Alpha Centauri", mode="trade", good="brown", shipper="white")
+    do(loop, "next_phase")  # Manage Empire
+    report(loop, "Ágnes", "select", phase="settle")
+    report(loop, "Bálint", "select", phase="develop", extra_white="ship")
+    for _ in range(2):  # Reveal, II Develop
+        do(loop, "next_phase")
+    report(loop, "Bálint", "tile", tile="Galactic Renaissance")
+    do(loop, "next_phase")  # III Settle
+    report(loop, "Ágnes", "tile", tile="Spice World")
+    do(loop, "next_phase")  # V Ship
+    report(loop, "Ágnes", "vp", vp=15)
+    report(loop, "Bálint", "vp", vp=9)  # the pool is empty: this round is the last (p.8 End check)
+    do(loop, "next_phase")  # Manage Empire
+    do(loop, "next_phase")  # the end
+    return loop
+
+
+def test_equal_totals_say_the_tie_and_show_the_tie_break_that_decided(store, tmp_path, output_dir):
+    """The screen said 'Winner: Ágnes' over 25 and 25 and nothing more: the table could not see why Bálint lost. It
+    says the two tied and shows the tie-break under the totals (10 against 7), in the table's language."""
+    loop = roll_tied_at_25(store, tmp_path)
+    assert loop.mode_name is ModeName.SCORES
+    result = loop.view()["game"]["result"]
+    assert [(p["name"], p["total"], p["tiebreak"]) for p in result["players"]] == [("Ágnes", 25, [10]),
+                                                                                   ("Bálint", 25, [7])]
+    assert result["winners"] == ["Ágnes"]
+    screen = TouchScreen(pairing=loop.hub.pairing)
+    try:
+        for lang, tied, row in (("en", "Ágnes, Bálint tied on 25 VP; the tie-break under the totals decides",
+                                 "Tie-break"),
+                                ("hu", "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt",
+                                 "Holtverseny-döntő"),
+                                ("el", "Ágnes, Bálint: ισοπαλία με 25 ΠΝ· κρίνει η άρση ισοπαλίας κάτω από τα σύνολα",
+                                 "Άρση ισοπαλίας")):
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"scores-tie-{lang}", output_dir)
+            assert screen.state is Screen.SCORES
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            assert tied in drawn and row in drawn, (lang, drawn)
+            at = drawn.index(row)
+            assert drawn[at + 1:at + 3] == ["10", "7"], drawn  # the row, then each player's value in seat order
+    finally:
+        i18n.set_box_language("en")
+
+
+def test_a_clear_winner_shows_no_tie_break(store, tmp_path, output_dir):
+    """Without equal totals the scores screen keeps its rows: no tie line, no tie-break row."""
+    from companion.screen.game import tie_broken
+
+    result = {"players": [{"name": "Ann", "total": 26, "tiebreak": [3]}, {"name": "Bob", "total": 25, "tiebreak": [9]}],
+              "winners": ["Ann"]}
+    assert tie_broken(result) == []
+    shared = {"players": [{"name": "Ann", "total": 25, "tiebreak": [7]}, {"name": "Bob", "total": 25, "tiebreak": [7]}],
+              "winners": ["Ann", "Bob"]}
+    assert tie_broken(shared) == []  # a shared win says so in its headline
+    broken = {"players": [*result["players"][:1], {"name": "Cy", "total": 26, "tiebreak": [5]}], "winners": ["Cy"]}
+    assert [p["name"] for p in tie_broken(broken)] == ["Ann", "Cy"]
