@@ -262,8 +262,8 @@ class TableSetup:
         (:func:`rules.settings.check_entries`: one of the choices; Eclipse's double-sided boards, distinct races).
 
         Raises:
-            BadEntry: unknown player or option, an unknown entry (with the closest names), or one that cannot go
-                with the others' (the rule, in the game's words).
+            BadEntry: unknown player or option, an unknown entry (with the closest names), an entry another player
+                has already (named), or one that cannot go with the others' (the rule, in the game's words).
         """
         from rules import BadEvent
         from rules.settings import check_entries
@@ -278,6 +278,14 @@ class TableSetup:
             raise BadEntry(Text("{game} has no per-player option {option} (options: {offered})", game=self.spec.title,
                                 option=shown(option), offered=offered))
         entries = dict(self.choices.get(found.name, {}))
+        if value not in (None, "") and (found.distinct or found.components):
+            try:
+                picked = check_entries(self.spec.info, found, [value])[0]
+            except BadEvent as exc:
+                raise BadEntry(message_of(exc)) from None
+            holder = next((n for n, v in entries.items() if n != name and v == picked), None)
+            if holder is not None:  # one board, one race tile: said as whose it is, not as a count of boards
+                raise BadEntry(Text("{player} has {value} already; pick another", player=holder, value=picked))
         if value in (None, ""):
             entries.pop(name, None)
         else:

@@ -407,3 +407,30 @@ def test_a_choice_seat_or_rename_naming_no_player_says_no_player_was_named(store
     assert [p["name"] for p in setup.view()["players"]] == ["Ann"]
     assert setup.view()["players"][0]["choices"] == {species.name: None}
     store.close()
+
+
+def test_a_species_another_player_has_is_said_as_theirs(store):
+    """Ελένη picked Ζωή's Terran Directorate and read 'Terran Directorate και Terran Directorate: each needs a player
+    board of its own, and only 1 carry them (... Magellan is on the back of the three new boards)': the same species
+    twice is said as whose it is, in the table's language, and her pick is not recorded. Two species printed on one
+    double-sided board are still refused with the board's rule (Eclipse: each board is one player's)."""
+    from companion.i18n import say
+    from rules.eclipse.data import BOARDS
+
+    setup = TableSetup(store, FLOWS["eclipse"])
+    for name in ("Ζωή", "Ελένη"):
+        setup.handle({"action": "setup_player", "player": name})
+    board = next(b for b in BOARDS if len(b) == 2)
+    first = setup.handle({"action": "setup_choice", "player": "Ζωή", "option": "species", "value": board[0]})
+    assert first.error is None
+    out = setup.handle({"action": "setup_choice", "player": "Ελένη", "option": "species", "value": board[0].lower()})
+    assert out.error == f"Ζωή has {board[0]} already; pick another" and out.events == []
+    assert say(out.error, "el") == f"{board[0]}: το έχει ήδη επιλέξει Ζωή· διαλέξτε άλλο"
+    assert say(out.error, "hu") == f"{board[0]} már Ζωή választása; válassz mást"
+    assert say(out.error, "pl") == f"Ζωή ma już {board[0]}; wybierz coś innego"
+    back = setup.handle({"action": "setup_choice", "player": "Ελένη", "option": "species", "value": board[1]})
+    assert back.error is not None and "board" in back.error and "already" not in back.error
+    assert [p["choices"]["species"] for p in setup.view()["players"]] == [board[0], None]
+    again = setup.handle({"action": "setup_choice", "player": "Ζωή", "option": "species", "value": board[0]})
+    assert again.error is None  # her own pick again is no conflict
+    store.close()
