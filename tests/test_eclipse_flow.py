@@ -397,3 +397,25 @@ def test_every_eclipse_report_is_named_in_the_phones_language(store, lang):
     event = flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
     said = i18n.say(flow.describe(event), lang)
     assert said.startswith("Ann: ") and "hex placed" not in said and said != "Ann: Sector laid"
+
+
+def test_next_names_the_phase_it_moved_to_once(store, tmp_path):
+    """Next on Eclipse's touchscreen said 'Round 1 of 9, Upkeep phase: Upkeep' ('Γύρος 1 από 9, φάση: Συντήρηση:
+    Συντήρηση'): the round's label names the phase already. It says each phase once, in every language."""
+    from companion.i18n import say
+    from tests.test_evening import do, evening
+
+    loop = evening(store, tmp_path)
+    do(loop, "choose_game", game="eclipse")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    for name in ("Ann", "Bob"):
+        do(loop, "report", "phone", player=name, form="pass", values={})
+    assert loop.view()["game"]["stage"] == "combat"  # everyone passed: the Combat phase (Eclipse, Game round)
+    said = [do(loop, "next_phase").message for _ in range(3)]  # Upkeep, Cleanup, round 2's Action
+    assert said == ["Round 1 of 9, Upkeep phase", "Round 1 of 9, Cleanup phase", "Round 2 of 9, Action phase"]
+    for lang in ("el", "pl", "hu"):
+        for message in said:
+            words = say(message, lang).replace(",", " ").split()
+            assert len(words) == len(set(words)), (lang, say(message, lang))  # no word twice: the phase once
