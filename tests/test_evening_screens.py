@@ -314,3 +314,31 @@ def test_a_players_column_heading_starts_with_a_capital_as_player_beside_it(stor
             assert chips in drawn and chips.lower() not in drawn, (lang, drawn)
     finally:
         i18n.set_box_language("en")
+
+
+def test_a_species_picked_on_a_phone_shows_on_the_players_setup_chip(store, tmp_path, output_dir):
+    """Eclipse's setup on the touchscreen showed each player's colour and seat but not the species they had picked on
+    their phone ('κόκκινο, ίση μοιρασιά'), so the table could not see who plays what before Start. The chip says it
+    in place of the colour's word (the seat dot's letters still name the colour), readable; a player with no species
+    keeps the colour's word."""
+    from companion import i18n
+
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="eclipse")
+    for name in ("Ζωή", "Νίκος"):
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_choice", "phone", player="Ζωή", option="species", value="Orion Hegemony")
+    do(loop, "setup_even")
+    try:
+        i18n.set_box_language("el")
+        shot(loop, screen, "setup-species-el", output_dir)
+        drawn = [str(text) for text, _, _ in screen.drawn]
+        assert "Orion Hegemony, ίση μοιρασιά" in drawn, drawn
+        chip = next(rect for text, rect, _ in screen.drawn if str(text) == "Orion Hegemony, ίση μοιρασιά")
+        plain = next(rect for text, rect, _ in screen.drawn if str(text) == "μπλε, ίση μοιρασιά")
+        assert chip.height >= plain.height - 2, (chip, plain)  # about the size of a chip without a species
+        assert "μπλε, ίση μοιρασιά" in drawn, drawn
+    finally:
+        i18n.set_box_language("en")

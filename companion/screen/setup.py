@@ -104,10 +104,13 @@ class Setup(ScreenState):
                 _("seat set") if p.get("seated") else (_("even split") if game.get("zones") == "even" else _("no seat"))
             )
             colour_said = (game.get("colour_words") or {}).get(p["colour"], p["colour"])
+            # Eclipse's species, Among the Stars' race: in place of the colour's word (the dot's letters still say it)
+            picked = ", ".join(str(v) for v in (p.get("choices") or {}).values() if v)
+            said = _("{colour}, {state}").format(colour=picked or colour_said, state=state)
             ts.text_fit(
-                _("{colour}, {state}").format(colour=colour_said, state=state),
-                (b.rect.x + ts.s(34), b.rect.bottom - ts.s(4)),
-                b.rect.width - ts.s(40),
+                said,  # from under the seat dot: the whole chip's width for a species' words
+                (b.rect.x + ts.s(10), b.rect.bottom - ts.s(4)),
+                b.rect.width - ts.s(16),
                 18,
                 GOOD if p.get("seated") else DIM,
                 anchor="bottomleft",
