@@ -4,6 +4,8 @@ cup plus credits), in the table's language."""
 
 from __future__ import annotations
 
+import pytest
+
 from companion import i18n
 from companion.hub import StateHub
 from companion.modes import ModeName
@@ -11,6 +13,7 @@ from companion.screen import Screen, TouchScreen
 from rules.roll.data import catalogue
 from tests.test_evening import do, evening
 from tests.test_evening_screens import shot
+from tests.test_phone_browser import browser  # noqa: F401  (the browser fixture)
 
 
 def report(loop, player: str, form: str, **values) -> None:
@@ -105,3 +108,35 @@ def test_a_clear_winner_shows_no_tie_break(store, tmp_path, output_dir):
     assert tie_broken(shared) == []  # a shared win says so in its headline
     broken = {"players": [*result["players"][:1], {"name": "Cy", "total": 26, "tiebreak": [5]}], "winners": ["Cy"]}
     assert [p["name"] for p in tie_broken(broken)] == ["Ann", "Cy"]
+
+
+@pytest.mark.browser
+def test_a_phone_sees_the_tie_and_the_tie_break_under_the_totals(browser, tmp_path, output_dir):  # noqa: F811
+    """The phones said 'Nyertes: Ágnes' over 25 and 25 as the touchscreen did: a Hungarian phone on the box restarted
+    on the tied game's scores says the tie in the winner's line and shows the tie-break row (10 against 7), and the
+    same row on the game opened from the history."""
+    from playwright.sync_api import expect
+
+    from companion.session import SessionStore
+    from tests.test_evening_browser import box_on, fits, phone
+
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        roll_tied_at_25(store, tmp_path)
+        with box_on(store, tmp_path) as (loop, hub, server):
+            context, page, errors = phone(browser, "hu-HU")
+            try:
+                page.goto(f"{server.url}join/{hub.pairing().secret}")
+                expect(page.locator("#winner")).to_have_text("Győztes: Ágnes")
+                expect(page.locator("#tie-note")).to_have_text(
+                    "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt")
+                row = page.locator("#scores tr.tiebreak-row td")
+                expect(row).to_have_text(["Holtverseny-döntő", "10", "7"])
+                assert fits(page)
+                page.screenshot(path=str(output_dir / "scores-tie-phone-hu.png"), full_page=True)
+                page.locator("#box-nav button[data-box-action=history]").click()
+                page.locator("#history-list button").first.click()
+                expect(page.locator("#history-scores tr.tiebreak-row td")).to_have_text(
+                    ["Holtverseny-döntő", "10", "7"])
+                assert not errors, errors
+            finally:
+                context.close()

@@ -356,6 +356,17 @@ window.Box = (function () {
     return upper + text.slice(first.length);
   }
 
+  // The players sharing the highest total when the game's tie-break made fewer of them winners (Roll for the Galaxy
+  // p.8 Victory: dice in the cup plus credits), in seat order; [] when the totals alone name the winners (teams rank
+  // by their own scores). As companion.screen.game.tie_broken on the touchscreen.
+  function tieBroken(result) {
+    const players = result.players || [];
+    if (!players.length || Object.keys(result.team_scores || {}).length) return [];
+    const best = Math.max(...players.map((p) => p.total));
+    const tied = players.filter((p) => p.total === best);
+    return tied.length > 1 && (result.winners || []).length < tied.length ? tied : [];
+  }
+
   // A game's scores in a <table>: a row per category (labelled with a capital), a column per player, the totals;
   // with `finished` the winners' totals carry a star (not only a colour); under it, the rulebook section the scoring
   // follows (result.rule, in the phone's language), when the game names one.
@@ -389,10 +400,17 @@ window.Box = (function () {
       total.append(cell("td", won ? "winner" : "", (won ? "\u2605 " : "") + String(p.total)));
     }
     table.append(total);
+    const tied = tieBroken(result);
+    if (finished && tied.length) {  // equal totals the game's tie-break decided: each player's tie-break under them
+      const row = cell("tr", "tiebreak-row", "");
+      row.append(cell("td", "", _("Tie-break")));
+      for (const p of result.players) row.append(cell("td", p.winner ? "winner" : "", (p.tiebreak || []).join(" ") || "-"));
+      table.append(row);
+    }
     if (result.rule) table.append(cell("caption", "rule", format(_("Rule: {rule}"), { rule: result.rule })));
   }
 
   return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
            format: format, isolate: isolate,
-           pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable, rowLabel: rowLabel };
+           pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable, rowLabel: rowLabel, tieBroken: tieBroken };
 })();

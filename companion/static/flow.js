@@ -603,8 +603,12 @@
     const result = game.result;
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
+    const tied = Box.tieBroken(result);
     $("winner").textContent = format(result.winners.length > 1 ? _("Shared win: {names}") : _("Winner: {names}"),
       { names: result.winners.map(Box.isolate).join(", ") });
+    $("tie-note").hidden = !tied.length;  // equal totals: the tie-break row under them decided
+    $("tie-note").textContent = tied.length ? format(_("{names} tied on {vp} VP; the tie-break under the totals decides"),
+      { names: tied.map((p) => Box.isolate(p.name)).join(", "), vp: tied[0].total }) : "";
     const teams = Object.entries(result.team_scores || {});
     const teamList = $("team-scores");
     teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", format(_("{team} (team): {vp} VP"), {team: team, vp: vp}))));
