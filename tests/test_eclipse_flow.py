@@ -419,3 +419,41 @@ def test_next_names_the_phase_it_moved_to_once(store, tmp_path):
         for message in said:
             words = say(message, lang).replace(",", " ").split()
             assert len(words) == len(set(words)), (lang, say(message, lang))  # no word twice: the phase once
+
+
+def test_the_game_end_note_is_drawn_whole_and_said_once_after_next(store, tmp_path, output_dir):
+    """After round 9 the touchscreen cut its note to 'Játék vége: minden játékos ... A Tovább mo…' (what Next does
+    with positions still missing was lost) and Next said 'Game end: final positions: Game end: each player enters...'.
+    The note, under the heading that already says the game is ending, is drawn whole over two lines, in Hungarian and
+    Greek, and Next's message says 'Game end' once."""
+    from companion import i18n
+    from companion.hub import StateHub
+    from companion.screen import TouchScreen
+    from tests.test_evening import do, evening
+    from tests.test_evening_screens import shot
+
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    do(loop, "choose_game", game="eclipse")
+    for name in ("Zsófia", "Νίκος", "Ελένη"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    for _ in range(9):  # nine rounds: everyone passes, then Next through Combat, Upkeep and Cleanup
+        for _ in range(3):
+            do(loop, "report", "phone", player=loop.view()["game"]["turn"], form="pass", values={})
+        said = [do(loop, "next_phase").message for _ in range(3)]
+    assert loop.view()["game"]["stage"] == "reporting"
+    assert str(said[-1]).count("Game end") == 1, said[-1]
+    screen = TouchScreen(pairing=hub.pairing)
+    try:
+        for lang, end in (("hu", "A Tovább most pontoz, a hiányzók nélkül"),
+                          ("el", "Το Επόμενο βαθμολογεί τώρα, χωρίς όσους λείπουν")):
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"eclipse-game-end-{lang}", output_dir)
+            note = i18n.say(loop.view()["game"]["note"], lang)
+            assert note.endswith(end), note
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            start = next(k for k, text in enumerate(drawn) if note.startswith(text))
+            assert " ".join(drawn[start:start + 2]) == note, drawn  # two lines, nothing cut
+    finally:
+        i18n.set_box_language("en")

@@ -461,7 +461,7 @@ class EclipseFlow(FlowBase):
             missing = Listing(progress.waiting)
             return (
                 Text(
-                    "Game end: each player enters their final position on their own phone (hidden); waiting for "
+                    "each player enters their final position on their own phone (hidden); waiting for "
                     "{players}. Next scores now, without the missing ones",
                     players=missing,
                 ),

@@ -201,8 +201,15 @@ class Table(ScreenState):
         else:
             pygame.draw.rect(surface, PANEL, strip, border_radius=ts.s(8))
         y += 74
-        ts.text_fit(game.get("note", ""), (ts.x(10), ts.y(y)), ts.x(QR_X - 16), 26, DIM, min_size=14)
-        y += 26
+        note, room = str(game.get("note", "")), ts.x(QR_X - 16)
+        if ts.font(14).size(note)[0] > room:
+            # a note longer than a line at its least size (Eclipse's game end: who is still to enter their position
+            # and what Next does then) is wrapped over two lines, not cut: the rows below move down
+            below = ts.wrap(note, (ts.x(10), ts.y(y)), room, 18, DIM, max_lines=2)
+            y += max(26, round((below - ts.y(y)) / ts.s(1)) + 4)
+        else:
+            ts.text_fit(note, (ts.x(10), ts.y(y)), room, 26, DIM, min_size=14)
+            y += 26
         if not self._camera_panel(ts, view, y):
             throws = game.get("throws") or []
             findings = view.get("findings") or []
