@@ -39,6 +39,7 @@ from vision.roll_dice.faces import (
     window_scores_at,
 )
 from vision.roll_dice.foreground import foreground, to_log
+from vision.roll_dice.glare import glare_masks
 from vision.roll_dice.shape import _rings, face_evidence, face_evidences
 from vision.roll_dice.tops import (
     body_colour,
@@ -176,6 +177,44 @@ def test_coarse_to_fine_search_finds_what_the_full_search_finds(reader, scenes, 
         np.testing.assert_array_equal(fast.argmax(1), exact.argmax(1))
         np.testing.assert_allclose(fast.max(1), exact.max(1), atol=1e-6)
         np.testing.assert_array_equal(fast_corner, corner)
+
+
+def second_look_scale_by_scale(image, tops, ncc, reader, cfg):
+    """The second look written out die by die and scale by scale: each die searched coarse to fine
+    (:func:`search_faces`) at each of ``relocate_scales`` in turn, its ink measured against its top face's body
+    colour, until one scale reaches ``relocate_below``; the NCC row of the best scale that beats the first NCC by
+    ``relocate_gain`` (the first NCC row where none does)."""
+    p = cfg.patch
+    m = round(cfg.relocate_margin * p)
+    out = ncc.copy()
+    for i in range(len(tops.rects)):
+        cx, cy, w, h, ang = tops.rects[i]
+        best = float(ncc[i].max()) + cfg.relocate_gain
+        for sc in cfg.relocate_scales:
+            patch = upright_patch(image, cx, cy, np.sqrt(w * h) * sc, ang, p, m)[None]
+            inks, _ = ink_maps(patch, cfg, m, tops.body[i:i + 1])
+            score, _ = search_faces(inks, reader.turned_templates, reader._template_pol, cfg, cfg.relocate_step,
+                                    cfg.shift_refine, glare_masks(patch, inks[:, 0], cfg))
+            if score.max() > best:
+                best, out[i] = float(score.max()), score[0].reshape(-1, 4).max(1)
+                if best >= cfg.relocate_below:
+                    break
+    return out
+
+
+def test_second_look_reads_each_die_as_its_search_scale_by_scale(reader, scenes):
+    """The second look's batched search (the dice looked at again searched together, a scale at a time) gives every
+    die the NCC of the search written out die by die and scale by scale, for dice moved a fifth of a side off their
+    top faces: a reference for any change to which scales, shifts and windows the second look tries."""
+    cfg = replace(reader.config, relocate_below=0.6)                 # some dice stop at a scale, others go on
+    image, tops = scenes[0]
+    off = tops.rects.copy()
+    off[:, 0] += 0.2 * np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    moved = TopFaces(off, tops.scores, tops.ink, tops.body, tops.evidence)
+    ncc = np.full((len(off), len(reader.turned_templates) // 4), 0.3, np.float32)
+    got, _ = relocate_faces(image, moved, ncc, None, reader.turned_templates, cfg, None, reader._template_pol)
+    np.testing.assert_allclose(got, second_look_scale_by_scale(image, moved, ncc, reader, cfg), atol=1e-5)
+    assert (got.max(1) > 0.35).any()                     # some die was looked at and moved
 
 
 def test_second_look_together_equals_one_die_at_a_time(reader, scenes):
