@@ -17,8 +17,8 @@ from typing import Any
 from companion.errors import CorruptSession, NotASessionDatabase, SessionError, StorageError
 from companion.i18n import Text, _, os_reason, say
 
-__all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_sqlite", "connect", "hold_box_lock", "migrate", "set_aside",
-           "translate"]
+__all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_file_path", "check_is_sqlite", "connect", "hold_box_lock",
+           "migrate", "set_aside", "translate"]
 
 log = logging.getLogger(__name__)
 
@@ -285,6 +285,22 @@ def _open(target: str, path: Path, uri: bool = False) -> sqlite3.Connection:
         raise translate(exc, path, "opening") from exc
 
 
+def check_is_file_path(path: Path) -> None:
+    """Refuse a session database path that names a folder, a device or a pipe (nothing is made or changed).
+
+    A missing path is fine (a new log is made there), and so is an existing regular file.
+
+    Raises:
+        SessionError: ``path`` is a folder (the message suggests a file in it), or a device or a pipe.
+    """
+    if path.is_dir():
+        raise SessionError(Text("session database {path} is a folder: give a file in it, e.g. {example}",
+                                path=str(path), example=str(path / "sessions.sqlite3")))
+    if path.exists() and not path.is_file():  # /dev/null, a pipe: SQLite would say only "disk I/O error"
+        raise SessionError(Text("session database {path} is a device or a pipe, not a file: give a file name, e.g. "
+                                "{example}", path=str(path), example=str(Path.home() / "sessions.sqlite3")))
+
+
 def _connect_rw(path: Path) -> sqlite3.Connection:
     """Open, configure, check and migrate the database at ``path`` for writing."""
     try:
@@ -292,12 +308,7 @@ def _connect_rw(path: Path) -> sqlite3.Connection:
     except OSError as exc:
         raise SessionError(Text("cannot create the folder for session database {path}: {problem}", path=str(path),
                                 problem=os_reason(exc))) from exc
-    if path.is_dir():
-        raise SessionError(Text("session database {path} is a folder: give a file in it, e.g. {example}",
-                                path=str(path), example=str(path / "sessions.sqlite3")))
-    if path.exists() and not path.is_file():  # /dev/null, a pipe: SQLite would say only "disk I/O error"
-        raise SessionError(Text("session database {path} is a device or a pipe, not a file: give a file name, e.g. "
-                                "{example}", path=str(path), example=str(Path.home() / "sessions.sqlite3")))
+    check_is_file_path(path)
     conn = _open(str(path), path)
     try:
         _configure(conn, path)
@@ -422,9 +433,12 @@ def hold_box_lock(db: Path) -> tuple[Any, OSError | None]:
         lock file that is only readable is locked through a read-only handle.
 
     Raises:
-        SessionError: another process holds it (named by its pid).
+        SessionError: ``db`` is a folder, a device or a pipe (:func:`check_is_file_path`: checked first, so
+            no ``<db>.lock`` is left beside a path that is refused); another process holds it (named by its pid).
     """
     import fcntl
+
+    check_is_file_path(db)
 
     lock_path = db.with_name(db.name + ".lock")
     try:

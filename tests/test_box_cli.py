@@ -253,6 +253,32 @@ def test_a_second_box_on_the_same_database_is_refused(tmp_path, capsys):
     assert main(["demo", "--db", str(db), *BOX, "--max-frames", "2"]) == 0  # released on close
 
 
+DEMO_PHOTOS = Path(__file__).parents[1] / "companion" / "demo" / "photos"
+
+
+@pytest.mark.parametrize("command", [["demo", "--once", "--fast"], ["run", "--source", f"replay:{DEMO_PHOTOS}"]])
+def test_a_db_that_is_a_folder_is_refused_without_leaving_a_lock_file_beside_it(tmp_path, capsys, command):
+    """The lock was taken before the path was checked, so a refused folder left ``<folder>.lock`` behind."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    code = main([*command, "--db", str(folder), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code != 0 and len(err) == 1 and f"{folder} is a folder: give a file in it" in err[0], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games"]  # no games.lock
+    assert list(folder.iterdir()) == []
+
+
+def test_a_good_database_keeps_its_lock_file_and_a_second_box_is_still_refused(tmp_path, capsys):
+    db = tmp_path / "good.sqlite3"
+    assert main(["demo", "--db", str(db), *BOX, "--max-frames", "1"]) == 0
+    lock = tmp_path / "good.sqlite3.lock"
+    assert lock.is_file()  # left as before: it holds the last owner's pid, and the OS lock is what counts
+    with SessionStore(db, exclusive=True):
+        assert lock.read_text().strip() == str(os.getpid())
+        assert main(["demo", "--db", str(db), *BOX, "--max-frames", "1"]) == 3
+        assert f"(pid {os.getpid()})" in capsys.readouterr().err
+
+
 # -- no tracebacks from --screenshot, --hold, --max-frames ----------------------------------------
 def test_screenshot_in_an_unwritable_folder_is_refused_at_start(tmp_path, capsys):
     code = main(["demo", "--db", str(tmp_path / "d.sqlite3"), *BOX, "--windowed", "--screenshot", "/proc/x.png"])

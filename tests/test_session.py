@@ -723,3 +723,12 @@ def test_the_common_system_refusals_have_words_of_their_own():
     assert say(os_reason(OSError(errno.ENOSPC, "No space left on device")), "hu") == "a lemez megtelt"
     assert say(os_reason(OSError(errno.EACCES, "Permission denied")), "en") == "no permission to write or read there"
     assert os_reason(OSError(errno.ECONNRESET, "Connection reset by peer")) == "Connection reset by peer"  # kept
+
+
+@pytest.mark.parametrize("exclusive", [True, False])
+def test_a_store_at_a_folder_is_refused_before_any_lock_file_is_made(tmp_path, exclusive):
+    folder = tmp_path / "box"
+    folder.mkdir()
+    with pytest.raises(SessionError, match="is a folder: give a file in it"):
+        SessionStore(folder, exclusive=exclusive)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["box"]
