@@ -16,7 +16,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
 
     {"flow": "roll", "game": "roll", "title": "Roll for the Galaxy", "round": 3,
      "round_label": "Round 3", "stage": "develop", "turn": null | "Ann", "note": "...",
-     "phases": [{"label": "Develop", "by": ["Ann"], "state": "done" | "current" | "next"}],
+     "phases": [{"label": "Develop", "by": ["Ann"], "state": "done" | "current" | "next" | "unselected"}],
      "pool": 14 | null, "pool_label": "VP pool",
      "columns": [{"key": "tableau", "label": "Tableau"}, ...],
      "players": [{"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting": bool, <column key>: ...}],

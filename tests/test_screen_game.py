@@ -87,3 +87,50 @@ def test_long_names_are_cut_with_an_ellipsis_at_a_readable_size_in_the_players_a
     sized.clear()
     _shoot(flow, output_dir / "screen_long_names_scores.png")
     _assert_readable_and_inside(_names_drawn(sized))
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_roll_s_phase_strip_shows_the_unrevealed_phase_tiles_before_reveal(store, sized, output_dir, lang):
+    """Before Reveal the strip was a blank panel. As on the table (Roll for the Galaxy digest §3 Setup: the five
+    phase tiles lie unselected side up; §4: Reveal flips the selected ones, then they run in order I-V, then Manage
+    Empire), it shows the five tiles I-V, each saying it is not revealed yet, and Manage Empire; nobody's hidden
+    selection shows. After Reveal it shows only the selected phases, with who selected each."""
+    from companion import i18n
+    from companion.flows.roll import PHASE_NAMES
+    from companion.i18n import Text
+    from rules.roll.data import catalogue
+
+    def faction(number: int) -> str:
+        return " / ".join(catalogue().faction(number).names)
+
+    flow = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
+    flow.report("Ann", "setup", {"faction": faction(1), "home_world": "Old Earth",
+                                 "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Bob", "setup", {"faction": faction(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    flow.report("Ann", "select", {"phase": "develop"})  # hidden behind her screen until Reveal
+    assert [(p["label"], p["by"], p["state"]) for p in flow.view()["phases"]] == [
+        ("I Explore", ["not revealed yet"], "unselected"), ("II Develop", ["not revealed yet"], "unselected"),
+        ("III Settle", ["not revealed yet"], "unselected"), ("IV Produce", ["not revealed yet"], "unselected"),
+        ("V Ship", ["not revealed yet"], "unselected"), ("Manage Empire", [], "next")]
+    try:
+        i18n.set_box_language(lang)
+        names = [i18n.say(PHASE_NAMES[ph], lang) for ph in ("explore", "develop", "settle", "produce", "ship")]
+        labels = [f"{n} {name}" for n, name in zip(("I", "II", "III", "IV", "V"), names, strict=True)]
+        hidden = i18n.say(Text("not revealed yet"), lang)
+        assert lang == "en" or hidden != "not revealed yet"  # translated
+        _shoot(flow, output_dir / f"screen_roll_before_reveal_{lang}.png")
+        strip = [(said, rect, room) for said, _size, rect, room in sized if 76 <= rect.top < 146]
+        drawn = [said for said, _rect, _room in strip]
+        assert drawn.count(hidden) == 5 and "Ann" not in drawn, drawn
+        assert all(label in drawn for label in [*labels, i18n.say(PHASE_NAMES["manage"], lang)]), drawn
+        for said, rect, room in strip:
+            assert room is not None and rect.width <= room and not said.endswith("…"), (said, rect.width, room)
+            assert 0 <= rect.left and rect.right <= 800, (said, rect)
+    finally:
+        i18n.set_box_language("en")
+    flow.report("Bob", "select", {"phase": "settle", "extra_white": "ship"})
+    flow.next_phase()  # Reveal
+    assert [(p["label"], p["by"], p["state"]) for p in flow.view()["phases"]] == [
+        ("II Develop", ["Ann"], "next"), ("III Settle", ["Bob"], "next"), ("V Ship", ["extra white die"], "next"),
+        ("Manage Empire", [], "next")]

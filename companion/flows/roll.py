@@ -379,13 +379,22 @@ class RollFlow(FlowBase):
         raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
-        """Phases of this round in order I-V plus Manage Empire, who selected each; pool; tiles."""
+        """Phases of this round in order I-V plus Manage Empire, who selected each; pool; tiles.
+
+        Before Reveal (setup, Roll, Assign) the strip is the five phase tiles as they lie in the centre, unselected
+        side up (state ``"unselected"``, each saying it is not revealed yet: the selections are hidden behind the
+        screens), then Manage Empire, which every round has (Roll for the Galaxy digest §3 Setup, §4 Round
+        structure: Reveal flips the selected tiles, then only the selected phases run, in order I-V)."""
         stage = progress.stage
         players = view["players"]
         selected = list(view["selected"])
         revealed = stage not in ("setup", "roll", "assign")
-        phases = []
-        if revealed:
+        phases: list[dict[str, Any]] = []
+        if not revealed:
+            phases = [{"label": Text("{number} {phase}", number=ROMAN[ph], phase=PHASE_NAMES[ph]),
+                       "by": [Text("not revealed yet")], "state": "unselected"} for ph in PHASES]
+            phases.append({"label": PHASE_NAMES["manage"], "by": [], "state": "next"})
+        else:
             order = [*selected, "manage"]
             here = order.index(stage) if stage in order else (-1 if stage == "reveal" else len(order))
             for k, ph in enumerate(order):

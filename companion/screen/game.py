@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from companion.screen.window import TouchScreen
 
 
-PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL}
+PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL, "unselected": (30, 34, 40)}
+"""A phase tile's panel by its state; ``"unselected"``: a tile not revealed yet (its by-line says so too)."""
 
 QR_X = 800 - 6 - QR_SIDE
 """The QR code's left edge (design px): the game's panels end before it."""
@@ -156,6 +157,36 @@ class Table(ScreenState):
                 ts.text_fit(q["error"], (x, ts.y(302) - ts.s(18)), width, 20, BAD, min_size=14)
         return True
 
+    @staticmethod
+    def _phase_strip(ts: TouchScreen, phases: list[dict[str, Any]], strip: pygame.Rect) -> None:
+        """The round's phase strip in ``strip`` (px): one tile per entry of the flow's ``phases`` (label, the
+        by-line, state ``current``/``done``/``next``/``unselected``), or a blank panel when there are none."""
+        surface = ts.surface
+        if phases:
+            gap = ts.s(6)
+            width = (strip.width - gap * (len(phases) - 1)) // len(phases)
+            for k, ph in enumerate(phases):
+                box = pygame.Rect(strip.x + k * (width + gap), strip.y, width, strip.height)
+                state = ph.get("state", "next")
+                pygame.draw.rect(surface, PHASE_COLOURS.get(state, PANEL), box, border_radius=ts.s(8))
+                colour = (16, 20, 24) if state == "current" else (DIM if state in ("done", "unselected") else TEXT)
+                sign = ts.sign(state) + " " if state in ("current", "done") else ""  # not only the colour says it
+                ts.text_fit(sign + ph.get("label", ""), (box.centerx, box.y + ts.s(6)), box.width - 8, 32, colour,
+                            anchor="midtop", min_size=12)
+                by = ", ".join(ph.get("by") or [])
+                if by:
+                    ts.text_fit(
+                        by,
+                        (box.centerx, box.bottom - ts.s(6)),
+                        box.width - 8,
+                        22,
+                        colour,
+                        anchor="midbottom",
+                        min_size=11,
+                    )
+        else:
+            pygame.draw.rect(surface, PANEL, strip, border_radius=ts.s(8))
+
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill(BG)
@@ -174,32 +205,7 @@ class Table(ScreenState):
             ts.text_fit(_("{sign} LAST ROUND  {why}").format(sign=ts.sign("WARN"), why=why), banner.center,
                         banner.width - 16, 38, TEXT, anchor="center", min_size=14)
             y += 44
-        phases = game.get("phases") or []
-        strip = ts.rect(6, y, 788, 70)
-        if phases:
-            gap = ts.s(6)
-            width = (strip.width - gap * (len(phases) - 1)) // len(phases)
-            for k, ph in enumerate(phases):
-                box = pygame.Rect(strip.x + k * (width + gap), strip.y, width, strip.height)
-                state = ph.get("state", "next")
-                pygame.draw.rect(surface, PHASE_COLOURS.get(state, PANEL), box, border_radius=ts.s(8))
-                colour = (16, 20, 24) if state == "current" else (DIM if state == "done" else TEXT)
-                sign = ts.sign(state) + " " if state in ("current", "done") else ""  # not only the colour says it
-                ts.text_fit(sign + ph.get("label", ""), (box.centerx, box.y + ts.s(6)), box.width - 8, 32, colour,
-                            anchor="midtop", min_size=12)
-                by = ", ".join(ph.get("by") or [])
-                if by:
-                    ts.text_fit(
-                        by,
-                        (box.centerx, box.bottom - ts.s(6)),
-                        box.width - 8,
-                        22,
-                        colour,
-                        anchor="midbottom",
-                        min_size=11,
-                    )
-        else:
-            pygame.draw.rect(surface, PANEL, strip, border_radius=ts.s(8))
+        self._phase_strip(ts, game.get("phases") or [], ts.rect(6, y, 788, 70))
         y += 74
         note, room = str(game.get("note", "")), ts.x(QR_X - 16)
         if ts.font(14).size(note)[0] > room:
