@@ -40,8 +40,9 @@ Printed figures, one column per generator:
                         detections that match no label; skipped with the reason when the folder is absent
 With ``--per-die`` every die that is not read right is listed as it is scored: ``miss`` (a labelled die no reported
 die matches: its truth, box and what it lies on), ``wrong`` (truth -> read colour/face, confidence, the label's box and
-the reported box) and ``false`` (a reported die matching no label, on which table), each with its scene seed; for
-tracing a reader's errors die by die on tuning seeds.
+the reported box) and ``false`` (a reported die matching no label, and what its box lies on: ``board`` when its
+centre is inside a player board's outline of the scene's ``meta["boards"]``, else the table), each with its scene
+seed; for tracing a reader's errors die by die on tuning seeds.
 With ``--csv`` one row per image (generator, found, colour/face right, per-stage ms) is written.
 """
 
@@ -232,6 +233,20 @@ def _box(b) -> str:
     return "(" + ", ".join(str(round(float(v))) for v in b) + ")"
 
 
+def lies_on(box, meta: dict) -> str:
+    """What a reported die's ``box`` (x, y, w, h picture px) lies on: ``"board"`` when the box's centre is inside
+    (or on the edge of) one of ``meta["boards"]`` (each player board's outline, ``[[x, y], ...]`` px, as
+    :func:`vision.scenes.dice.board_outline` records it), else ``meta["table"]`` (``"?"`` without one). A scene
+    without ``boards`` in its meta (:mod:`vision.synth`) says its table."""
+    x, y, w, h = (float(v) for v in box)
+    centre = (x + w / 2, y + h / 2)
+    for outline in meta.get("boards") or []:
+        poly = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+        if len(poly) >= 3 and cv2.pointPolygonTest(poly, centre, False) >= 0:
+            return "board"
+    return str(meta.get("table", "?"))
+
+
 def print_per_die(name: str, seed: int, sc, rd, m: list[tuple[int, int]], under: list, false: list) -> None:
     """One line per labelled die not found (``miss``) or read with a wrong colour or face (``wrong``), and per
     reported die matching no label (``false``), of one scene (``--per-die``)."""
@@ -246,7 +261,7 @@ def print_per_die(name: str, seed: int, sc, rd, m: list[tuple[int, int]], under:
                   f"box {_box(lab.box)} read {_box(d.box)} on {under[i]}")
     for d in false:
         print(f"  [{name}] {seed} false {d.colour}/{d.face} conf {d.confidence:.3f} box {_box(d.box)} "
-              f"table {sc.meta.get('table', '?')}")
+              f"on {lies_on(d.box, sc.meta)}")
 
 
 def readers_for(generator: str, work: Path, fbc, args, cfg: RollDiceConfig) -> dict[str, RollDiceReader]:

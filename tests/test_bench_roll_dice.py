@@ -12,10 +12,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-pytest.importorskip("cv2")
+cv2 = pytest.importorskip("cv2")
 
-from bench.roll_dice import Tally, match, score_scene  # noqa: E402 - after the cv2 skip
+from bench.roll_dice import Tally, lies_on, match, score_scene  # noqa: E402 - after the cv2 skip
 from vision.roll_dice import RollDiceRead, RollDieObservation  # noqa: E402
+from vision.scenes import DiceSceneConfig, render_dice_scene  # noqa: E402
 from vision.synth import DieLabel, Scene  # noqa: E402
 
 
@@ -50,7 +51,7 @@ def test_per_die_names_each_miss_misread_and_false_die_and_not_the_right_one(cap
         "[scenes] 1234 wrong blue/ship -> blue/explore conf 0.420 box (300, 100, 40, 40) read (298, 104, 40, 40) "
         "on board",
         "[scenes] 1234 miss  white/produce box (500, 300, 40, 40) on felt",
-        "[scenes] 1234 false green/wild conf 0.200 box (50, 400, 40, 40) table felt",
+        "[scenes] 1234 false green/wild conf 0.200 box (50, 400, 40, 40) on felt",
     ]
     # the tallies are those of the listing: 2 of 3 found, 1 false, 2 colours and 1 face right
     assert (t.found, t.false, t.colour, t.face, t.labelled) == (2, 1, 2, 1, 3)
@@ -62,3 +63,47 @@ def test_without_per_die_nothing_is_listed(capsys):
     score_scene(t, scene, read, 1234, [], Path("x.png"), 10.0, 1.0)
     assert capsys.readouterr().out == ""
     assert (t.found, t.false) == (2, 1)
+
+
+def test_a_false_die_on_a_player_board_is_said_on_the_board_and_one_beside_it_on_the_table(capsys):
+    """A false die's box on a printed player board was said to lie on the table ('table felt'): its centre inside a
+    board's outline of the scene's meta says 'board'; beside the board, and in a scene without boards, the table."""
+    scene, read = scene_and_read()
+    board = [[20, 360], [200, 360], [200, 470], [20, 470]]  # around the false green die's box centre (70, 420)
+    on_board = Scene(scene.image, scene.dice, scene.seed, {**scene.meta, "boards": [board]})
+    beside = Scene(scene.image, scene.dice, scene.seed, {**scene.meta, "boards": [[[x + 200, y] for x, y in board]]})
+    lines = {}
+    for name, sc in (("on", on_board), ("beside", beside), ("none", scene)):
+        t = Tally("scenes", per_die=True)
+        score_scene(t, sc, read, 1234, [], Path("x.png"), 10.0, 1.0)
+        lines[name] = [ln.strip() for ln in capsys.readouterr().out.splitlines() if " false " in ln]
+        assert (t.found, t.false, t.per_background["felt"]["false"]) == (2, 1, 1)  # the tallies do not move
+    assert lines["on"] == ["[scenes] 1234 false green/wild conf 0.200 box (50, 400, 40, 40) on board"]
+    assert lines["beside"] == lines["none"] == [
+        "[scenes] 1234 false green/wild conf 0.200 box (50, 400, 40, 40) on felt"]
+    # the centre decides, edges included; a synth scene's meta has a table and no boards
+    assert lies_on((180, 440, 40, 40), {"table": "wood", "boards": [board]}) == "board"  # centre (200, 460): the edge
+    assert lies_on((181, 440, 40, 40), {"table": "wood", "boards": [board]}) == "wood"
+    assert lies_on((0, 0, 10, 10), {}) == "?"
+
+
+def test_the_scene_generator_records_each_player_boards_outline_where_its_dice_lie_on_it():
+    """vision.scenes' meta names each player board's outline in picture pixels: the dice it says lie on a board
+    (meta["under"], from the dice's table positions) have their top face's centre on an outline, within a die's
+    width (the top face is a die's height above the board), and the others are not deep inside one."""
+    seen_board = seen_table = 0
+    for seed in (1, 7, 11, 42):
+        sc = render_dice_scene(seed, DiceSceneConfig(boards=1.0))
+        outlines = [np.asarray(o, np.float32).reshape(-1, 1, 2) for o in sc.meta["boards"]]
+        assert outlines and all(len(o) >= 4 for o in outlines), seed
+        die = sc.meta["die_px"]
+        for lab, under in zip(sc.dice, sc.meta["under"], strict=True):
+            depth = max(cv2.pointPolygonTest(o, lab.centre, True) for o in outlines)  # > 0 inside, px
+            if under == "board":
+                assert depth > -die, (seed, lab, depth)
+                seen_board += 1
+            else:
+                assert under == sc.meta["table"] and depth < die, (seed, lab, depth)
+                seen_table += 1
+    assert seen_board and seen_table
+    assert render_dice_scene(3, DiceSceneConfig(boards=0.0)).meta["boards"] == []

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..synth import DieLabel, Scene, write_pair_photos
 from .artwork import COLOURS, EDITIONS, FACES, Edition, symbol
+from .camera import Camera
 from .light import Lighting, LightRanges, draw_lighting, shadow_mask
 from .render import TableCanvas, camera_model, draw_camera, finish, paste_flat, see_table, table_canvas, warp_face
 from .tables import TABLE_KINDS, player_board, put_text, rgb, table_surface, value_noise
@@ -255,6 +256,18 @@ def _lay_boards(rng: np.random.Generator, canvas: TableCanvas, foot: np.ndarray,
     return boards
 
 
+def board_outline(cam: Camera, corners: np.ndarray, per_edge: int = 8) -> list[list[float]]:
+    """A board's outline in picture pixels: its corners (``float[4, 2]`` mm on the table top) with
+    ``per_edge - 1`` points between each pair, projected through ``cam`` with its lens distortion (so a long
+    edge bends as the picture bends it). Returns ``[[x, y], ...]`` (``4 * per_edge`` points, px, 0.1 px
+    rounded), which may reach outside the picture where the board does. Draws nothing random."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    t = np.arange(per_edge, dtype=np.float64)[:, None] / per_edge
+    ring = np.vstack([c[k] + (c[(k + 1) % 4] - c[k]) * t for k in range(4)])
+    px = cam.project(np.column_stack([ring, np.zeros(len(ring))]))
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in px]
+
+
 def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
                       faces_by_colour: Mapping[str, Sequence[str]] | None = None,
                       dice: Sequence[tuple[str, str]] | None = None, table: str | None = None,
@@ -272,7 +285,9 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
     Returns:
         :class:`vision.synth.Scene` whose ``dice`` are :class:`vision.synth.DieLabel` (top face quad, box
         and centre in picture pixels) and whose ``meta`` has ``table``, ``under`` (what each die lies on),
-        ``edition``, ``camera``, ``kelvin``, ``tilt`` and ``die_px``.
+        ``boards`` (each printed player board's outline in picture pixels, :func:`board_outline`; ``[]``
+        when none lies on the table; a playmat is the whole table, said by ``table``), ``edition``,
+        ``camera``, ``kelvin``, ``tilt`` and ``die_px``.
 
     Raises:
         ValueError: an unknown table, edition or camera, or forced dice that do not fit.
@@ -375,7 +390,8 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
                 under[i] = "board"
     out, cam_meta = finish(rng, img, cam, model, light, sheen=float(rng.uniform(*config.light.sheen)),
                            head_shadow=bool(rng.random() < config.light.head_shadow), pad=pad)
-    meta = {"table": kind, "under": under, "edition": ed_name, "kelvin": round(light.kelvin),
+    meta = {"table": kind, "under": under, "boards": [board_outline(cam, b) for b in boards], "edition": ed_name,
+            "kelvin": round(light.kelvin),
             "tilt": round(math.degrees(math.acos(max(-1.0, min(1.0, float(cam.R[2, 2]))))), 1),
             "die_px": round(die_px, 1), "generator": "scenes", **cam_meta}
     return Scene(out, tuple(lab for lab in labels if lab is not None), int(seed), meta)
