@@ -48,7 +48,8 @@ from .hexes.reader import read_hexes_changes
 from .incremental import Box, grow, inside_any, joins, touches, windows
 from .observations import Die, Reader, Sighting
 from .roll_dice import RollDiceConfig, RollDiceReader
-from .table import TableCalibration, TableConfig, Zones
+from .roll_dice.occupied import occupied_window
+from .table import MARKER_SHEET_MARGIN, TableCalibration, TableConfig, Zones
 from .timing import timed_stage
 from .white import paper_white
 
@@ -121,23 +122,42 @@ class RollDiceAdapter:
         """The reader's frozen thresholds."""
         return self.reader.config
 
-    def read(self, frame: np.ndarray) -> Sighting:
+    def read(self, frame: np.ndarray, window: Box | None = None) -> Sighting:
         """:meth:`vision.roll_dice.RollDiceReader.read` as a :class:`Sighting`, with the calibration sheet's
         paper as the white reference when it shows; told of ``cards`` and ``art``, the top faces the print of the
         identified card under them explains are no die (``read``'s ``explained``,
-        :func:`vision.card_art.boxes_explained_by_art`, timed as ``art_tops``). Raises :class:`vision.BadFrame`."""
+        :func:`vision.card_art.boxes_explained_by_art`, timed as ``art_tops``). ``window``: ``(x, y, w, h)`` frame px
+        where every die lies (:meth:`occupied`), read alone at the whole frame's scale (``read``'s ``window``); None:
+        the whole frame. Raises :class:`vision.BadFrame`."""
         white = None
         if self.calibration is not None:
             frame = validate_frame(frame)
             white = paper_white(frame, self.calibration.markers_px, self.calibration.frame_size)
         cards, art = self.cards, self.art
+        framed = {} if window is None else {"window": window}
         if cards and art:
             frame = validate_frame(frame)
-            r = self.reader.read(frame, white=white, explained=_art_explains(frame, cards, art))
+            r = self.reader.read(frame, white=white, explained=_art_explains(frame, cards, art), **framed)
         else:
-            r = self.reader.read(frame, white=white)
+            r = self.reader.read(frame, white=white, **framed)
         return Sighting(self.name, r.width, r.height, dice=self._off_markers(r.dice, (r.width, r.height)),
                         timings_ms=r.timings_ms, light=r.light, die_size=r.die_size)
+
+    def change_windows(self, frame_shape: tuple[int, ...], previous: Sighting, boxes: Sequence[Box]) -> list[Box]:
+        """The windows :meth:`read_changes` reads of a frame of ``frame_shape`` (H, W, ...) after ``previous``, given
+        the changed ``boxes`` (or fewer: a box the cards' print explains is not read), :func:`change_windows`; it
+        reads each window alone (:meth:`vision.roll_dice.RollDiceReader.read_window`: no pixel outside them)."""
+        return change_windows(frame_shape, previous, boxes)
+
+    def occupied(self, frame: np.ndarray, hidden: Sequence[np.ndarray] = ()) -> Box | None:
+        """The ``(x, y, w, h)`` frame-px window of ``frame`` (``uint8[H, W, 3]`` BGR) that holds everything the
+        reader's foreground cue takes for something on the table, the calibration markers and their paper left out,
+        and ``hidden`` (float[K, 2] frame-px polygons known to hold no die: a map's hexes)
+        (:func:`vision.roll_dice.occupied.occupied_window`), timed by the caller; None: read the whole frame (nothing
+        found, or a window over most of the frame). Raises :class:`vision.BadFrame`."""
+        frame = validate_frame(frame)
+        sheets = [] if self.calibration is None else _marker_sheets(self.calibration, frame.shape, WINDOW_SHEET_MARGIN)
+        return occupied_window(frame, self.reader.config, [*sheets, *hidden])
 
     def _off_markers(self, dice, frame_size: tuple[int, int]) -> tuple[Die, ...]:
         """``dice`` without those centred on a calibration marker or its paper
@@ -281,9 +301,38 @@ class HexesAdapter:
         return Sighting(self.name, r.width, r.height, hexes=r.hexes, markers=r.markers, timings_ms=r.timings_ms)
 
 
+#: Where a dice reader looks for what lies on the table (:meth:`RollDiceAdapter.occupied`), each calibration marker is
+#: left out with its paper and the paper's rim: grown about its centre by this fraction of its side on every side
+#: (the paper alone: ``MARKER_SHEET_MARGIN``).
+WINDOW_SHEET_MARGIN = 0.5
+
+
+def _marker_sheets(calibration: TableCalibration, frame_shape: tuple[int, ...],
+                   margin: float = MARKER_SHEET_MARGIN) -> list[np.ndarray]:
+    """float[4, 2] frame-px quads of the calibration's markers with their paper (each grown about its centre by
+    ``margin`` of its side on every side, as :meth:`vision.table.TableCalibration.on_marker` grows them by
+    ``MARKER_SHEET_MARGIN``), scaled to a frame of ``frame_shape`` (H, W, ...)."""
+    fw, fh = calibration.frame_size
+    scale = np.array([frame_shape[1] / float(fw), frame_shape[0] / float(fh)])
+    out = []
+    for quad in calibration.markers_px.values():
+        q = np.asarray(quad, np.float64).reshape(4, 2) * scale
+        c = q.mean(axis=0)
+        out.append(c + (q - c) * (1.0 + 2.0 * margin))
+    return out
+
+
 #: How far (x a die's side) beyond the boxes a die must join in a face may lie and still be read after a
 #: change: a poorly matching face is looked at again up to ``relocate_margin`` (0.3) sides away.
 WANTED_SLACK = 0.5
+
+
+def change_windows(frame_shape: tuple[int, ...], previous: Sighting, boxes: Sequence[Box]) -> list[Box]:
+    """The ``(x, y, w, h)`` frame-px windows a dice read of the changes reads (:class:`D6Adapter`'s and
+    :class:`RollDiceAdapter`'s ``read_changes``), each read alone: every changed box of ``boxes`` grown by a die and a
+    half (a die's side after ``previous``, :func:`_die_side`), overlapping ones merged (:func:`vision.incremental.
+    windows`), in a frame of ``frame_shape`` (H, W, ...)."""
+    return windows(boxes, 1.5 * _die_side(previous, frame_shape), frame_shape)
 
 
 def _die_side(previous: Sighting, frame_shape: tuple[int, ...]) -> float:
@@ -359,7 +408,7 @@ def _dice_changes(name: str, read_window, frame: np.ndarray, previous: Sighting,
     def wanted(x: float, y: float) -> bool:
         return inside_any((x, y), reach) and not inside_any((x, y), kept_boxes)
 
-    for x, y, ww, hh in windows(boxes, 1.5 * side, frame.shape):
+    for x, y, ww, hh in change_windows(frame.shape, previous, boxes):
         r = read_window(frame, (x, y, ww, hh), wanted)
         for k, v in r.timings_ms.items():
             timings[k] = timings.get(k, 0.0) + v

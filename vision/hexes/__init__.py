@@ -55,7 +55,8 @@ Stages of :func:`read_hexes` (pure functions of ``(config, data)``, timed by
    ring III); with the anchor not found at all, the free cell the rings point to (``ring_anchor``); else
    axial coordinates are null.
 
-Dice rolled beside the map (Eclipse's combat dice) are read with the map painted out (:mod:`.offmap`).
+Dice rolled beside the map (Eclipse's combat dice) are read with the map painted out, in the window of the table that
+holds them (:mod:`.offmap`).
 
 Geometry (hexagons, axial rounding, the hexagon crop) is in :mod:`.geometry`, thresholds in
 :mod:`.config`, the read itself in :mod:`.reader`, enrolling a hex deck in :mod:`.enroll`.

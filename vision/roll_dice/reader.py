@@ -4,6 +4,7 @@ on one frame; :func:`detect_tops` is its die detector alone (stages 2-5, shared 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -213,7 +214,8 @@ class RollDiceReader:
         return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
 
     def read(self, frame: np.ndarray, white: Sequence[float] | None = None,
-             explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None = None) -> RollDiceRead:
+             explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None = None,
+             window: tuple[int, int, int, int] | None = None) -> RollDiceRead:
         """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
 
         ``white``: optional BGR colour (0..255 per channel, e.g. the mean of the calibration sheet's paper, a
@@ -236,11 +238,27 @@ class RollDiceReader:
         ``art_candidates``, the piles within ``candidates``), the top faces cut from the others it explains before the
         face match (``art_tops``); so the size model of the top faces is fitted without the art's (a die's box may move
         by a pixel from a read untold); None: none is.
+
+        ``window``: ``(x, y, w, h)`` frame px (clipped to the frame) where the caller knows every die lies (the table
+        beside a map, :class:`vision.hexes.OffMapDice`): only that part of the frame is read, grown to the whole frame's
+        resampling grid (:meth:`_aligned`) and at the scale of the whole frame (:meth:`_window_config`: work image,
+        table model, CNN input and default die side sized as a whole read sizes them), and the die size is searched,
+        remembered and kept as for the whole frame; the dice' boxes are in frame px. None: the whole frame. A window
+        with nothing of the frame in it reads no die.
         """
         timings: dict[str, float] = {}
         frame = timed_stage(timings, "validate", validate_frame, frame)
         cfg = self.config
         shape = (int(frame.shape[0]), int(frame.shape[1]))
+        x0, y0 = 0, 0
+        if window is not None:
+            clipped = clip_box(window, frame.shape)
+            if clipped is None:
+                return RollDiceRead(shape[1], shape[0], (), timings, None, None)
+            x0, y0, x1, y1 = self._aligned(clipped, shape)
+            if (x1 - x0, y1 - y0) != (shape[1], shape[0]):
+                cfg = self._window_config(max(x1 - x0, y1 - y0) / float(max(shape)))
+                frame = frame[y0:y1, x0:x1]
         mem = self._memory if self.remember_size else None
         if mem is not None and (mem.shape != shape or mem.reads >= cfg.size_recheck_every):
             mem = None
@@ -249,12 +267,42 @@ class RollDiceReader:
             return look[0] >= max(cfg.size_min_evidence, cfg.size_keep_frac * mem.evidence)
 
         first = None if mem is None else (mem.size, holds)
-        keep = None if explained is None else _Kept(None, explained, (0, 0), timings)
+        keep = None if explained is None else _Kept(None, explained, (x0, y0), timings)
         read, evidence, searched = self._read(frame, cfg, timings, keep=keep, white=white_log(white, cfg), first=first)
         if self.remember_size:
             self._memory = (_SizeMemory(float(read.die_size), evidence, shape) if searched
                             else replace(mem, reads=mem.reads + 1))
+        if (x0, y0) != (0, 0) or (read.width, read.height) != (shape[1], shape[0]):
+            dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in read.dice)
+            read = RollDiceRead(shape[1], shape[0], dice, timings, read.light, read.die_size)
         return read
+
+    def _aligned(self, box: tuple[int, int, int, int], shape: tuple[int, int]) -> tuple[int, int, int, int]:
+        """``box`` (x0, y0, x1, y1 frame px, in a frame of ``shape`` (H, W)) grown outwards to the pixel grid on which
+        the whole frame's work image, table model and CNN input repeat (for each, the frame's longer side over its
+        greatest common divisor with that stage's longer side: 40 px at 1280x720, 72 px at 2304x1296), so that the
+        window is resampled as the whole frame is there; unchanged where that grid is coarser than an eighth of the
+        frame's longer side."""
+        c = self.config
+        long = max(shape)
+        step = 1
+        for side in (c.work_long_side, c.table_long_side, c.cnn_input_long_side):
+            period = long // math.gcd(long, int(side)) if int(side) < long else 1
+            step = step * period // math.gcd(step, period)
+        if step <= 1 or step > long / 8:
+            return box
+        x0, y0, x1, y1 = box
+        h, w = shape
+        return (x0 // step * step, y0 // step * step, min(w, -(-x1 // step) * step), min(h, -(-y1 // step) * step))
+
+    def _window_config(self, f: float) -> RollDiceConfig:
+        """The reader's config for a window ``f`` (0 < f <= 1) times the frame's longer side: the sizes that depend on
+        the frame's size (work image, table model, CNN input, the default die side) are those of the whole frame."""
+        c = self.config
+        return replace(c, work_long_side=max(16, round(c.work_long_side * f)),
+                       table_long_side=max(8, round(c.table_long_side * f)),
+                       cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
+                       default_side_frac=c.default_side_frac / f)
 
     def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int],
                     light: Sequence[float] | None = None,
@@ -287,12 +335,7 @@ class RollDiceReader:
         if clipped is None:
             return RollDiceRead(w, h, (), timings, None if light is None else tuple(map(float, light)), size)
         x0, y0, x1, y1 = clipped
-        f = max(x1 - x0, y1 - y0) / float(max(h, w))
-        c = self.config
-        cfg = replace(c, work_long_side=max(16, round(c.work_long_side * f)),
-                      table_long_side=max(8, round(c.table_long_side * f)),
-                      cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
-                      default_side_frac=c.default_side_frac / f)
+        cfg = self._window_config(max(x1 - x0, y1 - y0) / float(max(h, w)))
         keep = None if wanted is None and explained is None else _Kept(wanted, explained, (x0, y0), timings)
         r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size)[0]
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
