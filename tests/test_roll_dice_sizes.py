@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.observations import TopFaces
@@ -103,3 +104,19 @@ def test_none_added_when_off_or_when_no_other_size_found_a_face():
     empty = faces([])
     got, ncc = other_size_faces(empty, np.zeros((0, 2)), [(other, plain(1))], CFG)
     assert len(got.rects) == 1 and ncc.shape == (1, 2)
+
+
+def test_of_sizes_whose_evidence_is_equal_the_one_whose_faces_match_best_ranks_first():
+    # every face's NCC above the top of strong_match_ramp: each counts fully, so both sizes' evidence is the number of
+    # faces (4 faces, score 1, no shape measured, a printed middle: (1 x 1) ** size_power each)
+    from vision.roll_dice.assemble import size_evidence
+    from vision.roll_dice.reader import _match_quality
+
+    tops = faces([[100 + 60 * k, 100, 40, 40, 0] for k in range(4)])
+    sure, loose = plain(4, 0.95), plain(4, 0.80)
+    assert CFG.strong_match_ramp[1] <= 0.80
+    assert size_evidence(tops, sure, CFG) == size_evidence(tops, loose, CFG) == 4.0
+    # the NCC itself in place of its ramp: 4 x 0.95 ** 4 and 4 x 0.80 ** 4
+    assert _match_quality((4.0, 0.84, tops, sure), CFG) == pytest.approx(4 * 0.95 ** 4)
+    assert _match_quality((4.0, 0.67, tops, loose), CFG) == pytest.approx(4 * 0.80 ** 4)
+    assert _match_quality((0.0, 1.0, faces([]), np.zeros((0, 2))), CFG) == 0.0

@@ -383,9 +383,10 @@ class RollDiceReader:
                 cfg: RollDiceConfig, timings: dict[str, float], looked: dict[float, _Look],
                 frame: np.ndarray) -> _Look:
         """The look (:meth:`_look` of the top faces ``at`` finds, :meth:`_tops_for`) at the die size whose faces look
-        most like the owner's dice, of those :func:`tried_sides` gives (the first of equals in ``size_hypotheses``
-        order); where none shows as much as ``size_min_evidence`` (no die, or none plain: an empty patterned table),
-        at the side the frame's blobs give, as with one size only. ``edges``: the work image's colour edges
+        most like the owner's dice, of those :func:`tried_sides` gives (of equals, the one whose faces match their
+        symbols best, :func:`_match_quality`; then the first in ``size_hypotheses`` order); where none shows as much
+        as ``size_min_evidence`` (no die, or none plain: an empty patterned table), at the side the frame's blobs give,
+        as with one size only. ``edges``: the work image's colour edges
         (:func:`edge_map`); ``looked``: the sizes already looked at, not looked at again.
 
         The choice is that of reading every size to the end, more cheaply: the top faces of every size are found
@@ -416,7 +417,7 @@ class RollDiceReader:
                     looked[size] = seen
                     top = max(top, seen[0])
         read = [looked[size] for size in sizes if size in looked]
-        best = max(read, key=lambda r: r[0]) if read else None
+        best = max(read, key=lambda r: (r[0], _match_quality(r, cfg))) if read else None
         if (best is None or best[0] < cfg.size_min_evidence) and MEASURED_SIZE not in sizes:
             best = look(MEASURED_SIZE)
         return best
@@ -636,6 +637,19 @@ def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.
     face's best template NCC, 0 without templates): what the printed-square and side-face tests look at."""
     best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
     return die_weights(tops, ncc, cfg) >= cfg.min_confidence, best
+
+
+def _match_quality(look: _Look, cfg: RollDiceConfig) -> float:
+    """What tells apart die sizes of equal :func:`size_evidence` (``look``: :meth:`RollDiceReader._look`'s): the same
+    sum with each face's best template NCC itself in place of its ramp ``strong_match_ramp``. The ramp reaches 1 at a
+    plain match, so where every die's symbol matches plainly at two sizes or more their evidence is the same number;
+    the size whose faces match their symbols best is then chosen, not the first tried, whatever faces of the picture
+    tilt the size model elsewhere (:func:`vision.roll_dice.shape.expected_sides`)."""
+    _, _, tops, ncc = look
+    if len(tops.rects) == 0:
+        return 0.0
+    best = np.clip(ncc.max(1), 0.0, 1.0) if ncc.size else np.zeros(len(tops.rects))
+    return float(((_size_evidence_reach(tops, cfg) * best) ** cfg.size_power).sum())
 
 
 def _below(upper: float, bar: float) -> bool:
