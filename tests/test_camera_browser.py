@@ -3,6 +3,8 @@ a game. Skips with the reason when chromium or Playwright is missing (see test_p
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,24 @@ def page_for(browser, url):  # noqa: F811
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
     return context, page, errors
+
+
+@contextlib.contextmanager
+def race_setup_on_a_phone(browser, hub, store):  # noqa: F811
+    """A box setting up Race for the Galaxy (its loop, not started, and its :class:`TableSetup`) with a phone's page
+    joined to it on loopback: ``(loop, setup, page, errors)``, ``errors`` the page's script errors."""
+    image = np.full((240, 320, 3), 70, np.uint8)
+    setup = TableSetup(store, FLOWS["race"])
+    loop = MainLoop(source=FakeCamera([image]), reader=None, session=None, hub=hub, stillness=StillnessDetector(),
+                    setup=setup, sleep=lambda s: None)
+    loop.publish()
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context, page, errors = page_for(browser, join_url(server, hub))
+    try:
+        yield loop, setup, page, errors
+    finally:
+        context.close()
+        server.shutdown()
 
 
 def bob_asked_about_his_phase(store, hub):
@@ -112,14 +132,7 @@ def test_a_correction_picked_on_a_phone_survives_another_report_and_a_reload(bro
 def test_phone_adds_players_and_starts_the_game(browser, hub, store, output_dir):  # noqa: F811
     from playwright.sync_api import expect
 
-    image = np.full((240, 320, 3), 70, np.uint8)
-    setup = TableSetup(store, FLOWS["race"])
-    loop = MainLoop(source=FakeCamera([image]), reader=None, session=None, hub=hub, stillness=StillnessDetector(),
-                    setup=setup, sleep=lambda s: None)
-    loop.publish()
-    server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context, page, errors = page_for(browser, join_url(server, hub))
-    try:
+    with race_setup_on_a_phone(browser, hub, store) as (loop, setup, page, errors):
         with LoopThread(loop):
             expect(page.locator("#setup-section")).to_be_visible()
             for name, colour in (("Ann", "green"), ("Bob", "red")):
@@ -134,9 +147,6 @@ def test_phone_adds_players_and_starts_the_game(browser, hub, store, output_dir)
         assert loop.flow is not None and loop.flow.seats == [{"name": "Ann", "colour": "green"},
                                                              {"name": "Bob", "colour": "red"}]
         assert errors == []
-    finally:
-        context.close()
-        server.shutdown()
 
 
 def test_a_name_typed_again_keeps_its_players_colour_unless_another_is_picked(browser, hub, store):  # noqa: F811
@@ -145,14 +155,7 @@ def test_a_name_typed_again_keeps_its_players_colour_unless_another_is_picked(br
     "already playing" and keeps its colour; a colour picked on the form still changes it."""
     from playwright.sync_api import expect
 
-    image = np.full((240, 320, 3), 70, np.uint8)
-    setup = TableSetup(store, FLOWS["race"])
-    loop = MainLoop(source=FakeCamera([image]), reader=None, session=None, hub=hub, stillness=StillnessDetector(),
-                    setup=setup, sleep=lambda s: None)
-    loop.publish()
-    server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context, page, errors = page_for(browser, join_url(server, hub))
-    try:
+    with race_setup_on_a_phone(browser, hub, store) as (loop, setup, page, errors):
         with LoopThread(loop):
             expect(page.locator("#setup-section")).to_be_visible()
             for name in ("Ζωή", "Łucja"):
@@ -176,6 +179,3 @@ def test_a_name_typed_again_keeps_its_players_colour_unless_another_is_picked(br
             expect(page.locator("#setup-players li .name", has_text="Ann")).to_have_count(1)
             assert [p["colour"] for p in setup.players] == ["purple", "blue", "red"]
         assert errors == []
-    finally:
-        context.close()
-        server.shutdown()

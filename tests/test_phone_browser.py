@@ -57,6 +57,24 @@ def browser():
             browser.close()
 
 
+@contextlib.contextmanager
+def phone_page(browser, hub, locale: str):
+    """A phone's page (390x844, the browser's language ``locale``) and the box's phone view serving it on loopback; on
+    leaving, the page has raised no script error."""
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield page, server
+    finally:
+        context.close()
+        server.shutdown()
+    assert errors == []
+
+
 def join_url(server, hub) -> str:
     """The link the touchscreen's QR code carries (the main loop makes the pairing; a test without one
     gets a pairing of its own)."""
@@ -257,21 +275,11 @@ def test_a_players_column_heading_starts_with_a_capital_as_player_beside_it(brow
     word for its VP chips is the rules' lowercase one, a score row's): every heading starts with a capital."""
     from playwright.sync_api import expect
 
-    server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with phone_page(browser, hub, locale) as (page, server):
         with flow_on_the_box(hub, tmp_path, "race"):
             page.goto(join_url(server, hub))
             expect(page.locator("#title")).to_have_text("Race for the Galaxy")
             expect(page.locator("#players thead th")).to_have_text(headings)
-    finally:
-        context.close()
-        server.shutdown()
-    assert errors == []
 
 
 @pytest.mark.parametrize("locale, heading", [("pl-PL", "Zgłaszasz jako Łucja"), ("hu-HU", "Bejelentés: Łucja"),
@@ -282,13 +290,7 @@ def test_the_report_heading_takes_the_seats_name_as_it_is(browser, hub, tmp_path
     the heading's words take it as it is."""
     from playwright.sync_api import expect
 
-    server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with phone_page(browser, hub, locale) as (page, server):
         with flow_on_the_box(hub, tmp_path, "among", players="Łucja,Bob"):
             page.goto(join_url(server, hub))
             page.locator("#seats button", has_text="Łucja").click()
@@ -296,10 +298,6 @@ def test_the_report_heading_takes_the_seats_name_as_it_is(browser, hub, tmp_path
             said = page.locator("#report-section h2").evaluate("h => h.firstChild.textContent + h.querySelector('#me')"
                                                               ".textContent")
             assert " ".join(said.split()) == heading
-    finally:
-        context.close()
-        server.shutdown()
-    assert errors == []
 
 
 @pytest.mark.parametrize("locale", ["hu-HU", "el-GR", "pl-PL"])
@@ -314,13 +312,7 @@ def test_a_players_column_heading_and_a_number_are_never_cut_in_the_middle_of_a_
 
     from tests.test_evening_browser import CUT_WORDS, fits
 
-    server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with phone_page(browser, hub, locale) as (page, server):
         with flow_on_the_box(hub, tmp_path, game, players="Ζωή,Łucja", **options):
             page.goto(join_url(server, hub))
             expect(page.locator("#players tbody tr")).to_have_count(2)
@@ -328,10 +320,6 @@ def test_a_players_column_heading_and_a_number_are_never_cut_in_the_middle_of_a_
             assert page.locator("#players td:not(.player-name)").evaluate_all(CUT_WORDS) == []
             assert page.locator("#players td.player-name").evaluate_all(CUT_WORDS) == []
             assert fits(page)
-    finally:
-        context.close()
-        server.shutdown()
-    assert errors == []
 
 
 def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hub, tmp_path):
