@@ -381,6 +381,8 @@ class Desk:
         if version > current:
             return Text("this was made against state {version}, but the box is at state {current} (another game?): "
                         "nothing was recorded; look at the screen and tap again", version=version, current=current)
+        if name in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS) and self.table.seat_of(action) is None:
+            return ""  # its question is no longer waiting: the camera says so (already answered, and how)
         changes = self.table.changes_since(version)
         player = action.get("player") if name in SEAT_ACTIONS else None
         if player is not None and not isinstance(player, str):

@@ -209,7 +209,7 @@ def test_main_loop_reads_when_the_table_is_still_and_a_phone_confirms(store, amo
     # what the table did
     table_said = loop.message
     stale = loop.dispatch({"action": "camera_dismiss", "origin": "phone", "id": q["id"]})
-    assert "no longer waiting" in str(stale.error) and not stale.events
+    assert "was already answered (Ann: Location built recorded)" in str(stale.error) and not stale.events
     assert loop.message == table_said
     assert loop.stats.reported == 1
 
@@ -589,7 +589,7 @@ def test_roll_dice_propose_the_phases_and_a_correction_is_kept_with_the_picture(
     assert [p["selected"] for p in flow.engine_view()["players"]] == ["develop", "settle"]
     assert flow.view()["next"]["enabled"] is True
     # an answered question cannot be answered twice
-    with pytest.raises(ValueError, match="no longer waiting"):
+    with pytest.raises(ValueError, match="already answered"):
         cam.confirm(q_bob["id"], choice="settle")
 
 

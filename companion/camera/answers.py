@@ -20,12 +20,16 @@ __all__ = ["CameraAnswers"]
 
 log = logging.getLogger("companion.camera.flow")
 
+ANSWERS_KEPT = 32
+"""How many answered questions are remembered to tell a later answer to one of them that it came too late."""
+
 
 class CameraAnswers:
     """Answers to the camera's questions (mixed into :class:`companion.camera.CameraFlow`, which sets
     ``questions: list[Question]``, ``misplays: dict[str, list[dict]]`` and ``flow``)."""
 
     questions: list[Question]
+    answered: dict[int, tuple[Any, Any]]
     misplays: dict[str, list[dict[str, Any]]]
     dismissed: dict[str, str]
     flow: Any
@@ -37,6 +41,10 @@ class CameraAnswers:
         wanted = whole_number(qid, Text("camera question id"))
         q = next((q for q in self.questions if q.id == wanted), None)
         if q is None:
+            if wanted in self.answered:
+                question, verdict = self.answered[wanted]
+                raise BadEntry(Text("“{question}” was already answered ({verdict}): this answer was not recorded",
+                                    question=question, verdict=verdict))
             raise BadEntry(
                 Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted))
             )
@@ -81,7 +89,7 @@ class CameraAnswers:
             raise BadEntry(Text("{question} {problem}", question=p.text,
                                 problem=getattr(exc, "problem", None) or message_of(exc))) from exc
         self.questions.remove(q)
-        self._answered(q)
+        self._answered(q, Text("{what} recorded", what=self.flow.describe(event)))
         log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
         return event
 
@@ -92,12 +100,17 @@ class CameraAnswers:
         self.questions.remove(q)
         if q.zone is not None:
             self.dismissed[q.proposal.key] = q.zone
-        self._answered(q)
+        self._answered(q, Text("dismissed"))
         log.info("camera question %d dismissed on the %s: %s", q.id, origin, q.proposal.text)
         return q
 
-    def _answered(self, q: Question) -> None:
-        """The players answered about a card: its misplays leave the camera panel (the rules' findings keep them)."""
+    def _answered(self, q: Question, verdict: Any) -> None:
+        """The players answered ``q`` (``verdict``: what the answer did, said to a later answer to it): it is kept
+        among the last :data:`ANSWERS_KEPT` answered, and its card's misplays leave the camera panel (the rules'
+        findings keep them)."""
+        self.answered[q.id] = (q.proposal.text, verdict)
+        while len(self.answered) > ANSWERS_KEPT:
+            del self.answered[next(iter(self.answered))]
         p = q.proposal
         cell = p.place or []
         card = p.payload.get("card")
@@ -115,13 +128,15 @@ class CameraAnswers:
             return None
 
     def memo(self) -> tuple[Any, ...]:
-        """The questions and misplays (:meth:`restore` puts them back when an answer's write is rolled back)."""
-        return list(self.questions), {k: list(v) for k, v in self.misplays.items()}
+        """The questions, misplays and answered questions (:meth:`restore` puts them back when an answer's write is
+        rolled back)."""
+        return list(self.questions), {k: list(v) for k, v in self.misplays.items()}, dict(self.answered)
 
     def restore(self, memo: tuple[Any, ...]) -> None:
-        """Back to :meth:`memo`'s questions and misplays."""
-        questions, misplays = memo
+        """Back to :meth:`memo`'s questions, misplays and answered questions."""
+        questions, misplays, answered = memo
         self.questions, self.misplays = list(questions), {k: list(v) for k, v in misplays.items()}
+        self.answered = dict(answered)
 
     def handle(self, action: Mapping[str, Any]) -> Any:
         """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->

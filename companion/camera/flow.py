@@ -180,6 +180,9 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self.dismissed: dict[str, str] = {}
         """Changes the players dismissed (:attr:`Proposal.key` -> the zone read that proposed it): not asked again
         while that zone's reads keep proposing them."""
+        self.answered: dict[int, tuple[Any, Any]] = {}
+        """The last questions answered (id -> (question text, what the answer did)): a second answer to one of them
+        (another phone's, sent at the same time) is told it was already answered, and how."""
         self.misplays: dict[str, list[dict[str, Any]]] = {}
         self.notes: dict[str, list[str]] = {}
         self.markers: dict[str, Any] | None = None

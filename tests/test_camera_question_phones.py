@@ -1,0 +1,74 @@
+"""Two phones meet the same camera question in a real browser (Debian's chromium via Playwright): each reads it
+in its own language, the box records one answer, and the phone that came second is told, in its language, that the
+question was already answered. Skips with the reason when chromium or Playwright is missing (see
+test_phone_browser.py)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from companion.web import create_app, serve
+from tests.phones import LoopThread
+from tests.test_camera_browser import bob_asked_about_his_phase
+from tests.test_phone_browser import TIMEOUT_MS, browser, join_url  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.browser
+
+
+@contextlib.contextmanager
+def phones(browser, hub, *locales: str):  # noqa: F811
+    """Joined phones' pages (390x844), one per browser language in ``locales``, on the box's phone view served on
+    loopback: ``[(page, errors), ...]``, ``errors`` each page's script errors."""
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    contexts, pages = [], []
+    try:
+        for locale in locales:
+            context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            errors: list[str] = []
+            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+            page.goto(join_url(server, hub))
+            pages.append((page, errors))
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()
+        server.shutdown()
+
+
+def test_a_question_answered_on_two_phones_at_once_is_recorded_once_and_the_second_told(browser, hub, store):  # noqa: F811
+    """Ζωή (Greek) taps Confirm on "Bob selected Explore?" while Anna (Hungarian) taps Dismiss on it. The box records
+    Bob's Explore once (Roll for the Galaxy p.3 Assign: the phase the player selected); Anna's phone said "1 event
+    was recorded since this was tapped ... tap again", as if the question still waited for her. It now says, in
+    Hungarian, that the question was already answered and how, and both phones show no question."""
+    from playwright.sync_api import expect
+
+    flow, loop = bob_asked_about_his_phase(store, hub)
+    before = len(flow.session.events())
+    with phones(browser, hub, "el-GR", "hu-HU") as ((greek, greek_errors), (hungarian, hungarian_errors)):
+        expect(greek.locator("#questions li .q")).to_have_text(
+            "Κάμερα: Ο παίκτης Bob επέλεξε Εξερεύνηση; (ζάρια: Εξερεύνηση 2, Αποίκιση 1)")
+        expect(hungarian.locator("#questions li .q")).to_have_text(
+            "Kamera: Bob ezt a fázist választotta: Felfedezés? (kockák: Felfedezés 2, Letelepedés 1)")
+        greek.locator("#questions li button.confirm").click()  # both taps wait for the loop: the Greek one first
+        expect(greek.locator("#camera-result")).to_have_text("αποστολή…")
+        hungarian.locator("#questions li button.dismiss").click()
+        expect(hungarian.locator("#camera-result")).not_to_have_text("")
+        with LoopThread(loop):
+            expect(greek.locator("#camera-result")).to_have_class("action-result ok")
+            expect(hungarian.locator("#camera-result")).to_have_class("action-result error")
+            expect(hungarian.locator("#camera-result")).to_have_text(
+                "„Bob ezt a fázist választotta: Felfedezés? (kockák: Felfedezés 2, Letelepedés 1)”: erre már "
+                "válaszoltak (rögzítve: Bob: Fázis kiválasztva), ez a válasz nem lett rögzítve")
+            for page in (greek, hungarian):
+                expect(page.locator("#questions li")).to_have_count(0)
+            assert greek.locator("body").get_attribute("data-version") == hungarian.locator(
+                "body").get_attribute("data-version")
+    recorded = flow.session.events()[before:]
+    assert [(e.kind, e.player, e.origin, e.payload["phase"]) for e in recorded] == [
+        ("phase_selected", "Bob", "camera", "explore")]
+    assert greek_errors == [] and hungarian_errors == []
