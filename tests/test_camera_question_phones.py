@@ -6,6 +6,7 @@ test_phone_browser.py)."""
 from __future__ import annotations
 
 import contextlib
+import time
 
 import pytest
 
@@ -72,3 +73,38 @@ def test_a_question_answered_on_two_phones_at_once_is_recorded_once_and_the_seco
     assert [(e.kind, e.player, e.origin, e.payload["phase"]) for e in recorded] == [
         ("phase_selected", "Bob", "camera", "explore")]
     assert greek_errors == [] and hungarian_errors == []
+
+
+def test_a_phone_offline_when_it_answers_is_told_the_touchscreen_answered_first(browser, hub, store):  # noqa: F811
+    """Bob's phone (Polish) loses the Wi-Fi just as he taps Dismiss on "Bob selected Explore?"; meanwhile the table
+    confirms it on the touchscreen. When the phone is back, its tap (sent again) is told the question was already
+    answered (recorded), nothing more is recorded, and after a reload (back from the lock screen) it shows the same
+    state as the touchscreen: no question, Bob's Explore recorded once (Roll for the Galaxy p.3 Assign)."""
+    from playwright.sync_api import expect
+
+    flow, loop = bob_asked_about_his_phase(store, hub)
+    before = len(flow.session.events())
+    with phones(browser, hub, "pl-PL") as [(page, errors)]:
+        with LoopThread(loop):
+            question = page.locator("#questions li")
+            expect(question).to_have_count(1)
+            page.context.set_offline(True)
+            question.locator("button.dismiss").click()
+            expect(page.locator("#camera-result")).to_have_text("wysyłanie…")
+            hub.post_action("camera_confirm", origin="touchscreen", id=int(question.get_attribute("data-id")))
+            for _ in range(200):  # the loop takes the touchscreen's Confirm (bounded: 10 s)
+                if len(flow.session.events()) > before:
+                    break
+                time.sleep(0.05)
+            page.context.set_offline(False)
+            expect(page.locator("#camera-result")).to_have_class("action-result error")
+            expect(page.locator("#camera-result")).to_contain_text(
+                "już odpowiedziano (zapisano: Bob: Wybrano fazę): ta odpowiedź nie została zapisana")
+            page.reload()
+            expect(page.locator("#connection")).to_have_class("conn live")
+            expect(question).to_have_count(0)
+            assert page.locator("body").get_attribute("data-version") == str(hub.snapshot().view["session"]["events"])
+    recorded = flow.session.events()[before:]
+    assert [(e.kind, e.player, e.origin, e.payload["phase"]) for e in recorded] == [
+        ("phase_selected", "Bob", "camera", "explore")]
+    assert errors == []
