@@ -134,3 +134,26 @@ def test_roll_s_phase_strip_shows_the_unrevealed_phase_tiles_before_reveal(store
     assert [(p["label"], p["by"], p["state"]) for p in flow.view()["phases"]] == [
         ("II Develop", ["Ann"], "next"), ("III Settle", ["Bob"], "next"), ("V Ship", ["extra white die"], "next"),
         ("Manage Empire", [], "next")]
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_among_the_stars_two_player_passing_note_is_drawn_whole_on_two_lines(store, sized, output_dir, lang):
+    """With 2 players, the year's note says how hands pass with the virtual players (Among the Stars rulebook 8,
+    2-player rules). In Greek, Polish and Hungarian it needed three lines at 18 px and its end (whom to pass the rest
+    to) was cut with '…'. It is drawn whole on two lines, at the largest size down to the note's least (14 px) where
+    it fits, inside the room left of the QR code; English keeps 18 px."""
+    from companion import i18n
+
+    flow = GameFlow(store.start("among", FLOWS["among"].settings(parse_players("Ann,Bob"), {})), FLOWS["among"])
+    try:
+        i18n.set_box_language(lang)
+        note = i18n.say(flow.view()["note"], lang)
+        _shoot(flow, output_dir / f"screen_among_two_players_{lang}.png")
+    finally:
+        i18n.set_box_language("en")
+    words = note.split()
+    drawn = [d for d in sized if 146 <= d[2].top < 180 and d[0].split() and set(d[0].split()) <= {*words, "…"}]
+    assert len(drawn) == 2 and " ".join(said for said, *_ in drawn) == " ".join(words), [d[0] for d in drawn]
+    for said, size, rect, room in drawn:
+        assert 14 <= size <= 18 and (lang != "en" or size == 18), (said, size)
+        assert room is not None and rect.width <= room and not said.endswith("…"), (said, rect.width, room)

@@ -210,8 +210,11 @@ class Table(ScreenState):
         note, room = str(game.get("note", "")), ts.x(QR_X - 16)
         if ts.font(14).size(note)[0] > room:
             # a note longer than a line at its least size (Eclipse's game end: who is still to enter their position
-            # and what Next does then) is wrapped over two lines, not cut: the rows below move down
-            below = ts.wrap(note, (ts.x(10), ts.y(y)), room, 18, DIM, max_lines=2)
+            # and what Next does then) is wrapped over two lines, not cut: the rows below move down. A note that
+            # needs more than two lines at 18 px (Among the Stars' 2-player passing, in Greek or Hungarian) is drawn
+            # at the largest size down to 14 px where it fits two lines whole; only a longer one is cut with '…'
+            size = next((at for at in range(18, 13, -1) if len(ts.wrap_lines(note, room, at)) <= 2), 14)
+            below = ts.wrap(note, (ts.x(10), ts.y(y)), room, size, DIM, max_lines=2)
             y += max(26, round((below - ts.y(y)) / ts.s(1)) + 4)
         else:
             ts.text_fit(note, (ts.x(10), ts.y(y)), room, 26, DIM, min_size=14)
