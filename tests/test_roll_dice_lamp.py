@@ -117,6 +117,18 @@ def test_a_dark_symbol_under_a_soft_spot_reads_right(profile):
     assert off is None
 
 
+def test_a_face_its_dark_templates_already_match_well_is_not_looked_at(profile):
+    lit = _die(RED, INK_DARK, "cross", spot=0.35, spot_at=(4.0, 3.0), sigma=2.5)
+    ncc, read = _reads(profile, lit)
+    first = float(ncc[:2].max())                             # the best dark-printed template (cross, ring)
+    assert first < CFG.lamp_below and read is not None       # spoiled by the spot: looked at and read
+    # the same die, its first match counted as good enough: no look, whatever the look would have found
+    _, skipped = _reads(profile, lit, replace(CFG, lamp_below=first))
+    assert skipped is None
+    _, just_under = _reads(profile, lit, replace(CFG, lamp_below=first + 1e-3))
+    assert just_under == read
+
+
 def test_a_face_printed_dark_without_a_spot_is_cut_as_before():
     for img in (_die(RED, INK_DARK, "cross"), _die(RED, INK_DARK, "ring")):
         patch = _patch(img)

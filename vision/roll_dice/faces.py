@@ -103,6 +103,19 @@ def _integrals(ink: np.ndarray) -> np.ndarray:
     return ii.reshape(2, n, c, q + 1, q + 1)
 
 
+def _window_views(ink: np.ndarray, t: int) -> np.ndarray:
+    """Read-only view ``[N, C, P, P, T, T]`` (``P = q - t + 1``) of every ``t`` x ``t`` window of ink patches
+    ``[N, C, q, q]``: ``np.lib.stride_tricks.sliding_window_view(ink, (t, t), axis=(2, 3))``, the same view made
+    directly from the strides (without that function's checks and moved axes, a large share of the cost of scoring
+    a few patches). Raises ValueError when ``t`` is larger than a patch."""
+    n, c, qy, qx = ink.shape
+    if not 1 <= t <= min(qy, qx):
+        raise ValueError(f"window of {t} px does not fit patches of {qy} x {qx} px")
+    s0, s1, s2, s3 = ink.strides
+    return np.lib.stride_tricks.as_strided(ink, (n, c, qy - t + 1, qx - t + 1, t, t), (s0, s1, s2, s3, s2, s3),
+                                           writeable=False)
+
+
 def _windows(ink: np.ndarray, t: int, at: np.ndarray | int,
              ii: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ``t`` x ``t`` windows of ink patches ``float32[N, C, q, q]`` and their (sum, sum of squares):
@@ -112,7 +125,7 @@ def _windows(ink: np.ndarray, t: int, at: np.ndarray | int,
     one strided copy) or ``int[M, 3]`` rows (patch, dy, dx) (a gather of a few windows). The sums come from
     the integral images ``ii`` (:func:`_integrals` of ``ink``, computed when None), four look-ups per window."""
     n, c, q = ink.shape[:3]
-    views = np.lib.stride_tricks.sliding_window_view(ink, (t, t), axis=(2, 3))  # [N, C, P, P, T, T]
+    views = _window_views(ink, t)                                                   # [N, C, P, P, T, T]
     ii = _integrals(ink) if ii is None else ii
     if isinstance(at, int | np.integer):
         st = max(1, int(at))

@@ -88,16 +88,21 @@ def lamp_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc: np.
 
     Returns, per entry of ``weak``, the new read, or None where it is not taken: the colour prints light, the best
     dark-printed template's NCC does not beat the first read's (``ncc`` ``float[N, K]``) by ``recentre_gain``, the new
-    read reads no face or another colour. A new read keeps the first read's box, its confidence at most
-    ``recentre_cap``. ``lamp_close`` below 2: all None."""
+    read reads no face or another colour. A read whose best dark-printed template's first NCC is ``lamp_below`` or
+    more is not looked at (None: its face matched well, no spot spoiled it). A new read keeps the first read's box,
+    its confidence at most ``recentre_cap``. ``lamp_close`` below 2: all None."""
     out: list[RollDieObservation | None] = [None] * len(weak)
     if config.lamp_close < 2 or len(weak) == 0 or len(rot_templates) == 0:
         return out
     pol = np.asarray(template_pol, np.float64)
     dark = pol < 0
     colour_dark = {c: pol[k] < 0 for k, (c, _) in enumerate(profile.template_pairs)}
-    look = [j for j, (_, obs) in enumerate(weak) if colour_dark.get(obs.colour, False)]
-    if not look or not dark.any():
+    if not dark.any():
+        return out
+    first = np.asarray(ncc)[:, dark].max(1)                     # each face's best dark-printed template, first read
+    look = [j for j, (i, obs) in enumerate(weak)
+            if colour_dark.get(obs.colour, False) and first[i] < config.lamp_below]
+    if not look:
         return out
     idx = np.array([weak[j][0] for j in look], np.int64)
     p, m = config.patch, config.patch_margin

@@ -178,8 +178,9 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
     keeps its box, so the dice found, the false dice and the colours are those of the first read: only faces (and
     their confidences) change, a replaced one's confidence at most ``recentre_cap``. A weak read no square read better,
     of a colour printed dark, then gets the lamp's look on its own box (:func:`vision.roll_dice.lamp.lamp_reads`: a
-    soft lamp spot taken off, ``lamp_close``). ``recentre`` off: ``kept``'s reads as they are. ``tops``: N faces;
-    ``colour_p``: ``float[N, C]``; ``ncc``: ``float[N, K]``."""
+    soft lamp spot taken off, ``lamp_close``; only a face whose dark-printed templates matched below ``lamp_below``).
+    ``recentre`` off: ``kept``'s reads as they are. ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``:
+    ``float[N, K]``."""
     reads = [obs for _, obs in kept]
     if not config.recentre or len(rot_templates) == 0:
         return tuple(reads)
