@@ -92,10 +92,10 @@ def test_a_phone_offline_when_it_answers_is_told_the_touchscreen_answered_first(
             question.locator("button.dismiss").click()
             expect(page.locator("#camera-result")).to_have_text("wysyłanie…")
             hub.post_action("camera_confirm", origin="touchscreen", id=int(question.get_attribute("data-id")))
-            for _ in range(200):  # the loop takes the touchscreen's Confirm (bounded: 10 s)
-                if len(flow.session.events()) > before:
-                    break
-                time.sleep(0.05)
+            deadline = time.monotonic() + 10  # the loop takes the touchscreen's Confirm (bounded: 10 s)
+            while len(flow.session.events()) == before and time.monotonic() < deadline:
+                hub.wait_for_change(hub.snapshot().version, 0.5)
+            assert len(flow.session.events()) > before, "the touchscreen's Confirm was not recorded within 10 s"
             page.context.set_offline(False)
             expect(page.locator("#camera-result")).to_have_class("action-result error")
             expect(page.locator("#camera-result")).to_contain_text(
