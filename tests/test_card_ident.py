@@ -532,6 +532,26 @@ def test_the_light_fields_of_many_crops_fitted_together_are_each_crops_own_fit()
         assert np.array_equal(alone_y[0], inv_y[k]) and np.array_equal(alone_x[0], inv_x[k])
 
 
+def test_a_light_plane_is_recovered_without_the_cells_under_artwork_by_one_crop_and_by_many():
+    # the paper's log level on the 4 x 6 cells is the plane 5.2 + 0.3 x - 0.2 y (x, y the cells' centres, -0.5..0.5 of
+    # the card; each channel offset by its colour), three cells darkened by artwork (log level 1.5 lower): the fit
+    # leaves those three out and gives the plane back; a crop fitted alone (its first fit read from the design's
+    # every-cell inverse) gets, to the last bit, what many crops fitted together get
+    from vision.card_features import _plane_design, _plane_fit, _plane_fits
+    A, outer = _plane_design(4, 6)
+    offsets = np.array([5.2, 5.0, 4.9])
+    logv = (offsets[None, :] + 0.3 * A[:, 1:2] - 0.2 * A[:, 2:3]).copy()
+    art = [3, 10, 17]
+    logv[art] -= 1.5
+    coef = _plane_fit(logv, A, outer)
+    np.testing.assert_allclose(coef, [offsets, [0.3] * 3, [-0.2] * 3], atol=1e-9)
+    rng = np.random.default_rng(5)
+    many = np.stack([logv] + [np.log(rng.uniform(90, 250, (24, 3))) for _ in range(5)])
+    together = _plane_fits(many, A, outer)
+    for k, x in enumerate(many):
+        assert np.array_equal(_plane_fit(x, A, outer), together[k])
+
+
 def test_the_shifts_of_many_crops_found_together_are_each_crops_own():
     # card "b" cut at places moved by a few pixels each way and at each quarter turn of the crop: the shifts found
     # for all the crops at once are each crop's found alone, and they point back towards the card

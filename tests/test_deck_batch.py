@@ -286,6 +286,21 @@ def test_a_square_tile_is_read_first_at_the_parity_its_thumbnail_matches_in_the_
 
     monkeypatch.setattr(vision.deck, "crop_features_many", counted)
     got = deck.score_many(crops)          # a fresh deck (parity 0 expected) and tiles at both parities
-    assert [(s[0], s[3]) for s in got] == truth and sum(passes) == len(crops)
+    assert [(s[0], s[3]) for s in got] == truth and passes == [len(crops)], "both parities in one feature pass"
     for a, b in zip(got, want, strict=True):
         assert a[1] == pytest.approx(b[1], abs=0.02) and a[2] == pytest.approx(b[2], abs=0.02)
+
+
+def test_tiles_featured_together_each_at_its_own_turns_get_each_tiles_own_features(tiles_and_crops):
+    """Issue 15: the feature pass of a frame's tiles, each at the parity of turns it is read at (one call for both
+    parities), gives each tile, to the last bit, the maps, hue histogram and ink amplitude it gets alone; the half turn
+    of each is its maps turned."""
+    deck, crops, truth = tiles_and_crops
+    each = [(t % 2, t % 2 + 2) for _, t in truth]
+    together = deck.turn_features_many(crops, each)
+    for crop, tried, got in zip(crops, each, together, strict=True):
+        alone = deck.turn_features_many([crop], tried)[0]
+        assert len(got) == len(alone) == 2
+        for mine, own in zip(got, alone, strict=True):
+            assert all(np.array_equal(a, b) for a, b in zip(mine, own, strict=True))
+        assert np.array_equal(got[1][0], got[0][0][:, ::-1, ::-1])

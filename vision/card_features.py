@@ -191,25 +191,46 @@ def _plane_fit(logv: np.ndarray, A: np.ndarray, outer: np.ndarray) -> np.ndarray
     3] (``A``, ``outer``: :func:`_plane_design`), the cells kept decided on the channels' mean (the fit is linear: the
     mean channel's plane is the mean of the channels' planes): refitted without the cells darker than the plane by more
     than twice the residual spread, at most 3 fits, until the cells kept no longer change (or would be fewer than 4);
-    then the three channels fitted once on them."""
+    then the three channels fitted once on them.
+
+    The first fit keeps every cell: its normal equations' matrix and inverse are the design's own (:func:`_every_cell`,
+    the numbers :func:`_solve3` gives), and its residuals are all the cells'."""
     lm = logv.mean(axis=1)
     al = A * lm[:, None]
-    keep = np.ones(len(A))
+    keep, inv_all = _every_cell(A, outer)
     fitted = keep
+    mask = None   # the cells kept as booleans (None: every cell)
     for _ in range(3):
         fitted = keep
         # least squares by the normal equations (3 parameters, well conditioned: cell centres on a grid)
-        res = lm - A @ _solve3((keep @ outer).reshape(3, 3), keep @ al)
-        rk = res[keep > 0]
+        x = inv_all @ (keep @ al) if mask is None else _solve3((keep @ outer).reshape(3, 3), keep @ al)
+        res = lm - A @ x
+        rk = res if mask is None else res[mask]
         spread = max(math.sqrt(max(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2, 0.0)), 0.02)
         kept = res > -2.0 * spread
-        new_keep = kept.astype(np.float64)
-        # 0/1 arrays of one shape: equal exactly when their bytes are (np.array_equal's checks cost more here)
-        if np.count_nonzero(kept) < 4 or new_keep.tobytes() == keep.tobytes():
+        # boolean arrays of one shape: equal exactly when their bytes are (np.array_equal's checks cost more here)
+        if np.count_nonzero(kept) < 4 or (kept.all() if mask is None else kept.tobytes() == mask.tobytes()):
             break
-        keep = new_keep
+        keep, mask = kept.astype(np.float64), kept
     kA = A * fitted[:, None]
     return _solve3(kA.T @ A, kA.T @ logv)
+
+
+_EVERY_CELL: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _every_cell(A: np.ndarray, outer: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(float64[cells] ones: every cell kept, float64[3, 3] the inverse of the normal equations' matrix of every cell,
+    the numbers :func:`_solve3` uses) of the design ``A``, ``outer`` (:func:`_plane_design`); cached for that design
+    (read-only)."""
+    got = _EVERY_CELL.get(id(outer))
+    if got is None or got[0] is not outer:
+        ones = np.ones(len(A))
+        got = (outer, ones, _inverse3((ones @ outer).reshape(3, 3)))
+        for a in got[1:]:
+            a.setflags(write=False)
+        _EVERY_CELL[id(outer)] = got
+    return got[1], got[2]
 
 
 def _plane_fits(logv: np.ndarray, A: np.ndarray, outer: np.ndarray) -> np.ndarray:
@@ -252,13 +273,18 @@ def _unit_coords(n: int) -> np.ndarray:
 def _solve3(G: np.ndarray, b: np.ndarray) -> np.ndarray:
     """x with ``G @ x = b`` for a symmetric positive definite float64[3, 3] ``G`` (normal equations) and b
     float64[3] or [3, k], by the adjugate (``np.linalg.solve``'s call costs more than the arithmetic here)."""
+    return _inverse3(G) @ b
+
+
+def _inverse3(G: np.ndarray) -> np.ndarray:
+    """float64[3, 3]: the inverse of a symmetric positive definite float64[3, 3] ``G``, by the adjugate."""
     (a, b_, c), (_, e, f), (_, _, i) = G.tolist()
     A_, B_, C_ = e * i - f * f, c * f - b_ * i, b_ * f - c * e
     det = a * A_ + b_ * B_ + c * C_
     D_, E_, F_ = a * i - c * c, b_ * c - a * f, a * e - b_ * b_
     # each entry divided by det as numpy divides them (one flat array: cheaper to build than nested lists)
-    inv = np.array((A_ / det, B_ / det, C_ / det, B_ / det, D_ / det, E_ / det, C_ / det, E_ / det, F_ / det))
-    return inv.reshape(3, 3) @ b
+    return np.array((A_ / det, B_ / det, C_ / det, B_ / det, D_ / det, E_ / det, C_ / det, E_ / det,
+                     F_ / det)).reshape(3, 3)
 
 
 def _solve3_many(G: np.ndarray, b: np.ndarray) -> np.ndarray:

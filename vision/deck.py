@@ -162,26 +162,29 @@ class DeckProfile:
         amplitude are the same; so a card costs one feature pass, a square tile two."""
         return self.turn_features_many([crop])[0]
 
-    def turn_features_many(self, crops: list[np.ndarray], tried: tuple[int, ...] | None = None
+    def turn_features_many(self, crops: list[np.ndarray], tried: tuple[int, ...] | list[tuple[int, ...]] | None = None
                            ) -> list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]]:
         """:meth:`turn_features` of each crop, the feature passes of all crops and turns computed together
         (:func:`vision.card_features.crop_features_many`: the same numbers as one by one); at the quarter turns
-        ``tried`` only when given (default :meth:`turns_to_try`)."""
+        ``tried`` only when given (default :meth:`turns_to_try`; a list: each crop's own, e.g. square tiles each read
+        at its own parity of turns)."""
         cfg = self.config
-        tried = self.turns_to_try() if tried is None else tuple(tried)
-        passes = [t for t in tried if t - 2 not in tried]      # a half turn t + 2 is t's maps turned
-        feats = iter(crop_features_many([turn_crop(c, t) for c in crops for t in passes], cfg, self.shape))
+        each = (list(tried) if tried and isinstance(tried[0], tuple)
+                else [self.turns_to_try() if tried is None else tuple(tried)] * len(crops))
+        passes = [[t for t in tr if t - 2 not in tr] for tr in each]   # a half turn t + 2 is t's maps turned
+        feats = iter(crop_features_many([turn_crop(c, t) for c, ps in zip(crops, passes, strict=True) for t in ps],
+                                        cfg, self.shape))
         out = []
-        for crop in crops:
+        for crop, own in zip(crops, each, strict=True):
             got: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
-            for t in tried:
+            for t in own:
                 half = got.get(t - 2)
                 if half is not None:
                     got[t] = (half[0][:, ::-1, ::-1], half[1], half[2])   # a view: the search reads t's maps
                     continue
                 big, hist, a = next(feats)
                 got[t] = (mask_face(big, cfg, self.shape, crop.shape[:2]), hist, a)
-            out.append([got[t] for t in tried])
+            out.append([got[t] for t in own])
         return out
 
     def distances(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -235,17 +238,12 @@ class DeckProfile:
         every: list[int] = []
         kept = [0, 0]
         for rnd in range(2):
-            # every crop still to read, each at its own parity, in one batch (features per parity, one coarse and
+            # every crop still to read, each at its own parity, in one batch (one feature pass, one coarse and
             # one fine pass: (0, 2) and (1, 3) have the same half-turn structure)
             pending = sorted((k, p) for p in (0, 1) for k in tries[p])
             if not pending:
                 break
-            got: dict[int, list] = {}
-            for p in (0, 1):
-                ks = [k for k, q in pending if q == p]
-                if ks:
-                    got.update(zip(ks, self.turn_features_many([crops[k] for k in ks], (p, p + 2)), strict=True))
-            fs = [got[k] for k, _ in pending]
+            fs = self.turn_features_many([crops[k] for k, _ in pending], [(p, p + 2) for _, p in pending])
             again: list[list[int]] = [[], []]
             alone = []
             coarse = self._coarse_many(fs, tried=(0, 2))
@@ -525,11 +523,13 @@ class DeckProfile:
         per_min = np.minimum.reduceat(Ds, starts, axis=0)
         per_sum = np.add.reduceat(Ds, starts, axis=0)
         per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[:, None]
-        best_c, best_t = np.unravel_index(int(np.argmin(per)), per.shape)
+        best_c, best_t = divmod(int(np.argmin(per)), per.shape[1])
         d1 = float(per[best_c, best_t])
-        other = np.delete(per.min(axis=1), best_c)
-        d2 = float(other.min()) if other.size else max(1.0, 2 * d1)
-        return int(best_c), int(best_t), d1, d2
+        if len(per) < 2:
+            return best_c, best_t, d1, max(1.0, 2 * d1)
+        other = per.min(axis=1)
+        other[best_c] = np.inf                                          # the best other card: every card but the best
+        return best_c, best_t, d1, float(other.min())
 
     def _best_two_many(self, Ds: list[np.ndarray]) -> list[tuple[int, int, float, float]]:
         """:meth:`_best_two` of each crop's distances (float32[N_refs, T] each), every crop's at once when all have

@@ -192,9 +192,10 @@ class DeckSearch:
             ncc = est[:, j:j + T].astype(np.float32)
             rank = -ncc if penalties is None else penalties[k] - ncc
             top = np.argpartition(rank, self.candidates - 1, axis=None)[:self.candidates]
-            refs_of, turn_of = np.unravel_index(top, ncc.shape)
-            for t in np.unique(turn_of):
-                cards = np.unique(self.ref_card[refs_of[turn_of == t]])
+            refs_of, turn_of = np.divmod(top, T)
+            for t in sorted(set(turn_of.tolist())):   # the turns and, at each, the cards (sorted) some pair is at
+                cards = np.flatnonzero(np.bincount(self.ref_card[refs_of[turn_of == t]],
+                                                   minlength=len(self._refs_of_card)))
                 if batch:
                     wanted.append((k, t, j + t, np.concatenate([self._refs_of_card[c] for c in cards])))
                     continue
@@ -278,12 +279,14 @@ class DeckSearch:
         _, bounds = self.block_order()
         n = 2 * s + 1
         nb = self.block_pixels.reshape(1, 1, 6)
-        turns = np.asarray(turns)
-        flip_all = np.array([t not in bigs for t in turns.tolist()], bool)   # a turn t + 2: t's maps turned a half turn
-        base_of = np.where(flip_all, turns - 2, turns)
-        for b in np.unique(base_of):
-            sel = np.nonzero(base_of == b)[0]
-            big = bigs[int(b)]
+        tl = np.asarray(turns).tolist()
+        flips = [t not in bigs for t in tl]                 # a turn t + 2: t's maps turned a half turn
+        flip_all = np.array(flips, bool)
+        base_of = [t - 2 if f else t for t, f in zip(tl, flips, strict=True)]
+        bases = sorted(set(base_of))
+        for b in bases:   # the pairs at each base turn (most often one: every pair)
+            sel = np.arange(M) if len(bases) == 1 else np.flatnonzero(np.array(base_of) == b)
+            big = bigs[b]
             mean, norm, bsum, bsq = _shift_stats(big, s, H, W)            # [S, C], [S, C], [S, C, 6] x 2
             inv = (1.0 / np.maximum(norm, 1e-6)).astype(np.float32)
             m = len(sel)
@@ -425,17 +428,14 @@ class DeckSearch:
         inverse norms)."""
         C = big.shape[0]
         S = inv.shape[0]
-        m = len(row)
         blk = (big[:, :-1, :-1] + big[:, 1:, :-1] + big[:, :-1, 1:] + big[:, 1:, 1:]) if self.pooled else big
         p = 2 if self.pooled else 1
         W, H = self.size
         n = 2 * s + 1
         pw = _pooled_windows(blk, n, p, H // p, W // p).reshape(S, C, -1)                     # [S, C, K/4]
         prod = np.matmul(pw.transpose(1, 0, 2), self.halves()[1][:, row].transpose(0, 2, 1))  # [C, S, M]
-        est = np.zeros((S, m), np.float32)
         wi = inv * self.weights[None, :]
-        for c in range(C):
-            est += prod[c] * wi[:, c:c + 1]
+        est = (prod * wi.T[:, :, None]).sum(axis=0)        # the channels added in order, as one by one: [S, m]
         return np.argsort(-est, axis=0)[:max(1, min(self.fine_shifts, S))]             # [k, m]
 
 
