@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from babel.messages.pofile import read_po
 
 from companion import i18n
 from companion.actions import Action
@@ -34,6 +33,7 @@ from companion.library import Library
 from companion.screen import TouchScreen
 from companion.session import SessionStore
 from device import FakeCamera
+from tests.catalogs import forms, messages
 from vision.motion import StillnessDetector
 
 W, H = 320, 240
@@ -318,14 +318,10 @@ def catalog_words(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the English words of the catalog's messages, the words of ``lang``'s translations), lower case."""
     english: set[str] = set()
     said: set[str] = set()
-    with (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po").open("rb") as fp:
-        catalog = read_po(fp, locale=lang)
-    for message in catalog:
-        if not message.id:
-            continue
-        for text in (message.id if isinstance(message.id, (tuple, list)) else (message.id,)):
+    for message in messages(lang):
+        for text in forms(message.id):
             english.update(w.lower() for w in WORD.findall(_no_fields(text)))
-        for text in (message.string if isinstance(message.string, (tuple, list)) else (message.string,)):
+        for text in forms(message.string):
             said.update(w.lower() for w in WORD.findall(_no_fields(text or "")))
     return frozenset(english), frozenset(said)
 

@@ -12,6 +12,7 @@ from babel.messages.mofile import write_mo
 from companion import i18n
 from companion.screen.canvas import Canvas
 from companion.screen.fonts import SAMPLE_LETTERS, font_file, missing_letters
+from tests.catalogs import catalog, forms, po_path
 
 
 @pytest.fixture
@@ -92,19 +93,13 @@ def test_the_touchscreen_font_has_greek_polish_and_hungarian_letters():
     font = canvas.font(30)
     assert missing_letters(font) == ""
     # every entry of every catalog renders with it (the catalogs' own words, in each language)
-    from babel.messages.pofile import read_po
-
     for lang in i18n.LANGUAGES:
-        po = i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
-        if not po.is_file():
+        if not po_path(lang).is_file():
             continue
-        with po.open("rb") as fp:
-            catalog = read_po(fp)
-        for message in catalog:
-            for text in (message.id, message.string):
-                for one in (text if isinstance(text, (tuple, list)) else (text,)):
-                    if one:
-                        assert missing_letters(font, one) == "", (lang, one)
+        for message in catalog(lang):
+            for one in forms(message.id) + forms(message.string):
+                if one:
+                    assert missing_letters(font, one) == "", (lang, one)
     surface = canvas.render_text(SAMPLE_LETTERS, 30, (255, 255, 255))
     assert surface.get_width() > 400
     for name in i18n.LANGUAGE_NAMES.values():

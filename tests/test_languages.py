@@ -20,25 +20,11 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.plurals import get_plural
-from babel.messages.pofile import read_po
 
 from companion import i18n
+from tests.catalogs import TRANSLATED, catalog, template
 
 ROOT = Path(__file__).resolve().parent.parent
-TRANSLATED = ("el", "pl", "hu")
-"""The languages with a catalog of their own (English is the messages themselves)."""
-
-
-def _catalog(lang: str):
-    with (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po").open("rb") as fp:
-        return read_po(fp, locale=lang)
-
-
-def _template():
-    with (i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot").open("rb") as fp:
-        return read_po(fp)
-
-
 def _key(message) -> tuple[str | None, str]:
     return message.context, message.id if isinstance(message.id, str) else message.id[0]
 
@@ -64,21 +50,20 @@ def test_the_template_holds_every_message_of_the_code():
         first = message if isinstance(message, str) else message[0]
         if first:
             in_code.add((context, first))
-    in_template = {_key(m) for m in _template() if m.id}
+    in_template = {_key(m) for m in template() if m.id}
     assert sorted(in_code - in_template, key=str) == [], "run pybabel extract and update (see babel.cfg)"
     assert sorted(in_template - in_code, key=str) == [], "messages no code says any more: extract again"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_message_is_translated_with_its_placeholders_and_plural_forms(lang):
-    template = {_key(m): m for m in _template() if m.id}
-    catalog = _catalog(lang)
-    entries = {_key(m): m for m in catalog if m.id}
-    assert sorted(set(template) - set(entries), key=str) == [], f"{lang}: messages missing from the catalog"
-    assert sorted(set(entries) - set(template), key=str) == [], f"{lang}: leftover entries (obsolete messages)"
-    assert not catalog.obsolete, f"{lang}: obsolete entries kept in the file"
+    wanted = {_key(m): m for m in template() if m.id}
+    entries = {_key(m): m for m in catalog(lang) if m.id}
+    assert sorted(set(wanted) - set(entries), key=str) == [], f"{lang}: messages missing from the catalog"
+    assert sorted(set(entries) - set(wanted), key=str) == [], f"{lang}: leftover entries (obsolete messages)"
+    assert not catalog(lang).obsolete, f"{lang}: obsolete entries kept in the file"
     plural = get_plural(lang)  # Babel's (CLDR's) plural rule for the language
-    header = catalog.mime_headers
+    header = catalog(lang).mime_headers
     forms = dict(header).get("Plural-Forms", "")
     assert f"nplurals={plural.num_plurals};" in forms.replace(" ", ""), (lang, forms)
     expression = forms.split("plural=", 1)[1].rstrip(";")
@@ -233,7 +218,7 @@ def test_a_message_inside_another_messages_parameters_is_in_the_template_too():
 
     with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
         method_map, options_map = parse_mapping_cfg(fp)
-    in_template = {m.id if isinstance(m.id, str) else m.id[0] for m in _template() if m.id}
+    in_template = {m.id if isinstance(m.id, str) else m.id[0] for m in template() if m.id}
     missing = []
     for path in sorted(ROOT.glob("**/*.py")):
         relative = path.relative_to(ROOT).as_posix()

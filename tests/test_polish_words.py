@@ -8,12 +8,10 @@ subject is a player's name says it without a gendered form: a present tense ("An
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 
-CATALOG = Path(__file__).resolve().parents[1] / "companion" / "locale" / "pl" / "LC_MESSAGES" / "companion.po"
+from tests.catalogs import pairs
 
 PERSON = r"\{(?:player|players|names|winner|who)\}"
 """The placeholders a player's name (or the players' names) fills."""
@@ -62,12 +60,4 @@ def test_no_polish_sentence_gives_a_player_a_mans_form():
     """Every Polish message about a player fits a woman as well as a man: the camera's questions ("Łucja: zbudowano
     Turret na [0, 1]?"), the rules' findings ("Łucja: brak akcji w roku 1, rundzie 1"), the winner ("Wygrywa:
     Łucja")."""
-    with CATALOG.open("rb") as handle:
-        catalog = read_po(handle, locale="pl")
-    found = []
-    for message in catalog:
-        if not message.id:
-            continue
-        said = message.string if isinstance(message.string, tuple) else (message.string,)
-        found += [(message.id, text) for text in said if text and gendered(text)]
-    assert found == []
+    assert [(english, said) for english, said in pairs("pl") if gendered(said)] == []

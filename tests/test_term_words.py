@@ -9,6 +9,7 @@ from companion.flows.race import RACE_FLOW
 from companion.i18n import TERM_WORDS, localize
 from rules.names import WORD_KINDS, Term, names, translated
 from rules.race.state import PhaseStep
+from tests.catalogs import messages
 
 PLAYERS = ("el", "pl", "hu")
 
@@ -68,13 +69,8 @@ def test_every_sentence_naming_manage_empire_names_it_as_the_round_step_does(lan
     """Hungarian Roll for the Galaxy showed 'Birodalom irányítása' on the round's step and 'Birodalomkezelés: toborzás,
     aztán a játékvég ellenőrzése' just under it, two names for one step on one screen; every sentence of the catalog
     naming Manage Empire (the hints, the rule citations) uses the step's own name."""
-    from babel.messages.pofile import read_po
-
-    from companion.i18n import LOCALE_DIR
-
     step = localize(Term("roll.step", "manage"), lang)
-    with (LOCALE_DIR / lang / "LC_MESSAGES" / "companion.po").open("rb") as po:
-        sentences = [m for m in read_po(po) if isinstance(m.id, str) and "Manage Empire" in m.id and m.context is None]
+    sentences = [m for m in messages(lang) if isinstance(m.id, str) and "Manage Empire" in m.id and m.context is None]
     assert len(sentences) >= 3
     for message in sentences:
         assert step.split()[-1] in message.string, (message.id, message.string, step)

@@ -1,0 +1,63 @@
+"""The box's gettext catalogs as the tests read them: one reader for every test that looks at the words.
+
+``companion/locale/LANG/LC_MESSAGES/companion.po`` (Greek, Polish, Hungarian) and the template
+``companion/locale/companion.pot`` are parsed with Babel's ``read_po``, once per process (the parsed catalogs
+are shared: a test must not change them).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from companion import i18n
+
+TRANSLATED = ("el", "pl", "hu")
+"""The languages with a catalog of their own (English is the messages themselves)."""
+
+
+def po_path(lang: str) -> Path:
+    """The ``.po`` file of ``lang`` (``"el"``, ``"pl"``, ``"hu"``), whether or not it exists."""
+    return i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+
+
+@functools.cache
+def catalog(lang: str) -> Catalog:
+    """The parsed catalog of ``lang``, with that language's plural forms.
+
+    Raises FileNotFoundError when the language has no catalog (English has none)."""
+    with po_path(lang).open("rb") as fp:
+        return read_po(fp, locale=lang)
+
+
+@functools.cache
+def template() -> Catalog:
+    """The parsed template ``companion.pot``: every message of the code, untranslated."""
+    with (i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot").open("rb") as fp:
+        return read_po(fp)
+
+
+def messages(lang: str) -> Iterator[Message]:
+    """Every message of ``lang``'s catalog except the header (whose id is empty)."""
+    return (message for message in catalog(lang) if message.id)
+
+
+def forms(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """A message's id or string as its forms: one for a plain message, one per plural form; ``()`` for None."""
+    if text is None:
+        return ()
+    return tuple(text) if isinstance(text, (tuple, list)) else (text,)
+
+
+def pairs(lang: str) -> list[tuple[str, str]]:
+    """Every ``(English, translation)`` pair of ``lang``'s catalog, each plural form its own pair (the last
+    English form for a language with more plural forms than English); an untranslated form is left out."""
+    out = []
+    for message in messages(lang):
+        english = forms(message.id)
+        out += [(english[min(k, len(english) - 1)], said) for k, said in enumerate(forms(message.string)) if said]
+    return out
