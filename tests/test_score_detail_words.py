@@ -96,3 +96,62 @@ def test_eclipse_ships_are_named_in_the_players_language(store) -> None:
                         ("hu", ("Cirkáló", "Elfogó"))):
         said = localize(label, lang)
         assert all(s in said for s in ships) and _leaks(said, lang) == [], said
+
+
+# -- Among the Stars: every line's detail in the table's language (rulebook 6 'Game end') ----------------------
+
+
+def _among_details(data) -> dict[str, dict[str, str]]:
+    from rules.among_the_stars import final_scores as among_scores
+
+    return {b.player: {line.category: line.detail for line in b.lines} for b in among_scores(data)}
+
+
+def test_among_the_stars_details_are_said_in_the_players_language() -> None:
+    """The rulebook's worked example (6 'Game end', 'Játék Vége' in the Hungarian rulebook): György has 63 on the
+    Pontozó Tábla, his yellow-box cards give +4, +1, +2, three of his reactors (the Main Reactor among them) hold no
+    Energia Kocka, 5 credits are 1 VP per 3, and First Line of Defense (most red) is his. Every detail was English
+    in every language ("3 reactor(s) with no cubes", "5 credits, 1 VP per 3")."""
+    from tests.test_among_scoring import rulebook_example
+
+    gyorgy = _among_details(rulebook_example())["György"]
+    said = {lang: {category: localize(detail, lang) for category, detail in gyorgy.items()}
+            for lang in ("el", "pl", "hu")}
+    assert gyorgy["empty reactors"] == "3 reactors with no cubes"
+    assert said["hu"]["empty reactors"] == "3 reaktor Energia Kocka nélkül"
+    assert said["pl"]["empty reactors"] == "3 reaktory bez kostek energii"
+    assert said["el"]["empty reactors"] == "3 αντιδραστήρες χωρίς κύβους ενέργειας"
+    assert said["hu"]["credits"] == "5 Credit, 1 GYP minden 3 Credit után"
+    assert said["pl"]["credits"] == "5 kredytów, 1 PZ za każde 3"
+    assert said["el"]["credits"] == "5 μονάδες, 1 ΠΝ ανά 3"
+    assert said["hu"]["VP track"] == "GYP a Pontozó Táblán a játék végi pontozás előtt"
+    assert said["pl"]["objectives"] == "First Line of Defense +5"
+    # in the order the station was built: Alliance Fleet Base (year 2), Command Centre, Opera House (year 3)
+    assert said["hu"]["end-game abilities"] == "Alliance Fleet Base +2, Command Centre +4, Opera House +1"
+    for lang, lines in said.items():
+        assert [leak for text in lines.values() for leak in _leaks(text, lang)] == [], lines
+
+
+def test_among_the_stars_race_details_are_said_in_the_players_language() -> None:
+    """Races (cards.json, the Hungarian rulebook's FAQ): Humareen scores its least-built location type among the
+    types built, + 1: 3 blue, 1 red -> 1 + 1 = 2; Sheptas 1 VP per 2 credits, at most 5: 14 credits -> 5; a
+    Qualeen's secret objective scores even when tied (2 red each: +5)."""
+    from tests.test_among_scoring import chain, player, row
+
+    humareen = _among_details({"players": [
+        player("H", 0, 0, chain("Crew Quarters", 3) + [row("Turret", (0, 1))], race="Humareen")]})["H"]["race"]
+    assert humareen == "Humareen: the least-built location type has 1 location"
+    assert localize(humareen, "pl") == "Humareen: najmniej liczny typ lokacji ma 1 lokację"
+    assert localize(humareen, "hu") == "Humareen: a legkevesebbszer épített helyszín típusból 1 helyszín van"
+    sheptas = _among_details({"players": [player("S", 0, 14, chain("Crew Quarters", 1), race="Sheptas")]})
+    assert localize(sheptas["S"]["credits"], "pl") == "14 kredytów, 1 PZ za każde 2 (maks. 5)"
+    assert localize(sheptas["S"]["credits"], "el") == "14 μονάδες, 1 ΠΝ ανά 2 (έως 5)"
+    qualeen = _among_details({"objectives": [], "players": [
+        player("Q", 0, 0, chain("Turret", 2), race="Qualeen", secret_objective="First Line of Defense"),
+        player("B", 0, 0, chain("Pilot Training Area", 2))]})["Q"]["objectives"]
+    assert qualeen == "First Line of Defense (secret) +5"
+    assert localize(qualeen, "el") == "First Line of Defense (μυστικός στόχος) +5"
+    assert localize(qualeen, "hu") == "First Line of Defense (titkos cél) +5"
+    for text in (humareen, sheptas["S"]["credits"], qualeen):
+        for lang in ("el", "pl", "hu"):
+            assert _leaks(localize(text, lang), lang) == [], localize(text, lang)

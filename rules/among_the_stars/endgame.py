@@ -39,8 +39,9 @@ from rules.among_the_stars.data import (
 from rules.among_the_stars.legality import Issue, check_station, issue_finding
 from rules.among_the_stars.station import ORIGIN, Placed, Station
 from rules.core import Finding, ScoreBreakdown, ScoreLine, Severity
+from rules.names import term
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path
-from rules.text import Text
+from rules.text import Listing, Text, plural
 
 __all__ = [
     "ABILITIES",
@@ -250,18 +251,19 @@ def score_position(position: Position, cat: Catalogue | None = None) -> list[Sco
     cat = cat or catalogue()
     players = position.players
     objective_vp = {p.name: 0 for p in players}
-    details: dict[str, list[str]] = {p.name: [] for p in players}
+    details: dict[str, list[Text]] = {p.name: [] for p in players}
     for obj in position.objectives:
         for name, vp in objective_awards(obj, players).items():
             objective_vp[name] += vp
             if vp:
-                details[name].append(f"{obj.name} +{vp}")
+                details[name].append(Text("{card} +{vp}", card=_objective_term(obj), vp=vp))
     for p in players:
         if p.secret_objective is not None:
             vp = objective_awards(p.secret_objective, players, secret_holder=p.name)[p.name]
             objective_vp[p.name] += vp
             if vp:
-                details[p.name].append(f"{p.secret_objective.name} (secret) +{vp}")
+                details[p.name].append(Text("{objective} (secret) +{vp}", objective=_objective_term(p.secret_objective),
+                                            vp=vp))
     out = []
     for p in players:
         others = [q.station for q in players if q is not p]
@@ -274,28 +276,44 @@ def score_position(position: Position, cat: Catalogue | None = None) -> list[Sco
         if cap is not None:
             credit_vp = min(cap, credit_vp)
         race_vp, race_detail = _race_vp(p, cat)
+        if cap is None:
+            credit_detail = plural("{n} credit, 1 VP per {per}", "{n} credits, 1 VP per {per}", p.credits, per=per_vp)
+        else:
+            credit_detail = plural("{n} credit, 1 VP per {per} (at most {cap})",
+                                   "{n} credits, 1 VP per {per} (at most {cap})", p.credits, per=per_vp, cap=cap)
         lines = (
-            ScoreLine(TRACK, p.vp, "VP on the score board before end-game scoring"),
-            ScoreLine(OBJECTIVES, objective_vp[p.name], ", ".join(details[p.name])),
-            ScoreLine(ABILITIES, ability_vp, ", ".join(f"{q.name} +{v}" for q, v in abilities if v)),
+            ScoreLine(TRACK, p.vp, Text("VP on the score board before end-game scoring")),
+            ScoreLine(OBJECTIVES, objective_vp[p.name], Listing(details[p.name])),
+            ScoreLine(ABILITIES, ability_vp,
+                      Listing(Text("{card} +{vp}", card=q.card.word, vp=v) for q, v in abilities if v)),
             ScoreLine(RACE, race_vp, race_detail),
-            ScoreLine(REACTORS, empty * cat.rules["empty_reactor_vp"], f"{empty} reactor(s) with no cubes"),
-            ScoreLine(CREDITS, credit_vp,
-                      f"{p.credits} credits, 1 VP per {per_vp}" + (f" (max {cap})" if cap is not None else "")),
+            ScoreLine(REACTORS, empty * cat.rules["empty_reactor_vp"],
+                      plural("{n} reactor with no cubes", "{n} reactors with no cubes", empty)),
+            ScoreLine(CREDITS, credit_vp, credit_detail),
         )
         out.append(ScoreBreakdown(p.name, lines, tiebreak=(p.station.non_reactor_locations(), p.credits)))
     return out
 
 
+def _objective_term(obj: Objective) -> str:
+    """An objective's name as the players' edition prints it (English where it gives none)."""
+    return term("among_the_stars.objective", obj.id)
+
+
 def _race_vp(p: PlayerPosition, cat: Catalogue) -> tuple[int, str]:
+    """The race ability's end-game VP and how it was counted (rulebook 'Races'; Hungarian FAQ, Humareen: the
+    least-built type among the types built at least once)."""
     if p.race == "humareen":
+        race = term("among_the_stars.race", "humareen")
         counts = [p.station.count_colour(c) for c in COLOURS]
         built = [n for n in counts if n > 0]
         if not built:
-            return 0, "Humareen: no typed locations"
+            return 0, Text("{race}: no location of any type built", race=race)
         bonus = cat.race_param("humareen", "bonus", 1)
         cap = cat.race_param("humareen", "cap", 5)
-        return min(cap, min(built) + bonus), f"Humareen: least-built type has {min(built)}"
+        return min(cap, min(built) + bonus), plural("{race}: the least-built location type has {n} location",
+                                                    "{race}: the least-built location type has {n} locations",
+                                                    min(built), race=race)
     return 0, ""
 
 
