@@ -404,7 +404,8 @@ class GameFlow:
         (:func:`rules.scoring.standings`: a game with teams ranks its teams); a game that scores teams adds
         ``"team"`` to each player in one and ``"team_scores": {team: VP}``; ``"rule"``: the rulebook section the
         scoring follows, cited as findings are (``"Roll for the Galaxy, p.8 Victory"``), when the game declares one
-        (:attr:`rules.core.GameInfo.score_rule`)."""
+        (:attr:`rules.core.GameInfo.score_rule`); ``"tiebreak_rule"``: what each player's ``"tiebreak"`` counts
+        (``"dice in cup + credits"``, :attr:`rules.core.GameInfo.tiebreak`), when the game declares it."""
         view = self.engine_view()
         breakdowns = self.spec.scores(self.session.replay().state)
         ranked = standings(self.session.game, breakdowns)
@@ -430,6 +431,8 @@ class GameFlow:
         info = self.session.game.info
         if info.score_rule:
             out["rule"] = info.cite(info.score_rule)
+        if info.tiebreak:
+            out["tiebreak_rule"] = Text(info.tiebreak)
         if ranked.teams is not None:
             out["team_scores"] = dict(ranked.teams)
         return out
@@ -618,7 +621,8 @@ class GameFlow:
         ``"winner"`` is false, whatever the scores stand at."""
         events = self.session.events()
         progress = self.progress()
-        result = {k: v for k, v in self.result().items() if k != "rule"}  # the screens' citation: not in format 1
+        # the screens' citation and tie-break label: not in format 1
+        result = {k: v for k, v in self.result().items() if k not in ("rule", "tiebreak_rule")}
         if not progress.over:
             result = {**result, "winners": [], "players": [{**p, "winner": False} for p in result["players"]]}
         return {

@@ -434,6 +434,9 @@ class GameInfo:
             JSON, a field wrong): 1, or what the tools that read the game's results expect (Eclipse's: 2).
         score_rule: the rulebook section the end-game scoring follows (mark it ``N_("p.8 Victory")``): the score
             screens cite it (:meth:`cite`) under each breakdown; "" when the game has no final scoring (d6).
+        tiebreak: what :attr:`ScoreBreakdown.tiebreak` counts, in the order its values are compared, as the rulebook
+            words it (mark it ``N_("dice in cup + credits")``): the score screens label the tie-break row with it;
+            "" when the game has none.
     """
 
     name: str
@@ -449,6 +452,7 @@ class GameInfo:
     check_format: CheckFormat = field(default_factory=CheckFormat)
     input_error_exit: int = 1
     score_rule: str = ""
+    tiebreak: str = ""
 
     def __post_init__(self) -> None:
         if self.input_error_exit not in (1, 2):

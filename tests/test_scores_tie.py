@@ -68,9 +68,19 @@ def roll_tied_at_25(store, tmp_path):
     return loop
 
 
+def label_then_values(drawn: list[str], label: str, values: list[str]) -> bool:
+    """Whether ``drawn`` holds ``label`` (on one line or several) directly followed by ``values``."""
+    for start in range(len(drawn)):
+        for end in range(start + 1, min(start + 4, len(drawn)) + 1):
+            if " ".join(drawn[start:end]) == label and drawn[end:end + len(values)] == values:
+                return True
+    return False
+
+
 def test_equal_totals_say_the_tie_and_show_the_tie_break_that_decided(store, tmp_path, output_dir):
     """The screen said 'Winner: Ágnes' over 25 and 25 and nothing more: the table could not see why Bálint lost. It
-    says the two tied and shows the tie-break under the totals (10 against 7), in the table's language."""
+    says the two tied and shows the tie-break under the totals (10 against 7), in the table's language, labelled
+    with what it counts (p.8 Victory: dice in the cup + credits; the row said only 'Tie-break')."""
     loop = roll_tied_at_25(store, tmp_path)
     assert loop.mode_name is ModeName.SCORES
     result = loop.view()["game"]["result"]
@@ -80,18 +90,20 @@ def test_equal_totals_say_the_tie_and_show_the_tie_break_that_decided(store, tmp
     screen = TouchScreen(pairing=loop.hub.pairing)
     try:
         for lang, tied, row in (("en", "Ágnes, Bálint tied on 25 VP; the tie-break under the totals decides",
-                                 "Tie-break"),
+                                 "Tie-break: dice in cup + credits"),
                                 ("hu", "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt",
-                                 "Holtverseny-döntő"),
+                                 "Holtverseny-döntő: a pohárban lévő kockák + Credit"),
                                 ("el", "Ágnes, Bálint: ισοπαλία με 25 ΠΝ· κρίνει η άρση ισοπαλίας κάτω από τα σύνολα",
-                                 "Άρση ισοπαλίας")):
+                                 "Άρση ισοπαλίας: ζάρια στο κύπελλο + μονάδες"),
+                                ("pl", "Ágnes, Bálint: remis, po 25 PZ; rozstrzyga dogrywka pod sumami",
+                                 "Rozstrzygnięcie remisu: kości w kubku + kredyty")):
             i18n.set_box_language(lang)
             shot(loop, screen, f"scores-tie-{lang}", output_dir)
             assert screen.state is Screen.SCORES
             drawn = [str(text) for text, _, _ in screen.drawn]
-            assert tied in drawn and row in drawn, (lang, drawn)
-            at = drawn.index(row)
-            assert drawn[at + 1:at + 3] == ["10", "7"], drawn  # the row, then each player's value in seat order
+            assert tied in drawn, (lang, drawn)
+            # the row's label (whole, on one or two lines), then each player's value in seat order
+            assert label_then_values(drawn, row, ["10", "7"]), (lang, drawn)
     finally:
         i18n.set_box_language("en")
 
@@ -130,14 +142,42 @@ def test_a_phone_sees_the_tie_and_the_tie_break_under_the_totals(browser, tmp_pa
                 expect(page.locator("#tie-note")).to_have_text(
                     "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt")
                 row = page.locator("#scores tr.tiebreak-row td")
-                expect(row).to_have_text(["Holtverseny-döntő", "10", "7"])
+                expect(row).to_have_text(["Holtverseny-döntő: a pohárban lévő kockák + Credit", "10", "7"])
                 assert fits(page)
                 assert page.locator("#scores th").evaluate_all(CUT_WORDS) == []  # 'Bálint' was drawn 'Bálin' / 't'
                 page.screenshot(path=str(output_dir / "scores-tie-phone-hu.png"), full_page=True)
                 page.locator("#box-nav button[data-box-action=history]").click()
                 page.locator("#history-list button").first.click()
                 expect(page.locator("#history-scores tr.tiebreak-row td")).to_have_text(
-                    ["Holtverseny-döntő", "10", "7"])
+                    ["Holtverseny-döntő: a pohárban lévő kockák + Credit", "10", "7"])
                 assert not errors, errors
             finally:
                 context.close()
+
+
+@pytest.mark.parametrize(("game", "said"), [
+    # each rulebook's tie-break (the digests in shared/rules): Roll p.8 Victory, Race end of game, Among the Stars
+    # 6 'Game end' (the Hungarian rulebook: 'az Erőművek itt nem számítanak'), Eclipse's end of the game
+    ("roll", {"en": "dice in cup + credits", "pl": "kości w kubku + kredyty"}),
+    ("race", {"en": "cards in hand + goods", "el": "κάρτες στο χέρι + αγαθά"}),
+    ("among", {"en": "locations without reactors, then credits", "hu": "helyszínek Erőművek nélkül, aztán Credit"}),
+    ("eclipse", {"en": "resources: Money + Science + Materials", "hu": "erőforrások: Pénz + Tudomány + Nyersanyag"}),
+])
+def test_every_game_says_what_its_tie_break_counts(store, game, said):
+    """The scores' result names what each player's tie-break values count, in each language; the export (format 1)
+    keeps its fields."""
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+    from tests.i18n_walk import leaks
+
+    spec = FLOWS[game]
+    players = parse_players("Ann,Bob")
+    options = {"species": ("Terran Directorate", "Orion Hegemony")} if game == "eclipse" else {}
+    flow = GameFlow(store.start(game, spec.settings(players, options)), spec)
+    result = flow.result()
+    assert result["tiebreak_rule"] == said["en"]
+    for lang, words in said.items():
+        assert i18n.localize(result["tiebreak_rule"], lang) == words
+    for lang in ("el", "pl", "hu"):
+        assert leaks([i18n.localize(result["tiebreak_rule"], lang)], lang) == []
+    assert "tiebreak_rule" not in flow.export_json()

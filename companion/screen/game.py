@@ -437,17 +437,35 @@ def tie_broken(result: dict[str, Any]) -> list[dict[str, Any]]:
     return tied if 1 < len(tied) and len(result.get("winners") or []) < len(tied) else []
 
 
+def tiebreak_label(ts: TouchScreen, counted: str | None, width: int, size: int) -> list[tuple[str, int, int]]:
+    """The tie-break row's label, ``"Tie-break: dice in cup + credits"`` (``counted``: what the game's tie-break
+    counts, :attr:`rules.core.GameInfo.tiebreak`, in the box's language; None: ``"Tie-break"``), as
+    ``[(line, y offset px, design size)]``: one or two lines of at most ``width`` px at the largest size from ``size``
+    down to 12 that keeps it whole (at 12, two lines ending with "…")."""
+    label = _("Tie-break: {what}").format(what=counted) if counted else _("Tie-break")
+    for line_size in range(size, 11, -2):
+        lines = ts.wrap_lines(label, width, line_size)
+        if len(lines) <= 2 and all(ts.font(line_size).size(line)[0] <= width for line in lines):
+            break
+    else:
+        line_size = 12
+        lines = ts.wrap_lines(label, width, line_size, max_lines=2)
+    step = ts.font(line_size).get_linesize()
+    return [(line, k * step, line_size) for k, line in enumerate(lines)]
+
+
 def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True,
                 tiebreak: bool = False) -> None:
     """Each player's breakdown by category and total (the winners marked with a star, not only a colour; none while
     the game is not finished: ``winners`` False), with ``tiebreak`` a row of each player's tie-break values under the
-    totals (``result["players"][k]["tiebreak"]``, the game's own, compared left to right), and under it the rulebook
+    totals (``result["players"][k]["tiebreak"]``, the game's own, compared left to right), labelled with what they
+    count (``result["tiebreak_rule"]``, :func:`tiebreak_label`), and under it the rulebook
     section the scoring follows (``result["rule"]``, in the box's language) when the game names one."""
     players = [{**p, "winner": p.get("winner") and winners} for p in result.get("players") or []]
     categories = shown_categories(players)
     label_w = ts.x(230)
     col_w = (table.width - label_w) // max(1, len(players))
-    rows = len(categories) + 2 + (1 if tiebreak else 0)
+    rows = len(categories) + 2 + (2 if tiebreak else 0)  # the tie-break's label may take two lines
     rule = result.get("rule")
     cited = ts.s(22) if rule else 0  # the citation's line, below the totals (taller than a row on a long table)
     row_h = min(ts.s(34), (table.height - cited) // max(1, rows + (1 if rule else 0)))
@@ -476,7 +494,8 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
         bottom = max(bottom, drawn.bottom)
     if tiebreak:
         y = bottom + ts.s(2)
-        bottom = ts.text_fit(_("Tie-break"), (table.x, y), label_w - 6, size - 2, WARN, min_size=12).bottom
+        for line, at, line_size in tiebreak_label(ts, result.get("tiebreak_rule"), label_w - 6, size - 2):
+            bottom = ts.text_fit(line, (table.x, y + at), label_w - 6, line_size, WARN, min_size=line_size).bottom
         for k, p in enumerate(players):
             x = table.x + label_w + k * col_w
             drawn = ts.text_fit(" ".join(str(v) for v in p.get("tiebreak") or ()) or "-", (x + col_w // 2, y),

@@ -403,7 +403,9 @@ window.Box = (function () {
     const tied = tieBroken(result);
     if (finished && tied.length) {  // equal totals the game's tie-break decided: each player's tie-break under them
       const row = cell("tr", "tiebreak-row", "");
-      row.append(cell("td", "", _("Tie-break")));
+      // what the game's tie-break counts ("Tie-break: dice in cup + credits"), when the game says
+      row.append(cell("td", "", result.tiebreak_rule ? format(_("Tie-break: {what}"), { what: result.tiebreak_rule })
+                                                    : _("Tie-break")));
       for (const p of result.players) row.append(cell("td", p.winner ? "winner" : "", (p.tiebreak || []).join(" ") || "-"));
       table.append(row);
     }

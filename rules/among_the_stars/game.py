@@ -187,6 +187,7 @@ INFO = GameInfo(
     score_input="json",
     rulebook="Among the Stars rulebook, Hungarian edition",
     score_rule=N_("rulebook 6 'Game end'"),
+    tiebreak=N_("locations without reactors, then credits"),  # rulebook 6: more locations (reactors not), credits
     renames=(
         Rename("vp_adjusted", "vp_changed", since="issue 13"),
         Rename("credits_adjusted", "credits_changed", since="issue 13"),

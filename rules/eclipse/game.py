@@ -123,6 +123,7 @@ INFO = GameInfo(
              "translation by N. Christakis",
     score_role_key="species",
     score_rule=N_("End of the game: the scoring table"),
+    tiebreak=N_("resources: Money + Science + Materials"),  # End of the game: the most resources in storage
     check_format=CheckFormat(schema="placement-input"),
     input_error_exit=2,
 )

@@ -276,6 +276,7 @@ INFO = GameInfo(
     score_input="jsonl-games",  # one game per JSON document: one game object, or JSON Lines with one game per line
     rulebook="Race for the Galaxy rulebook, Polish edition",
     score_rule=N_("end of game"),
+    tiebreak=N_("cards in hand + goods"),  # end of game: the most cards in hand + goods on worlds
     renames=(
         Rename("vp_chips", "vp_changed", keys=(("vp", "delta"),), since="issue 13"),
         Rename("round_end", "round_ended", since="issue 13"),

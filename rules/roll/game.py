@@ -70,6 +70,7 @@ INFO = GameInfo(
     score_input="json",
     rulebook="Roll for the Galaxy rulebook, Greek edition (Red Meeple translation v.3)",
     score_rule=N_("p.8 Victory"),
+    tiebreak=N_("dice in cup + credits"),  # p.8 Victory: dice in the cup (not the construction zone) + credits
     renames=(Rename("vp_taken", "vp_changed", keys=(("vp", "delta"),), since="issue 13"),),
 )
 """Roll for the Galaxy's declaration (:class:`rules.core.GameInfo`)."""
