@@ -22,7 +22,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
      "players": [{"name", "seat", "colour", "role", "tableau", "credits", "vp", "waiting": bool, <column key>: ...}],
      "boards": [Board.to_json()...], "throws": [Throw.to_json()...],
      "last_round": false, "ending": ["..."], "over": false,
-     "next": {"label": "Settle", "enabled": true, "why": ""},
+     "next": {"label": "Settle", "enabled": true, "why": "", "asked": "" | what the last Next asks to confirm},
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
      "findings": [{"what", "where", "severity", "rule", "seq", "todo"}],
      "result": null | {"players": [...], "winners": [...], "team_scores"?: {team: VP}},
@@ -309,6 +309,7 @@ class GameFlow:
             raise ValueError(f"session {session.id} is a {session.game.name!r} game, not {spec.name!r}")
         self.session = session
         self.spec = spec
+        self._asked: tuple[int, str] | None = None  # the Next confirmation asked: (the newest event's seq, its words)
         self.seats: list[dict[str, str]] = list(session.settings.get("seats") or [])
         if not self.seats:
             names = [p if isinstance(p, str) else p["name"] for p in session.settings.get("players", [])]
@@ -484,13 +485,21 @@ class GameFlow:
             "last_round": t.last_round and not t.over,
             "ending": t.ending,
             "over": t.over,
-            "next": {"label": t.next_label, "enabled": can_next, "why": "" if can_next else t.next_why},
+            "next": {"label": t.next_label, "enabled": can_next, "why": "" if can_next else t.next_why,
+                     "asked": self._asked_now(t) or ""},
             "forms": [f.to_json() for f in self.spec.forms(ev)],
             "open_forms": {name: self.spec.open_forms(ev, progress, name) for name in self.names},
             "findings": self.findings(),
             "result": self.result() if t.over else None,
             "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,
         }
+
+    def _asked_now(self, t: TableRound) -> str | None:
+        """The confirmation the last Next asked (:attr:`TableRound.next_confirm`) while it still stands: nothing
+        recorded since and the same players missing; else None."""
+        if t.next_confirm and self._asked == (self.session.last_seq, str(t.next_confirm)):
+            return t.next_confirm
+        return None
 
     # -- acting ------------------------------------------------------------------------
     def next_phase(self, origin: str = "touchscreen") -> list[Event]:
@@ -499,14 +508,23 @@ class GameFlow:
         Returns:
             The events recorded.
 
+        Where the table must confirm first (:attr:`companion.flow_spec.TableRound.next_confirm`: players who have not
+        reported), the first Next is refused with what it would skip, and the next Next with nothing recorded in
+        between carries it out.
+
         Raises:
-            BadEntry: nothing can move now (the message says what the table is waiting for).
+            BadEntry: nothing can move now (the message says what the table is waiting for), or Next asks to be
+                pressed again to confirm (the message says what it skips).
         """
         ev, progress = self._now()
         t = self.spec.table(ev, progress)
         planned = [] if t.over else self.spec.next_events(ev, progress)
         if not planned:
             raise BadEntry(Text("the game is over") if t.over else (t.next_why or Text("nothing to advance now")))
+        if t.next_confirm and self._asked_now(t) is None:
+            self._asked = (self.session.last_seq, str(t.next_confirm))
+            raise BadEntry(t.next_confirm)
+        self._asked = None
         with self.session.store.transaction(write=True, doing="recording Next"):  # all of Next, or none of it
             return [self.session.append(kind, payload, origin=origin) for kind, payload in planned]
 

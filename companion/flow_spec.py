@@ -485,6 +485,9 @@ class TableRound:
         label: what the table reads for the round when the table is already in the next one though the engine
             still counts the last ("" : the engine's :attr:`rules.Progress.round_label`): Race's action cards
             chosen after End round belong to the next round (Race for the Galaxy, Round: Action selection).
+        next_confirm: what Next asks the table to confirm before it acts ("" : nothing): the first Next is refused
+            with it, the next one with nothing recorded between carries it out (Among the Stars: a round ended
+            before every player reported their action names who has not).
     """
 
     progress: Progress
@@ -496,6 +499,7 @@ class TableRound:
     pool_label: str = Text("VP pool")
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
     label: str = ""
+    next_confirm: str = ""
 
     @property
     def round(self) -> int:

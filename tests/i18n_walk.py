@@ -191,7 +191,12 @@ def _walk(lang: str, tmp_path: Path, output_dir: Path | None) -> Walk:
         camera.questions.clear()
         camera.misplays.clear()
         shot("among-table")
-        for _round in range(24):
+        refused = loop.dispatch({"action": Action("next_phase"), "origin": "touchscreen"})
+        assert refused.error is not None  # nobody reported this round: Next names them and asks to be pressed again
+        shot("among-next-unreported")
+        _do(loop, "next_phase")
+        for _round in range(23):
+            loop.dispatch({"action": Action("next_phase"), "origin": "touchscreen"})
             _do(loop, "next_phase")
         shot("scores")
         _do(loop, "export_game")

@@ -52,6 +52,15 @@ def do(loop: MainLoop, name: str, origin: str = "touchscreen", /, **payload):
     return answer
 
 
+def among_round_ended_unreported(loop: MainLoop, origin: str = "touchscreen") -> None:
+    """Next on Among the Stars' table when nobody reported this round's action: the first Next is refused, naming who
+    has not reported (rulebook 4 'Round overview': every player does one action a round), and the second ends the
+    round."""
+    answer = loop.dispatch({"action": Action("next_phase"), "origin": origin})
+    assert answer.error is not None and "no action reported this round" in answer.error, answer
+    do(loop, "next_phase", origin)
+
+
 def race_started(loop: MainLoop) -> str:
     """Race for the Galaxy chosen on the touchscreen, Ann and Bob seated and the game started: its session id."""
     do(loop, "choose_game", game="race")
@@ -80,7 +89,7 @@ def test_the_box_starts_on_the_chooser_and_plays_a_whole_evening(store, tmp_path
     session = loop.session.id
     # play to the end: Among the Stars' 4 years of 6 rounds, Next ends each round (rulebook 4, 5)
     for _ in range(24):
-        do(loop, "next_phase")
+        among_round_ended_unreported(loop)
     assert loop.mode_name is ModeName.SCORES and loop.view()["game"]["over"]
     # export from the scores, then the history: open the game, back to the list, the chooser
     answer = do(loop, "export_game")
@@ -411,6 +420,8 @@ def test_the_history_and_the_chooser_reach_games_older_than_thirty_others(store,
     for _ in range(31):  # Among the Stars ends after its 4 years of 6 rounds, Next ending each (rulebook 4, 5)
         flow = GameFlow(store.start("among", FLOWS["among"].settings(parse_players("Cy,Di"), {})), FLOWS["among"])
         for _ in range(24):
+            for name in ("Cy", "Di"):  # each player's one action a round (rulebook 4 'Round overview')
+                flow.report(name, "discard", {})
             flow.next_phase()
         assert flow.over()
         finished.append(flow.session.id)

@@ -16,7 +16,7 @@ from companion.camera import CameraFlow
 from companion.hub import StateHub
 from companion.modes import ModeName
 from companion.screen import BUTTON_MIN_PX, Screen, TouchScreen
-from tests.test_evening import do, evening, library
+from tests.test_evening import among_round_ended_unreported, do, evening, library
 
 SCREEN_MM = (154, 86)
 """The official 7" touchscreen's active area (mm) for its 800 x 480 px."""
@@ -91,7 +91,7 @@ def among_played_to_the_end(store, tmp_path):
     do(loop, "setup_player", player="Bob")
     do(loop, "setup_start")
     for _ in range(24):
-        do(loop, "next_phase")
+        among_round_ended_unreported(loop)
     return loop, screen
 
 
@@ -151,7 +151,7 @@ def test_the_scores_screen_exports_and_goes_on_to_a_new_game(store, tmp_path, ou
     do(loop, "setup_player", player="Bob")
     do(loop, "setup_start")
     for _ in range(24):
-        do(loop, "next_phase")
+        among_round_ended_unreported(loop)
     shot(loop, screen, "scores", output_dir)
     assert screen.state is Screen.SCORES and {"export_game", "history", "games"} <= set(screen.buttons)
     assert tap(screen, hub, "export_game") == "export_game"

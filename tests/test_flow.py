@@ -119,7 +119,7 @@ def test_roll_game_through_the_flow_end_to_end(store, output_dir):
     flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
     assert flow.view()["players"][1]["waiting"] and "Bob" in flow.view()["next"]["why"]
     flow.report("Bob", "select", {"phase": "settle"})
-    assert flow.view()["next"] == {"label": "Reveal", "enabled": True, "why": ""}
+    assert flow.view()["next"] == {"label": "Reveal", "enabled": True, "why": "", "asked": ""}
     flow.next_phase()  # Reveal: the phases of the round, in order, with who selected each
     view = flow.view()
     assert [(p["label"], p["by"], p["state"]) for p in view["phases"]] == [
@@ -246,7 +246,7 @@ def test_race_game_through_the_same_flow(store, output_dir):
     # Both revealed: II Develop (Ann's bonus), III Settle (Bob's bonus), in order (digest §3).
     assert [(p["label"], p["by"], p["state"]) for p in view["phases"]] == [
         ("II Develop", ["Ann (Develop)"], "current"), ("III Settle", ["Bob (Settle)"], "next")]
-    assert view["next"] == {"label": "II Develop done", "enabled": True, "why": ""}
+    assert view["next"] == {"label": "II Develop done", "enabled": True, "why": "", "asked": ""}
     flow.report("Ann", "card", {"card": "Investment Credits"})
     flow.next_phase()
     flow.report("Bob", "vp", {"vp": 24})  # the pool (12 per player) is empty: last round (digest §6)
@@ -287,10 +287,14 @@ def test_among_findings_show_at_once_and_the_game_ends_after_year_4(store, outpu
     assert flow.view()["round_label"] == "Year 1 of 4, round 2 of 6"
     rounds = 0
     while not flow.view()["last_round"]:
+        for name in ("Ann", "Bob"):  # each player's one action a round (rulebook 4 'Round overview')
+            flow.report(name, "discard", {})
         flow.next_phase()
         rounds += 1
     assert flow.view()["round_label"] == "Year 4 of 4, round 6 of 6"
     assert rounds == 5 + 6 + 6 + 5  # rest of year 1, years 2-3, year 4 up to its last round
+    for name in ("Ann", "Bob"):
+        flow.report(name, "discard", {})
     flow.next_phase()
     view = flow.view()
     assert view["over"] and view["result"]["winners"]

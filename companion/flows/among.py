@@ -18,7 +18,7 @@ from companion.camera.preview import misplays
 from companion.camera.station import StationChange, StationWatcher, growth_order
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Field, FlowBase, Form, TableRound
-from companion.i18n import N_, Text, lazy, plural
+from companion.i18n import AND, N_, Listing, Text, lazy, plural
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
@@ -115,6 +115,11 @@ class AmongFlow(FlowBase):
                 else Text("Hands pass right this year"))
         if view["reminders"]:
             note = Text("{note} - {reminder}", note=note, reminder=view["reminders"][0])
+        confirm = ""
+        if progress.waiting and not over:  # rulebook 4 'Round overview': every player does one action a round
+            confirm = Text("{names}: no action reported this round; press {next} again to end the round without it, "
+                           "or report it on the phone first (rulebook 4: every player does one action a round)",
+                           names=Listing(progress.waiting, AND), next=Text("Next"))
         return TableRound(
             progress,
             phases,
@@ -125,6 +130,7 @@ class AmongFlow(FlowBase):
             next_why=Text("the game is over") if over else "",
             pool=None,
             players=rows,
+            next_confirm=confirm,
         )
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:

@@ -222,6 +222,9 @@ class Table(ScreenState):
         if not self._camera_panel(ts, view, y):
             throws = game.get("throws") or []
             findings = view.get("findings") or []
+            asked = (game.get("next") or {}).get("asked")
+            if asked:  # the Next just refused to be confirmed (who has not reported): first, where findings are read
+                findings = [{"severity": "warning", "what": asked}, *findings]
             if throws:  # the dice just thrown, and below them only what is wrong (the throw says what it did)
                 findings = [f for f in findings if f.get("severity") in ("error", "warning")][:1]
             # the newest finding, wrapped, ends above the buttons; the throw and the players' rows take what is left

@@ -117,7 +117,8 @@
     nextButton.textContent = nextShown ? format(_("Next: {action}"), { action: next.label }) : _("Next");
     nextButton.dataset.label = nextShown ? next.label : "";
     nextButton.disabled = !nextShown || next.enabled === false;
-    $("next-why").textContent = nextShown && next.enabled === false ? next.why || "" : "";
+    // why Next cannot be pressed, or what the Next just pressed asks to confirm (Among: who has not reported)
+    $("next-why").textContent = nextShown ? (next.enabled === false ? next.why || "" : next.asked || "") : "";
     const banner = $("last-round");
     banner.hidden = !game.last_round;
     banner.textContent = (game.ending || []).length ? format(_("LAST ROUND: {why}"), { why: game.ending.join("; ") })
