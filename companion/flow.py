@@ -729,8 +729,11 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
                 return Outcome(events, Text("{title}: game over", title=flow.spec.title))
             table = flow.table()
             now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
-            if now and str(now) in (str(v) for v in getattr(table.round_label, "params", {}).values()):
-                now = None  # the round's label names the phase already (Eclipse: 'Round 1 of 9, Upkeep phase')
+            if now and (str(now) in (str(v) for v in getattr(table.round_label, "params", {}).values())
+                        or str(now).lower() in str(table.round_label).lower()):
+                # the round's label names the phase already (Eclipse: 'Round 1 of 9, Upkeep phase'), or the round
+                # (Among the Stars: 'Year 1 of 4, round 2 of 6', whose strip's tile is 'Round 2')
+                now = None
             return Outcome(
                 events, Text("{round}: {now}", round=table.round_label, now=now) if now else table.round_label
             )

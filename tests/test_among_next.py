@@ -16,6 +16,7 @@ from companion.errors import BadEntry
 from companion.hub import StateHub
 from tests.test_evening import do, evening
 from tests.test_flow import start
+from tests.test_phone_browser import browser  # noqa: F401  (the browser fixture)
 
 
 def test_next_names_who_has_not_reported_and_ends_the_round_when_pressed_again(store):
@@ -72,3 +73,57 @@ def test_the_touchscreen_and_a_phone_say_it_in_the_tables_language(store, tmp_pa
     assert loop.session.last_seq == before
     do(loop, "next_phase")
     assert loop.view()["game"]["round_label"] == "Year 1 of 4, round 2 of 6"
+
+
+def test_next_names_the_round_it_moved_to_once(store, tmp_path):
+    """The phones answered Among the Stars' Next with 'Rok 1 z 4, runda 2 z 6: Runda 2' ('Year 1 of 4, round 2 of 6:
+    Round 2'): the year's label names the round already. It says the round once, in every language."""
+    loop = evening(store, tmp_path, hub=StateHub())
+    do(loop, "choose_game", game="among")
+    for name in ("Łucja", "Ζωή"):
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_start")
+    said = []
+    for _ in range(6):  # the year's 6 rounds: each player discards for credits (rulebook 4), then Next
+        for name in ("Łucja", "Ζωή"):
+            do(loop, "report", "phone", player=name, form="discard", values={})
+        said.append(do(loop, "next_phase", "phone").message)
+    assert said[0] == "Year 1 of 4, round 2 of 6" and said[-1] == "Year 2 of 4, round 1 of 6"
+    assert all(":" not in message for message in said), said  # the year's label alone, not ': Round 2' after it
+    hu = [i18n.say(message, "hu") for message in said]
+    assert hu[0] == "Év: 1/4, kör: 2/6" and all(m.count("kör") == 1 for m in hu), hu
+
+
+@pytest.mark.browser
+def test_the_phones_show_who_has_not_reported_once(browser, tmp_path):  # noqa: F811
+    """A Polish phone presses Next with Ζωή's action not reported: it reads why in its own answer (once: the same
+    words were shown twice, as the answer and as the Next button's note), and Ζωή's Greek phone reads it under its
+    Next button."""
+    from playwright.sync_api import expect
+
+    from companion.session import SessionStore
+    from tests.test_evening_browser import box_on, fits, phone
+
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        with box_on(store, tmp_path) as (loop, hub, server):
+            loop.hub.request("choose_game", "touchscreen", 10.0, game="among")
+            for name in ("Łucja", "Ζωή"):
+                loop.hub.request("setup_player", "touchscreen", 10.0, player=name)
+            loop.hub.request("setup_start", "touchscreen", 10.0)
+            loop.hub.request("report", "phone", 10.0, player="Łucja", form="discard", values={})
+            polish, pl_page, pl_errors = phone(browser, "pl-PL")
+            greek, el_page, el_errors = phone(browser, "el-GR")
+            try:
+                for page in (pl_page, el_page):
+                    page.goto(f"{server.url}join/{hub.pairing().secret}")
+                expect(pl_page.locator("#phone-next")).to_have_text("Dalej: Koniec rundy")
+                pl_page.locator("#phone-next").click()
+                expect(pl_page.locator("#next-result")).to_contain_text("Ζωή: brak zgłoszonej akcji w tej rundzie")
+                expect(el_page.locator("#next-why")).to_contain_text("Ζωή: καμία ενέργεια δεν δηλώθηκε")
+                expect(pl_page.locator("#next-why")).to_have_text("")  # said once, in the answer
+                assert fits(pl_page) and fits(el_page)
+                assert loop.session.last_seq == 1  # nothing recorded by the first Next
+                assert not pl_errors and not el_errors, (pl_errors, el_errors)
+            finally:
+                polish.close()
+                greek.close()

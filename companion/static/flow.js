@@ -117,8 +117,11 @@
     nextButton.textContent = nextShown ? format(_("Next: {action}"), { action: next.label }) : _("Next");
     nextButton.dataset.label = nextShown ? next.label : "";
     nextButton.disabled = !nextShown || next.enabled === false;
-    // why Next cannot be pressed, or what the Next just pressed asks to confirm (Among: who has not reported)
-    $("next-why").textContent = nextShown ? (next.enabled === false ? next.why || "" : next.asked || "") : "";
+    // why Next cannot be pressed, or what the Next just pressed asks to confirm (Among: who has not reported); the
+    // phone that pressed it reads the same words in its own answer just below, once is enough
+    const asked = nextShown && next.enabled !== false && next.asked && !$("next-result").textContent.includes(next.asked)
+      ? next.asked : "";
+    $("next-why").textContent = nextShown ? (next.enabled === false ? next.why || "" : asked) : "";
     const banner = $("last-round");
     banner.hidden = !game.last_round;
     banner.textContent = (game.ending || []).length ? format(_("LAST ROUND: {why}"), { why: game.ending.join("; ") })
