@@ -237,7 +237,9 @@ def test_race_game_through_the_same_flow(store, output_dir):
     flow.report("Ann", "select", {"action": "Develop"})
     view = flow.view()
     assert view["players"][1]["waiting"] and not view["next"]["enabled"]
-    assert view["phases"] == []  # Ann's choice stays hidden until Bob has chosen
+    # Ann's choice stays hidden until Bob has chosen; the strip says the cards are being chosen (it was a blank panel
+    # in the first round, Race for the Galaxy, Round: Action selection)
+    assert view["phases"] == [{"label": "Choosing action cards", "by": [], "state": "current"}]
     # Race has no credits: its columns are the tableau and the VP chips only
     assert [c["key"] for c in view["columns"]] == ["tableau", "vp"]
     assert "Credits" not in [text for text, _rect, _room in shoot(flow, output_dir / "flow_race_select.png").drawn]

@@ -159,10 +159,11 @@ class RaceFlow(FlowBase):
             note = Text("Each player chooses an action card on their phone; they are revealed together")
             label = Text("Reveal")
             why = Text("waiting for the action cards of {names}", names=Listing(progress.waiting))
-            phases = []  # the last round's phases are over; the next round's are being chosen
+            # the last round's phases are over (or none was played yet): the strip says the cards are being chosen,
+            # never whose choice is what (revealed together), rather than a blank panel
+            phases = [{"label": Text("Choosing action cards"), "by": [], "state": "current"}]
             if stage == "select":  # after End round: the action cards chosen now start the next round
                 upcoming = Text("Round {round}: choosing phases", round=progress.round + 1)
-                phases = [{"label": Text("Choosing action cards"), "by": [], "state": "current"}]
         elif stage == "phases":
             current = view["steps"][view["step"]]["label"]
             note = Text("{phase}: report what you place, produce and consume", phase=current)
