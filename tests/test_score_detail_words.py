@@ -155,3 +155,21 @@ def test_among_the_stars_race_details_are_said_in_the_players_language() -> None
     for text in (humareen, sheptas["S"]["credits"], qualeen):
         for lang in ("el", "pl", "hu"):
             assert _leaks(localize(text, lang), lang) == [], localize(text, lang)
+
+
+def test_eclipse_build_choices_are_named_as_the_ships_are(store) -> None:
+    """Eclipse's Build form offered 'Myśliwiec | Krążownik | Pancernik | Baza gwiezdna | orbital | monolit' on a Polish
+    phone: the Orbital and the Monolith (Rise of the Ancients' structures) are named as the ships beside them are,
+    capitalised, in every language; the phone still posts the English name."""
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+
+    eclipse = FLOWS["eclipse"]
+    flow = GameFlow(store.start("eclipse", eclipse.settings(parse_players("Ann,Bob"), {})), eclipse)
+    build = next(f for f in eclipse.forms(flow.engine_view()) if f.id == "build")
+    what = next(f for f in build.fields if f.name == "what")
+    assert what.choices[-2:] == ("Orbital", "Monolith")
+    said = {lang: [localize(label, lang) for label in what.labels] for lang in ("en", "el", "pl", "hu")}
+    assert said["en"][-2:] == ["Orbital", "Monolith"]
+    assert said["pl"][-2:] == ["Orbital", "Monolit"] and said["hu"][-2:] == ["Orbitál", "Monolit"]
+    assert all(label[:1].isupper() for labels in said.values() for label in labels), said

@@ -42,7 +42,7 @@ from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
 from rules.eclipse.rounds import ACTIONS, REACTIONS
-from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS, SHIP_WORDS, ship_word
+from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS, SHIP_WORDS, ship_word, structure_word
 
 __all__ = ["ECLIPSE_FLOW", "EclipseFlow", "MAP_REACH"]
 
@@ -197,7 +197,8 @@ class EclipseFlow(FlowBase):
                 Text("Build"),
                 (
                     Field("what", Text("Built"), choices=BUILDS,
-                          labels=(*SHIP_LABELS, *(_word(b) for b in BUILDS[len(SHIP_TYPES):]))),
+                          # a choice's name as the ships' are, capitalised: 'Krążownik', 'Orbital', 'Monolit'
+                          labels=(*SHIP_LABELS, *(structure_word(b.lower()) for b in BUILDS[len(SHIP_TYPES):]))),
                     _cell("hex", Text("On hex [q, r] (orbital, monolith)"), optional=True),
                 ),
             ),
