@@ -197,3 +197,32 @@ def test_a_second_tap_before_the_box_shows_the_first_is_made_against_the_first(b
         finally:
             context.close()
             server.shutdown()
+
+
+@pytest.mark.parametrize("locale", ["pl-PL", "el-GR", "hu-HU"])
+def test_a_species_beside_a_name_is_never_cut_in_the_middle_of_a_word(browser, hub, tmp_path, locale):  # noqa: F811
+    """On a 360 px Polish phone the players' table drew 'Łucja — Terran Directorat' / 'e': the columns' headings
+    ('Ambasadorowie', 'Sojusz') took the room and the species broke anywhere. A species' words stay whole (the
+    column takes the longest word; what does not fit scrolls inside the table, never the page)."""
+    from playwright.sync_api import expect
+
+    from tests.test_evening_browser import CUT_WORDS, fits
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", "Łucja,Bálint",
+                             species=["Terran Directorate", "Orion Hegemony"]):
+            context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
+                                          locale=locale)
+            try:
+                page = context.new_page()
+                page.goto(join_url(server, hub))
+                roles = page.locator("#players td.player-name .role")
+                expect(roles).to_have_count(2)
+                expect(roles.first).to_have_text(" \u2014 Terran Directorate")
+                assert roles.evaluate_all(CUT_WORDS) == []
+                assert fits(page)
+            finally:
+                context.close()
+    finally:
+        server.shutdown()

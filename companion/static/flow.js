@@ -366,7 +366,8 @@
       const tr = el("tr", p.waiting ? "waiting" : "");
       if (game.turn && game.turn === p.name) tr.classList.add("turn");
       const who = el("td", "player-name");
-      who.append(dot(p.colour), " ", p.name + (p.role ? " \u2014 " + p.role : ""));
+      who.append(dot(p.colour), " ", p.name);
+      if (p.role) who.append(el("span", "role", " \u2014 " + p.role)); // a species' or a race's words kept whole
       if (p.waiting) who.dataset.waiting = _("(waiting)"); // drawn after the name (flow.css), in the phone's words
       tr.append(who, ...columns.map((c) => el("td", "", dash(p[c.key]))));
       body.append(tr);
