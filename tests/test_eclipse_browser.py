@@ -226,3 +226,31 @@ def test_a_species_beside_a_name_is_never_cut_in_the_middle_of_a_word(browser, h
                 context.close()
     finally:
         server.shutdown()
+
+
+def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub, tmp_path):  # noqa: F811
+    """Eclipse's Diplomatic relations ('With') and 'You attacked a player you have relations with' ('Whom') offered the
+    reporting player among the choices, and the box then refused the report ('you cannot choose yourself'): the
+    phone offers the other players only, and still posts the choice's name."""
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", "Łucja,Bálint,Zoë",
+                             species=["Terran Directorate", "Orion Hegemony", "Hydran Progress"]) as flow:
+            context, page, errors = page_for(browser, join_url(server, hub))
+            try:
+                page.locator("#seats button", has_text="Łucja").click()
+                expect(page.locator("#me")).to_have_text("Łucja")
+                for form in ("relations", "attack"):
+                    page.locator("#form-pick").select_option(form)
+                    choices = page.locator("#fields select").first.locator("option")
+                    expect(choices).to_have_text(["choose…", "Bálint", "Zoë"])
+                report(page, "relations", **{"with": "Zoë"})
+                expect(page.locator("#report-result")).to_contain_text("recorded")
+                assert [(e.player, e.payload.get("with")) for e in flow.session.events()][-1] == ("Łucja", "Zoë")
+                assert not errors, errors
+            finally:
+                context.close()
+    finally:
+        server.shutdown()

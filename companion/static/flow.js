@@ -568,13 +568,21 @@
       pick.dataset.ids = ids;
       if (forms.some((f) => f.id === keep)) pick.value = keep;
     }
-    if (formShown !== pick.value) {
-      formShown = pick.value;
+    if (formShown !== pick.value + "\n" + me) {
+      formShown = pick.value + "\n" + me;
       const fields = $("fields");
       fields.replaceChildren();
       const form = forms.find((f) => f.id === pick.value);
-      for (const f of (form && form.fields) || []) fields.append(fieldInput(f));
+      for (const f of (form && form.fields) || []) fields.append(fieldInput(f.others ? withoutMe(f, me) : f));
     }
+  }
+
+  // A field whose choices are the other players (Eclipse's relations, an attack): the reporting player is not
+  // offered (the box refuses it: "you cannot choose yourself").
+  function withoutMe(f, me) {
+    const keep = (f.choices || []).map((c, k) => k).filter((k) => f.choices[k] !== me);
+    return Object.assign({}, f, { choices: keep.map((k) => f.choices[k]),
+                                  labels: f.labels ? keep.map((k) => f.labels[k]) : f.labels });
   }
 
   // Dice just thrown (game.throws): an Eclipse volley's dice, which hit, the damage.
