@@ -345,6 +345,7 @@ def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hu
         expect(page.locator("#title")).to_have_text("Among the Stars")
         page.locator("#seats button", has_text="Ann").click()
         expect(page.locator("#me")).to_have_text("Ann")
+        assert hub.request("next_phase", "touchscreen", 10.0)["error"] is not None  # nobody reported: it asks
         assert hub.request("next_phase", "touchscreen", 10.0)["error"] is None  # the table ends round 1
         page.locator("#form-pick").select_option("discard")
         page.locator("#send").click()

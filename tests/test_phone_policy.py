@@ -23,7 +23,7 @@ from companion.phone_policy import (
 )
 from companion.web import create_app
 from tests.phones import joined_phone, post_through_loop
-from tests.test_evening import evening
+from tests.test_evening import among_round_ended_unreported, evening
 from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 
 
@@ -185,7 +185,7 @@ def test_a_game_that_is_over_is_left_from_any_joined_phone(store, tmp_path):
     assert _phone(loop, "games", "bob-phone").status == 403
     loop.dispatch({"action": Action.OWNER_REFUSE, "origin": "touchscreen"})
     for _ in range(24):  # Among the Stars: 4 years of 6 rounds, Next ends each round (rulebook pp. 4-5)
-        loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"})
+        among_round_ended_unreported(loop)
     assert loop.mode_name is ModeName.SCORES
     assert _phone(loop, "games", "bob-phone").error is None and loop.mode_name is ModeName.CHOOSE
 
@@ -606,7 +606,7 @@ def test_a_question_about_leaving_a_game_is_dropped_once_the_game_is_over(store,
         assert loop.dispatch({"action": Action(name), "origin": "touchscreen", **payload}).error is None
     assert _phone(loop, "games", "bob-phone").status == 403 and loop.view()["box"]["asking"] is not None
     for _ in range(24):  # Among the Stars: 4 years of 6 rounds, Next ends each round (rulebook pp. 4-5)
-        loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"})
+        among_round_ended_unreported(loop)
     assert loop.mode_name is ModeName.SCORES and loop.view()["box"]["asking"] is None  # the scores are shown
     assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).message == "no phone is asking"
     assert loop.mode_name is ModeName.SCORES
@@ -627,7 +627,7 @@ def test_a_question_about_a_held_seat_is_dropped_once_the_game_is_over(store, tm
     assert _phone(loop, "claim_seat", "new-phone", player="Bob").status == 403
     assert loop.view()["box"]["asking"]["question"].startswith("A phone asks for Bob's seat")
     for _ in range(24):  # Among the Stars: 4 years of 6 rounds, Next ends each round (rulebook pp. 4-5)
-        assert loop.dispatch({"action": Action.NEXT_PHASE, "origin": "touchscreen"}).error is None
+        among_round_ended_unreported(loop)
     assert loop.mode_name is ModeName.SCORES and loop.view()["box"]["asking"] is None  # the scores are shown
     assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).message == "no phone is asking"
     assert loop.pairing.claims["Bob"] == "bob-phone"
