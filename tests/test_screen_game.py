@@ -157,3 +157,33 @@ def test_among_the_stars_two_player_passing_note_is_drawn_whole_on_two_lines(sto
     for said, size, rect, room in drawn:
         assert 14 <= size <= 18 and (lang != "en" or size == 18), (said, size)
         assert room is not None and rect.width <= room and not said.endswith("…"), (said, rect.width, room)
+
+
+def test_the_status_beside_the_buttons_is_drawn_whole(store, tmp_path):
+    """Roll for the Galaxy's table in Hungarian said 'várakozás minden játékos…' beside the buttons: why Next waits
+    was cut after its third word. It is drawn whole, on up to three smaller lines, in every language."""
+    from companion import i18n
+    from companion.hub import StateHub
+    from companion.screen import TouchScreen
+    from tests.test_evening import do, evening
+
+    loop = evening(store, tmp_path, hub=StateHub())
+    do(loop, "choose_game", game="roll")
+    for name in ("Ζωή", "Bálint"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    screen = TouchScreen(pairing=loop.hub.pairing)
+    try:
+        for lang in ("en", "el", "pl", "hu"):
+            i18n.set_box_language(lang)
+            loop.publish()
+            view = loop.hub.snapshot().view
+            why = i18n.localize(view["game"]["next"]["why"], lang)
+            assert why and not view["game"]["next"]["enabled"]
+            screen.render(type("S", (), {"view": view, "frame": None, "jpeg": None})())
+            drawn = [str(text) for text, _rect, _room in screen.drawn]
+            lines = next((drawn[k:k + n] for n in (1, 2, 3) for k in range(len(drawn))
+                          if " ".join(drawn[k:k + n]) == why), None)
+            assert lines is not None, (lang, why, drawn)
+    finally:
+        i18n.set_box_language("en")

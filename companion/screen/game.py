@@ -261,7 +261,7 @@ class Table(ScreenState):
         elif ts.url(view):
             ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM)
         left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
-        ts.wrap(message, (left, ts.y(404)), ts.x(794) - left, 20, DIM, max_lines=2)
+        status_lines(ts, message, pygame.Rect(left, ts.y(404), ts.x(794) - left, ts.y(48)))
         ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(22)), size=18)
 
     @staticmethod
@@ -438,6 +438,17 @@ def tie_broken(result: dict[str, Any]) -> list[dict[str, Any]]:
     best = max(p["total"] for p in players)
     tied = [p for p in players if p["total"] == best]
     return tied if 1 < len(tied) and len(result.get("winners") or []) < len(tied) else []
+
+
+def status_lines(ts: TouchScreen, message: str, room: pygame.Rect) -> None:
+    """The status beside the bottom buttons (what was just done, why Next waits) in ``room`` (px): two lines at 20 px,
+    or as many lines as fit at the largest size down to 13 px that keeps it whole ('várakozás minden játékos…' was
+    cut at 20 px); only a message longer than that is cut with '…'."""
+    for size in range(20, 12, -1):
+        most = max(2, room.height // ts.font(size).get_linesize())
+        if len(ts.wrap_lines(message, room.width, size)) <= most:
+            break
+    ts.wrap(message, room.topleft, room.width, size, DIM, max_lines=most)
 
 
 def tiebreak_label(ts: TouchScreen, counted: str | None, width: int, size: int) -> list[tuple[str, int, int]]:
