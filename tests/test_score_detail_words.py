@@ -173,3 +173,16 @@ def test_eclipse_build_choices_are_named_as_the_ships_are(store) -> None:
     assert said["en"][-2:] == ["Orbital", "Monolith"]
     assert said["pl"][-2:] == ["Orbital", "Monolit"] and said["hu"][-2:] == ["Orbitál", "Monolit"]
     assert all(label[:1].isupper() for labels in said.values() for label in labels), said
+
+
+def test_eclipse_asks_with_whom_in_every_language(store) -> None:
+    """Eclipse's Diplomatic relations and Alliance founded asked for the other player under a lone preposition: 'Z'
+    on a Polish phone, 'Με' on a Greek one, 'Vele' ('with him') on a Hungarian one. The field asks 'with whom'."""
+    from companion.flow import GameFlow, parse_players
+    from companion.flows import FLOWS
+
+    eclipse = FLOWS["eclipse"]
+    flow = GameFlow(store.start("eclipse", eclipse.settings(parse_players("Ann,Bob"), {})), eclipse)
+    relations = next(f for f in eclipse.forms(flow.engine_view()) if f.id == "relations")
+    label = next(f.label for f in relations.fields if f.name == "with")
+    assert [localize(label, lang) for lang in ("el", "pl", "hu")] == ["Με ποιον", "Z kim", "Kivel"]
