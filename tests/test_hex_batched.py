@@ -13,7 +13,7 @@ import pytest
 from vision.card_features import shifted_maps
 from vision.hexes import HexesConfig, build_hex_deck_from_images
 from vision.hexes.geometry import hex_crop, hexagon
-from vision.hexes.identify import _blend, score_hex, score_hexes, turned_maps, turned_maps_many
+from vision.hexes.identify import _blend, _weighted_ncc, score_hex, score_hexes, turned_maps, turned_maps_many
 from vision.hexes.lattice import _lattice_cells
 from vision.hexes.outline import edge_scores, outline_maps
 from vision.synth_table import hex_reference_images
@@ -159,3 +159,38 @@ def test_shifted_maps_of_many_queries_are_each_querys_own():
         for k in range(5):
             assert np.array_equal(many[k], shifted_maps(big[k], 3, r))
     assert shifted_maps(big.reshape(1, 5, 4, 20, 26), 3).shape == (1, 5, 49, 4, 280)
+
+
+def test_a_hexagon_crop_is_the_warp_filled_outside_with_the_median_inside():
+    # the crop's pixels gathered by flat indices: the warp inside the hexagon (2 px in from its rim) as it is, every
+    # pixel outside it the per-channel median of those inside (np.median's, even counts included)
+    rng = np.random.default_rng(7)
+    im = board()
+    for _ in range(6):
+        corners = hexagon(FLAT + rng.uniform(-6, 6), (rng.uniform(60, 340), rng.uniform(60, 240)),
+                          rng.uniform(-30, 30))
+        for size in (96, 57):
+            got = hex_crop(im, corners, size)
+            c = (size - 1) / 2.0
+            canon = hexagon(np.sqrt(3.0) * c, (c, c))
+            Hm, _ = cv2.findHomography(canon, corners, 0)
+            want = cv2.warpPerspective(im, Hm, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                       borderMode=cv2.BORDER_REPLICATE)
+            mask = np.zeros((size, size), np.uint8)
+            cv2.fillPoly(mask, [np.round(hexagon(np.sqrt(3.0) * c - 2.0, (c, c)) * 16).astype(np.int32)], 255,
+                         cv2.LINE_8, shift=4)
+            inside = mask > 0
+            want[~inside] = np.median(want[inside], axis=0).astype(np.uint8)
+            assert np.array_equal(got, want)
+
+
+def test_equal_channel_weights_are_taken_out_of_the_fine_product():
+    # four channels of one weight (0.25, a power of two): the same numbers as weighing each channel before the
+    # product; other weights: the weighted product itself
+    rng = np.random.default_rng(3)
+    qs = rng.normal(0, 0.02, (25, 4, 48 * 48)).astype(np.float32)
+    refs = rng.normal(0, 0.02, (7, 4 * 48 * 48)).astype(np.float32)
+    for w in (np.full(4, 0.25, np.float32), np.array([0.4, 0.3, 0.2, 0.1], np.float32)):
+        want = (qs * w[None, :, None]).reshape(25, -1) @ refs.T
+        got = _weighted_ncc(qs, w, refs)
+        assert got.dtype == np.float32 and got.shape == (25, 7) and np.array_equal(got, want)

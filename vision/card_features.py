@@ -604,8 +604,13 @@ def mask_face(big: np.ndarray, cfg: IdConfig, shape: str = "card", crop_hw: tupl
     if shape != "hex":
         return big
     fm = _face_map(shape, big.shape[-1], big.shape[-2], crop_hw, cfg.margin_frac)
-    mean = (big * fm).sum(axis=(-2, -1)) / max(float(fm.sum()), 1.0)
-    return ((big - mean[..., None, None]) * fm).astype(np.float32)
+    out = big * fm
+    mean = out.sum(axis=(-2, -1)) / max(float(fm.sum()), 1.0)
+    if out.dtype != np.float32:
+        return ((big - mean[..., None, None]) * fm).astype(np.float32)
+    np.subtract(big, mean[..., None, None], out=out)   # float32 maps: the same numbers, made in place
+    out *= fm
+    return out
 
 
 _FACE_CACHE: dict[tuple, np.ndarray] = {}

@@ -144,8 +144,7 @@ def score_hexes(deck: DeckProfile, crops: list[np.ndarray], anchor_id: str | Non
     r = s if fine_shift is None else fine_shift
     Df = [d.copy() for d in D]
     for (i, t, refs), qs in zip(jobs, _shifted_many(maps, [(i, t) for i, t, _ in jobs], s, r), strict=True):
-        qw = (qs * w[None, :, None]).reshape(qs.shape[0], -1)
-        ncc = qw @ flat[refs].T                                                            # [S, M]
+        ncc = _weighted_ncc(qs, w, flat[refs])                                             # [S, M]
         best = ncc.max(axis=0)
         if cfg.occlusion_drop > 0 and cfg.occlusion_weight > 0:
             trim = deck._trimmed_ncc(qs[ncc.argmax(axis=0)], w, refs)
@@ -177,6 +176,18 @@ def _shifted_many(maps: np.ndarray, which: list[tuple[int, int]], s: int, r: int
     for k in range(0, len(which), _SHIFT_BATCH):
         part = which[k:k + _SHIFT_BATCH]
         yield from shifted_maps(maps[[i for i, _ in part], [t for _, t in part]], s, r)
+
+
+def _weighted_ncc(qs: np.ndarray, w: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """float32[S, M]: the correlation of each of S shifted query maps ``qs`` float32[S, C, K] (normalised per channel)
+    with each of M references ``refs`` float32[M, C*K], the channels weighted by ``w`` float32[C]. Channels of one
+    weight (the default) have it taken out of the product as a common factor: for a power of two (four channels) the
+    same numbers as weighing every channel first, without a weighted copy of the maps."""
+    if np.all(w == w[0]):
+        ncc = qs.reshape(qs.shape[0], -1) @ refs.T
+        ncc *= np.float32(w[0])
+        return ncc
+    return (qs * w[None, :, None]).reshape(qs.shape[0], -1) @ refs.T
 
 
 def _blend(deck: DeckProfile, Dm: np.ndarray, mean_weight: float) -> np.ndarray:

@@ -56,21 +56,40 @@ def outline_maps(image: np.ndarray) -> tuple[np.ndarray, float]:
     im = np.asarray(image, np.float32)
     chans = [im] if im.ndim == 2 else [im[..., k] for k in range(im.shape[2])]
     wc = 1.0 / math.sqrt(len(chans))
-    planes: list[np.ndarray] = []   # the eight sums, each its own plane (interleaved once at the end)
+    hw = im.shape[:2]
+    # the eight sums, each its own plane (interleaved once at the end); every product is made in place in buffers
+    # kept for the whole image (the same numbers, without a fresh image-sized array per product)
+    planes: list[np.ndarray] = []
+    prod, part = np.empty(hw, np.float32), np.empty(hw, np.float32)
     for ch in chans:
-        g = cv2.GaussianBlur(ch, (0, 0), sig) * wc
-        gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-        gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-        gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3) / 4.0
-        gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3) / 4.0
-        gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3) / 4.0
-        prods = [gx * gx, gx * gy, gy * gy, gxx * gxx, gxx * gxy, 4.0 * gxy * gxy + 2.0 * gxx * gyy, gxy * gyy,
-                 gyy * gyy]
-        if not planes:
-            planes = prods
-        else:
-            for acc, p in zip(planes, prods, strict=True):
-                acc += p
+        g = cv2.GaussianBlur(ch, (0, 0), sig)
+        g *= wc
+        gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+        gx /= 8.0
+        gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+        gy /= 8.0
+        gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+        gxx /= 4.0
+        gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+        gyy /= 4.0
+        gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+        gxy /= 4.0
+        first = not planes
+        if first:
+            planes = [np.empty(hw, np.float32) for _ in range(8)]
+        factors = ((gx, gx), (gx, gy), (gy, gy), (gxx, gxx), (gxx, gxy), None, (gxy, gyy), (gyy, gyy))
+        for acc, ab in zip(planes, factors, strict=True):
+            dst = acc if first else prod
+            if ab is None:   # 4 gxy^2 + 2 gxx gyy, multiplied in that order
+                np.multiply(gxy, 4.0, out=dst)
+                dst *= gxy
+                np.multiply(gxx, 2.0, out=part)
+                part *= gyy
+                dst += part
+            else:
+                np.multiply(ab[0], ab[1], out=dst)
+            if not first:
+                acc += prod
     return cv2.merge(planes), sig
 
 
@@ -124,17 +143,25 @@ def edge_scores(maps: tuple[np.ndarray, float], flat: float, config: HexesConfig
     turns = a[starts[:-1]]
     F = flat * np.asarray(sc, np.float64)[order]
     # sample positions in float32 (remap resolves 1/32 px); each pose's values repeated for its samples
-    ux = np.repeat((F * np.cos(a)).astype(np.float32), npe)
-    uy = np.repeat((F * np.sin(a)).astype(np.float32), npe)
-    ox = np.repeat(np.asarray(cx, np.float32)[order], npe)
-    oy = np.repeat(np.asarray(cy, np.float32)[order], npe)
-    tx = np.tile(pts[:, 0].astype(np.float32).reshape(6, npe), P)          # [6, P * npe]: edge j's samples per pose
-    ty = np.tile(pts[:, 1].astype(np.float32).reshape(6, npe), P)
-    px = (ox + ux * tx - uy * ty).reshape(-1, 6 * npe)   # any shape: each sample is its own
-    py = (oy + uy * tx + ux * ty).reshape(-1, 6 * npe)
-    v = np.concatenate([cv2.remap(m, px[k:k + _REMAP_ROWS], py[k:k + _REMAP_ROWS], cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_CONSTANT) for k in range(0, len(px), _REMAP_ROWS)]
-                       ).reshape(6, P * npe, 8)
+    # (each product and sum made in place, broadcast over [edge, pose, sample]: the same numbers as repeating the
+    # poses' values for every sample and the samples for every pose)
+    ux = (F * np.cos(a)).astype(np.float32).reshape(1, P, 1)
+    uy = (F * np.sin(a)).astype(np.float32).reshape(1, P, 1)
+    ox = np.asarray(cx, np.float32)[order].reshape(1, P, 1)
+    oy = np.asarray(cy, np.float32)[order].reshape(1, P, 1)
+    tx = pts[:, 0].astype(np.float32).reshape(6, 1, npe)                    # edge j's samples, the same for each pose
+    ty = pts[:, 1].astype(np.float32).reshape(6, 1, npe)
+    px, py, part = (np.empty((6, P, npe), np.float32) for _ in range(3))
+    np.multiply(ux, tx, out=px)           # ox + ux tx - uy ty
+    px += ox
+    px -= np.multiply(uy, ty, out=part)
+    np.multiply(uy, tx, out=py)           # oy + uy tx + ux ty
+    py += oy
+    py += np.multiply(ux, ty, out=part)
+    px, py = px.reshape(-1, 6 * npe), py.reshape(-1, 6 * npe)   # any shape: each sample is its own
+    parts = [cv2.remap(m, px[k:k + _REMAP_ROWS], py[k:k + _REMAP_ROWS], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_CONSTANT) for k in range(0, len(px), _REMAP_ROWS)]
+    v = (parts[0] if len(parts) == 1 else np.concatenate(parts)).reshape(6, P * npe, 8)
     # an edge's normal is the same at all its samples: per turn and edge, the map channels' weights of
     # (n . grad)^2 + (1.5 sigma)^2 (n^T H n)^2 (column 0) and of (t . grad)^2 (column 1)
     n0 = nrm[::npe]                                                           # [6, 2]
