@@ -202,3 +202,34 @@ def test_dice_whose_boxes_are_turned_off_their_tops_are_read_again_right(reader)
                 fixed += obs.face != truth[1] and again[k].face == truth[1]
         right[turn] = fixed
     assert right[cfg.recentre_turn] > right[0.0]
+
+
+def test_a_face_already_matched_at_recentre_below_is_not_read_again(reader):
+    scene = synth.render_scene(611, SCENE, dice=DICE)
+    tops = reader.detect(scene.image)
+    slid = _slid(reader, scene.image, tops, 0.15)
+    ncc = match_faces_polarised(slid.ink, reader.turned_templates, reader._template_pol, ON,
+                                face_glare(scene.image, slid.rects, slid.ink, ON))
+    _, colour_p = calibrate_colours(slid.body, reader.prototypes, ON)
+    kept = assemble_indexed(slid, colour_p, ncc, reader.profile, ON, reader._template_pol)
+
+    def reads(cfg):
+        return recentre_reads(scene.image, slid, colour_p, ncc, kept, reader.profile, reader.turned_templates,
+                              reader._template_pol, cfg)
+
+    cfg = replace(ON, lamp_close=0)                            # the squares' look alone (no lamp's look after it)
+    again = reads(cfg)
+    changed = [k for k, (_, obs) in enumerate(kept) if again[k] != obs]
+    assert changed                                            # a box slid off its top: read again where the top is
+    k = max(changed, key=lambda k: float(ncc[kept[k][0]].max()))
+    first = float(ncc[kept[k][0]].max())                      # its best template in the first read
+    assert first < cfg.recentre_below
+    # its first match counted as good enough: no square is tried, the first read stays; a die matched worse is read
+    # again as before
+    gated = reads(replace(cfg, recentre_below=first))
+    assert gated[k] == kept[k][1]
+    for j, (i, _) in enumerate(kept):
+        if float(ncc[i].max()) < first:
+            assert gated[j] == again[j]
+    assert reads(replace(cfg, recentre_below=first + 1e-3)) == again
+    assert reads(replace(cfg, recentre_below=2.0)) == again    # above 1: every weak face, as before the gate

@@ -166,6 +166,13 @@ class RollDiceConfig:
             generator's seeds 1020-1039 every die the look read again had a first NCC of 0.70 or less (0.66 or less
             where it was taken); a weak Eclipse combat die (weak for a close second face, not a poor match) had 0.94.
             Above 1: every weak die of a colour printed dark is looked at.
+        recentre_below: the second read of a weak face (``recentre_*``) only at a die whose best template's NCC in
+            the first read is below this: a face matched so well is weak for a close second face (an Eclipse combat
+            die whose best template scored 0.94), not for a box off its top, and the squares round it would have to
+            beat that match by ``recentre_gain``; it goes on to the lamp's look (``lamp_below``) as a die no square
+            read better does. On ``bench/roll_dice.py`` 1000-1039 (both generators, 511 weak dice) every read the
+            squares replaced had a first NCC of 0.86 or less, and ``bench/offmap_dice_ab.py`` tables 1-6 read the same
+            dice with the gate and without it. Above 1: every weak face.
         relocate_below, relocate_margin, relocate_step, relocate_scales, relocate_gain: a die
             whose best template NCC is below ``relocate_below`` is matched again over shifts of up
             to ``relocate_margin`` x its side (step ``relocate_step`` patch px) and at these side
@@ -489,6 +496,7 @@ class RollDiceConfig:
     recentre_focal: float = 0.8
     recentre_gain: float = 0.05
     recentre_cap: float = 0.85
+    recentre_below: float = 0.9
     shift_step: int = 1
     shift_refine: int = 5
     shift_coarse: int = 3

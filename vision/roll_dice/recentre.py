@@ -174,7 +174,9 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
 
     The new read (the same joint colour x face decision, :func:`vision.roll_dice.assemble.decide_each`, on the new
     NCC row, with the die's colour chances ``colour_p`` as they were) replaces the first one only when its best NCC
-    beats the first one's by ``recentre_gain``, it reads a face, and its colour is the first read's colour. Every read
+    beats the first one's by ``recentre_gain``, it reads a face, and its colour is the first read's colour (only a die
+    whose first best NCC is below ``recentre_below`` is read again: a better match is weak for a close second face,
+    not a box off its top). Every read
     keeps its box, so the dice found, the false dice and the colours are those of the first read: only faces (and
     their confidences) change, a replaced one's confidence at most ``recentre_cap``. A weak read no square read better,
     of a colour printed dark, then gets the lamp's look on its own box (:func:`vision.roll_dice.lamp.lamp_reads`: a
@@ -198,11 +200,20 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
         if config.recentre_nadir_shifts:
             nadir, tilt = nadir_point(tops.rects[:, :2], every, frame.shape[:2], config.recentre_focal)
             away = towards_top(tops.rects[idx, :2], nadir, tilt, config.recentre_focal, frame.shape[1])
-    new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], expected, rot_templates, template_pol,
-                                  config, away)
-    better = new_ncc.max(1) >= ncc[idx].max(1) + config.recentre_gain
-    again = {} if not better.any() else {j: obs for _, j, obs in decide_each(
-        tops.take(idx), colour_p[idx], new_ncc, profile, config, template_pol)}
+    # a face already matched at recentre_below or better is weak for a close second face, not for a box off the top:
+    # no square round it can beat that match by recentre_gain, so none is tried
+    first = ncc[idx].max(1)
+    look = np.flatnonzero(first < config.recentre_below)
+    better = np.zeros(len(idx), bool)
+    again = {}
+    if len(look):
+        new_ncc, _ = recentred_scores(frame, tops.rects[idx[look]], tops.body[idx[look]], expected[look],
+                                      rot_templates, template_pol, config,
+                                      None if away is None else (away[0][look], away[1][look]))
+        better[look] = new_ncc.max(1) >= first[look] + config.recentre_gain
+        if better.any():
+            again = {int(look[j]): obs for _, j, obs in decide_each(
+                tops.take(idx[look]), colour_p[idx[look]], new_ncc, profile, config, template_pol)}
     still = []                                                     # not read better elsewhere: the lamp's look
     for j, w in enumerate(weak):
         new, old = again.get(j), reads[w]
