@@ -351,7 +351,7 @@ def compare(scenes: list[dict], readers: dict, size, placement: str, args, work:
 
 def _rounded(dig: tuple) -> list:
     """A frame's dice (:func:`digest`) with confidences to 0.01, in a fixed order."""
-    return sorted((c, f, v, round(conf, 2), b) for c, f, v, conf, b in dig)
+    return sorted(((c, f, v, round(conf, 2), b) for c, f, v, conf, b in dig), key=repr)   # a face may be None
 
 
 def _short(dig: tuple) -> str:
