@@ -380,6 +380,28 @@ def test_fragments_merge_as_one_at_a_time(reader, seed):
         assert np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("seed", [5, 29, 71])
+def test_labelled_pixels_are_those_nonzero_gives_grouped_by_label(seed):
+    """Every labelled pixel (x, y), grouped by label in label order and row-major within a label, and each one's
+    label in row-major order: as ``np.nonzero`` and a stable sort by label give them, on random label maps with
+    empty labels, a label of one pixel and labels that wrap round rows."""
+    from vision.roll_dice.candidates import _labelled_pixels
+
+    rng = np.random.default_rng(seed)
+    h, w, n = int(rng.integers(5, 60)), int(rng.integers(5, 90)), int(rng.integers(2, 40))
+    labels = np.where(rng.random((h, w)) < 0.4, rng.integers(1, n, (h, w)), 0).astype(np.int32)
+    labels[0, 0] = n - 1                                  # the last label is used
+    ys, xs = np.nonzero(labels)
+    lab = labels[ys, xs]
+    want = np.stack([xs, ys], axis=1).astype(np.float32)[np.argsort(lab, kind="stable")]
+    xy, got = _labelled_pixels(labels, n)
+    assert xy.dtype == np.float32 and xy.shape == want.shape
+    np.testing.assert_array_equal(xy, want)
+    np.testing.assert_array_equal(got, lab)
+    xy, got = _labelled_pixels(np.zeros((4, 6), np.int32), 1)  # nothing labelled
+    assert xy.shape == (0, 2) and len(got) == 0
+
+
 def reference_merge(labels: np.ndarray, stats: np.ndarray, side: float, cfg) -> list[np.ndarray]:
     """Fragments by size, largest first; each that is no whole face takes every later fragment within a side of
     the group's centre whose union still fits ``merge_fit`` x the side, one at a time."""

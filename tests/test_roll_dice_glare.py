@@ -72,3 +72,61 @@ def test_glare_is_a_clipped_spot_brighter_than_the_body_and_its_halo():
     assert not glare_masks(white, np.zeros((1, 12, 12), np.float32), cfg).any()
     # and nothing is masked with glare_min above 255
     assert not glare_masks(patch, bright, replace(cfg, glare_min=256)).any()
+
+
+def masked_scores_of_every_window(inks, glare, rows, tpl, weights, config):
+    """The masked NCC worked out for every window named, then NaN where the glare leaves fewer than ``glare_keep``
+    of its pixels: the plain formula :func:`masked_window_scores` gives, without leaving those windows out first."""
+    t = config.template
+    d = t * t
+    nn, yy, xx = np.asarray(rows, np.int64).T
+    x = np.lib.stride_tricks.sliding_window_view(inks, (t, t), axis=(2, 3))[nn, :, yy, xx]
+    m = np.lib.stride_tricks.sliding_window_view(~glare, (t, t), axis=(1, 2))[nn, yy, xx].reshape(len(rows), d)
+    m = m.astype(np.float64)
+    n = np.maximum(m.sum(1), 1.0)
+    out = np.zeros((len(rows), len(tpl)), np.float64)
+    for c, w in enumerate(weights):
+        if w == 0:
+            continue
+        xm = x[:, c].reshape(len(rows), d).astype(np.float64) * m
+        tc = np.asarray(tpl[:, c], np.float64)
+        sx, sxx = xm.sum(1), (xm * xm).sum(1)
+        st, stt = m @ tc.T, m @ (tc * tc).T
+        num = xm @ tc.T - sx[:, None] * st / n[:, None]
+        var_x = np.maximum(sxx - sx * sx / n, 0.0) + n * float(config.ink_noise) ** 2
+        var_t = np.maximum(stt - st * st / n[:, None], 1e-12)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out += w * num / np.sqrt(var_x[:, None] * var_t)
+    out[n < config.glare_keep * d] = np.nan
+    return out.astype(np.float32)
+
+
+@pytest.mark.parametrize("seed", [3, 17, 40])
+def test_windows_the_glare_leaves_too_little_of_score_nan_as_when_all_were_scored(seed):
+    """The windows left with fewer than ``glare_keep`` of their pixels are not scored at all (NaN), the others as
+    when every window named is scored (the same numbers): random inks, spots of every size, templates of the
+    reader's shape."""
+    from vision.roll_dice.faces import normalise_rows
+    from vision.roll_dice.glare import masked_window_scores
+
+    cfg = RollDiceConfig()
+    rng = np.random.default_rng(seed)
+    t, q, n = cfg.template, cfg.patch + 2 * cfg.patch_margin, 5
+    inks = rng.normal(0.0, 0.3, (n, 2, q, q)).astype(np.float32)
+    glare = np.zeros((n, q, q), bool)
+    for i in range(n):                          # a spot per patch, from a few pixels to most of the face
+        r = int(rng.integers(1, q // 2))
+        cy, cx = rng.integers(0, q, 2)
+        yy, xx = np.mgrid[0:q, 0:q]
+        glare[i] = (yy - cy) ** 2 + (xx - cx) ** 2 <= r * r
+    glare[0, : q // 2 + 4] = True               # most of the first patch: its windows keep too little
+    tpl = normalise_rows(rng.normal(0.0, 1.0, (12, 2 * t * t)).astype(np.float32)).reshape(12, 2, t * t)
+    rows = np.stack([rng.integers(0, n, 60), rng.integers(0, q - t + 1, 60), rng.integers(0, q - t + 1, 60)], 1)
+    weights = np.array([1.0, cfg.chroma_ink_weight]) / (1.0 + cfg.chroma_ink_weight)
+    got = masked_window_scores(inks, glare, rows, tpl, weights, cfg)
+    want = masked_scores_of_every_window(inks, glare, rows, tpl, weights, cfg)
+    few = np.isnan(want[:, 0])
+    assert few.any() and not few.all()          # both kinds of window are named
+    np.testing.assert_array_equal(got, want)
+    none = masked_window_scores(inks, np.ones_like(glare), rows, tpl, weights, cfg)
+    assert none.shape == (60, 12) and np.isnan(none).all()

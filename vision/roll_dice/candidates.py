@@ -177,11 +177,7 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     # each fragment's pixels (x, y) in row-major order, as np.nonzero of its own box gives them: all labelled
     # pixels at once, grouped by label (a stable sort keeps the row-major order within each)
     kept = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= config.fragment_min_frac * side * side) + 1
-    ys, xs = np.nonzero(labels)
-    lab = labels[ys, xs]
-    if len(stats) <= 1 << 16:  # the same stable order; numpy sorts 16-bit keys by radix, several times faster
-        lab = lab.astype(np.uint16)
-    xy = np.stack([xs, ys], axis=1).astype(np.float32)[np.argsort(lab, kind="stable")]
+    xy, lab = _labelled_pixels(labels, len(stats))
     counts = np.bincount(lab, minlength=len(stats))
     ends = np.cumsum(counts)
     pts = [xy[ends[i - 1]:ends[i]] for i in kept]
@@ -190,8 +186,12 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     sums = np.add.reduceat(xy, ends[:-1], axis=0)[kept - 1] if len(kept) else np.zeros((0, 2), np.float32)
     centres = (sums / counts[kept, None].astype(np.float32)).reshape(-1, 2)[order]  # in merge order
     used = np.zeros(len(pts), bool)                                                  # in merge order
-    # [M, M]: which fragments lie within a side of each one's centre (the numbers of the loop's own test)
+    taken = [False] * len(pts)                                        # the same, read one by one in the loop
+    # [M, M]: which fragments lie within a side of each one's centre (the numbers of the loop's own test), as each
+    # one's list of neighbours in merge order
     within = np.hypot(centres[None, :, 0] - centres[:, None, 0], centres[None, :, 1] - centres[:, None, 1]) <= side
+    rows, cols = np.nonzero(within)
+    neighbours = np.split(cols, np.cumsum(np.bincount(rows, minlength=len(pts)))[:-1]) if len(pts) else []
     groups = []
     limit = config.merge_fit * side
     hulls: dict[int, np.ndarray] = {}
@@ -201,10 +201,10 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
             hulls[k] = cv2.convexHull(pts[order[k]]).reshape(-1, 2)
         return hulls[k]
 
-    for k, i in enumerate(order):
-        if used[k]:
+    for k, i in enumerate(order.tolist()):
+        if taken[k]:
             continue
-        used[k] = True
+        used[k] = taken[k] = True
         group = pts[i]
         if len(group) >= config.merge_max_frac * side * side:
             groups.append(group)
@@ -214,27 +214,52 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
         # fragment's centre is its own: its neighbours are the precomputed ones). Whether a union fits is
         # measured on the two convex hulls' corners: the union's hull, and so its minimal rectangle, is theirs
         start = 0
-        near = np.flatnonzero(~used & within[k])
-        if len(near) == 0:                          # a lone fragment: nothing to join, no hull to measure
+        near = [c for c in neighbours[k].tolist() if not taken[c]]
+        if not near:                                # a lone fragment: nothing to join, no hull to measure
             groups.append(group)
             continue
         outline = hull(k)
         while True:
-            for c in near[near >= start]:
+            for c in near:
+                if c < start:
+                    continue
                 corners = np.concatenate([outline, hull(c)])
                 (_, _), (rw, rh), _ = cv2.minAreaRect(corners)
                 if max(rw, rh) <= limit:
                     group = np.concatenate([group, pts[order[c]]])
                     outline = cv2.convexHull(corners).reshape(-1, 2)
-                    used[c] = True
+                    used[c] = taken[c] = True
                     start = c + 1
                     break
             else:
                 break
             middle = group.mean(0)
             near = np.flatnonzero(~used & (np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1]) <= side))
+            near = near.tolist()
         groups.append(group)
     return groups
+
+
+def _labelled_pixels(labels: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(``float32[P, 2]`` (x, y) of every labelled pixel of ``labels`` (``int[h, w]``, 0 unlabelled, ``n`` labels
+    counting 0), grouped by label in label order and row-major within each label; ``int[P]`` each pixel's label in
+    row-major order): ``np.stack([xs, ys], 1)[np.argsort(labels[ys, xs], kind="stable")]`` of ``ys, xs =
+    np.nonzero(labels)``, the same numbers, from the flat indices of the labelled pixels (a gather of flat indices
+    and one division instead of two index arrays gathered through)."""
+    flat = labels.reshape(-1)
+    at = np.flatnonzero(flat)
+    lab = flat[at]
+    if n <= 1 << 16:  # the same stable order; numpy sorts 16-bit keys by radix, several times faster
+        lab = lab.astype(np.uint16)
+    if flat.size < 1 << 31:
+        at = at.astype(np.int32)
+    at = at[np.argsort(lab, kind="stable")]
+    width = labels.shape[1]
+    xy = np.empty((len(at), 2), np.float32)
+    y = at // width
+    xy[:, 1] = y
+    xy[:, 0] = at - y * width
+    return xy, lab
 
 
 def _unit(x: float) -> float:

@@ -70,23 +70,31 @@ def masked_window_scores(inks: np.ndarray, glare: np.ndarray, rows: np.ndarray, 
     score: too little is left to compare)."""
     t = config.template
     d = t * t
-    nn, yy, xx = np.asarray(rows, np.int64).T
-    x = np.lib.stride_tricks.sliding_window_view(inks, (t, t), axis=(2, 3))[nn, :, yy, xx]   # [M, C, T, T]
+    rows = np.asarray(rows, np.int64).reshape(-1, 3)
+    nn, yy, xx = rows.T
     keep = np.lib.stride_tricks.sliding_window_view(~glare, (t, t), axis=(1, 2))[nn, yy, xx]  # [M, T, T]
     m = keep.reshape(len(rows), d).astype(np.float64)
     n = np.maximum(m.sum(1), 1.0)
-    out = np.zeros((len(rows), len(tpl)), np.float64)
+    # only the windows with enough left are scored (each row's score is its own): the others are NaN whatever
+    # their sums, and cost three matrix products per channel for nothing
+    scored = np.flatnonzero(n >= config.glare_keep * d)
+    out = np.full((len(rows), len(tpl)), np.nan, np.float64)
+    if len(scored) == 0:
+        return out.astype(np.float32)
+    nn, yy, xx, m, n = nn[scored], yy[scored], xx[scored], m[scored], n[scored]
+    x = np.lib.stride_tricks.sliding_window_view(inks, (t, t), axis=(2, 3))[nn, :, yy, xx]   # [S, C, T, T]
+    got = np.zeros((len(scored), len(tpl)), np.float64)
     for c, w in enumerate(weights):
         if w == 0:
             continue
-        xm = x[:, c].reshape(len(rows), d).astype(np.float64) * m
+        xm = x[:, c].reshape(len(scored), d).astype(np.float64) * m
         tc = np.asarray(tpl[:, c], np.float64)                                                 # [4K, d]
         sx, sxx = xm.sum(1), (xm * xm).sum(1)
-        st, stt = m @ tc.T, m @ (tc * tc).T                                                    # [M, 4K]
+        st, stt = m @ tc.T, m @ (tc * tc).T                                                    # [S, 4K]
         num = xm @ tc.T - sx[:, None] * st / n[:, None]
         var_x = np.maximum(sxx - sx * sx / n, 0.0) + n * float(config.ink_noise) ** 2
         var_t = np.maximum(stt - st * st / n[:, None], 1e-12)
-        with np.errstate(invalid="ignore", divide="ignore"):   # no spread left: NaN, and below glare_keep anyway
-            out += w * num / np.sqrt(var_x[:, None] * var_t)
-    out[n < config.glare_keep * d] = np.nan
+        with np.errstate(invalid="ignore", divide="ignore"):   # no spread left: NaN
+            got += w * num / np.sqrt(var_x[:, None] * var_t)
+    out[scored] = got
     return out.astype(np.float32)
