@@ -40,6 +40,7 @@ __all__ = [
     "Claim",
     "Empty",
     "NewPlayer",
+    "NextPress",
     "PlayerChoice",
     "Posted",
     "Question",
@@ -60,6 +61,15 @@ __all__ = [
 @dataclass(frozen=True)
 class Empty:
     """No payload."""
+
+
+@dataclass(frozen=True)
+class NextPress:
+    """``confirm``: True when the pressing phone's page showed the question the last Next asked
+    (``view["game"]["next"]["asked"]``, Among the Stars: who has not reported); a phone's press without it is no
+    answer to that question (two phones tapping at once). None or False: the page showed none."""
+
+    confirm: Any = None
 
 
 @dataclass(frozen=True)
@@ -215,7 +225,7 @@ class Action(str, enum.Enum):
     """Read the table now (the dice, the cards; "Count dice" after a Roll game starts the count over)."""
     UNDO = ("undo", Empty, "action")
     """The table's Undo: withdraw the newest event in force (a phone only in the d6 mode)."""
-    NEXT_PHASE = ("next_phase", Empty, "action")
+    NEXT_PHASE = ("next_phase", NextPress, "action")
     """The Next button: what it means now (Reveal, the next phase, end of round; Start during the setup)."""
     QUIT = ("quit", Quit)
     """Stop the box (touchscreen, button, signal), or the guided enrollment (keeping its photos)."""

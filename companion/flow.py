@@ -502,7 +502,7 @@ class GameFlow:
         return None
 
     # -- acting ------------------------------------------------------------------------
-    def next_phase(self, origin: str = "touchscreen") -> list[Event]:
+    def next_phase(self, origin: str = "touchscreen", confirm: bool = False) -> list[Event]:
         """Record what the Next button means now (reveal, the next phase, end of round, end of game).
 
         Returns:
@@ -510,7 +510,9 @@ class GameFlow:
 
         Where the table must confirm first (:attr:`companion.flow_spec.TableRound.next_confirm`: players who have not
         reported), the first Next is refused with what it would skip, and the next Next with nothing recorded in
-        between carries it out.
+        between carries it out. From a phone (``origin`` ``"phone"``) that next Next must carry ``confirm`` (its page
+        showed the question): two phones tapping at once send the second tap before its page could show it, and
+        that tap is refused with the same question.
 
         Raises:
             BadEntry: nothing can move now (the message says what the table is waiting for), or Next asks to be
@@ -521,7 +523,7 @@ class GameFlow:
         planned = [] if t.over else self.spec.next_events(ev, progress)
         if not planned:
             raise BadEntry(Text("the game is over") if t.over else (t.next_why or Text("nothing to advance now")))
-        if t.next_confirm and self._asked_now(t) is None:
+        if t.next_confirm and (self._asked_now(t) is None or (origin == "phone" and confirm is not True)):
             self._asked = (self.session.last_seq, str(t.next_confirm))
             raise BadEntry(t.next_confirm)
         self._asked = None
@@ -712,8 +714,8 @@ def bgstats_url(play: Mapping[str, Any]) -> str:
 def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     """Carry out one hub action for the flow (called by the main loop, the one owner of the state).
 
-    Actions: ``next_phase``; ``report`` with ``player``, ``form``, ``values``; ``undo_report`` with
-    ``player``. Other actions return None (the loop handles them).
+    Actions: ``next_phase`` (``confirm``: :class:`companion.actions.NextPress`); ``report`` with ``player``,
+    ``form``, ``values``; ``undo_report`` with ``player``. Other actions return None (the loop handles them).
 
     Returns:
         What was done; ``error`` holds the message of a refused action (nothing recorded).
@@ -724,7 +726,7 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
     what, origin, p = act.action, act.origin, act.payload
     try:
         if what is Action.NEXT_PHASE:
-            events = flow.next_phase(origin)
+            events = flow.next_phase(origin, confirm=p.confirm is True)
             if flow.over():  # the scores screen and the phones say the game ended, not the last round's note
                 return Outcome(events, Text("{title}: game over", title=flow.spec.title))
             table = flow.table()

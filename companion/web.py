@@ -59,8 +59,10 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
     ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report.
     ``POST /api/action``  ``{"action": "next_phase", "label": "Settle"}`` in a game flow (the phone's
                           "Next: Settle" button; when ``label`` is given and Next now means something
-                          else: 409); ``{"action": "undo"}`` in d6 mode (in a game flow 403: a phone
-                          withdraws only its own seat's report; the table's Undo is the touchscreen's);
+                          else: 409; ``"confirm": true`` when the page shows what the last Next asked,
+                          ``view["game"]["next"]["asked"]``: without it a phone's Next is asked again);
+                          ``{"action": "undo"}`` in d6 mode (in a game flow 403: a phone withdraws only
+                          its own seat's report; the table's Undo is the touchscreen's);
                           ``{"action": "read_now"}`` asks for a read and is 202 ``{"accepted"}`` (it records
                           nothing itself; ``version``/``key`` are optional for it).
     ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``; else 409): ``{"action":
@@ -542,7 +544,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def api_action() -> tuple[Response, int]:
         who = refuse_unjoined()
         example = '{"action": "next_phase", "label": "Settle", "version": 12, "key": "k1"}'
-        body = posted_json(example, ("action", "label"), WITH_ACTION)
+        body = posted_json(example, ("action", "label", "confirm"), WITH_ACTION)
         if "action" not in body:
             raise BadInput(i18n.Text("the body must be {shape}, e.g. {example}", shape=WITH_ACTION, example=example),
                            "action")
@@ -575,7 +577,13 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             return answer({"recorded": [], "message": "", "status": 409, "version": None,
                            "error": i18n.Text("Next now means {now!r}, not {label!r}: nothing moved; look at the table "
                                               "and tap again", now=now or i18n.Text("nothing"), label=label[:40])})
-        return ask(Action.NEXT_PHASE, who, body, example)
+        confirm = body.get("confirm", False)
+        if not isinstance(confirm, bool):  # the page showed the question the last Next asked: true or false
+            raise BadInput(i18n.Text("{field} must be true or false, not {value}; e.g. {example}",
+                                     field=repr("confirm"), value=quoted(confirm),
+                                     example='{"action": "next_phase", "label": "End round", "confirm": true}'),
+                           "confirm")
+        return ask(Action.NEXT_PHASE, who, body, example, confirm=confirm)
 
     def seat_route(action: Action) -> Callable[[], tuple[Response, int]]:
         """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report, freeing it."""

@@ -123,7 +123,53 @@ def test_the_phones_show_who_has_not_reported_once(browser, tmp_path):  # noqa: 
                 expect(pl_page.locator("#next-why")).to_have_text("")  # said once, in the answer
                 assert fits(pl_page) and fits(el_page)
                 assert loop.session.last_seq == 1  # nothing recorded by the first Next
+                el_page.locator("#phone-next").click()  # the Greek phone shows the question: its tap answers it
+                expect(el_page.locator("#next-why")).to_have_text("")
+                assert [e.kind for e in loop.session.events()] == ["card_discarded", "round_ended"]
                 assert not pl_errors and not el_errors, (pl_errors, el_errors)
             finally:
                 polish.close()
                 greek.close()
+
+
+def test_two_phones_pressing_next_at_once_end_the_round_only_once_the_question_was_seen(store, tmp_path):
+    """Two phones tap Next at the same moment while Bálint has not reported. The first is refused naming him; the
+    second arrives before its page could show that question, so it is no answer to it: it is refused with the same
+    words, and the round goes on. A tap from a page that shows the question ("confirm": true) ends the round; the
+    touchscreen (where the question is drawn above its Next) ends it on its second press as before."""
+    loop = evening(store, tmp_path, hub=StateHub())
+    do(loop, "choose_game", game="among")
+    for name in ("Ágnes", "Bálint"):
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_start")
+    do(loop, "report", "phone", player="Ágnes", form="discard", values={})
+    first = loop.dispatch({"action": "next_phase", "origin": "phone"})
+    second = loop.dispatch({"action": "next_phase", "origin": "phone"})  # its page had not shown the question
+    for answer in (first, second):
+        assert answer.error is not None and answer.error.startswith("Bálint: no action reported this round"), answer
+    assert loop.view()["game"]["round_label"] == "Year 1 of 4, round 1 of 6"
+    assert loop.view()["game"]["next"]["asked"].startswith("Bálint: no action reported")  # still asked
+    third = loop.dispatch({"action": "next_phase", "origin": "phone", "confirm": True})
+    assert third.error is None, third
+    assert loop.view()["game"]["round_label"] == "Year 1 of 4, round 2 of 6"
+
+
+def test_a_confirmation_made_before_the_question_was_asked_is_no_confirmation(store, tmp_path):
+    """A phone's "confirm" counts only for a question standing when its tap arrives: a first tap carrying it (a
+    page still showing a question an Undo or a report has since made stale) is asked again."""
+    loop = evening(store, tmp_path, hub=StateHub())
+    do(loop, "choose_game", game="among")
+    for name in ("Ann", "Bob", "Cy"):
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_start")
+    do(loop, "report", "phone", player="Ann", form="discard", values={})
+    assert loop.dispatch({"action": "next_phase", "origin": "phone"}).error is not None
+    do(loop, "report", "phone", player="Bob", form="discard", values={})  # between the two taps
+    again = loop.dispatch({"action": "next_phase", "origin": "phone", "confirm": True})
+    assert again.error is not None and again.error.startswith("Cy: no action reported this round"), again
+    do(loop, "undo")  # the table takes Bob's report back: Bob is missing again, and so the question changed
+    after_undo = loop.dispatch({"action": "next_phase", "origin": "phone", "confirm": True})
+    assert after_undo.error is not None and after_undo.error.startswith("Bob and Cy: no action reported"), after_undo
+    assert loop.view()["game"]["round_label"] == "Year 1 of 4, round 1 of 6"
+    do(loop, "next_phase", "phone", confirm=True)
+    assert loop.view()["game"]["round_label"] == "Year 1 of 4, round 2 of 6"

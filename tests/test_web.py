@@ -524,6 +524,29 @@ def test_phone_next_moves_the_round_with_origin_phone(store, caplog):
     assert hub.snapshot().view["game"]["next"]["label"] == "III Settle done"
 
 
+def test_a_phones_next_answers_what_the_last_next_asked_only_with_confirm(store):
+    """Among the Stars, Bob has not reported: a phone's Next is refused naming him (rulebook 4: every player does one
+    action a round); a second Next without ``"confirm": true`` (a phone whose page had not shown that yet) is refused
+    again, one with it ends the round; ``confirm`` that is not true or false is a 400 naming it, nothing queued."""
+    session = store.start("among", FLOWS["among"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["among"])
+    hub = StateHub()
+    loop = _loop(hub, session=session, flow=flow)
+    client = joined_phone(hub, reply_s=30)
+    flow.report("Ann", "discard", {})
+    loop.publish()
+    label = hub.snapshot().view["game"]["next"]["label"]
+    for body in ({"action": "next_phase", "label": label}, {"action": "next_phase", "label": label, "confirm": False}):
+        refused = post_through_loop(client, loop, "/api/action", body)
+        assert refused.status_code == 400 and refused.get_json()["error"].startswith("Bob: no action reported")
+    bad = client.post("/api/action", json={"action": "next_phase", "label": label, "confirm": "yes"})
+    assert bad.status_code == 400 and bad.get_json()["field"] == "confirm", bad.get_json()
+    assert hub.take_actions() == []
+    ended = post_through_loop(client, loop, "/api/action", {"action": "next_phase", "label": label, "confirm": True})
+    assert ended.status_code == 200, ended.get_json()
+    assert [e.kind for e in session.events()] == ["card_discarded", "round_ended"]
+
+
 def test_phone_next_is_for_game_flows_only(hub, make_view):
     hub.publish(make_view([1, 2]))
     response = joined_phone(hub).post("/api/action", json={"action": "next_phase"})

@@ -116,6 +116,7 @@
     const nextButton = $("phone-next");
     nextButton.textContent = nextShown ? format(_("Next: {action}"), { action: next.label }) : _("Next");
     nextButton.dataset.label = nextShown ? next.label : "";
+    nextButton.dataset.asked = nextShown && next.asked ? "1" : "";  // a tap now answers the question shown
     nextButton.disabled = !nextShown || next.enabled === false;
     // why Next cannot be pressed, or what the Next just pressed asks to confirm (Among: who has not reported); the
     // phone that pressed it reads the same words in its own answer just below, once is enough
@@ -766,7 +767,8 @@
     $("table-undo").addEventListener("click", () => post("/api/action", { action: "undo" }, "next-result", $("table-undo")));
     $("phone-next").addEventListener("click", () => {
       const label = $("phone-next").dataset.label;
-      if (label) post("/api/action", { action: "next_phase", label: label }, "next-result", $("phone-next"));
+      const confirm = $("phone-next").dataset.asked === "1";  // the page shows what the last Next asked
+      if (label) post("/api/action", { action: "next_phase", label: label, confirm: confirm }, "next-result", $("phone-next"));
     });
     $("setup-colour").addEventListener("change", () => { colourPicked = true; });
     $("setup-form").addEventListener("submit", (event) => {
