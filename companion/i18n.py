@@ -338,7 +338,7 @@ def _say(value: str, lang: str) -> str:
             return catalog.pgettext(TERM_CONTEXT, str(value))
         return value.said(lang)
     if isinstance(value, Listing):
-        return str(localize(value.sep, lang)).join(str(localize(item, lang)) for item in value.items)
+        return value.spoken(lambda part: str(localize(part, lang)))
     return str(value)
 
 

@@ -87,8 +87,10 @@ class Listing(str):
 
     Attributes:
         items: the items (``str``, :class:`Text`, terms), in order.
-        sep: what goes between two items (``", "``, ``"; "``, ``" + "``: the same in every language; a
-            :class:`Text` such as ``Text(" and ")`` is said in the player's language too).
+        sep: what goes between two items (``", "``, ``"; "``, ``" + "``: the same in every language). A
+            :class:`Text`, :data:`AND` or :data:`OR`, is a conjunction said in the player's language, and it goes
+            between the last two items only, the others taking ``", "``: "Ann, Bob and Cy" ("Ann and Bob and Cy"
+            read as three lists).
     """
 
     items: tuple[Any, ...]
@@ -96,10 +98,15 @@ class Listing(str):
 
     def __new__(cls, items: Iterable[Any], sep: str = ", ") -> Listing:
         items = tuple(items)
-        self = str.__new__(cls, sep.join(str(i) for i in items))
+        self = str.__new__(cls, _joined(items, sep, str))
         self.items = items
         self.sep = sep
         return self
+
+    def spoken(self, say: Any) -> str:
+        """The items and separators joined, each said by ``say`` (a function of one item or separator to ``str``:
+        ``str`` for the English, a catalog's for another language)."""
+        return _joined(self.items, self.sep, say)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Listing, (self.items, self.sep))
@@ -109,6 +116,15 @@ class Listing(str):
 
     def __copy__(self) -> Listing:
         return self
+
+
+def _joined(items: tuple[Any, ...], sep: Any, say: Any) -> str:
+    """:meth:`Listing.spoken` of ``items`` and ``sep``."""
+    words = [say(i) for i in items]
+    between = say(sep)
+    if isinstance(sep, Text) and len(words) > 2:  # a conjunction: "A, B and C"
+        return between.join([", ".join(words[:-1]), words[-1]])
+    return between.join(words)
 
 
 AND = Text(" and ")

@@ -231,7 +231,7 @@ def test_each_player_picks_a_species_in_the_setup_step_and_one_board_is_refused(
     assert setup.choose("Ann", "species", "exiles") == "Ann: species Exiles"  # spelt as the game spells it
     setup.choose("Bob", "species", "Rho Indi Syndicate")
     setup.choose("Cy", "species", "Magellan")  # on the back of the Enlightened's board, which nobody plays
-    with pytest.raises(BadEntry, match="Exiles and Rho Indi Syndicate and Magellan and Enlightened of Lyra"):
+    with pytest.raises(BadEntry, match="Exiles, Rho Indi Syndicate, Magellan and Enlightened of Lyra"):
         setup.choose("Dan", "species", "Enlightened of Lyra")  # four species on the three new boards
     with pytest.raises(BadEntry, match="no per-player option"):
         setup.choose("Dan", "warp_portals", "yes")

@@ -164,3 +164,18 @@ def test_a_refusal_of_a_one_field_form_names_its_label_once(lang):
     said = i18n.say(refused.value, lang)
     assert said.startswith(i18n.say(i18n.Text("Good shipped"), lang) + ": ") and said.count(i18n.say(
         i18n.Text("VP"), lang)) == 1, said
+
+
+def test_a_list_read_as_all_or_one_of_them_takes_its_conjunction_once():
+    """Three players who have not reported read "Ζωή, Ágnes and Bálint", not "Ζωή and Ágnes and Bálint" (Among the
+    Stars' refused Next said that in every language): commas between the items, the language's own word for "and"
+    or "or" before the last only, without a comma before it in Greek, Polish and Hungarian."""
+    from rules.text import AND, OR, Listing
+
+    names = Listing(["Ζωή", "Ágnes", "Bálint"], AND)
+    assert str(names) == "Ζωή, Ágnes and Bálint"
+    said = {lang: i18n.localize(names, lang) for lang in ("el", "pl", "hu")}
+    assert said == {"el": "Ζωή, Ágnes και Bálint", "pl": "Ζωή, Ágnes i Bálint", "hu": "Ζωή, Ágnes és Bálint"}
+    assert i18n.localize(Listing(["Ann", "Bob"], AND), "hu") == "Ann és Bob"
+    assert str(Listing(["a", "b", "c", "d"], OR)) == "a, b, c or d"
+    assert str(Listing(["a", "b", "c"], " + ")) == "a + b + c"  # a plain separator goes between every two
