@@ -342,3 +342,30 @@ def test_a_species_picked_on_a_phone_shows_on_the_players_setup_chip(store, tmp_
         assert "μπλε, ίση μοιρασιά" in drawn, drawn
     finally:
         i18n.set_box_language("en")
+
+
+def test_a_refused_next_is_drawn_whole_with_its_rule_in_greek(store, tmp_path, output_dir):
+    """Among the Stars with four players, three of whom have not reported: the refused Next's words (who, what to do,
+    rulebook 4) took four lines at 24 px in Greek and the rule was cut with '…'; the finding is drawn whole, at a
+    smaller size where its three lines need it."""
+    from companion import i18n
+    from companion.screen.canvas import ELLIPSIS
+
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="among")
+    for name in ("Łucja", "Ζωή", "Ágnes", "Bálint"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    do(loop, "report", "phone", player="Łucja", form="discard", values={})
+    assert loop.dispatch({"action": "next_phase", "origin": "phone"}).error is not None
+    try:
+        i18n.set_box_language("el")
+        shot(loop, screen, "among-next-asked-el", output_dir)
+    finally:
+        i18n.set_box_language("en")
+    words = " ".join(str(text) for text, _rect, _room in screen.drawn)
+    assert "Ζωή, Ágnes και Bálint: καμία ενέργεια δεν δηλώθηκε" in words
+    assert "κάθε παίκτης κάνει μία ενέργεια σε κάθε γύρο)" in words, words
+    assert not [text for text, _rect, _room in screen.drawn if str(text).endswith(ELLIPSIS)]

@@ -507,12 +507,16 @@ class Canvas:
         if more:
             self.text(more, (rect.right, area.centery), 24, DIM, anchor="midleft")
 
-    def _finding_parts(self, finding: dict[str, Any]) -> list[tuple[str, int, tuple[int, int, int], int]]:
-        """What the touchscreen says of a finding, as (text, design size, colour, most lines): what and where, the
-        rule it breaks and what to do, and its fix when it has one (``finding["fix"]``)."""
+    def _finding_parts(self, finding: dict[str, Any], room: int) -> list[tuple[str, int, tuple[int, int, int], int]]:
+        """What the touchscreen says of a finding in ``room`` px of width, as (text, design size, colour, most lines):
+        what and where, the rule it breaks and what to do, and its fix when it has one (``finding["fix"]``)."""
         colour = SEVERITY_COLOURS.get(finding.get("severity"), WARN)
         where = f" ({finding['where']})" if finding.get("where") else ""
-        parts = [(f"{self.sign(finding.get('severity', 'warning'))} {finding.get('what', '?')}{where}", 24, colour, 3)]
+        what = f"{self.sign(finding.get('severity', 'warning'))} {finding.get('what', '?')}{where}"
+        # at the largest size down to 20 px where it fits its three lines whole (a refused Next names who has not
+        # reported, what to do and the rule: in Greek four lines at 24 px); only a longer one is cut with '…'
+        size = next((at for at in range(24, 19, -1) if len(self.wrap_lines(what, room, at)) <= 3), 20)
+        parts = [(what, size, colour, 3)]
         said = " - ".join(t for t in (finding.get("rule") or "", finding.get("todo") or "") if t)
         if said:
             parts.append((said, 20, DIM, 2))
@@ -526,7 +530,7 @@ class Canvas:
             return 0
         room = width - self.s(12)
         return sum(len(self.wrap_lines(text, room, size, most)) * self.font(size).get_linesize()
-                   for text, size, _colour, most in self._finding_parts(findings[0]))
+                   for text, size, _colour, most in self._finding_parts(findings[0], room))
 
     def draw_findings_with_rule(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
         """The newest finding in ``area``: what and where, the rule it breaks and what to do, and its fix ("Fix:
@@ -539,7 +543,7 @@ class Canvas:
                          (area.x, area.y, self.s(6), area.height))
         x = area.x + self.s(12)
         y = area.y
-        for text, size, colour, most in self._finding_parts(first):
+        for text, size, colour, most in self._finding_parts(first, area.right - x):
             lines = self.wrap_lines(text, area.right - x, size, most)
             while lines and y + len(lines) * self.font(size).get_linesize() > area.bottom and len(lines) > 1:
                 lines = lines[:-1]
