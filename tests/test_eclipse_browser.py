@@ -236,8 +236,8 @@ def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub,
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     try:
-        with flow_on_the_box(hub, tmp_path, "eclipse", "Łucja,Bálint,Zoë",
-                             species=["Terran Directorate", "Orion Hegemony", "Hydran Progress"]) as flow:
+        with flow_on_the_box(hub, tmp_path, "eclipse", "Łucja,Bálint,Zoë,Ζωή",  # relations: 4 or more players
+                             species=["Terran Directorate", "Orion Hegemony", "Hydran Progress", "Mechanema"]) as flow:
             context, page, errors = page_for(browser, join_url(server, hub))
             try:
                 page.locator("#seats button", has_text="Łucja").click()
@@ -245,7 +245,7 @@ def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub,
                 for form in ("relations", "attack"):
                     page.locator("#form-pick").select_option(form)
                     choices = page.locator("#fields select").first.locator("option")
-                    expect(choices).to_have_text(["choose…", "Bálint", "Zoë"])
+                    expect(choices).to_have_text(["choose…", "Bálint", "Zoë", "Ζωή"])
                 report(page, "relations", **{"with": "Zoë"})
                 expect(page.locator("#report-result")).to_contain_text("recorded")
                 assert [(e.player, e.payload.get("with")) for e in flow.session.events()][-1] == ("Łucja", "Zoë")

@@ -457,3 +457,29 @@ def test_the_game_end_note_is_drawn_whole_and_said_once_after_next(store, tmp_pa
             assert " ".join(drawn[start:start + 2]) == note, drawn  # two lines, nothing cut
     finally:
         i18n.set_box_language("en")
+
+
+def test_relations_and_attacks_are_offered_only_where_diplomacy_is_used(store):
+    """Eclipse, Diplomacy: relations are not used with 2 or 3 players (Second Dawn: 4 or more; the rules notes, 1.2):
+    the phones offered "Diplomatic relations" and "Attacked a player you have relations with" to a 2-player table
+    and recorded a misplay when used. They are closed with 2 or 3 players, saying why in the table's language, and
+    open with 4 or more, every player other than the reporter in their choices."""
+    from companion import i18n
+
+    for players in ("Ann,Bob", "Ann,Bob,Cy"):
+        flow = start(store, players)
+        for name in flow.names:
+            assert not {"relations", "attack"} & set(flow.view()["open_forms"][name]), (players, name)
+        with pytest.raises(BadEntry) as closed:
+            flow.report("Ann", "relations", {"with": "Bob"})
+        count = len(flow.names)
+        said = {lang: i18n.say(closed.value, lang) for lang in ("en", "el", "pl", "hu")}
+        assert said["en"] == f"diplomatic relations are not used with {count} players"
+        assert said["el"] == f"οι διπλωματικές σχέσεις δεν χρησιμοποιούνται με {count} παίκτες"
+        assert said["pl"] == f"stosunków dyplomatycznych nie używa się przy {count} graczach"
+        assert said["hu"] == f"{count} játékosnál nincs diplomáciai kapcsolat"
+        assert flow.session.events() == []
+    flow = start(store, "Ann,Bob,Cy,Dee,Eve,Fay")
+    assert {"relations", "attack"} <= set(flow.view()["open_forms"]["Ann"])
+    flow.report("Ann", "relations", {"with": "Fay"})
+    assert not [f for f in flow.view()["findings"] if "not used" in f["what"]]

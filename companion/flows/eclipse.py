@@ -38,6 +38,7 @@ from rules.eclipse.data import (
     UnknownSector,
     catalogue,
 )
+from rules.eclipse.diplomacy import DIPLOMACY_MIN_PLAYERS
 from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
@@ -66,6 +67,13 @@ RESEARCHED = (GENERATOR_TECHS[0], *RARE_TECHNOLOGIES, *DEVELOPMENTS)
 Technologies, the Developments that score); any other technology is left out (its track count is reported at
 the end)."""
 ALWAYS = ("blueprint", "relations", "structure", "disc", "disc_back")
+DIPLOMACY_FORMS = ("relations", "attack")
+"""Reports about diplomatic relations: closed with 2 or 3 players, where relations are not used."""
+
+
+def _diplomacy(view: Mapping[str, Any]) -> bool:
+    """Whether diplomatic relations are used at this table (4 or more players)."""
+    return len(view.get("players") or ()) >= DIPLOMACY_MIN_PLAYERS
 """Forms open in every phase while the game runs."""
 
 
@@ -313,7 +321,21 @@ class EclipseFlow(FlowBase):
         passing: the reactions Upgrade, Build, Move, and Pass),
         diplomacy and alliances; Combat: the combat helper, Ancients destroyed, attacks; Cleanup: the Turn Order
         card's holder chooses, Hives roll; while reporting: the private end position. Blueprints, tiles laid and
-        discs placed or taken back in every phase."""
+        discs placed or taken back in every phase. With 2 or 3 players no diplomatic relations, so neither can a
+        player you have them with be attacked (:data:`rules.eclipse.diplomacy.DIPLOMACY_MIN_PLAYERS`)."""
+        out = self._open_forms(view, progress, player)
+        if not _diplomacy(view):
+            out = [f for f in out if f not in DIPLOMACY_FORMS]
+        return out
+
+    def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """Why ``form`` is closed: relations and attacks with 2 or 3 players say that relations are not used (Eclipse,
+        Diplomacy; Second Dawn: 4 or more players); else :meth:`FlowBase.closed_why`."""
+        if form.id in DIPLOMACY_FORMS and not _diplomacy(view) and not progress.over:
+            return Text("diplomatic relations are not used with {count} players", count=len(view.get("players") or ()))
+        return super().closed_why(form, view, progress, player)
+
+    def _open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         stage = progress.stage
         if progress.over:
             return []
