@@ -65,6 +65,10 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
 6c. ``sides`` (:func:`.reader._not_side`, :func:`.sides.side_faces`) -- a face beside a better-matching die, of its
     chroma but darker, whose colour runs less than a full side beyond that die's edge (foreshortened) is that die's
     side face seen obliquely: its die score is lowered; a second die lying against the first runs a full side.
+6c'. ``hanging`` (:func:`.reader._not_hanging`, :func:`.sides.hanging_sides`) -- a box overlapping a surer die's box,
+    lying from it towards the camera's nadir (:mod:`.nadir`) where that die's side faces show, of its chroma but
+    darker, is a box half on the die's top and half on its side face: its die score is lowered; two dice' top faces
+    never overlap, and a second die of the same colour against the first is lit as it is.
 6d. ``texture`` (:func:`.reader._not_texture`, :func:`.texture.table_repeats`) -- a face whose own box recurs on the
     table round it, away from the read's other dice, is the table's pattern (a gingham's check lying against a die,
     where the size search's pattern test sees the die in its window), not a die: its die score is lowered unless

@@ -359,6 +359,12 @@ class RollDiceConfig:
             sides wide with gaps of at most ``side_gap`` sides, for less than a full die (1 - ``side_full_ramp`` of
             that run, sides) is that die's side face seen obliquely: its die score is scaled by 1 - that product. A
             real die lying against another runs a full side (``side_full_ramp`` None: no test).
+        hang_overlap_ramp, hang_cos_ramp, hang_reach_ramp, hang_shade_ramp: the hanging-side test
+            (:func:`vision.roll_dice.sides.hanging_sides`): a face whose box overlaps a surer face's box (share of the
+            smaller on ``hang_overlap_ramp``), lying from it towards the camera's nadir (cosine on ``hang_cos_ramp``)
+            where that die's side faces show (their reach, sides, on ``hang_reach_ramp``), of its chroma and darker
+            (``hang_shade_ramp``, log units) is a box on that die's side face: its die score is scaled by 1 - that
+            (``hang_overlap_ramp`` None: no test). Set on the second generator's seeds 1000-1039.
         texture_side, texture_reach, texture_min_shift, texture_apart, texture_copies, texture_ramp,
             texture_match_ramp: the table's-texture test (:func:`vision.roll_dice.texture.table_repeats`): a face's
             upright box, scaled to ``texture_side`` px, matched in colour over the table within ``texture_reach``
@@ -579,6 +585,10 @@ class RollDiceConfig:
     side_strip: float = 0.5
     side_colour: float = 0.3
     side_gap: float = 0.2
+    hang_overlap_ramp: tuple[float, float] | None = (0.05, 0.12)
+    hang_cos_ramp: tuple[float, float] = (0.5, 0.7)
+    hang_reach_ramp: tuple[float, float] = (0.25, 0.35)
+    hang_shade_ramp: tuple[float, float] = (0.02, 0.05)
     texture_side: float = 12.0
     texture_reach: float = 2.2
     texture_min_shift: float = 0.8

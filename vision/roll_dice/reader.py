@@ -26,12 +26,13 @@ from .config import RollDiceConfig
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .glare import face_glare
+from .nadir import nadir_point, towards_top
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .outline import square_outline
 from .raised import raised_edges
 from .recentre import recentre_reads
-from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
-from .sides import side_faces
+from .shape import SurroundingLogs, die_likeness, expected_sides, pattern_lattice, surface_returns
+from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_faces, other_size_guard
 from .texture import table_repeats
@@ -218,9 +219,9 @@ class RollDiceReader:
         card's white border or a die known to be white, in this frame) of a white reference the table gives:
         the light's colour is then taken from it (:func:`vision.roll_dice.colours.estimate_light`) rather than from
         the dice alone. Returns a :class:`RollDiceRead` with per-stage timings (validate, foreground, candidates,
-        cnn, tops, dedupe, faces, pattern, recut, other_sizes, unsized, surface, outline, sides, texture, colours,
-        assemble, recentre) in ms. Raises :class:`BadFrame` for a bad frame, ``ValueError`` for a ``white`` that is
-        not 3 finite numbers in 0..255.
+        cnn, tops, dedupe, faces, pattern, recut, other_sizes, unsized, surface, outline, sides, hanging, texture,
+        colours, assemble, recentre) in ms. Raises :class:`BadFrame` for a bad frame, ``ValueError`` for a
+        ``white`` that is not 3 finite numbers in 0..255.
 
         The die size is searched (:func:`tried_sides`, :func:`size_evidence`) on every frame; a reader built with
         ``remember_size`` reads first at the size its last search chose, and searches only where the evidence there
@@ -528,6 +529,7 @@ class RollDiceReader:
         tops = stage("surface", _not_printed, frame, tops, ncc, cfg, logs)
         tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg, logs)
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
+        tops = stage("hanging", _not_hanging, frame, tops, ncc, cfg)
         tops = stage("texture", _not_texture, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
@@ -610,6 +612,27 @@ def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceC
     if todo.sum() < 2:
         return tops
     return tops.lowered(1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best))
+
+
+def _not_hanging(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
+    """The top faces with the die score of each that is a box on a surer die's side face (:func:`hanging_sides`:
+    overlapping that die's box, towards the camera's nadir, shaded) scaled by 1 - that; the nadir and the side faces'
+    reach from the faces' size model (:func:`expected_sides`, :func:`nadir_point`, :func:`towards_top`); only the
+    faces that would be reported are measured, after the side-face test."""
+    if cfg.hang_overlap_ramp is None or len(tops.rects) < 2:
+        return tops
+    weights = die_weights(tops, ncc, cfg)
+    todo = weights >= cfg.min_confidence                      # the faces a read would report (:func:`_reported`)
+    if todo.sum() < 2:
+        return tops
+    rects = tops.rects
+    sides = np.sqrt(rects[:, 2] * rects[:, 3])
+    shape = die_likeness(tops.evidence, cfg) if tops.evidence is not None else np.ones(len(sides))
+    every = expected_sides(rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, cfg)
+    nadir, tilt = nadir_point(rects[:, :2], every, frame.shape[:2], cfg.recentre_focal)
+    away, reach = towards_top(rects[:, :2], nadir, tilt, cfg.recentre_focal, frame.shape[1])
+    hang = hanging_sides(rects, tops.body, weights, away, reach, cfg, todo)
+    return tops.lowered(1.0 - hang)
 
 
 def _not_texture(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:

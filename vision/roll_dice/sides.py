@@ -7,16 +7,22 @@ body colour, often lit otherwise than the top, touches the top's edge, and lies 
 from the image's middle. Seen obliquely it is foreshortened: along the line from the top outwards, the body colour
 beyond the top's edge runs for less than a die's side. Two real dice lying side by side look alike in every other
 way, but the second one's top is a full square: its colour runs a whole side beyond the first one's edge.
+
+A box can also land half on a die's top and half on the side face that hangs from it towards the camera's nadir
+(:mod:`vision.roll_dice.nadir`): it overlaps the die's own, surer box, lies from it towards the nadir, and its body
+is the die's colour shaded. Two real dice' top faces never overlap, and a second die of the same colour touching
+the first is lit as the first: :func:`hanging_sides` finds such boxes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .assemble import top_overlap
 from .config import RollDiceConfig
 from .foreground import to_log
 
-__all__ = ["side_faces"]
+__all__ = ["hanging_sides", "side_faces"]
 
 
 def _ramp(x: np.ndarray | float, lo_hi: tuple[float, float]) -> np.ndarray:
@@ -118,4 +124,62 @@ def side_faces(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config:
             continue
         run = _run_beyond(frame, rects[j], v / d, bodies[i].astype(np.float32), config)
         out[i] = max(out[i], away * (1.0 - float(_ramp(run, config.side_full_ramp))))
+    return out
+
+
+def hanging_sides(rects: np.ndarray, bodies: np.ndarray, surety: np.ndarray, away: np.ndarray, reach: np.ndarray,
+                  config: RollDiceConfig, todo: np.ndarray | None = None) -> np.ndarray:
+    """How surely each face is a box on a surer die's side face, ``float[N]`` 0..1 (0 where not measured): the
+    largest, over the surer faces ``j`` measured (``surety[j] > surety[i]``), of the product of
+
+    * the share of the smaller box that the two boxes overlap (:func:`vision.roll_dice.assemble.top_overlap`) on the
+      ramp ``hang_overlap_ramp`` (two dice's top faces never overlap; boxes of two dice lying against each other
+      overlap by their slack only);
+    * the cosine between the direction from ``j`` to it and the direction from ``j`` towards the camera's nadir
+      (``-away[j]``), on ``hang_cos_ramp``: the side faces of a die hang from its top towards the nadir;
+    * ``j``'s side faces' reach (``reach[j]``, sides) on ``hang_reach_ramp``: near the nadir no side face shows;
+    * its body colour's chroma within ``side_chroma_pair`` of ``j``'s (log units: the die's own body) and darker than
+      ``j``'s top by ``hang_shade_ramp`` (log units of the channels' mean: a side face turned from the lamp; a die of
+      the same colour beside it is lit as it is).
+
+    Args:
+        rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
+        bodies: ``float[N, 3]`` their body colours, log-RGB (:func:`vision.roll_dice.tops.body_colour`).
+        surety: ``float[N]`` how surely each is a die (:func:`vision.roll_dice.assemble.die_weights`).
+        away: ``float[N, 2]`` unit vectors from the nadir towards each face, frame px
+            (:func:`vision.roll_dice.nadir.towards_top`; a zero vector at the nadir).
+        reach: ``float[N]`` how far each face's side faces reach towards the nadir, in sides
+            (:func:`vision.roll_dice.nadir.towards_top`).
+        config: ``hang_overlap_ramp``, ``hang_cos_ramp``, ``hang_reach_ramp``, ``hang_shade_ramp``,
+            ``side_chroma_pair``; ``hang_overlap_ramp`` None: no test (all 0).
+        todo: ``bool[N]``, the faces taking part (as side boxes and as dice); default all.
+
+    Returns ``float[N]``. Raises nothing; empty input gives an empty result.
+    """
+    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    n = len(rects)
+    out = np.zeros(n)
+    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    if config.hang_overlap_ramp is None or todo.sum() < 2:
+        return out
+    bodies = np.asarray(bodies, np.float64).reshape(-1, 3)
+    bright = bodies.mean(1)
+    chroma = bodies - bright[:, None]
+    surety = np.asarray(surety, np.float64).reshape(-1)
+    away = np.asarray(away, np.float64).reshape(-1, 2)
+    reach = np.asarray(reach, np.float64).reshape(-1)
+    # every factor but the overlap for all pairs of the faces taking part at once; the overlap only where the rest
+    # could raise a figure
+    idx = np.flatnonzero(todo)
+    r, b, c, sure, aw = rects[idx], bright[idx], chroma[idx], surety[idx], away[idx]
+    v = r[:, None, :2] - r[None, :, :2]                                                  # [i, j]: j to i, px
+    d = np.hypot(v[..., 0], v[..., 1])
+    cos = -(v[..., 0] * aw[None, :, 0] + v[..., 1] * aw[None, :, 1]) / np.maximum(d, 1e-9)
+    hang = (_ramp(b[None, :] - b[:, None], config.hang_shade_ramp) * _ramp(cos, config.hang_cos_ramp)
+            * _ramp(reach[idx], config.hang_reach_ramp)[None, :])
+    pair = (sure[None, :] > sure[:, None]) & (d > 1e-9) & (hang > 0.0)
+    for i, j in zip(*np.nonzero(pair), strict=True):
+        if hang[i, j] > out[idx[i]] and np.linalg.norm(c[i] - c[j]) < config.side_chroma_pair:
+            overlap = top_overlap(r[i], r[j])
+            out[idx[i]] = max(out[idx[i]], float(hang[i, j]) * float(_ramp(overlap, config.hang_overlap_ramp)))
     return out
