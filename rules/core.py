@@ -130,6 +130,11 @@ class Event:
         }
 
 
+WHOLE_TABLE = Text("the whole table")
+"""The ``where`` of a finding that concerns everyone at the table rather than one player, card or hex (the last
+round, a phase run out of order): shown after the finding as ``"<what> — <where>"``, so each language says it
+in words that read on after a dash ("az egész asztalra vonatkozik", not a bare "asztal")."""
+
 @dataclass(frozen=True)
 class Finding:
     """A misplay or illegal state the rules spotted.

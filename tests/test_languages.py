@@ -281,3 +281,27 @@ def test_the_qr_codes_hint_fits_beside_the_code_at_a_readable_size(lang, tmp_pat
                 break
     game_screens = {s.name for s in done.shots if s.name.endswith("-table")}
     assert game_screens and seen >= len(game_screens)
+
+
+@pytest.mark.parametrize("lang, ending", [
+    ("el", "αυτός είναι ο τελευταίος γύρος \u2014 αφορά όλο το τραπέζι"),
+    ("pl", "to ostatnia runda \u2014 dotyczy całego stołu"),
+    ("hu", "ez az utolsó kör \u2014 az egész asztalra vonatkozik"),
+])
+def test_a_note_for_the_whole_table_reads_on_after_its_dash(lang, ending):
+    """Roll for the Galaxy p.7-8: the VP pool running out makes this the last round, a note for everyone at the
+    table. The phone shows a finding as '<what> — <where>'; its 'where' once said the bare word 'table', which a
+    Hungarian phone read as 'ez az utolsó kör — asztal' ('this is the last round — table')."""
+    from rules.core import Event, replay
+    from rules.roll import ROLL_GAME
+
+    events = [Event(1, "player_setup", {"faction": 1, "home_world": "New Sparta", "development": "Public Works",
+                                        "world": "Spice World"}, player="Ann"),
+              Event(2, "player_setup", {"faction": "Alien Archaeology", "home_world": "Alpha Centauri",
+                                        "development": "Mining League", "world": "Comet Zone"}, player="Bob"),
+              Event(3, "roll", {"dice": []}, player="Ann"),
+              Event(4, "vp_changed", {"delta": 24, "reason": "hand-worked: 2 players' pool of 24"}, player="Ann")]
+    [last] = [f for f in replay(ROLL_GAME, {"players": ["Ann", "Bob"]}, events).findings
+              if "this is the last round" in f.what]
+    said = f"{i18n.localize(last.what, lang)} \u2014 {i18n.localize(last.where, lang)}"  # as flow.js renderFindings
+    assert said.endswith(ending), said

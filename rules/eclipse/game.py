@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import (
+    WHOLE_TABLE,
     BadSettings,
     CheckFormat,
     Finding,
@@ -136,7 +137,7 @@ PHASE_NAMES = PHASE_WORDS
 
 
 def _say(ctx: EventContext, verdicts: Sequence[Verdict], player: str | None) -> None:
-    ctx.add(*(v.finding(seq=ctx.event.seq, player=player, where=player or Text("table")) for v in verdicts))
+    ctx.add(*(v.finding(seq=ctx.event.seq, player=player, where=player or WHOLE_TABLE) for v in verdicts))
 
 
 def _rounds_play(state: EclipseState, ctx: EventContext, name: str, play: Any, *args: Any) -> EclipseState:
@@ -198,7 +199,7 @@ class EclipseGame(GameBase):
     def before(self, state: EclipseState, ctx: EventContext) -> bool:
         """Once the game is over, only a corrected report still counts."""
         if state.over and ctx.event.kind != POSITION_REPORTED:
-            ctx.finding(Text("the game is over; this event changes nothing"), ctx.event.player or Text("table"),
+            ctx.finding(Text("the game is over; this event changes nothing"), ctx.event.player or WHOLE_TABLE,
                         Severity.WARNING, ROUND)
             return False
         return True
@@ -302,7 +303,7 @@ class EclipseGame(GameBase):
         """The table stops waiting for reports (and, before round 9 is over, ends the game where it stands)."""
         if not state.rounds.over:
             ctx.finding(Text("the game ends in round {round}, before round {last} is over",
-                             round=state.rounds.round, last=ROUNDS), Text("table"),
+                             round=state.rounds.round, last=ROUNDS), WHOLE_TABLE,
                         Severity.WARNING, ROUND)
         return replace(state, ended=True, rounds=replace(state.rounds, phase="end"))
 

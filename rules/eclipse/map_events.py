@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from rules.core import WHOLE_TABLE
 from rules.eclipse.data import UnknownSector, catalogue
 from rules.eclipse.events import cell, optional_cell
 from rules.eclipse.galaxy import Cell, PlacedHex, edge_between
@@ -65,7 +66,7 @@ def _acting(ctx: EventContext) -> str | None:
 
 def _add(ctx: EventContext, verdicts: Iterable[Verdict], *, player: str | None = None, card: str | None = None,
          at: Cell | None = None) -> None:
-    where = Text("hex ({q}, {r})", q=at[0], r=at[1]) if at is not None else (player or Text("table"))
+    where = Text("hex ({q}, {r})", q=at[0], r=at[1]) if at is not None else (player or WHOLE_TABLE)
     ctx.add(*(v.finding(seq=ctx.event.seq, player=player, card=card, cell=at, where=where) for v in verdicts))
 
 

@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core import Event, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
+from rules.core import WHOLE_TABLE, Event, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.names import term
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
@@ -120,7 +120,7 @@ def _last_round(state: RaceState, ctx: EventContext, reason: str) -> RaceState:
         return state
     if not state.ending:
         ctx.finding(Text("{reason}: this is the last round; it is played to its end",
-                         reason=reason), Text("table"), Severity.INFO, N_("end of game"))
+                         reason=reason), WHOLE_TABLE, Severity.INFO, N_("end of game"))
     return replace(state, ending=(*state.ending, reason))
 
 
@@ -162,7 +162,7 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
     over = bool(state.ending)
     if over:
         ctx.finding(Text("game over after round {round}: {why}",
-                         round=state.round, why=Listing(state.ending, "; ")), Text("table"), Severity.INFO,
+                         round=state.round, why=Listing(state.ending, "; ")), WHOLE_TABLE, Severity.INFO,
                     N_("end of game"))
     return replace(
         state,
@@ -177,12 +177,12 @@ def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
     if state.stage is Stage.PHASES:
         left = Listing(s.label for s in state.steps[state.step :])
         ctx.finding(Text("round {round} still had phases to play ({left}); they are skipped",
-                         round=state.round, left=left), Text("table"), Severity.WARNING, N_("the round"))
+                         round=state.round, left=left), WHOLE_TABLE, Severity.WARNING, N_("the round"))
         state = _close_round(state, ctx, hands={})
     elif state.stage is Stage.ROUND_END:
         state = _close_round(state, ctx, hands={})
     if state.stage is Stage.OVER and before.stage is not Stage.OVER:
-        ctx.finding(Text("the game is over; this selection starts a round after the last one"), Text("table"),
+        ctx.finding(Text("the game is over; this selection starts a round after the last one"), WHOLE_TABLE,
                     Severity.WARNING, N_("end of game"))
     if not isinstance(raw, Mapping):
         raise ctx.bad(f"'choices' must map players to action ids, got {raw!r}")
@@ -316,7 +316,7 @@ class RaceGame(GameBase):
         """Once the game is over, an event is still applied but said (WARNING): it belongs to no round."""
         if state.stage is Stage.OVER:
             ctx.finding(Text("the game is over; this event is recorded but belongs to no round"),
-                        ctx.event.player or Text("table"), Severity.WARNING, N_("end of game"))
+                        ctx.event.player or WHOLE_TABLE, Severity.WARNING, N_("end of game"))
         return True
 
     # -- setup and bookkeeping ----------------------------------------------------------------
@@ -433,12 +433,12 @@ class RaceGame(GameBase):
         """The phase being played is over (``{phase?}``: the phase the table thinks it closes)."""
         step = state.current
         if step is None:
-            ctx.finding(Text("no phase is being played"), Text("table"), Severity.WARNING, N_("the round"))
+            ctx.finding(Text("no phase is being played"), WHOLE_TABLE, Severity.WARNING, N_("the round"))
             return state
         named = ctx.payload.get("phase")
         if named is not None and named != step.phase:
             ctx.finding(Text("phase {named} reported done, but the phase being played is {label}",
-                             named=term("race.phase", named), label=step.label), Text("table"),
+                             named=term("race.phase", named), label=step.label), WHOLE_TABLE,
                         Severity.WARNING, N_("the round"))
         more = state.step + 1 < len(state.steps)
         state = replace(
@@ -454,9 +454,9 @@ class RaceGame(GameBase):
         if state.stage is Stage.PHASES:
             left = Listing(s.label for s in state.steps[state.step :])
             ctx.finding(Text("round {round} ended before these phases were played: {left}",
-                             round=state.round, left=left), Text("table"), Severity.WARNING, N_("the round"))
+                             round=state.round, left=left), WHOLE_TABLE, Severity.WARNING, N_("the round"))
         elif state.stage is not Stage.ROUND_END:
-            ctx.finding(Text("no round is being played"), Text("table"), Severity.WARNING, N_("the round"))
+            ctx.finding(Text("no round is being played"), WHOLE_TABLE, Severity.WARNING, N_("the round"))
             return state
         hands = ctx.payload.get("hands") or {}
         if not isinstance(hands, Mapping):

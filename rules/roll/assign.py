@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules.core import Severity
+from rules.core import WHOLE_TABLE, Severity
 from rules.engine import EventContext
 from rules.roll.data import FACES, PHASES
 from rules.roll.dice import Dice
@@ -43,7 +43,7 @@ def start_round(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
     if state.stage == Stage.OVER or (state.stage == Stage.MANAGE and state.ending):
         ctx.finding(
             Text("the game ended after round {round} ({why})", round=state.round, why=Listing(state.ending, "; ")),
-            Text("table"),
+            WHOLE_TABLE,
             Severity.ERROR,
             N_("p.8 End check"),
         )
@@ -185,7 +185,7 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     happen return to the cup."""
     if state.stage not in (Stage.ROLL, Stage.ASSIGN):
         ctx.finding(Text("Reveal reported during {stage}",
-                         stage=stage_word(state.stage)), Text("table"), Severity.WARNING, N_("p.3 Rounds"))
+                         stage=stage_word(state.stage)), WHOLE_TABLE, Severity.WARNING, N_("p.3 Rounds"))
     selected = set()
     for p in state.players:
         if p.faction is None:  # setup is open to each player until their phase is selected (p.2 Setup)
@@ -205,12 +205,12 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
     if len(state.players) == 2:
         if extra is None:
-            ctx.finding(Text("2 players: the extra white die was not reported"), Text("table"), Severity.WARNING,
+            ctx.finding(Text("2 players: the extra white die was not reported"), WHOLE_TABLE, Severity.WARNING,
                         N_("p.4 Reveal"))
         elif extra not in game.cat.dice["white"].faces:
             ctx.finding(
                 Text("the extra white die cannot show {face} (a white die has no {face} face)", face=face_word(extra)),
-                Text("table"),
+                WHOLE_TABLE,
                 Severity.WARNING,
                 N_("p.4 Reveal"),
             )
@@ -220,7 +220,7 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     elif extra is not None:
         ctx.finding(
             Text("an extra white die is rolled only with 2 players, not {count}; ignored", count=len(state.players)),
-            Text("table"),
+            WHOLE_TABLE,
             Severity.WARNING,
             N_("p.4 Reveal"),
         )

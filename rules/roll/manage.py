@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules.core import Severity
+from rules.core import WHOLE_TABLE, Severity
 from rules.engine import EventContext
 from rules.roll.data import PHASES
 from rules.roll.dice import Dice
@@ -105,7 +105,7 @@ def on_game_end(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
     if not state.ending:
         ctx.finding(
             Text("the game was declared over, but the VP pool is not empty and no tableau has 12 tiles"),
-            Text("table"),
+            WHOLE_TABLE,
             Severity.ERROR,
             N_("p.8 End check"),
         )
@@ -113,7 +113,7 @@ def on_game_end(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
         ctx.finding(
             Text("the game was declared over during {stage}; the round in progress finishes first",
                  stage=stage_word(state.stage)),
-            Text("table"),
+            WHOLE_TABLE,
             Severity.WARNING,
             N_("p.3 Rounds: finish the current round"),
         )
@@ -184,7 +184,7 @@ def check_end(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         new = reasons[len(state.ending) :]
         ctx.finding(
             Text("end of game triggered ({why}): this is the last round", why=Listing(new, "; ")),
-            Text("table"),
+            WHOLE_TABLE,
             Severity.INFO,
             N_("p.8 End check"),
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules.core import Severity
+from rules.core import WHOLE_TABLE, Severity
 from rules.engine import EventContext
 from rules.roll.data import PHASES, Catalogue
 from rules.roll.dice import Dice
@@ -37,13 +37,13 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         state = end_phase(game, state, current.value, ctx)
     elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
         ctx.finding(Text("phase {phase} reported during {stage}",
-                         phase=stage_word(target), stage=stage_word(current)), Text("table"), Severity.WARNING,
+                         phase=stage_word(target), stage=stage_word(current)), WHOLE_TABLE, Severity.WARNING,
                     N_("p.3 Rounds"))
     if target != "manage" and target not in state.selected:
         ctx.finding(
             Text("phase {phase} was not selected this round (selected: {selected})", phase=stage_word(target),
                  selected=Listing(phase_word(s) for s in state.selected) if state.selected else Text("none")),
-            Text("table"),
+            WHOLE_TABLE,
             Severity.ERROR,
             N_("p.4 Phases: only the selected phases run"),
         )
@@ -51,7 +51,7 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         ctx.finding(
             Text("phase {phase} after {stage}: phases run once each, in order I-V",
                  phase=stage_word(target), stage=stage_word(current)),
-            Text("table"),
+            WHOLE_TABLE,
             Severity.ERROR,
             N_("p.4 Phases"),
         )
@@ -59,7 +59,7 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     if skipped:
         ctx.finding(plural("selected phase {phases} skipped",
                            "selected phases {phases} skipped",
-                           len(skipped), phases=Listing(phase_word(s) for s in skipped)), Text("table"),
+                           len(skipped), phases=Listing(phase_word(s) for s in skipped)), WHOLE_TABLE,
                     Severity.WARNING, N_("p.4 Phases"))
     return replace(state, stage=Stage(target))
 
