@@ -108,6 +108,39 @@ def test_equal_totals_say_the_tie_and_show_the_tie_break_that_decided(store, tmp
         i18n.set_box_language("en")
 
 
+
+def test_the_history_shows_the_tie_break_as_the_scores_screen_did(store, tmp_path, output_dir):
+    """The tied game opened from the touchscreen's history drew 25 and 25 under 'Winner: Ágnes' with no tie-break
+    row, while a phone's history showed it: the touchscreen's history draws the row under the totals (p.8 Victory:
+    Ágnes 10, Bálint 7, worked in :func:`roll_tied_at_25`), labelled with what it counts, in the table's language."""
+    from tests.test_evening_screens import tap
+
+    loop = roll_tied_at_25(store, tmp_path)
+    screen = TouchScreen(pairing=loop.hub.pairing)
+
+    def touch(name: str) -> None:
+        assert tap(screen, loop.hub, name) is not None, name
+        loop.take_actions()
+
+    try:
+        shot(loop, screen, "history-tie-scores", output_dir)
+        touch("games")
+        shot(loop, screen, "history-tie-choose", output_dir)
+        touch("history")
+        shot(loop, screen, "history-tie-list", output_dir)
+        touch(next(name for name in screen.buttons if name.startswith("open_game:")))
+        for lang, tied, row in (("en", "Ágnes, Bálint tied on 25 VP; the tie-break under the totals decides",
+                                 "Tie-break: dice in cup + credits"),
+                                ("hu", "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt",
+                                 "Holtverseny-döntő: a pohárban lévő kockák + Credit")):
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"history-tie-open-{lang}", output_dir)
+            assert screen.state is Screen.HISTORY
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            assert label_then_values(drawn, row, ["10", "7"]), (lang, drawn)
+    finally:
+        i18n.set_box_language("en")
+
 def test_a_clear_winner_shows_no_tie_break(store, tmp_path, output_dir):
     """Without equal totals the scores screen keeps its rows: no tie line, no tie-break row."""
     from companion.screen.game import tie_broken

@@ -25,7 +25,7 @@ from companion.screen.canvas import (
     Button,
     offline,
 )
-from companion.screen.game import score_table
+from companion.screen.game import score_table, tie_broken
 from companion.screen.states import Screen, ScreenState, Tap
 
 if TYPE_CHECKING:
@@ -193,7 +193,16 @@ class History(ScreenState):
         else:
             ts.text_fit(_("Not finished: {round}").format(round=opened.get("round_label", "")), (ts.x(10), ts.y(42)),
                         ts.x(780), 40, WARN)
-        score_table(ts, result, ts.rect(6, 96, 788, 250), winners=bool(opened.get("finished")))
+        # a finished game's equal totals that its tie-break decided: said and shown as on the scores screen
+        tied = tie_broken(result) if opened.get("finished") else []
+        top = 96
+        if tied:
+            line = _("{names} tied on {vp} VP; the tie-break under the totals decides").format(
+                names=", ".join(p["name"] for p in tied), vp=tied[0]["total"])
+            ts.text_fit(line, (ts.x(10), ts.y(top - 4)), ts.x(780), 24, WARN, min_size=12)
+            top += 24
+        score_table(ts, result, ts.rect(6, top, 788, 346 - top), winners=bool(opened.get("finished")),
+                    tiebreak=bool(tied))
         exported = opened.get("exported")
         note = (_("Saved: {path}").format(path=exported["json"]) if exported
                 else _("Export saves the record and the BG Stats play on the box; phones download them"))
