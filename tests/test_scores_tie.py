@@ -137,6 +137,7 @@ def test_the_history_shows_the_tie_break_as_the_scores_screen_did(store, tmp_pat
             shot(loop, screen, f"history-tie-open-{lang}", output_dir)
             assert screen.state is Screen.HISTORY
             drawn = [str(text) for text, _, _ in screen.drawn]
+            assert tied in drawn, (lang, drawn)
             assert label_then_values(drawn, row, ["10", "7"]), (lang, drawn)
     finally:
         i18n.set_box_language("en")
