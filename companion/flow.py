@@ -24,6 +24,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
      "last_round": false, "ending": ["..."], "over": false,
      "next": {"label": "Settle", "enabled": true, "why": "", "asked": "" | what the last Next asks to confirm},
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
+     "choices_now": {"Ann": {form id: {field name: {"choices": [...], "none": "..."}}}},
      "findings": [{"what", "where", "severity", "rule", "seq", "todo"}],
      "result": null | {"players": [...], "winners": [...], "team_scores"?: {team: VP}},
      "export": null | {"bgstats_url": "bgstats://..."}}
@@ -489,6 +490,7 @@ class GameFlow:
                      "asked": self._asked_now(t) or ""},
             "forms": [f.to_json() for f in self.spec.forms(ev)],
             "open_forms": {name: self.spec.open_forms(ev, progress, name) for name in self.names},
+            "choices_now": {name: self.spec.choices_now(ev, progress, name) for name in self.names},
             "findings": self.findings(),
             "result": self.result() if t.over else None,
             "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,

@@ -579,6 +579,10 @@ class GameSpec(Protocol):
         """The ids of the forms ``player`` may fill in now."""
         ...
 
+    def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """The choices the table leaves ``player`` in a form's field (:meth:`FlowBase.choices_now`)."""
+        ...
+
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """The engine's view and progress read as a round at the table."""
         ...
@@ -662,6 +666,13 @@ class FlowBase:
             events: the events in force, oldest first.
         """
         return None
+
+    def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """The choices the table leaves ``player`` now in some fields of the open forms, narrower than the field's own
+        (Eclipse's attack on a player you have relations with: only those players), as ``{form id: {field name:
+        {"choices": [choice, ...], "none": what the form says instead of an empty list}}}``. The default narrows
+        nothing: ``{}``."""
+        return {}
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""

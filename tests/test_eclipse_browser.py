@@ -231,7 +231,8 @@ def test_a_species_beside_a_name_is_never_cut_in_the_middle_of_a_word(browser, h
 def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub, tmp_path):  # noqa: F811
     """Eclipse's Diplomatic relations ('With') and 'You attacked a player you have relations with' ('Whom') offered the
     reporting player among the choices, and the box then refused the report ('you cannot choose yourself'): the
-    phone offers the other players only, and still posts the choice's name."""
+    phone offers the other players only, and still posts the choice's name; an attack offers only the players the
+    reporter has relations with, and with none says so instead of a list."""
     from playwright.sync_api import expect
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
@@ -242,13 +243,21 @@ def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub,
             try:
                 page.locator("#seats button", has_text="Łucja").click()
                 expect(page.locator("#me")).to_have_text("Łucja")
-                for form in ("relations", "attack"):
-                    page.locator("#form-pick").select_option(form)
-                    choices = page.locator("#fields select").first.locator("option")
-                    expect(choices).to_have_text(["choose…", "Bálint", "Zoë", "Ζωή"])
+                page.locator("#form-pick").select_option("relations")
+                choices = page.locator("#fields select").first.locator("option")
+                expect(choices).to_have_text(["choose…", "Bálint", "Zoë", "Ζωή"])
+                # no relations yet: the attack's form says so instead of a list, and cannot be sent
+                page.locator("#form-pick").select_option("attack")
+                expect(page.locator("#fields .form-none")).to_contain_text("relations with no one")
+                expect(page.locator("#fields select")).to_have_count(0)
+                expect(page.locator("#send")).to_be_hidden()
                 report(page, "relations", **{"with": "Zoë"})
                 expect(page.locator("#report-result")).to_contain_text("recorded")
                 assert [(e.player, e.payload.get("with")) for e in flow.session.events()][-1] == ("Łucja", "Zoë")
+                # Eclipse, Diplomacy: only a player Łucja has relations with can be attacked as a broken treaty
+                page.locator("#form-pick").select_option("attack")
+                expect(page.locator("#fields select").first.locator("option")).to_have_text(["choose…", "Zoë"])
+                expect(page.locator("#send")).to_be_visible()
                 assert not errors, errors
             finally:
                 context.close()

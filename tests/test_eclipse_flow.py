@@ -483,3 +483,33 @@ def test_relations_and_attacks_are_offered_only_where_diplomacy_is_used(store):
     assert {"relations", "attack"} <= set(flow.view()["open_forms"]["Ann"])
     flow.report("Ann", "relations", {"with": "Fay"})
     assert not [f for f in flow.view()["findings"] if "not used" in f["what"]]
+
+
+def test_an_attack_offers_only_the_players_you_have_relations_with(store):
+    """Eclipse, Diplomacy: who attacks a player they exchanged Ambassadors with returns the Ambassadors and takes the
+    Traitor card. The phone's 'Attacked a player you have relations with' listed every other player: it offers only
+    those the reporter has relations with (in seat order), and with none it says so instead of a list, in the
+    table's language; once the treaty is broken by that attack, neither side offers the other again."""
+    from companion import i18n
+    from tests.i18n_walk import leaks
+
+    flow = start(store, "Ann,Bob,Cy,Dee")
+
+    def offered(player: str) -> dict:
+        return flow.view()["choices_now"][player]["attack"]["with"]
+
+    none = offered("Ann")
+    assert none["choices"] == []
+    english = i18n.localize(none["none"], "en")
+    assert "relations with no one" in english
+    for lang in ("el", "pl", "hu"):
+        said = i18n.localize(none["none"], lang)
+        assert said != english and leaks([said], lang) == [], (lang, said)
+    flow.report("Ann", "relations", {"with": "Cy"})
+    flow.report("Dee", "relations", {"with": "Cy"})
+    assert offered("Ann")["choices"] == ["Cy"]
+    assert offered("Cy")["choices"] == ["Ann", "Dee"]
+    assert offered("Bob")["choices"] == []
+    flow.report("Ann", "attack", {"with": "Cy"})  # the treaty broken: Ambassadors returned
+    assert offered("Ann")["choices"] == [] and offered("Cy")["choices"] == ["Dee"]
+    assert start(store, "Ann,Bob,Cy").view()["choices_now"]["Ann"] == {}  # no relations with 3 players

@@ -55,6 +55,7 @@ BGSTATS_GAME_KEYS = {"name", "bggId", "sourceGameId", "highestWins", "noPoints",
 BGSTATS_PLAYER_KEYS = {"name", "score", "winner", "seatOrder", "startPlayer", "role", "color"}
 VIEW_KEYS = {"flow", "game", "title", "round", "round_label", "stage", "turn", "note", "phases", "pool", "pool_label",
              "columns", "players", "boards", "throws", "last_round", "ending", "over", "next", "forms", "open_forms",
+             "choices_now",
              "findings",
              "result", "export"}
 FRAME = (320, 240)  # px: the frames the setup step makes its zones for

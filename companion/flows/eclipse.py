@@ -328,6 +328,20 @@ class EclipseFlow(FlowBase):
             out = [f for f in out if f not in DIPLOMACY_FORMS]
         return out
 
+    def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """An attack on a player you have relations with (Eclipse, Diplomacy: who attacks a player they exchanged
+        Ambassadors with returns them and takes the Traitor card) offers only those players, in seat order; with
+        none, the form says so instead of a list. ``{}`` where relations are not used (2 or 3 players)."""
+        if not _diplomacy(view):
+            return {}
+        mine = next((p.get("relations") or () for p in view.get("players") or () if p.get("name") == player), ())
+        seats = [p["name"] for p in view.get("players") or () if p.get("name") in mine]
+        return {"attack": {"with": {
+            "choices": seats,
+            "none": Text("you have diplomatic relations with no one yet: only an attack on a player you exchanged "
+                         "Ambassadors with is reported here"),
+        }}}
+
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is closed: relations and attacks with 2 or 3 players say that relations are not used (Eclipse,
         Diplomacy; Second Dawn: 4 or more players); else :meth:`FlowBase.closed_why`."""

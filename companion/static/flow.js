@@ -569,13 +569,29 @@
       pick.dataset.ids = ids;
       if (forms.some((f) => f.id === keep)) pick.value = keep;
     }
-    if (formShown !== pick.value + "\n" + me) {
-      formShown = pick.value + "\n" + me;
+    // the choices the table leaves this seat in the form's fields (Eclipse: an attack offers only the players it
+    // has relations with); a field left with none shows why instead of a list, and the form cannot be sent
+    const narrowed = ((game.choices_now || {})[me] || {})[pick.value] || {};
+    const shown = pick.value + "\n" + me + "\n" + JSON.stringify(narrowed);
+    if (formShown !== shown) {
+      formShown = shown;
       const fields = $("fields");
       fields.replaceChildren();
       const form = forms.find((f) => f.id === pick.value);
-      for (const f of (form && form.fields) || []) fields.append(fieldInput(f.others ? withoutMe(f, me) : f));
+      for (const f of (form && form.fields) || []) {
+        const left = narrowed[f.name];
+        if (left && !(left.choices || []).length) fields.append(el("p", "form-none", left.none || ""));
+        else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f));
+      }
     }
+    $("send").hidden = Object.values(narrowed).some((left) => !(left.choices || []).length);
+  }
+
+  // A field narrowed by the table (game.choices_now): only the choices left, each with its own label.
+  function onlyThese(f, choices) {
+    const keep = (f.choices || []).map((c, k) => k).filter((k) => choices.includes(f.choices[k]));
+    return Object.assign({}, f, { choices: keep.map((k) => f.choices[k]),
+                                  labels: f.labels ? keep.map((k) => f.labels[k]) : f.labels });
   }
 
   // A field whose choices are the other players (Eclipse's relations, an attack): the reporting player is not
