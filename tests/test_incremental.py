@@ -341,6 +341,71 @@ def test_a_combat_die_rolled_beside_the_map_keeps_every_hex_without_reading_the_
     assert rims >= 1, "no roll against a hex's rim: the case is not tested"
 
 
+def _hex_at(cx: float, cy: float, flat: float = 100.0, hid: str | None = "101"):
+    """A flat-topped regular hexagon ``flat`` px across its flats centred at (cx, cy): corners every 60 degrees from
+    0, so corner 0 -> 4 spans the flats (R * sqrt(3) = flat), as the reader orders them."""
+    from types import SimpleNamespace
+
+    r = flat / np.sqrt(3.0)
+    a = np.deg2rad(60.0 * np.arange(6))
+    return SimpleNamespace(corners=np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], axis=1), id=hid)
+
+
+def test_room_for_a_hex_beside_the_map_only_where_a_hex_fits_joined_and_clear_of_it():
+    """Hand-worked on a map of 7 hexes 100 px across (a centre at (500, 500), its ring at 100 px in the directions
+    30 + 60k degrees, so the hex below it is centred at (500, 600)): the empty cell below that one is centred at
+    (500, 700) and its box (440, 648, 120, 104) holds that centre 52-60 px (over 35 = 0.35 flat) in from every side,
+    100 px (over 75) from (500, 600) and under 125 px from it: a hex fits. The same box 400 px below the map is off it
+    (no centre within 125 px of a hex), unless the read keeps hexes joined to no other. A die's box over the rim of
+    the hex at (500, 600), (440, 588, 120, 104), allows centres y 623-657 only, under 75 px from (500, 600): no hex
+    fits clear of it. A box 50 px square holds no centre 30 px (35 less the 5 px grid step) in from its sides."""
+    from vision.hexes.reader import room_for_a_hex
+
+    turns = np.deg2rad(30 + 60 * np.arange(6))
+    cells = [(500.0, 500.0)] + [(500 + 100 * np.cos(a), 500 + 100 * np.sin(a)) for a in turns]
+    previous = [_hex_at(x, y) for x, y in cells]
+    assert room_for_a_hex((440, 648, 120, 104), previous, 100.0)
+    assert not room_for_a_hex((440, 1048, 120, 104), previous, 100.0)
+    assert room_for_a_hex((440, 1048, 120, 104), previous, 100.0, joined=False)
+    assert not room_for_a_hex((440, 588, 120, 104), previous, 100.0)
+    assert not room_for_a_hex((475, 675, 50, 50), previous, 100.0, joined=False)
+
+
+def test_a_die_rolled_off_the_map_reads_no_hex_and_a_hex_laid_beside_it_is_read():
+    """A combat die rolled where no hex could have been laid (its change box has no room for a hex joined to the map
+    and clear of it) keeps every hex without reading any pixel of the map (stage ``off_map``, no foreground); the
+    same frame with a hex laid at the map's rim as well is read there, and the read equals a full read."""
+    from vision.hexes.reader import room_for_a_hex
+
+    deck = build_hex_deck_from_images(hex_reference_images(SECTORS, seed=7), name="eclipse", kind="scan")
+    off = 0
+    for seed in (3, 4, 5):
+        table = full_table("eclipse", SECTORS, seed, (1280, 720))
+        hexes = [p for p in table.pieces if p.kind == "hex"]
+        laid = max(hexes, key=lambda p: abs(p.axial[0]) + abs(p.axial[1]))   # a hex at the map's rim
+        first = table.render(frame_seed=0)
+        reader = HexesAdapter(deck, calibrate(first, table.layout))
+        before = reader.read(first)
+        pieces, _, _ = reroll(table, table.pieces, seed + 1)
+        after = table.render(pieces, frame_seed=1)
+        boxes = change_boxes(first, after)
+        flat = float(np.median([np.linalg.norm(h.corners[0] - h.corners[4]) for h in before.hexes]))
+        if any(room_for_a_hex(b, before.hexes, flat) for b in boxes if min(b[2], b[3]) >= flat):
+            continue
+        off += 1
+        got = read_changes(reader, after, before, boxes)
+        assert "off_map" in got.timings_ms and "foreground" not in got.timings_ms, got.timings_ms
+        assert [(h.id, h.rotation, h.axial) for h in got.hexes] == [(h.id, h.rotation, h.axial) for h in before.hexes]
+        # the hex at the rim taken before the first frame and laid with the roll: its box has room, it is read
+        first = table.render([p for p in table.pieces if p is not laid], frame_seed=0)
+        before = reader.read(first)
+        got = read_changes(reader, after, before, change_boxes(first, after))
+        assert "off_map" not in got.timings_ms and "identify" in got.timings_ms, got.timings_ms
+        assert {h.id: h.axial for h in got.hexes} == {h.id: h.axial for h in reader.read(after).hexes}
+        assert laid.id in {h.id for h in got.hexes}
+    assert off >= 1, "no die rolled off the map: the case is not tested"
+
+
 def test_a_hex_laid_against_the_map_is_read_with_the_map_kept():
     """The hexes kept are painted out of a window's foreground: a hex laid against them is still found, identified
     and placed on the map."""

@@ -294,6 +294,23 @@ def test_work_image_of_a_pi_camera_frame_is_an_integer_step_sample(rng):
     assert small.shape[0] == pytest.approx(small.shape[1] * 1296 / 2304, abs=2)
 
 
+@pytest.mark.parametrize("size", [(720, 1280), (1296, 2304), (481, 641)])
+def test_the_small_copy_is_every_step_th_pixel_of_any_frame_layout(rng, size):
+    """The small copy's sample (every ``W // (2 * work_width)``-th pixel, cut to a multiple of the means' side) is the
+    frame's own pixels whether the frame is contiguous, a crop of a larger one, mirrored, its channels reversed or
+    Fortran-ordered (its pixels gathered whole when a pixel's channels lie side by side, else channel by channel)."""
+    from vision.motion import _sample
+
+    frame = rng.integers(0, 256, (*size, 3), dtype=np.uint8)
+    for f in (frame, frame[5:-3, 7:-2], frame[:, ::-1], frame[..., ::-1], np.asfortranarray(frame)):
+        got, means = _sample(f, CONFIG)
+        step = f.shape[1] // (2 * CONFIG.work_width)
+        want = f[::step, ::step]
+        h, w = want.shape[0] // means * means, want.shape[1] // means * means
+        assert means == max(1, want.shape[1] // CONFIG.work_width)
+        assert got.flags.c_contiguous and np.array_equal(got, want[:h, :w])
+
+
 def test_change_boxes_between_two_frames(rng):
     base = table(rng)
     before = noisy(with_square(base, 40, 380, 50, 240), rng)

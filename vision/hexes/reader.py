@@ -30,7 +30,7 @@ from .lattice import find_hexes
 from .layout import HexObservation, joined_to_read, place_hexes
 from .size import work_image
 
-__all__ = ["HexesRead", "marker_polygons", "read_hexes", "read_hexes_changes"]
+__all__ = ["HexesRead", "marker_polygons", "read_hexes", "read_hexes_changes", "room_for_a_hex"]
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,12 @@ def _lattice_scale(previous: Sequence[HexObservation], calibration: TableCalibra
     or hexes."""
     if calibration is None or not previous:
         return None
-    flats = [float(np.linalg.norm(np.diff(calibration.to_mm(np.asarray(o.corners)[[0, 4]]), axis=0)))
-             for o in previous]
+    H_inv = calibration.H_inv   # once, not per hex: calibration.to_mm's own matrix
+
+    def to_mm(q: np.ndarray) -> np.ndarray:
+        return calibration.to_mm(q) if calibration.lens is not None else apply_homography(H_inv, q)
+
+    flats = [float(np.linalg.norm(np.diff(to_mm(np.asarray(o.corners)[[0, 4]]), axis=0))) for o in previous]
     return float(np.median(flats)) / hex_mm
 
 
@@ -187,6 +191,55 @@ def read_hexes(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
     return HexesRead(frame.shape[1], frame.shape[0], tuple(obs), flat_px, markers, t)
 
 
+#: A hex that comes onto the table changes all of itself, so its change box (at least a hex's flat width both ways,
+#: :data:`vision.cards.SMALL_CHANGE`, and at most its 1.155 flat widths corner to corner) holds its centre at least
+#: this many flat widths in from every side (0.42 for a box no wider than the hex; a little less taken).
+HEX_INSET = 0.35
+#: Two hexes lying side by side on the map have centres one flat width apart; a hex laid with its centre nearer than
+#: this many flat widths to a hex already read would lie over a quarter of it (and change that hex, which is read).
+HEX_APART = 0.75
+#: The join of a full read (:func:`vision.hexes.layout.joined_to_read`): a hex belongs to the map when its centre is
+#: within this many flat widths of a hex of it.
+JOIN_REACH = 1.25
+
+
+def room_for_a_hex(box: tuple[int, int, int, int], previous: Sequence[HexObservation], flat: float,
+                   joined: bool = True, step: float = 0.05) -> bool:
+    """Whether a hex could have been laid on the table in the changed ``box`` (``(x, y, w, h)`` frame px) beside the
+    ``previous`` hexes (``corners`` float[6, 2] frame px each; not empty), hexes ``flat`` px across their flats: a
+    centre at least :data:`HEX_INSET` flat widths in from every side of the box, at least :data:`HEX_APART` from every
+    previous hex's centre and, with ``joined`` (a deck's read keeps only the hexes joined to the map, :func:`vision.
+    hexes.layout.joined_to_read`), within :data:`JOIN_REACH` x the two hexes' mean flat width of one of them. The
+    centres tried lie on a grid ``step`` flat widths apart, each bound loosened by that step so no place between grid
+    points is missed. False: the change is off the map (a combat die rolled beside it) and the hexes need no read.
+    Raises nothing."""
+    x, y, bw, bh = (float(v) for v in box)
+    inset, d = (HEX_INSET - step) * flat, step * flat
+    xs = np.arange(x + inset, x + bw - inset + 0.5 * d, d)
+    ys = np.arange(y + inset, y + bh - inset + 0.5 * d, d)
+    if not len(xs) or not len(ys):
+        return False
+    corners = np.stack([np.asarray(o.corners, np.float64).reshape(-1, 2) for o in previous])   # [hexes, 6, 2]
+    centres = corners.mean(axis=1)
+    flats = np.linalg.norm(corners[:, 0] - corners[:, 4], axis=1)
+    pts = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 1, 2)
+    dist = np.linalg.norm(pts - centres[None], axis=2)                        # [points, hexes]
+    clear = (dist >= (HEX_APART - step) * flat).all(axis=1)
+    if joined:
+        clear &= (dist < (JOIN_REACH + step) * 0.5 * (flats[None] + flat)).any(axis=1)
+    return bool(clear.any())
+
+
+def _bounds(hexes: Sequence[HexObservation]) -> list[tuple[float, float, float, float]]:
+    """Each hex's bounding box ``(x, y, w, h)`` (float frame px) as :func:`vision.incremental.touches` takes it from
+    its ``corners``, all at once."""
+    if not hexes:
+        return []
+    q = np.stack([np.asarray(o.corners, np.float64).reshape(-1, 2) for o in hexes])
+    lo, hi = q.min(axis=1), q.max(axis=1)
+    return [(float(a[0]), float(a[1]), float(b[0] - a[0]), float(b[1] - a[1])) for a, b in zip(lo, hi, strict=True)]
+
+
 def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
                        changed: list[tuple[int, int, int, int]],
                        deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
@@ -203,7 +256,10 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
     (:func:`read_hexes` with the window's calibration and the kept hexes painted out of its foreground, so a window
     where only a die changed fits no lattice), and a hex found there joins when its centre lies in a changed box
     and the window's edge does not cut it; then every hex is placed on the map again (axial coordinates count from
-    the anchor). The markers are checked again only when a change touches one.
+    the anchor). When every hex of ``previous`` is kept and no changed box has room for a hex laid beside them
+    (:func:`room_for_a_hex`: a combat die rolled beside the map changes a box wider than a hex both ways, but one
+    that holds no hex's centre far enough in from its sides, clear of the map's hexes and joined to them), nothing is
+    read (stage ``off_map``). The markers are checked again only when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
@@ -227,14 +283,25 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
         return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, {"unchanged": 0.0})
     # a hex the changes cover at most EDGE_COVER of shows most of itself unchanged: it was not taken, moved, turned or
     # swapped (each changes all of it), so a die rolled against its rim keeps it as it was
-    kept = [o for o in previous if not touches(o.corners, changed) or covered(o.corners, changed) <= EDGE_COVER]
+    pairs = [(o, b) for o, b in zip(previous, _bounds(previous), strict=True)
+             if not touches(b, changed) or covered(o.corners, changed) <= EDGE_COVER]
+    kept = [o for o, _ in pairs]
+    if len(kept) == len(previous) and previous and not any(
+            room_for_a_hex(b, previous, flat, joined=deck is not None and c.drop_unjoined
+                           and any(o.id is not None for o in previous)) for b in changed):
+        # only dice or ships changed off the map: no hex came, went or moved, and nothing is read
+        off: dict[str, float] = {"off_map": 0.0}
+        markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, off)
+        return HexesRead(w, h, tuple(previous), float(np.median(flats)), markers, off)
     taken = [o.corners for o in kept]
+    bounds = [b for _, b in pairs]   # of taken's first len(kept); a hex a window adds is appended to taken alone
 
     scale = _lattice_scale(previous, calibration, _hex_mm(deck, c) or c.fallback_hex_mm)
 
     def read(x: int, y: int, ww: int, hh: int, keep: Callable[[np.ndarray], bool]):
         sub_cal = calibration.window(x, y, ww, hh) if calibration is not None else None
-        known = [np.asarray(q, np.float64) - (x, y) for q in taken if touches(q, [(x, y, ww, hh)])]
+        known = [np.asarray(q, np.float64) - (x, y) for k, q in enumerate(taken)
+                 if touches(bounds[k] if k < len(bounds) else q, [(x, y, ww, hh)])]
         r = read_hexes(frame[y:y + hh, x:x + ww], deck, sub_cal, None, c, tc, check_moved=False, select=keep,
                        lattice_scale=scale, known=known)
         return r.hexes, r.timings_ms
