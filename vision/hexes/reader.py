@@ -72,12 +72,10 @@ def _lattice_scale(previous: Sequence[HexObservation], calibration: TableCalibra
     or hexes."""
     if calibration is None or not previous:
         return None
-    H_inv = calibration.H_inv   # once, not per hex: calibration.to_mm's own matrix
-
-    def to_mm(q: np.ndarray) -> np.ndarray:
-        return calibration.to_mm(q) if calibration.lens is not None else apply_homography(H_inv, q)
-
-    flats = [float(np.linalg.norm(np.diff(to_mm(np.asarray(o.corners)[[0, 4]]), axis=0))) for o in previous]
+    ends = np.concatenate([np.asarray(o.corners, np.float64)[[0, 4]] for o in previous])   # corner 0 -> 4: the flats
+    # every hex's two corners through calibration.to_mm at once (each point is mapped alone: the same numbers)
+    mm = calibration.to_mm(ends) if calibration.lens is not None else apply_homography(calibration.H_inv, ends)
+    flats = [float(np.linalg.norm(np.diff(mm[2 * k:2 * k + 2], axis=0))) for k in range(len(previous))]
     return float(np.median(flats)) / hex_mm
 
 
