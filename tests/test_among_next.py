@@ -19,6 +19,16 @@ from tests.test_flow import start
 from tests.test_phone_browser import browser  # noqa: F401  (the browser fixture)
 
 
+def among_on_the_box(store, tmp_path, players: tuple[str, ...]):
+    """An Among the Stars evening on the box with ``players`` seated from phones, its first round begun."""
+    loop = evening(store, tmp_path, hub=StateHub())
+    do(loop, "choose_game", game="among")
+    for name in players:
+        do(loop, "setup_player", "phone", player=name)
+    do(loop, "setup_start")
+    return loop
+
+
 def test_next_names_who_has_not_reported_and_ends_the_round_when_pressed_again(store):
     flow = start(store, "among", "Ann,Ζωή,Łucja")
     flow.report("Ann", "discard", {})
@@ -60,11 +70,7 @@ def test_a_report_between_the_two_presses_asks_again(store):
 def test_the_touchscreen_and_a_phone_say_it_in_the_tables_language(store, tmp_path):
     """On the box: the first Next (from a phone) is refused with the names and nothing recorded; the touchscreen's
     Next ends the round."""
-    loop = evening(store, tmp_path, hub=StateHub())
-    do(loop, "choose_game", game="among")
-    for name in ("Ágnes", "Bálint"):
-        do(loop, "setup_player", "phone", player=name)
-    do(loop, "setup_start")
+    loop = among_on_the_box(store, tmp_path, ("Ágnes", "Bálint"))
     do(loop, "report", "phone", player="Ágnes", form="discard", values={})
     before = loop.session.last_seq
     answer = loop.dispatch({"action": "next_phase", "origin": "phone"})
@@ -78,11 +84,7 @@ def test_the_touchscreen_and_a_phone_say_it_in_the_tables_language(store, tmp_pa
 def test_next_names_the_round_it_moved_to_once(store, tmp_path):
     """The phones answered Among the Stars' Next with 'Rok 1 z 4, runda 2 z 6: Runda 2' ('Year 1 of 4, round 2 of 6:
     Round 2'): the year's label names the round already. It says the round once, in every language."""
-    loop = evening(store, tmp_path, hub=StateHub())
-    do(loop, "choose_game", game="among")
-    for name in ("Łucja", "Ζωή"):
-        do(loop, "setup_player", "phone", player=name)
-    do(loop, "setup_start")
+    loop = among_on_the_box(store, tmp_path, ("Łucja", "Ζωή"))
     said = []
     for _ in range(6):  # the year's 6 rounds: each player discards for credits (rulebook 4), then Next
         for name in ("Łucja", "Ζωή"):
@@ -137,11 +139,7 @@ def test_two_phones_pressing_next_at_once_end_the_round_only_once_the_question_w
     second arrives before its page could show that question, so it is no answer to it: it is refused with the same
     words, and the round goes on. A tap from a page that shows the question ("confirm": true) ends the round; the
     touchscreen (where the question is drawn above its Next) ends it on its second press as before."""
-    loop = evening(store, tmp_path, hub=StateHub())
-    do(loop, "choose_game", game="among")
-    for name in ("Ágnes", "Bálint"):
-        do(loop, "setup_player", "phone", player=name)
-    do(loop, "setup_start")
+    loop = among_on_the_box(store, tmp_path, ("Ágnes", "Bálint"))
     do(loop, "report", "phone", player="Ágnes", form="discard", values={})
     first = loop.dispatch({"action": "next_phase", "origin": "phone"})
     second = loop.dispatch({"action": "next_phase", "origin": "phone"})  # its page had not shown the question
@@ -157,11 +155,7 @@ def test_two_phones_pressing_next_at_once_end_the_round_only_once_the_question_w
 def test_a_confirmation_made_before_the_question_was_asked_is_no_confirmation(store, tmp_path):
     """A phone's "confirm" counts only for a question standing when its tap arrives: a first tap carrying it (a
     page still showing a question an Undo or a report has since made stale) is asked again."""
-    loop = evening(store, tmp_path, hub=StateHub())
-    do(loop, "choose_game", game="among")
-    for name in ("Ann", "Bob", "Cy"):
-        do(loop, "setup_player", "phone", player=name)
-    do(loop, "setup_start")
+    loop = among_on_the_box(store, tmp_path, ("Ann", "Bob", "Cy"))
     do(loop, "report", "phone", player="Ann", form="discard", values={})
     assert loop.dispatch({"action": "next_phase", "origin": "phone"}).error is not None
     do(loop, "report", "phone", player="Bob", form="discard", values={})  # between the two taps

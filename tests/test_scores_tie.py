@@ -77,6 +77,34 @@ def label_then_values(drawn: list[str], label: str, values: list[str]) -> bool:
     return False
 
 
+#: (language, the line saying the tie, the tie-break row's label) for the game of :func:`roll_tied_at_25`
+TIED_IN_EVERY_LANGUAGE = (
+    ("en", "Ágnes, Bálint tied on 25 VP; the tie-break under the totals decides", "Tie-break: dice in cup + credits"),
+    ("hu", "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt",
+     "Holtverseny-döntő: a pohárban lévő kockák + Credit"),
+    ("el", "Ágnes, Bálint: ισοπαλία με 25 ΠΝ· κρίνει η άρση ισοπαλίας κάτω από τα σύνολα",
+     "Άρση ισοπαλίας: ζάρια στο κύπελλο + μονάδες"),
+    ("pl", "Ágnes, Bálint: remis, po 25 PZ; rozstrzyga dogrywka pod sumami",
+     "Rozstrzygnięcie remisu: kości w kubku + kredyty"),
+)
+
+
+def assert_tie_drawn(loop, screen, output_dir, name: str, state, languages) -> None:
+    """Draw ``screen`` in each of ``languages`` ((lang, the tie's line, the tie-break row's label)) and assert it says
+    the tie and shows the row under the totals: Ágnes 10, Bálint 7 (:func:`roll_tied_at_25`)."""
+    try:
+        for lang, tied, row in languages:
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"{name}-{lang}", output_dir)
+            assert screen.state is state
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            assert tied in drawn, (lang, drawn)
+            # the row's label (whole, on one or two lines), then each player's value in seat order
+            assert label_then_values(drawn, row, ["10", "7"]), (lang, drawn)
+    finally:
+        i18n.set_box_language("en")
+
+
 def test_equal_totals_say_the_tie_and_show_the_tie_break_that_decided(store, tmp_path, output_dir):
     """The screen said 'Winner: Ágnes' over 25 and 25 and nothing more: the table could not see why Bálint lost. It
     says the two tied and shows the tie-break under the totals (10 against 7), in the table's language, labelled
@@ -88,24 +116,7 @@ def test_equal_totals_say_the_tie_and_show_the_tie_break_that_decided(store, tmp
                                                                                    ("Bálint", 25, [7])]
     assert result["winners"] == ["Ágnes"]
     screen = TouchScreen(pairing=loop.hub.pairing)
-    try:
-        for lang, tied, row in (("en", "Ágnes, Bálint tied on 25 VP; the tie-break under the totals decides",
-                                 "Tie-break: dice in cup + credits"),
-                                ("hu", "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt",
-                                 "Holtverseny-döntő: a pohárban lévő kockák + Credit"),
-                                ("el", "Ágnes, Bálint: ισοπαλία με 25 ΠΝ· κρίνει η άρση ισοπαλίας κάτω από τα σύνολα",
-                                 "Άρση ισοπαλίας: ζάρια στο κύπελλο + μονάδες"),
-                                ("pl", "Ágnes, Bálint: remis, po 25 PZ; rozstrzyga dogrywka pod sumami",
-                                 "Rozstrzygnięcie remisu: kości w kubku + kredyty")):
-            i18n.set_box_language(lang)
-            shot(loop, screen, f"scores-tie-{lang}", output_dir)
-            assert screen.state is Screen.SCORES
-            drawn = [str(text) for text, _, _ in screen.drawn]
-            assert tied in drawn, (lang, drawn)
-            # the row's label (whole, on one or two lines), then each player's value in seat order
-            assert label_then_values(drawn, row, ["10", "7"]), (lang, drawn)
-    finally:
-        i18n.set_box_language("en")
+    assert_tie_drawn(loop, screen, output_dir, "scores-tie", Screen.SCORES, TIED_IN_EVERY_LANGUAGE)
 
 
 
@@ -122,25 +133,14 @@ def test_the_history_shows_the_tie_break_as_the_scores_screen_did(store, tmp_pat
         assert tap(screen, loop.hub, name) is not None, name
         loop.take_actions()
 
-    try:
-        shot(loop, screen, "history-tie-scores", output_dir)
-        touch("games")
-        shot(loop, screen, "history-tie-choose", output_dir)
-        touch("history")
-        shot(loop, screen, "history-tie-list", output_dir)
-        touch(next(name for name in screen.buttons if name.startswith("open_game:")))
-        for lang, tied, row in (("en", "Ágnes, Bálint tied on 25 VP; the tie-break under the totals decides",
-                                 "Tie-break: dice in cup + credits"),
-                                ("hu", "Ágnes, Bálint: holtverseny, 25 GYP; az összegek alatti holtverseny-döntő dönt",
-                                 "Holtverseny-döntő: a pohárban lévő kockák + Credit")):
-            i18n.set_box_language(lang)
-            shot(loop, screen, f"history-tie-open-{lang}", output_dir)
-            assert screen.state is Screen.HISTORY
-            drawn = [str(text) for text, _, _ in screen.drawn]
-            assert tied in drawn, (lang, drawn)
-            assert label_then_values(drawn, row, ["10", "7"]), (lang, drawn)
-    finally:
-        i18n.set_box_language("en")
+    shot(loop, screen, "history-tie-scores", output_dir)
+    touch("games")
+    shot(loop, screen, "history-tie-choose", output_dir)
+    touch("history")
+    shot(loop, screen, "history-tie-list", output_dir)
+    touch(next(name for name in screen.buttons if name.startswith("open_game:")))
+    assert_tie_drawn(loop, screen, output_dir, "history-tie-open", Screen.HISTORY, TIED_IN_EVERY_LANGUAGE)
+
 
 def test_a_clear_winner_shows_no_tie_break(store, tmp_path, output_dir):
     """Without equal totals the scores screen keeps its rows: no tie line, no tie-break row."""
