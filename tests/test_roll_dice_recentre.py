@@ -230,6 +230,16 @@ def test_a_face_already_matched_at_recentre_below_is_not_read_again(reader):
     assert gated[k] == kept[k][1]
     for j, (i, _) in enumerate(kept):
         if float(ncc[i].max()) < first:
-            assert gated[j] == again[j]
-    assert reads(replace(cfg, recentre_below=first + 1e-3)) == again
-    assert reads(replace(cfg, recentre_below=2.0)) == again    # above 1: every weak face, as before the gate
+            assert same_read(gated[j], again[j])
+    assert all(map(same_read, reads(replace(cfg, recentre_below=first + 1e-3)), again))
+    assert all(map(same_read, reads(replace(cfg, recentre_below=2.0)), again))  # above 1: every weak face, as before
+
+
+def same_read(a, b) -> bool:
+    """Whether two dice reads say the same: colour, face and box alike, confidence within 1e-6 (the squares of a
+    different set of weak dice are scored in one matrix product of another shape, whose sums BLAS may round in
+    another order when its thread count differs)."""
+    if a is None or b is None:
+        return a is b
+    alike = (a.colour, a.face, a.box, a.kind) == (b.colour, b.face, b.box, b.kind)
+    return alike and abs(a.confidence - b.confidence) <= 1e-6

@@ -27,7 +27,7 @@ REQUESTS = [
     ("/api/report", {"player": "Ann", "form": "credits", "values": {"credits": 3}}, "report",
      {"player": "Ann", "form": "credits", "values": {"credits": 3}}),
     ("/api/report/undo", {"player": "Ann"}, "undo_report", {"player": "Ann"}),
-    ("/api/action", {"action": "next_phase", "label": "Settle"}, "next_phase", {}),
+    ("/api/action", {"action": "next_phase", "label": "Settle"}, "next_phase", {"confirm": False}),
     ("/api/camera", {"id": 5, "answer": "confirm", "choice": "settle"}, "camera_confirm",
      {"id": 5, "choice": "settle"}),
     ("/api/camera", {"id": 5, "answer": "dismiss"}, "camera_dismiss", {"id": 5}),
