@@ -226,3 +226,30 @@ def test_a_reroll_beside_the_map_reads_what_a_read_of_the_whole_paint_reads(comb
         want = read_changes(adapter, paint_out_map(frame2, hexes), before, boxes)
         assert [(d.colour, d.face, d.confidence, d.box) for d in got.dice] == \
             [(d.colour, d.face, d.confidence, d.box) for d in want.dice]
+
+
+def test_the_map_is_painted_the_median_of_the_table_ring_round_it():
+    """The paint's colour is each channel's ``np.median`` over the ring round the map (the map's mask on every 4th
+    pixel, grown by a hundredth of the frame's size and by five times that, the pixels in the larger and not in the
+    smaller), whatever the frame's size; inside the map every pixel is that colour."""
+    import cv2
+
+    from vision.hexes import paint_out_map
+    from vision.hexes.offmap import _map_polygons, map_mask
+
+    for h, w, seed in ((360, 640, 1), (361, 643, 2), (720, 1280, 3)):
+        rng = np.random.default_rng(seed)
+        frame = rng.integers(0, 256, (h, w, 3), np.uint8)
+        hexes = [_hex(w * 0.25 + 52 * k, h * 0.35 + 30 * (k % 2), 30) for k in range(5)]
+        small = np.zeros(frame[::4, ::4].shape[:2], np.uint8)
+        cv2.fillPoly(small, _map_polygons(hexes, 0.06, 0.25), 255, cv2.LINE_8, shift=4)
+        k = max(1, int(0.0025 * max(h, w)))
+        near = cv2.dilate(small, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+        far = cv2.dilate(small, np.ones((10 * k + 1, 10 * k + 1), np.uint8))
+        want = np.median(frame[::4, ::4][(far > 0) & (near == 0)].astype(np.float64), axis=0)
+        painted = paint_out_map(frame, hexes)
+        inside = map_mask(frame.shape, hexes) > 0
+        assert inside.any()
+        # fillPoly rounds the colour to uint8 as cv2.saturate_cast does (half to even)
+        assert np.array_equal(painted[inside], np.broadcast_to(np.round(want).astype(np.uint8), painted[inside].shape))
+        assert np.array_equal(painted[~inside], frame[~inside])

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.frames import validate_frame
+from vision.frames import every_nth_pixel, validate_frame
 
 __all__ = ["MotionConfig", "MotionState", "StillnessDetector", "change_boxes", "change_mask", "light_change_mask",
            "light_gains", "work_image"]
@@ -136,13 +136,7 @@ def _sample(frame: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, int]:
     if width <= config.work_width:
         return np.ascontiguousarray(frame), 1
     step = max(1, width // (2 * config.work_width))
-    if frame.ndim == 3 and frame.strides[2] == frame.itemsize and frame.strides[1] == frame.shape[2] * frame.itemsize:
-        # each pixel's channels gathered as one item: the same bytes, half the time of a channel-by-channel copy
-        pixels = frame.view(np.dtype((np.void, frame.shape[2] * frame.itemsize)))[..., 0]
-        sub = np.ascontiguousarray(pixels[::step, ::step]).view(frame.dtype).reshape(
-            -1, (frame.shape[1] + step - 1) // step, frame.shape[2])
-    else:
-        sub = frame[::step, ::step]
+    sub = every_nth_pixel(frame, step)   # frame[::step, ::step], the same bytes, the cheapest way
     f = max(1, sub.shape[1] // config.work_width)
     h, w = sub.shape[0] // f, sub.shape[1] // f
     return np.ascontiguousarray(sub[: h * f, : w * f]), f
