@@ -62,17 +62,27 @@ def phone_page(browser, hub, locale: str):
     """A phone's page (390x844, the browser's language ``locale``) and the box's phone view serving it on loopback; on
     leaving, the page has raised no script error."""
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    try:
+        with phone_context(browser, locale=locale) as (page, errors):
+            yield page, server
+    finally:
+        server.shutdown()
+    assert errors == []
+
+
+@contextlib.contextmanager
+def phone_context(browser, **options):
+    """A phone's page (390x844 and ``options`` of the browser context) with the script errors it raises; the context
+    is closed on leaving. Yields ``(page, errors)``."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, **options)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        yield page, server
+        yield page, errors
     finally:
         context.close()
-        server.shutdown()
-    assert errors == []
 
 
 def join_url(server, hub) -> str:

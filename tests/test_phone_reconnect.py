@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bench.box_process import BoxProcess, free_port
-from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
+from tests.test_phone_browser import browser, phone_context  # noqa: F401  (the browser fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -17,16 +17,8 @@ BACK_MS = 60_000  # a restarted box imports OpenCV and pygame again: slow on a s
 
 @pytest.fixture
 def phone_page(browser):  # noqa: F811
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with phone_context(browser, device_scale_factor=2, is_mobile=True, has_touch=True) as (page, errors):
         yield page, errors
-    finally:
-        context.close()
 
 
 def test_the_page_says_reconnecting_while_the_box_restarts_then_shows_the_new_box_live(phone_page, tmp_path,
