@@ -165,6 +165,18 @@ class Table(Protocol):
         ...
 
 
+def _keep(outcome: Outcome, name: str, store: Any) -> None:
+    """Write what a refused action keeps (:attr:`companion.flow.Outcome.kept`: the question a Next asked) in a
+    transaction of its own, the refusal's being rolled back; a storage that refuses only loses it (logged)."""
+    if outcome.kept is None or store is None or store.read_only is not None:
+        return
+    try:
+        with store.transaction(write=True, doing=name):
+            outcome.kept()
+    except SessionError as exc:
+        log.warning("%s: what the refusal keeps was not written (%s)", name, exc)
+
+
 class _Refused(Exception):
     """Rolls back the transaction of an action that was refused after it began."""
 
@@ -258,6 +270,7 @@ class Desk:
                 if key is not None and outcome.wrote and store is not None:
                     records.save_answer(store, key, self.table.game_id, outcome.to_json())
         except _Refused as refused:  # refused by the action itself: what it shows (an error on a question) stays
+            _keep(refused.outcome, name, store)
             return refused.outcome
         except BadEntry as exc:
             self.table.restore(memo)

@@ -33,24 +33,27 @@ The flow's view (``view["game"]`` of the published view for these games)::
 from __future__ import annotations
 
 import json
+import logging
 import time
 import unicodedata
 import urllib.parse
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import rules
-from companion import i18n
+from companion import i18n, records
 from companion.actions import Action, posted
-from companion.errors import BadEntry, shown
+from companion.errors import BadEntry, SessionError, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
 from companion.i18n import N_, Listing, Text, message_of
 from companion.words import colour_word
 from rules import BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.core import SEAT_COLOURS
 from rules.scoring import has_visible, name_key, standings
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "BGSTATS_URL",
@@ -261,6 +264,8 @@ class Outcome:
         changed: something was written besides ``events`` (a seat claim, a new join secret).
         recorded: the seqs answered when they are not ``events`` (a key's first answer given again).
         detail: what the box's log says instead of ``message`` (None: the message).
+        kept: a write that stands though the action is refused (the question a Next asked, so a restart resumes
+            it), run by the desk in a transaction of its own after the refusal's is rolled back; None: nothing.
     """
 
     events: list[Event] = field(default_factory=list)
@@ -271,6 +276,7 @@ class Outcome:
     changed: bool = False
     recorded: list[int] | None = None
     detail: str | None = None
+    kept: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.status is None:
@@ -310,7 +316,8 @@ class GameFlow:
             raise ValueError(f"session {session.id} is a {session.game.name!r} game, not {spec.name!r}")
         self.session = session
         self.spec = spec
-        self._asked: tuple[int, str] | None = None  # the Next confirmation asked: (the newest event's seq, its words)
+        # the Next confirmation asked: (the newest event's seq, its words), kept with the game so a restart resumes it
+        self._asked: tuple[int, str] | None = self._kept_asked()
         self.seats: list[dict[str, str]] = list(session.settings.get("seats") or [])
         if not self.seats:
             names = [p if isinstance(p, str) else p["name"] for p in session.settings.get("players", [])]
@@ -503,6 +510,24 @@ class GameFlow:
             return t.next_confirm
         return None
 
+    def _kept_asked(self) -> tuple[int, str] | None:
+        """The Next question kept in the session database (:func:`companion.records.load_asked`), or None (none kept,
+        or the storage cannot be read: the table is asked again)."""
+        try:
+            return records.load_asked(self.session.store, self.session.id)
+        except SessionError as exc:
+            log.warning("the question Next asked could not be read (%s): Next asks again", exc)
+            return None
+
+    def keep_asked(self) -> None:
+        """Keep the question Next asked (or that none stands) in the session database, so a restart between the two
+        presses ends the round on the second press, as it would have without the restart.
+
+        Raises:
+            StorageError: the storage refused (the question stands in memory: only a restart asks again).
+        """
+        records.save_asked(self.session.store, self.session.id, self._asked)
+
     # -- acting ------------------------------------------------------------------------
     def next_phase(self, origin: str = "touchscreen", confirm: bool = False) -> list[Event]:
         """Record what the Next button means now (reveal, the next phase, end of round, end of game).
@@ -527,10 +552,17 @@ class GameFlow:
             raise BadEntry(Text("the game is over") if t.over else (t.next_why or Text("nothing to advance now")))
         if t.next_confirm and (self._asked_now(t) is None or (origin == "phone" and confirm is not True)):
             self._asked = (self.session.last_seq, str(t.next_confirm))
+            try:  # inside an action's transaction this is rolled back with it: the desk keeps it again (Outcome.kept)
+                self.keep_asked()
+            except SessionError as exc:
+                log.warning("the question Next asked was not kept (%s): a restart asks again", exc)
             raise BadEntry(t.next_confirm)
-        self._asked = None
         with self.session.store.transaction(write=True, doing="recording Next"):  # all of Next, or none of it
-            return [self.session.append(kind, payload, origin=origin) for kind, payload in planned]
+            events = [self.session.append(kind, payload, origin=origin) for kind, payload in planned]
+            if self._asked is not None:
+                self._asked = None
+                self.keep_asked()
+        return events
 
     def report(self, player: Any, form_id: Any, values: Any, origin: str = "phone") -> Event:
         """Record a player's report about their own empire.
@@ -754,6 +786,6 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
             return Outcome([undo], Text("{player}'s report withdrawn: {what}", player=p.player, what=what),
                            detail=f"{p.player}: report #{undo.payload['seq']} undone (event {undo.seq})")
     except BadEntry as exc:
-        return Outcome([], "", message_of(exc))
+        return Outcome([], "", message_of(exc), kept=flow.keep_asked if what is Action.NEXT_PHASE else None)
     return None
 

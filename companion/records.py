@@ -1,6 +1,6 @@
 """What the box keeps in the session database besides the games' event logs: the first answer to each
 idempotency key, each game's join secret and seat claims, the setup step's events, the storage probe, where the
-box was, and what the camera saw at a game's last read.
+box was, what the camera saw at a game's last read, and the question a game's Next asked.
 
 Every function takes the :class:`companion.session.SessionStore` and runs in one of its transactions, so
 inside the main loop's transaction around an action (``store.transaction(write=True, ...)``) the key's
@@ -23,7 +23,7 @@ from rules import Event
 
 __all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
            "save_claim", "save_pairing", "drop_claim", "open_setup", "setup_events", "append_setup_event", "end_setup",
-           "start_setup", "load_place", "save_place", "load_seen", "save_seen"]
+           "start_setup", "load_place", "save_place", "load_seen", "save_seen", "load_asked", "save_asked"]
 
 
 def _has_tables(store: Any, since: int = 2) -> bool:
@@ -244,3 +244,27 @@ def save_seen(store: Any, game: str, seen: Mapping[str, Any]) -> None:
     of it, :mod:`companion.modes.dice`), one per game, replacing the one before, so a restart counts changes from
     it. Raises :class:`companion.errors.StorageError` when the storage refuses."""
     _save_state(store, f"seen:{game}", seen, "keeping what the camera saw")
+
+
+# -- the question a game's Next asked (schema 4's box_state) ----------------------------------------------------
+
+
+def load_asked(store: Any, session_id: str) -> tuple[int, str] | None:
+    """The question the Next of session ``session_id`` asked and the table has not answered yet (:func:`save_asked`):
+    ``(the newest event's seq when it was asked, its words)``, or None (none asked, a file older than schema 4, or a
+    kept value of another shape: a damaged row asks again, it never stops the box)."""
+    kept = _load_state(store, f"asked:{session_id}", "reading the question Next asked")
+    if kept is None:
+        return None
+    seq, words = kept.get("seq"), kept.get("words")
+    if type(seq) is not int or not isinstance(words, str) or not words:
+        return None
+    return seq, words
+
+
+def save_asked(store: Any, session_id: str, asked: tuple[int, str] | None) -> None:
+    """Keep the question the Next of session ``session_id`` asked (``(seq, words)`` as :func:`load_asked` gives it;
+    None: none stands), replacing the one before, so a restart between the two presses resumes it. Raises
+    :class:`companion.errors.StorageError` when the storage refuses."""
+    value = {} if asked is None else {"seq": int(asked[0]), "words": str(asked[1])}
+    _save_state(store, f"asked:{session_id}", value, "keeping the question Next asked")

@@ -13,6 +13,8 @@ import pytest
 
 from companion import i18n
 from companion.errors import BadEntry
+from companion.flow import GameFlow
+from companion.flows import FLOWS
 from companion.hub import StateHub
 from tests.test_evening import do, evening
 from tests.test_flow import start
@@ -167,3 +169,44 @@ def test_a_confirmation_made_before_the_question_was_asked_is_no_confirmation(st
     assert loop.view()["game"]["round_label"] == "Year 1 of 4, round 1 of 6"
     do(loop, "next_phase", "phone", confirm=True)
     assert loop.view()["game"]["round_label"] == "Year 1 of 4, round 2 of 6"
+
+
+def test_a_restart_between_the_two_presses_ends_the_round_on_the_second(store, tmp_path):
+    """The question is kept with the game: the box restarting (a power cut) between the first Next and the second
+    does not ask again; the second press, from the touchscreen or from a phone whose page showed the question, ends
+    the round with the 'took no action' finding (rulebook 4)."""
+    loop = among_on_the_box(store, tmp_path, ("Ann", "Bob"))
+    do(loop, "report", "phone", player="Ann", form="discard", values={})
+    asked = loop.dispatch({"action": "next_phase", "origin": "phone"})
+    assert asked.error is not None and asked.error.startswith("Bob: no action reported this round"), asked
+    again = evening(store, tmp_path, hub=StateHub())  # the box restarts
+    assert again.view()["game"]["next"]["asked"].startswith("Bob: no action reported this round")
+    assert again.view()["game"]["round_label"] == "Year 1 of 4, round 1 of 6"
+    do(again, "next_phase", "phone", confirm=True)
+    assert again.view()["game"]["round_label"] == "Year 1 of 4, round 2 of 6"
+    assert any(f["what"] == "Bob took no action in year 1, round 1" for f in again.view()["game"]["findings"])
+    assert again.view()["game"]["next"]["asked"] == ""
+    third = evening(store, tmp_path, hub=StateHub())  # the answered question is not asked of round 2 after a restart
+    assert third.view()["game"]["next"]["asked"] == ""
+
+
+def test_a_question_made_stale_before_a_restart_is_asked_again_after_it(store, tmp_path):
+    """A report recorded after the question, then a restart: the kept question no longer stands, so Next asks about
+    who is still missing; a kept value of another shape (a damaged row) asks again too, without stopping the box."""
+    from companion import records
+
+    flow = start(store, "among", "Ann,Bob,Cy")
+    flow.report("Ann", "discard", {})
+    with pytest.raises(BadEntry):
+        flow.next_phase()
+    flow.report("Bob", "discard", {})
+    restarted = GameFlow(store.get(flow.session.id), FLOWS["among"])
+    with pytest.raises(BadEntry) as again:
+        restarted.next_phase()
+    assert str(again.value).startswith("Cy: no action reported this round")
+    records._save_state(store, f"asked:{flow.session.id}", {"seq": "3", "words": 5}, "a damaged row")
+    damaged = GameFlow(store.get(flow.session.id), FLOWS["among"])
+    assert damaged.view()["next"]["asked"] == ""
+    with pytest.raises(BadEntry):
+        damaged.next_phase()
+    assert [e.kind for e in damaged.next_phase()] == ["round_ended"]
