@@ -579,8 +579,9 @@ class GameFlow:
             the earlier report is recorded with it, so the map and the findings follow the newest report.
 
         Raises:
-            BadEntry: unknown player or form, a form not open now, a bad value, or the rules cannot
-                apply it; the message names the problem and nothing is recorded.
+            BadEntry: unknown player or form, a form not open now, a bad value, a value the table does not leave
+                the player now (:meth:`companion.flow_spec.FlowBase.choices_now`), or the rules cannot apply it; the
+                message names the problem and nothing is recorded.
         """
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
@@ -607,6 +608,9 @@ class GameFlow:
                                     "{players}",
                                     form=forms[form_id].label, field=f.label, player=player,
                                     players=Listing([n for n in f.choices if n != player])))
+        for name, narrowed in self.spec.choices_now(ev, progress, player).get(form_id, {}).items():
+            if name in checked and checked[name] not in narrowed.get("choices", ()):
+                raise BadEntry(self.spec.outside_choices(forms[form_id], name, checked[name], player))
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
             if corrected is not None:  # the earlier report withdrawn and this one recorded: both or neither

@@ -583,6 +583,10 @@ class GameSpec(Protocol):
         """The choices the table leaves ``player`` in a form's field (:meth:`FlowBase.choices_now`)."""
         ...
 
+    def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
+        """Why ``player`` may not report ``value`` in ``form``'s ``field`` now (:meth:`FlowBase.outside_choices`)."""
+        ...
+
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """The engine's view and progress read as a round at the table."""
         ...
@@ -673,6 +677,13 @@ class FlowBase:
         {"choices": [choice, ...], "none": what the form says instead of an empty list}}}``. The default narrows
         nothing: ``{}``."""
         return {}
+
+    def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
+        """Why ``player`` may not report ``value`` in ``form``'s field named ``field``: a value the field offers but
+        :meth:`choices_now` leaves out (a phone's page older than the table, or a request made by hand), in the
+        players' words; the report is refused, nothing recorded. A flow says the rule where it can."""
+        label = next((f.label for f in form.fields if f.name == field), field)
+        return Text("{form}: {field}: {value} cannot be chosen now", form=form.label, field=label, value=value)
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""

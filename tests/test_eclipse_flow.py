@@ -513,3 +513,32 @@ def test_an_attack_offers_only_the_players_you_have_relations_with(store):
     flow.report("Ann", "attack", {"with": "Cy"})  # the treaty broken: Ambassadors returned
     assert offered("Ann")["choices"] == [] and offered("Cy")["choices"] == ["Dee"]
     assert start(store, "Ann,Bob,Cy").view()["choices_now"]["Ann"] == {}  # no relations with 3 players
+
+
+def test_an_attack_on_a_player_outside_your_relations_is_refused_with_the_rule(store):
+    """Eclipse 1.2, Diplomacy: only an attack on a player you exchanged Ambassadors with returns them and takes the
+    Traitor card. The phones offer only those players; a report naming another (a page older than the table, a
+    request made by hand) was recorded with a 'no relations to break' finding. It is refused, in the table's
+    language, and nothing is recorded; an attack on the player you have relations with is recorded as before."""
+    from companion import i18n
+
+    flow = start(store, "Ann,Bob,Cy,Dee")
+    flow.report("Ann", "relations", {"with": "Cy"})
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "attack", {"with": "Bob"})
+    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said["en"].startswith("you have no diplomatic relations with Bob: only an attack on a player you exchanged")
+    assert said["en"].endswith("(the Ambassadors go back and the attacker takes the Traitor card: "
+                               "Eclipse 1.2, Diplomacy)")
+    assert said["el"].startswith("δεν έχετε διπλωματικές σχέσεις με τον παίκτη Bob:")
+    assert said["pl"].startswith("nie masz stosunków dyplomatycznych z Bob:")
+    assert said["hu"].startswith("Bob játékossal nincs diplomáciai kapcsolatod:")
+    assert all("Eclipse 1.2" in s for s in said.values())
+    assert flow.session.last_seq == before  # nothing recorded, no finding
+    assert not [f for f in flow.view()["findings"] if "no relations" in f["what"]]
+    flow.report("Ann", "attack", {"with": "Cy"})  # the treaty broken: Ann takes the Traitor card
+    assert flow.session.last_seq == before + 1
+    with pytest.raises(BadEntry):  # the Ambassadors went back: no relations left to break
+        flow.report("Cy", "attack", {"with": "Ann"})
+    assert flow.session.last_seq == before + 1

@@ -454,3 +454,17 @@ def test_the_tables_undo_of_a_next_says_which_phase_it_took_back(store):
     flow.next_phase()  # III Settle
     flow.next_phase()  # Manage Empire
     assert undo(flow.session, "touchscreen", flow.describe).message == "undone: Manage Empire"
+
+
+def test_a_value_the_table_leaves_out_now_is_refused_naming_the_form_and_field(store):
+    """The shared words for a value a field offers but the table leaves out now (FlowBase.outside_choices), in each
+    language: 'Report: Field: value cannot be chosen now'."""
+    from companion import i18n
+    from companion.flow_spec import Field, FlowBase, Form
+
+    form = Form("pick", i18n.Text("Pick"), (Field("with", i18n.Text("With"), "choice", choices=("Ann", "Bob")),))
+    said = FlowBase.outside_choices(FLOWS["race"], form, "with", "Bob", "Ann")
+    assert i18n.say(said, "en") == "Pick: With: Bob cannot be chosen now"
+    assert i18n.say(said, "pl").endswith("nie można teraz wybrać Bob")
+    assert i18n.say(said, "hu").endswith("Bob most nem választható")
+    assert i18n.say(said, "el").endswith("η επιλογή Bob δεν είναι διαθέσιμη τώρα")

@@ -342,6 +342,16 @@ class EclipseFlow(FlowBase):
                          "Ambassadors with is reported here"),
         }}}
 
+    def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
+        """An attack reported on a player ``player`` has no relations with (the phones offer only those: a page older
+        than the table, or a request made by hand): refused with the rule (Eclipse 1.2, Diplomacy: attacking a player
+        you exchanged Ambassadors with returns them and takes the Traitor card; attacking anyone else is no report)."""
+        if form.id == "attack" and field == "with":
+            return Text("you have no diplomatic relations with {other}: only an attack on a player you exchanged "
+                        "Ambassadors with is reported here (the Ambassadors go back and the attacker takes the Traitor "
+                        "card: Eclipse 1.2, Diplomacy)", other=value)
+        return super().outside_choices(form, field, value, player)
+
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is closed: relations and attacks with 2 or 3 players say that relations are not used (Eclipse,
         Diplomacy; Second Dawn: 4 or more players); else :meth:`FlowBase.closed_why`."""
