@@ -13,7 +13,11 @@ The bounds (all per box; see :class:`ServerLimits`):
   address are closed as soon as they are accepted, so one guest cannot fill the box);
 - a connection with no complete request for ``idle_s`` seconds is closed;
 - request headers at most ``header_bytes`` (431), bodies at most ``body_bytes`` (413), refused before
-  the body is read; every answer the server itself makes (400, 413, 431, 500) is JSON ``{"error"}``,
+  the body is read. The connection of a refused request then lingers: the box stops writing after its answer
+  and reads on, throwing away what arrives, until the phone closes (at most ``linger_bytes`` and
+  ``linger_s``). Closed at once, it would drop the rest of a body still arriving, and the reset that sends
+  makes the phone report a broken connection instead of the answer. Every answer the server itself makes
+  (400, 413, 431, 500) is JSON ``{"error"}``,
   like the app's, said in the phone's language as the app's are (its ``lang`` cookie, else its
   ``Accept-Language``, else the box's). A 431 (headers or URL too long) is said in the language the headers
   received before the limit ask for, when they carry it (a URL too long is read past, up to
@@ -148,6 +152,9 @@ class ServerLimits:
         header_bytes: largest request header block (431 above it).
         body_bytes: largest request body (413 above it).
         backlog: the listening socket's queue of connections not yet accepted.
+        linger_bytes: after the server's own answer refusing a request (413, 431, 400), at most this many bytes
+            still arriving on its connection are read and thrown away before it is closed.
+        linger_s: and for at most this many seconds.
     """
 
     threads: int = 40
@@ -157,6 +164,8 @@ class ServerLimits:
     header_bytes: int = 8 * 1024
     body_bytes: int = BODY_LIMIT_BYTES
     backlog: int = 1024
+    linger_bytes: int = 8 * 1024 * 1024
+    linger_s: float = 5.0
 
 
 class _JsonErrorTask(ErrorTask):
@@ -184,13 +193,64 @@ class _JsonErrorTask(ErrorTask):
         self.status = f"{error.code} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.set_close_on_finish()
+        self.channel.linger = True  # the rest of a request still arriving is read and thrown away, not reset
         self.content_length = len(body)
         self.write(body)
 
 
 class _Channel(HTTPChannel):
+    """waitress's connection, lingering after the server's own refusal (:class:`_JsonErrorTask`): closed when its
+    answer is sent, it would drop the rest of the request still arriving (a 3 MB body refused from its headers),
+    and the reset that sends makes the phone report a broken connection instead of reading the answer. So the
+    connection stops writing (FIN after the answer) and reads on, throwing away what arrives, until the phone
+    closes, or ``linger_bytes`` or ``linger_s`` are spent (:class:`ServerLimits`); nothing of it is kept."""
+
     error_task_class = _JsonErrorTask
     parser_class = _Parser
+    linger = False  # set by the error task: the connection lingers instead of closing at once
+    _draining: list[float] | None = None  # [deadline (monotonic s), bytes left] while lingering
+
+    def handle_close(self) -> None:
+        if self.linger and self._draining is None and self.socket is not None:
+            try:
+                self.socket.shutdown(socket.SHUT_WR)  # the answer is sent whole: the phone reads it, then EOF
+            except OSError:
+                pass  # the phone is gone already: close now
+            else:
+                self._draining = [time.monotonic() + self.server.linger_s, float(self.server.linger_bytes)]
+                self.will_close = self.close_when_flushed = False
+                self.last_activity = time.time()
+                return
+        super().handle_close()
+
+    def readable(self) -> bool:
+        return True if self._draining is not None else super().readable()
+
+    def writable(self) -> bool:
+        # lingering writes nothing; the server's idle sweep sets will_close, which closes it through handle_write
+        return bool(self.will_close) if self._draining is not None else super().writable()
+
+    def handle_read(self) -> None:
+        if self._draining is None:
+            super().handle_read()
+            return
+        try:
+            data = self.socket.recv(self.adj.recv_bytes)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        self._draining[1] -= len(data)
+        self.last_activity = time.time()
+        if not data or self._draining[1] <= 0 or time.monotonic() > self._draining[0]:
+            self._draining[0] = 0.0
+            super().handle_close()
+
+    def handle_write(self) -> None:
+        if self._draining is not None:  # only the idle sweep's will_close gets here
+            super().handle_close()
+            return
+        super().handle_write()
 
     def del_channel(self, map=None) -> None:  # wasyncore: the connection is closed and forgotten
         super().del_channel(map)
@@ -202,6 +262,8 @@ class _Server(TcpWSGIServer):
 
     channel_class = _Channel
     per_client = 32
+    linger_bytes = ServerLimits.linger_bytes  # what a refused request's connection reads on (_Channel)
+    linger_s = ServerLimits.linger_s
     refused = 0  # connections closed at once because their address had too many open (for tests and logs)
     stopping = False  # set by PhoneServer.shutdown once its workers are done, before the sockets close
     changed: threading.Condition  # notified whenever a connection is accepted, refused or closed
@@ -210,6 +272,16 @@ class _Server(TcpWSGIServer):
         """Wake whoever waits in :meth:`PhoneServer.wait_connections` (called in the server's thread)."""
         with self.changed:
             self.changed.notify_all()
+
+    def maintenance(self, now: float) -> None:
+        """waitress's idle sweep (every ``cleanup_interval`` s), which also closes a refused request's connection
+        lingering past ``linger_s`` (:class:`_Channel`) though the phone keeps it open and quiet."""
+        super().maintenance(now)
+        late = time.monotonic()
+        for channel in list(self.active_channels.values()):
+            draining = getattr(channel, "_draining", None)
+            if draining is not None and late > draining[0]:
+                channel.will_close = True
 
     def handle_accept(self) -> None:
         super().handle_accept()  # accept() below refuses, or a channel is made and counted
@@ -423,6 +495,7 @@ def serve(app: Any, host: str = "0.0.0.0", port: int = 8080, limits: ServerLimit
         dispatcher.shutdown(timeout=1)
         raise _not_listening(host, port, exc) from None
     server.per_client = limits.per_client
+    server.linger_bytes, server.linger_s = limits.linger_bytes, limits.linger_s
     server.changed = threading.Condition()
     stop = getattr(app, "extensions", {}).get("companion", {}).get("stop")
     return PhoneServer(server, stop.set if stop is not None else None, limits)
