@@ -476,7 +476,11 @@ class Canvas:
 
     def draw_health(self, view: dict[str, Any], area: pygame.Rect, size: int = 22) -> None:
         """The box's health on a status line: the worst check's sign, level and message (``view["box"]["health"]``,
-        :class:`companion.doctor.HealthWatch`); nothing before the first round of checks."""
+        :class:`companion.doctor.HealthWatch`); nothing before the first round of checks. The message is drawn whole:
+        on one line, or word-wrapped on as many lines as ``area`` holds at a size read at arm's length (down to
+        :data:`HINT_MIN_SIZE`); where it cannot be (the
+        game screen's corner beside its buttons), the sign and level say where the whole message is (the Owner page,
+        linked from every phone), never a message cut mid-word."""
         health = (view.get("box") or {}).get("health")
         if not health:
             return
@@ -484,10 +488,24 @@ class Canvas:
         colour = LEVEL_COLOURS.get(level, DIM)
         if level == "OK":
             said = _("{sign} health: all checks OK").format(sign=self.sign("OK"))
+            self.text_fit(said, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
+            return
+        sign, word = self.sign(level), _(LEVEL_WORDS.get(level, level))
+        said = " ".join(_("{sign} {level}: {message}").format(sign=sign, level=word,
+                                                              message=health.get("message", "")).split())
+        for at in range(size, min(size, HINT_MIN_SIZE) - 1, -1):  # smaller is not read at arm's length
+            lines = self.wrap_lines(said, area.width, at)
+            height = len(lines) * self.font(at).get_linesize()
+            if height <= area.height and all(self.font(at).size(line)[0] <= area.width for line in lines):
+                break
         else:
-            said = _("{sign} {level}: {message}").format(sign=self.sign(level), level=_(LEVEL_WORDS.get(level, level)),
-                                                        message=health.get("message", ""))
-        self.text_fit(said, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
+            said = _("{sign} {level}: see {page}").format(sign=sign, level=word, page=_("Owner page"))
+            self.text_fit(said, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
+            return
+        y = area.centery - height // 2
+        for line in lines:
+            self.text(line, (area.x, y), at, colour)
+            y += self.font(at).get_linesize()
 
     def draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
         if not findings:
