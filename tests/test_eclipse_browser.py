@@ -263,3 +263,24 @@ def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub,
                 context.close()
     finally:
         server.shutdown()
+
+
+def test_a_hex_fields_boxes_show_the_axes_its_label_names(browser, hub, tmp_path):  # noqa: F811
+    """'Hex [q, r]' on a Hungarian phone stood over two boxes marked 'i' and 'j': each box now shows the axis the
+    label names, q and r (the Polish 'Heks [q, r]' and the Greek 'Εξάγωνο [q, r]' alike)."""
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]):
+            context, page, errors = page_for(browser, join_url(server, hub))
+            page.locator("#seats button", has_text="Ann").click()
+            expect(page.locator("#me")).to_have_text("Ann")
+            page.locator("#form-pick").select_option("explore")
+            hexes = page.locator('#fields [data-field="hex"] input[type=number]')
+            expect(hexes).to_have_count(2)
+            assert [hexes.nth(k).get_attribute("placeholder") for k in (0, 1)] == ["q", "r"]
+            assert errors == []
+            context.close()
+    finally:
+        server.shutdown()

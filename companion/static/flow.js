@@ -459,11 +459,13 @@
       // below for a place the picture does not offer
       input = el("span", "cell-inputs");
       const numbers = el("span", "cell-numbers");
-      for (const axis of ["i", "j"]) {
+      // each box shows the axis its label names ("Hex [q, r]": q and r; a phone showed "i" and "j" under it)
+      const named = /\[([^\[\],]+),\s*([^\[\],]+)\]/.exec(String(f.label || ""));
+      for (const [k, axis] of ["i", "j"].entries()) {
         const n = el("input");
         n.type = "number";
         n.step = "1";
-        n.placeholder = axis;
+        n.placeholder = named ? named[k + 1].trim() : axis;
         n.dataset.axis = axis;
         numbers.append(n);
       }
