@@ -455,7 +455,7 @@ class GameFlow:
         """The flow's view dict (shape in the module doc)."""
         ev, progress = self._now()
         t = self.spec.table(ev, progress)
-        columns = tuple(self.spec.columns)
+        columns = self.spec.columns_now(ev)
         players = []
         for k, s in enumerate(self.seats):
             row = t.players.get(s["name"], {})

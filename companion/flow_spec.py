@@ -587,6 +587,10 @@ class GameSpec(Protocol):
         """Why ``player`` may not report ``value`` in ``form``'s ``field`` now (:meth:`FlowBase.outside_choices`)."""
         ...
 
+    def columns_now(self, view: Mapping[str, Any]) -> tuple[Column, ...]:
+        """The columns each player's row shows at this table (:meth:`FlowBase.columns_now`)."""
+        ...
+
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """The engine's view and progress read as a round at the table."""
         ...
@@ -677,6 +681,11 @@ class FlowBase:
         {"choices": [choice, ...], "none": what the form says instead of an empty list}}}``. The default narrows
         nothing: ``{}``."""
         return {}
+
+    def columns_now(self, view: Mapping[str, Any]) -> tuple[Column, ...]:
+        """The columns each player's row shows at this table, given the engine's ``view``: :attr:`columns`, less those
+        the table does not play with (Eclipse's Ambassadors with 2 or 3 players). The default leaves out none."""
+        return tuple(self.columns)
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """Why ``player`` may not report ``value`` in ``form``'s field named ``field``: a value the field offers but

@@ -542,3 +542,15 @@ def test_an_attack_on_a_player_outside_your_relations_is_refused_with_the_rule(s
     with pytest.raises(BadEntry):  # the Ambassadors went back: no relations left to break
         flow.report("Cy", "attack", {"with": "Ann"})
     assert flow.session.last_seq == before + 1
+
+
+def test_the_players_rows_show_ambassadors_and_alliances_only_where_they_are_played(store):
+    """A 2-player table's rows read 'Ambassadors 0' and 'Alliance –' for rules it does not play (relations are used
+    with 4 or more players, Eclipse 1.2 Diplomacy; alliances only with their module, Rise of the Ancients p.10-11),
+    and the three columns did not fit a 360 px phone. Each column shows where its rule is played."""
+    assert [c["key"] for c in start(store, "Ann,Bob").view()["columns"]] == ["hexes"]
+    assert [c["key"] for c in start(store, "Ann,Bob,Cy").view()["columns"]] == ["hexes"]
+    assert [c["key"] for c in start(store, "Ann,Bob,Cy,Dee").view()["columns"]] == ["hexes", "ambassadors"]
+    both = start(store, "Ann,Bob,Cy,Dee", alliances=True).view()
+    assert [c["key"] for c in both["columns"]] == ["hexes", "ambassadors", "alliance"]
+    assert set(both["players"][0]) >= {"hexes", "ambassadors", "alliance"}

@@ -342,6 +342,17 @@ class EclipseFlow(FlowBase):
                          "Ambassadors with is reported here"),
         }}}
 
+    def columns_now(self, view: Mapping[str, Any]) -> tuple[Column, ...]:
+        """Hexes always; Ambassadors only where diplomatic relations are used (4 or more players, Eclipse 1.2
+        Diplomacy) and Alliance only with the Alliances module (Rise of the Ancients p.10-11): a 2-player table read
+        'Ambassadors 0' and 'Alliance –' for rules it does not play, in a table too wide for a 360 px phone."""
+        out = [c for c in self.columns if c.key == "hexes"]
+        if _diplomacy(view):
+            out += [c for c in self.columns if c.key == "ambassadors"]
+        if (view.get("modules") or {}).get("alliances"):
+            out += [c for c in self.columns if c.key == "alliance"]
+        return tuple(out)
+
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """An attack reported on a player ``player`` has no relations with (the phones offer only those: a page older
         than the table, or a request made by hand): refused with the rule (Eclipse 1.2, Diplomacy: attacking a player
