@@ -451,7 +451,9 @@ class TableSetup:
             "phases": [],
             "pool": None,
             "pool_label": "",
-            "columns": [c.to_json() for c in self.spec.columns],
+            # the columns of the table being set up (Eclipse's Ambassadors from 4 players; Alliance with its module)
+            "columns": [c.to_json() for c in self.spec.columns_now(
+                {"players": [{"name": n} for n in self.names], "modules": dict(self.options)})],
             "boards": [],
             "throws": [],
             "last_round": False,

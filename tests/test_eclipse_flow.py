@@ -554,3 +554,21 @@ def test_the_players_rows_show_ambassadors_and_alliances_only_where_they_are_pla
     both = start(store, "Ann,Bob,Cy,Dee", alliances=True).view()
     assert [c["key"] for c in both["columns"]] == ["hexes", "ambassadors", "alliance"]
     assert set(both["players"][0]) >= {"hexes", "ambassadors", "alliance"}
+
+
+def test_the_setup_shows_the_columns_of_the_table_being_set_up(store):
+    """While players are added, the players' table shows Ambassadors once there are 4 (Eclipse 1.2 Diplomacy) and
+    Alliance only with the Alliances module, as the game will."""
+    from companion.setup_flow import TableSetup
+
+    setup = TableSetup(store, FLOWS["eclipse"])
+    for name in ("Ann", "Bob"):
+        setup.add_player(name)
+    assert [c["key"] for c in setup.view()["columns"]] == ["hexes"]
+    for name in ("Cy", "Dee"):
+        setup.add_player(name)
+    assert [c["key"] for c in setup.view()["columns"]] == ["hexes", "ambassadors"]
+    allied = TableSetup(store, FLOWS["eclipse"], options={"alliances": True})
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        allied.add_player(name)
+    assert [c["key"] for c in allied.view()["columns"]] == ["hexes", "ambassadors", "alliance"]
