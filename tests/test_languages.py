@@ -305,3 +305,14 @@ def test_a_note_for_the_whole_table_reads_on_after_its_dash(lang, ending):
               if "this is the last round" in f.what]
     said = f"{i18n.localize(last.what, lang)} \u2014 {i18n.localize(last.where, lang)}"  # as flow.js renderFindings
     assert said.endswith(ending), said
+
+
+# hand-written: the chooser's hint under the QR code tells the players what to do, as its sibling "Phones: scan the
+# code" does ("σαρώστε τον κωδικό", "zeskanujcie kod", "olvassátok be a kódot"); the Greek and Hungarian said a noun,
+# "scanning" ("σάρωση", "beolvasás")
+SCAN_HINT = {"el": "Τηλέφωνα: σαρώστε", "pl": "Telefony: zeskanuj", "hu": "Telefonok: olvassátok be"}
+
+
+@pytest.mark.parametrize("lang", sorted(SCAN_HINT))
+def test_the_choosers_qr_hint_says_what_to_do(lang):
+    assert i18n.translations(lang).gettext("Phones: scan") == SCAN_HINT[lang]
