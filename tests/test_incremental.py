@@ -3,6 +3,7 @@ tile and hex whose place did not change keeps its observation; the change comes 
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -404,6 +405,63 @@ def test_a_die_rolled_off_the_map_reads_no_hex_and_a_hex_laid_beside_it_is_read(
         assert {h.id: h.axial for h in got.hexes} == {h.id: h.axial for h in reader.read(after).hexes}
         assert laid.id in {h.id for h in got.hexes}
     assert off >= 1, "no die rolled off the map: the case is not tested"
+
+
+def test_a_die_rolled_where_a_hex_could_lie_reads_no_map_and_a_hex_laid_moved_or_taken_with_it_is_read():
+    """A combat die rolled against the map's rim changes a box with room for a hex (:func:`room_for_a_hex`): only its
+    pixels tell it from a hex. A die alone keeps every hex after the coarse look (stage ``hex_blob``: no work image,
+    no foreground of the window); the same roll with the rim hex nearest the die laid in the same change (taken before
+    the first frame), moved a cell outwards, or taken away is read as a full read of that frame reads it."""
+    from dataclasses import replace
+
+    from vision.hexes.reader import room_for_a_hex
+
+    deck = build_hex_deck_from_images(hex_reference_images(SECTORS, seed=7), name="eclipse", kind="scan")
+    looked = 0
+    for seed in (1, 2):
+        table = full_table("eclipse", SECTORS, seed, (1280, 720))
+        hexes = [p for p in table.pieces if p.kind == "hex"]
+        ring = max(abs(p.axial[0]) + abs(p.axial[1]) for p in hexes)
+        first = table.render(frame_seed=0)
+        reader = HexesAdapter(deck, calibrate(first, table.layout))
+        before = reader.read(first)
+        flat = float(np.median([np.linalg.norm(h.corners[0] - h.corners[4]) for h in before.hexes]))
+        for roll in range(6):
+            pieces, _, die = reroll(table, table.pieces, 100 * seed + roll)
+            after = table.render(pieces, frame_seed=1)
+            boxes = change_boxes(first, after)
+            if not any(room_for_a_hex(b, before.hexes, flat) for b in boxes if min(b[2], b[3]) >= flat):
+                continue
+            got = read_changes(reader, after, before, boxes)
+            if "hex_blob" not in got.timings_ms or "work_image" in got.timings_ms:
+                continue   # a hex's rim covered, or dice heaped: the window is read, as before
+            looked += 1
+            assert [(h.id, h.rotation, h.axial) for h in got.hexes] == [(h.id, h.rotation, h.axial)
+                                                                        for h in before.hexes]
+            rim = [p for p in hexes if abs(p.axial[0]) + abs(p.axial[1]) >= ring - 1]
+            near = min(rim, key=lambda p: math.dist(p.centre_mm, die.centre_mm))
+            # moved one cell outwards: from the hex inside it beside it, as far again
+            inner = min((p for p in hexes if p is not near), key=lambda p: math.dist(p.centre_mm, near.centre_mm))
+            moved = replace(near, centre_mm=tuple(2 * np.asarray(near.centre_mm) - np.asarray(inner.centre_mm)))
+            cases = {"laid": ([p for p in table.pieces if p is not near], pieces),
+                     "moved": (table.pieces, [moved if p is near else p for p in pieces]),
+                     "taken": (table.pieces, [p for p in pieces if p is not near])}
+            for case, (then, now) in cases.items():
+                frame0, frame1 = table.render(then, frame_seed=0), table.render(now, frame_seed=1)
+                got = read_changes(reader, frame1, reader.read(frame0), change_boxes(frame0, frame1))
+                full = reader.read(frame1)
+                assert "work_image" in got.timings_ms, (seed, roll, case, got.timings_ms)
+                # every hex identified as the full read identifies it (a window read may add a place it cannot name
+                # beside the die, as before: the full read drops what joins no hex it named)
+                assert {h.id: (h.rotation, h.axial) for h in got.hexes if h.id is not None} == {
+                    h.id: (h.rotation, h.axial) for h in full.hexes if h.id is not None}, (seed, roll, case)
+                named = {h.id: h.axial for h in got.hexes}
+                if case == "laid":
+                    assert near.id in named, (seed, roll, case)
+                else:   # not kept where it lay
+                    assert named.get(near.id) != {h.id: h.axial for h in before.hexes}[near.id], (seed, roll, case)
+            break   # one such roll a table
+    assert looked >= 1, "no die rolled where a hex could lie: the case is not tested"
 
 
 def test_a_hex_laid_against_the_map_is_read_with_the_map_kept():

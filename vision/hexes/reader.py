@@ -11,7 +11,7 @@ import numpy as np
 from ..cards import EDGE_COVER, SMALL_CHANGE
 from ..deck import DeckProfile
 from ..frames import validate_frame
-from ..incremental import covered, grow, piece_sized, recheck_markers, touches, window_reads
+from ..incremental import covered, grow, piece_sized, recheck_markers, touches, window_reads, windows
 from ..table import (
     MARKER_SHEET_MARGIN,
     MIN_SIDE_PX,
@@ -28,6 +28,7 @@ from .geometry import hex_crop
 from .identify import decide_hexes, likely_anchor, score_hexes
 from .lattice import find_hexes
 from .layout import HexObservation, joined_to_read, place_hexes
+from .newhex import hex_sized_blob, marker_sheets
 from .size import work_image
 
 __all__ = ["HexesRead", "marker_polygons", "read_hexes", "read_hexes_changes", "room_for_a_hex"]
@@ -238,6 +239,23 @@ def _bounds(hexes: Sequence[HexObservation]) -> list[tuple[float, float, float, 
     return [(float(a[0]), float(a[1]), float(b[0] - a[0]), float(b[1] - a[1])) for a, b in zip(lo, hi, strict=True)]
 
 
+def _hex_sized_change(frame: np.ndarray, changed: list[tuple[int, int, int, int]], taken: list[np.ndarray],
+                      bounds: list[tuple[float, float, float, float]], flat: float, config: HexesConfig,
+                      calibration: TableCalibration | None) -> bool:
+    """Whether a window the change read would read (each changed box grown by 1.3 flat widths, overlapping ones
+    merged: :func:`vision.incremental.windows`) holds a foreground blob meeting a changed box that could be a hex
+    (:func:`vision.hexes.newhex.hex_sized_blob`, with the hexes ``taken`` (frame px, bounding boxes ``bounds``) and
+    the calibration markers painted out as the window read paints them)."""
+    for x, y, ww, hh in windows(changed, 1.3 * flat, frame.shape):
+        known = [np.asarray(q, np.float64) - (x, y) for q, b in zip(taken, bounds, strict=True)
+                 if touches(b, [(x, y, ww, hh)])]
+        inside = [(bx - x, by - y, bw, bh) for bx, by, bw, bh in changed if touches((bx, by, bw, bh), [(x, y, ww, hh)])]
+        if inside and hex_sized_blob(frame[y:y + hh, x:x + ww], inside, known, flat, config,
+                                     marker_sheets(calibration, (x, y))):
+            return True
+    return False
+
+
 def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
                        changed: list[tuple[int, int, int, int]],
                        deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
@@ -257,7 +275,10 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
     the anchor). When every hex of ``previous`` is kept and no changed box has room for a hex laid beside them
     (:func:`room_for_a_hex`: a combat die rolled beside the map changes a box wider than a hex both ways, but one
     that holds no hex's centre far enough in from its sides, clear of the map's hexes and joined to them), nothing is
-    read (stage ``off_map``). The markers are checked again only when a change touches one.
+    read (stage ``off_map``); nor when a box has room but no window the change read would read holds a foreground
+    blob meeting a changed box that could be a hex (:func:`vision.hexes.newhex.hex_sized_blob` on a coarse copy:
+    stage ``hex_blob``, the window read's own test for a lattice with a margin). The markers are checked again only
+    when a change touches one.
 
     Args:
         changed: ``(x, y, w, h)`` frame-px boxes of what changed since ``previous`` was read (not empty).
@@ -284,15 +305,19 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
     pairs = [(o, b) for o, b in zip(previous, _bounds(previous), strict=True)
              if not touches(b, changed) or covered(o.corners, changed) <= EDGE_COVER]
     kept = [o for o, _ in pairs]
-    if len(kept) == len(previous) and previous and not any(
-            room_for_a_hex(b, previous, flat, joined=deck is not None and c.drop_unjoined
-                           and any(o.id is not None for o in previous)) for b in changed):
-        # only dice or ships changed off the map: no hex came, went or moved, and nothing is read
-        off: dict[str, float] = {"off_map": 0.0}
-        markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, off)
-        return HexesRead(w, h, tuple(previous), float(np.median(flats)), markers, off)
     taken = [o.corners for o in kept]
     bounds = [b for _, b in pairs]   # of taken's first len(kept); a hex a window adds is appended to taken alone
+    pre: dict[str, float] = {}
+    # only dice or ships changed off the map (no room for a hex), or where a hex could lie but nothing a hex's size is
+    # there (the window read would fit no lattice): no hex came, went or moved, and the map is not read
+    if len(kept) == len(previous) and previous and (
+            not any(room_for_a_hex(b, previous, flat, joined=deck is not None and c.drop_unjoined
+                                   and any(o.id is not None for o in previous)) for b in changed)
+            or not timed_stage(pre, "hex_blob", _hex_sized_change, frame, changed, taken, bounds, flat, c,
+                               calibration)):
+        off = pre or {"off_map": 0.0}
+        markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, off)
+        return HexesRead(w, h, tuple(previous), float(np.median(flats)), markers, off)
 
     scale = _lattice_scale(previous, calibration, _hex_mm(deck, c) or c.fallback_hex_mm)
 
@@ -306,6 +331,7 @@ def read_hexes_changes(frame: np.ndarray, previous: tuple[HexObservation, ...],
 
     near = [grow(b, 0.5 * flat, frame.shape) for b in changed]
     found, t = window_reads(frame.shape, changed, 1.3 * flat, near, taken, read)
+    t = {**pre, **t}
     markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
     if not found and len(kept) == len(previous):   # only dice or ships changed: the map is as it was
         return HexesRead(w, h, tuple(previous), float(np.median(flats)) if flats else None, markers, t)
