@@ -6,10 +6,10 @@ Usage::
     PYTHONPATH=/tmp/old-tree python bench/roll_stage_cpu.py --out /tmp/old.pkl  # another tree (e.g. main)
     python bench/roll_stage_cpu.py --compare /tmp/old.pkl /tmp/new.pkl          # are the reads the same?
 
-Frames: the scenes of ``bench/roll_dice.py --n N --no-byler`` (both generators, seeds 1000..1000+N-1, read with
-the profiles enrolled as that bench does) and the full Roll table of ``bench/full_table.py --games roll --sizes
-1280x720`` (layout seed 1; frame seeds 0, 10, 20 cold, and the frames after a re-roll and after a card is added,
-read cold too, through the adapter with the table's calibration), plus one window read.
+Frames: the scenes of ``bench/roll_dice.py --n N --seed S --no-byler`` (both generators, seeds S..S+N-1, S 1000 by
+default, read with the profiles enrolled as that bench does) and the full Roll table of ``bench/full_table.py --games
+roll --sizes 1280x720`` (layout seed 1; frame seeds 0, 10, 20 cold, and the frames after a re-roll and after a card is
+added, read cold too, through the adapter with the table's calibration), plus one window read.
 
 Printed: each stage's CPU time (``time.process_time``, ms; the reader's stage timer is swapped for a CPU timer)
 per frame, the mean over the scenes and over the three cold table frames, each frame's figure the median of
@@ -55,7 +55,7 @@ def compare(old_path: str, new_path: str, tol: float) -> int:
     return 1 if bad else 0
 
 
-def frames(n: int, work: Path) -> list[tuple[str, object, np.ndarray]]:
+def frames(n: int, work: Path, first: int = 1000) -> list[tuple[str, object, np.ndarray]]:
     """(name, read, frame) of every frame measured (see the module's docstring)."""
     from bench.full_table import GameReaders, change
     from vision import scenes, synth
@@ -74,7 +74,7 @@ def frames(n: int, work: Path) -> list[tuple[str, object, np.ndarray]]:
     keys = list(r_sc)
     jobs = []
     for k in range(n):
-        seed, ed = 1000 + k, keys[k % len(keys)]
+        seed, ed = first + k, keys[k % len(keys)]
         for name, img, reader in (
                 (f"synth{seed}", synth.render_scene(seed, synth.SceneConfig(symbol_set="A"), fbc).image, r_syn),
                 (f"scenes{seed}", scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=ed).image, r_sc[ed])):
@@ -96,6 +96,7 @@ def frames(n: int, work: Path) -> list[tuple[str, object, np.ndarray]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=10, help="scenes per generator (default 10)")
+    ap.add_argument("--seed", type=int, default=1000, help="first scene seed (default 1000, as bench/roll_dice.py)")
     ap.add_argument("--rounds", type=int, default=3, help="reads of each frame; its figure is their median")
     ap.add_argument("--out", help="write the reads and the figures here (pickle)")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two --out files and exit")
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     reader_module.timed_stage = cpu_stage  # the reader's stage timer, by CPU time
     print(f"measuring {reader_module.__file__}")
     with tempfile.TemporaryDirectory(prefix="roll_stage_cpu_") as tmp:
-        jobs = frames(args.n, Path(tmp))
+        jobs = frames(args.n, Path(tmp), args.seed)
         reads: dict[str, list] = {}
         per_frame: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
         for _ in range(max(1, args.rounds)):
