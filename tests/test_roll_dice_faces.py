@@ -290,6 +290,20 @@ def test_body_colours_of_many_patches_are_each_patchs_own():
                 assert np.array_equal(got[i], reference_body(logp[i], w))
 
 
+def test_body_colours_without_weight_take_the_first_bin():
+    """Where no pixel weighs (weights all 0) every histogram is empty, so its first bin (one below each patch's own
+    lowest bin) is the mode, and each patch keeps its own: of two flat colours, the one darker in every channel,
+    as the definition (``reference_body``) gives it."""
+    rng = np.random.default_rng(12)
+    dark, light = rng.integers(16, 28, (3, 3)) / 8.0, rng.integers(32, 44, (3, 3)) / 8.0   # their means are exact
+    logp = np.stack([np.where(rng.random((20, 20, 1)) < 0.5, dark[i], light[i]) for i in range(3)]).astype(np.float32)
+    zero = np.zeros((20, 20), np.float32)
+    got = body_colours(logp, weights=zero)
+    for i in range(3):
+        assert np.array_equal(got[i], dark[i].astype(np.float32))
+        assert np.array_equal(got[i], reference_body(logp[i], zero))
+
+
 def test_refine_tops_of_many_candidates_are_each_ones_own(reader, scenes):
     """The top faces of a frame's candidates refined together (their body colours in one batch) are those each
     candidate gives refined alone, to the last digit."""

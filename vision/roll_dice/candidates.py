@@ -191,7 +191,8 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
     # one's list of neighbours in merge order
     within = np.hypot(centres[None, :, 0] - centres[:, None, 0], centres[None, :, 1] - centres[:, None, 1]) <= side
     rows, cols = np.nonzero(within)
-    neighbours = np.split(cols, np.cumsum(np.bincount(rows, minlength=len(pts)))[:-1]) if len(pts) else []
+    cols = cols.tolist()                              # fragment k's neighbours: cols[starts[k]:starts[k + 1]]
+    starts = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=len(pts)))]).tolist()
     groups = []
     limit = config.merge_fit * side
     hulls: dict[int, np.ndarray] = {}
@@ -214,7 +215,7 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
         # fragment's centre is its own: its neighbours are the precomputed ones). Whether a union fits is
         # measured on the two convex hulls' corners: the union's hull, and so its minimal rectangle, is theirs
         start = 0
-        near = [c for c in neighbours[k].tolist() if not taken[c]]
+        near = [c for c in cols[starts[k]:starts[k + 1]] if not taken[c]]
         if not near:                                # a lone fragment: nothing to join, no hull to measure
             groups.append(group)
             continue

@@ -80,12 +80,14 @@ def body_colours(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray |
     if n == 0:
         return np.zeros((0, 3), logp.dtype)
     px = np.ascontiguousarray(logp.reshape(n, -1, 3).transpose(2, 1, 0))             # [3, P, N]
-    q = np.floor(px / bin_size).astype(np.int32)
+    q = np.divide(px, bin_size)
+    q = np.floor(q, out=q).astype(np.int32)
     w = None if weights is None else np.asarray(weights).reshape(-1)
-    sel = np.arange(q.shape[1]) if w is None else np.flatnonzero(w != 0)
-    top = q.min(1) - 1                                     # [3, N]: the first bin, where no weight is (as before)
-    if len(sel):
-        qs = q[:, sel]                                     # [3, S, N]
+    sel = None if w is None else np.flatnonzero(w != 0)
+    top = np.empty((3, n), np.int32)                       # [3, N]: each patch's mode bin
+    found = np.zeros(n, bool)
+    if sel is None or len(sel):
+        qs = q if sel is None else q[:, sel]               # [3, S, N]
         lo = qs.min(1) - 1
         dims = qs.max(1) - lo + 2
         key = ((qs[0] - lo[0]) * dims[1] + (qs[1] - lo[1])) * dims[2] + (qs[2] - lo[2])  # [S, N]
@@ -99,6 +101,9 @@ def body_colours(logp: np.ndarray, bin_size: float = 0.08, weights: np.ndarray |
             k = int(h.argmax())
             if h.flat[k] > 0:
                 top[:, i] = (lo[0, i] + k // (d1 * d2), lo[1, i] + k // d2 % d1, lo[2, i] + k % d2)
+                found[i] = True
+    for i in np.flatnonzero(~found).tolist():             # no weight: the first bin, where no pixel is
+        top[:, i] = q[:, :, i].min(1) - 1
     near = np.abs(q[0] - top[0]) <= 1
     near &= np.abs(q[1] - top[1]) <= 1
     near &= np.abs(q[2] - top[2]) <= 1                     # [P, N]
