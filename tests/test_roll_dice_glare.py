@@ -104,8 +104,8 @@ def masked_scores_of_every_window(inks, glare, rows, tpl, weights, config):
 @pytest.mark.parametrize("seed", [3, 17, 40])
 def test_windows_the_glare_leaves_too_little_of_score_nan_as_when_all_were_scored(seed):
     """The windows left with fewer than ``glare_keep`` of their pixels are not scored at all (NaN), the others as
-    when every window named is scored (the same numbers): random inks, spots of every size, templates of the
-    reader's shape."""
+    the formula worked out in float64 for every window named scores them, to float32's rounding (the reader's
+    score is kept in float32): random inks, spots of every size, templates of the reader's shape."""
     from vision.roll_dice.faces import normalise_rows
     from vision.roll_dice.glare import masked_window_scores
 
@@ -127,6 +127,7 @@ def test_windows_the_glare_leaves_too_little_of_score_nan_as_when_all_were_score
     want = masked_scores_of_every_window(inks, glare, rows, tpl, weights, cfg)
     few = np.isnan(want[:, 0])
     assert few.any() and not few.all()          # both kinds of window are named
-    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got[~few], want[~few], rtol=0, atol=2e-6)
     none = masked_window_scores(inks, np.ones_like(glare), rows, tpl, weights, cfg)
     assert none.shape == (60, 12) and np.isnan(none).all()

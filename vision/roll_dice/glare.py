@@ -67,34 +67,47 @@ def masked_window_scores(inks: np.ndarray, glare: np.ndarray, rows: np.ndarray, 
     noise floor per pixel as the unmasked score; the channels weighted by ``weights`` ``float[C]`` (summing to 1).
     With no glare in a window this is the unmasked score (the template's sum is 0 and its sum of squares 1/C). A
     window whose glare leaves fewer than ``glare_keep`` of its pixels scores NaN (the caller keeps its unmasked
-    score: too little is left to compare)."""
+    score: too little is left to compare).
+
+    Worked in float32, as the unmasked score is: the sums run over at most ``T*T`` (484) pixels of ink a few log
+    units large, the window's spread has the noise floor under it and the template's is about 1/C, so no
+    difference cancels to a rounding (the same formula in float64 differs by about 2e-7)."""
     t = config.template
     d = t * t
     rows = np.asarray(rows, np.int64).reshape(-1, 3)
     nn, yy, xx = rows.T
-    keep = np.lib.stride_tricks.sliding_window_view(~glare, (t, t), axis=(1, 2))[nn, yy, xx]  # [M, T, T]
-    m = keep.reshape(len(rows), d).astype(np.float64)
-    n = np.maximum(m.sum(1), 1.0)
+    g = np.ascontiguousarray(glare, bool)
+    gs = g.strides
+    gv = np.lib.stride_tricks.as_strided(g, (len(g), g.shape[1] - t + 1, g.shape[2] - t + 1, t, t),
+                                         (*gs, gs[1], gs[2]), writeable=False)                 # every window's glare
+    m = 1.0 - gv[nn, yy, xx].reshape(len(rows), d).astype(np.float32)                            # 1 off the glare
+    n = m.sum(1)                                                                                 # exact: whole counts
     # only the windows with enough left are scored (each row's score is its own): the others are NaN whatever
     # their sums, and cost three matrix products per channel for nothing
     scored = np.flatnonzero(n >= config.glare_keep * d)
-    out = np.full((len(rows), len(tpl)), np.nan, np.float64)
+    out = np.full((len(rows), len(tpl)), np.nan, np.float32)
     if len(scored) == 0:
-        return out.astype(np.float32)
-    nn, yy, xx, m, n = nn[scored], yy[scored], xx[scored], m[scored], n[scored]
-    x = np.lib.stride_tricks.sliding_window_view(inks, (t, t), axis=(2, 3))[nn, :, yy, xx]   # [S, C, T, T]
-    got = np.zeros((len(scored), len(tpl)), np.float64)
+        return out
+    nn, yy, xx, m, n = nn[scored], yy[scored], xx[scored], m[scored], np.maximum(n[scored], 1.0)
+    x = np.asarray(inks, np.float32)
+    xs = x.strides
+    xv = np.lib.stride_tricks.as_strided(x, (*x.shape[:2], x.shape[2] - t + 1, x.shape[3] - t + 1, t, t),
+                                         (*xs, xs[2], xs[3]), writeable=False)
+    x = xv[nn, :, yy, xx]                                                                        # [S, C, T, T]
+    tp = np.asarray(tpl, np.float32)
+    noise = np.float32(float(config.ink_noise) ** 2)
+    got = np.zeros((len(scored), len(tpl)), np.float32)
     for c, w in enumerate(weights):
         if w == 0:
             continue
-        xm = x[:, c].reshape(len(scored), d).astype(np.float64) * m
-        tc = np.asarray(tpl[:, c], np.float64)                                                 # [4K, d]
+        xm = x[:, c].reshape(len(scored), d) * m
+        tc = tp[:, c]                                                                            # [4K, d]
         sx, sxx = xm.sum(1), (xm * xm).sum(1)
-        st, stt = m @ tc.T, m @ (tc * tc).T                                                    # [S, 4K]
+        st, stt = m @ tc.T, m @ (tc * tc).T                                                      # [S, 4K]
         num = xm @ tc.T - sx[:, None] * st / n[:, None]
-        var_x = np.maximum(sxx - sx * sx / n, 0.0) + n * float(config.ink_noise) ** 2
-        var_t = np.maximum(stt - st * st / n[:, None], 1e-12)
+        var_x = np.maximum(sxx - sx * sx / n, 0.0) + n * noise
+        var_t = np.maximum(stt - st * st / n[:, None], np.float32(1e-12))
         with np.errstate(invalid="ignore", divide="ignore"):   # no spread left: NaN
-            got += w * num / np.sqrt(var_x[:, None] * var_t)
+            got += np.float32(w) * num / np.sqrt(var_x[:, None] * var_t)
     out[scored] = got
-    return out.astype(np.float32)
+    return out
