@@ -1,6 +1,7 @@
 """What the box keeps in the session database besides the games' event logs: the first answer to each
 idempotency key, each game's join secret and seat claims, the setup step's events, the storage probe, where the
-box was, what the camera saw at a game's last read, and the question a game's Next asked.
+box was, what the camera saw at a game's last read, the question a game's Next asked, and the camera's
+questions waiting for a tap.
 
 Every function takes the :class:`companion.session.SessionStore` and runs in one of its transactions, so
 inside the main loop's transaction around an action (``store.transaction(write=True, ...)``) the key's
@@ -23,7 +24,8 @@ from rules import Event
 
 __all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
            "save_claim", "save_pairing", "drop_claim", "open_setup", "setup_events", "append_setup_event", "end_setup",
-           "start_setup", "load_place", "save_place", "load_seen", "save_seen", "load_asked", "save_asked"]
+           "start_setup", "load_place", "save_place", "load_seen", "save_seen", "load_asked", "save_asked",
+           "load_questions", "save_questions"]
 
 
 def _has_tables(store: Any, since: int = 2) -> bool:
@@ -268,3 +270,22 @@ def save_asked(store: Any, session_id: str, asked: tuple[int, str] | None) -> No
     :class:`companion.errors.StorageError` when the storage refuses."""
     value = {} if asked is None else {"seq": int(asked[0]), "words": str(asked[1])}
     _save_state(store, f"asked:{session_id}", value, "keeping the question Next asked")
+
+
+# -- the camera's questions waiting for a tap (schema 4's box_state) ---------------------------------------------
+
+
+def load_questions(store: Any, session_id: str) -> dict[str, Any] | None:
+    """The camera's questions session ``session_id`` kept (:func:`save_questions`): ``{"questions": [kept, ...],
+    "next_id": int}`` as kept (each question checked by :meth:`companion.camera.questions.Question.from_kept`), or
+    None (none kept, a file older than schema 4, or not a JSON object)."""
+    return _load_state(store, f"questions:{session_id}", "reading the camera's questions")
+
+
+def save_questions(store: Any, session_id: str, questions: list[Any], next_id: int) -> None:
+    """Keep the camera's questions waiting in session ``session_id`` (each as ``Question.to_kept`` gives it) and the
+    next question's id, replacing the ones before, so a restart asks the same questions (in the caller's
+    transaction when there is one: with the answer that dropped one). Raises
+    :class:`companion.errors.StorageError` when the storage refuses."""
+    _save_state(store, f"questions:{session_id}", {"questions": list(questions), "next_id": int(next_id)},
+                "keeping the camera's questions")

@@ -20,6 +20,8 @@ __all__ = ["CameraAnswers"]
 
 log = logging.getLogger("companion.camera.flow")
 
+MAX_KEPT = 20
+"""Kept questions asked again after a restart at most (the camera's own ``MAX_QUESTIONS``)."""
 ANSWERS_KEPT = 32
 """How many answered questions are remembered to tell a later answer to one of them that it came too late."""
 
@@ -29,6 +31,7 @@ class CameraAnswers:
     ``questions: list[Question]``, ``misplays: dict[str, list[dict]]`` and ``flow``)."""
 
     questions: list[Question]
+    _next_id: int
     answered: dict[int, tuple[Any, Any]]
     misplays: dict[str, list[dict[str, Any]]]
     dismissed: dict[str, str]
@@ -89,6 +92,7 @@ class CameraAnswers:
             raise BadEntry(Text("{question} {problem}", question=p.text,
                                 problem=getattr(exc, "problem", None) or message_of(exc))) from exc
         self.questions.remove(q)
+        self.keep_questions()  # with the event, in the action's transaction
         self._answered(q, Text("{what} recorded", what=self.flow.describe(event)))
         log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
         return event
@@ -98,6 +102,7 @@ class CameraAnswers:
         reads keep proposing the same change (``dismissed``). Raises BadEntry for no such question."""
         q = self._question(qid)
         self.questions.remove(q)
+        self.keep_questions()
         if q.zone is not None:
             self.dismissed[q.proposal.key] = q.zone
         self._answered(q, Text("dismissed"))
@@ -117,6 +122,60 @@ class CameraAnswers:
         kept = [m for m in self.misplays.get(p.player, [])
                 if not (m.get("cell") == cell and (card is None or m.get("card") == card))]
         self.misplays[p.player] = kept
+
+    def resume_questions(self) -> None:
+        """Ask again the questions kept with the game (:meth:`keep_questions`) when the box restarted while they
+        waited: the same ids and words, on the touchscreen and the phones. A kept question that no longer fits the
+        game (a player no longer in it, the game over) or of another shape (a damaged row) is dropped with a log
+        line; a storage that cannot be read asks none. Sets ``_next_id`` past the kept ones."""
+        from companion import records
+        from companion.errors import SessionError
+
+        session = self.flow.session
+        try:
+            kept = records.load_questions(session.store, session.id)
+        except SessionError as exc:
+            log.warning("the camera's questions could not be read (%s): the camera asks again", exc)
+            return
+        if kept is None:
+            return
+        rows = kept.get("questions")
+        next_id = kept.get("next_id")
+        if not isinstance(rows, list):
+            log.warning("the camera's kept questions are damaged: dropped, the camera asks again")
+            return
+        over = self.flow.over()
+        for row in rows:
+            try:
+                q = Question.from_kept(row)
+            except ValueError as exc:
+                log.warning("a kept camera question is damaged (%s): dropped", exc)
+                continue
+            if over or q.proposal.player not in self.flow.names or \
+                    any(w.id == q.id or w.proposal.key == q.proposal.key for w in self.questions):
+                log.info("a kept camera question no longer applies (%s): dropped", q.proposal.text)
+                continue
+            self.questions.append(q)
+        self.questions = self.questions[-MAX_KEPT:]
+        top = max((q.id for q in self.questions), default=0)
+        self._next_id = max(self._next_id, top + 1, next_id if type(next_id) is int and next_id < 2**31 else 1)
+        if self.questions:
+            log.info("%d camera question(s) kept across the restart asked again", len(self.questions))
+
+    def keep_questions(self) -> None:
+        """Keep the questions waiting with the game in the session database (in the caller's transaction when there
+        is one), so a restart asks them again (:meth:`resume_questions`); a storage that refuses only loses them
+        at a restart (logged)."""
+        from companion import records
+        from companion.errors import SessionError
+
+        session = self.flow.session
+        if getattr(session.store, "read_only", None) is not None:
+            return
+        try:
+            records.save_questions(session.store, session.id, [q.to_kept() for q in self.questions], self._next_id)
+        except SessionError as exc:
+            log.warning("the camera's questions were not kept (%s): a restart asks again", exc)
 
     def player_of(self, qid: Any) -> str | None:
         """The player waiting question ``qid`` is about (None: no such question, or a bad id)."""

@@ -234,6 +234,7 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self._seen_epoch = -1
         self._helper: ThreadPoolExecutor | None = None  # the dice pass beside the card pass
         self._mirror_tries = 0  # reads that could not decide the mirror
+        self.resume_questions()  # the questions that waited when the box stopped
 
     @property
     def enabled(self) -> bool:
@@ -451,8 +452,17 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         (loop's thread).
 
         Returns:
-            The events recorded at once (Among the Stars' ``station_read``).
+            The events recorded at once (Among the Stars' ``station_read``). The questions waiting are kept with the
+            game when the read changed them (:meth:`keep_questions`).
         """
+        before = [q.id for q in self.questions]
+        try:
+            return self._apply(sight)
+        finally:
+            if [q.id for q in self.questions] != before:
+                self.keep_questions()
+
+    def _apply(self, sight: Sight) -> list[Event]:
         plan = sight.plan
         names = [n for n in plan.names if n in self.flow.names]
         ev = self.flow.engine_view()

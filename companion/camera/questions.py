@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.kept_words import from_kept, to_kept
+
 __all__ = ["Observed", "Proposal", "Question"]
 
 
@@ -100,3 +102,45 @@ class Question:
         return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
                 "choices": list(p.choices), "labels": list(p.labels or p.choices), "proposed": p.proposed,
                 "choice": self.choice, "error": self.error}
+
+    def to_kept(self) -> dict[str, Any]:
+        """The question as JSON kept with the game (:func:`companion.records.save_questions`), its words as
+        :func:`companion.kept_words.to_kept` keeps them: :meth:`from_kept` asks it again after a restart."""
+        p = self.proposal
+        return {"id": self.id, "player": p.player, "text": to_kept(p.text), "kind": p.kind,
+                "payload": json.loads(json.dumps(dict(p.payload), default=str)), "choices": list(p.choices),
+                "choice_key": p.choice_key, "proposed": p.proposed, "labels": [to_kept(w) for w in p.labels],
+                "cell": None if p.cell is None else [int(v) for v in p.cell], "zone": self.zone,
+                "asked_at": float(self.asked_at)}
+
+    @classmethod
+    def from_kept(cls, kept: Any) -> Question:
+        """The question :meth:`to_kept` kept (its error, if any, is not: the table answers it afresh).
+
+        Raises:
+            ValueError: ``kept`` is of another shape (a damaged row).
+        """
+        if not isinstance(kept, Mapping):
+            raise ValueError("a kept question is not an object")
+        qid, player, kind, payload = kept.get("id"), kept.get("player"), kept.get("kind"), kept.get("payload")
+        choices, key, proposed = kept.get("choices", []), kept.get("choice_key"), kept.get("proposed")
+        cell, zone, at = kept.get("cell"), kept.get("zone"), kept.get("asked_at", 0.0)
+        if type(qid) is not int or qid < 1 or not isinstance(player, str) or not isinstance(kind, str) or \
+                not isinstance(payload, Mapping) or not isinstance(choices, list) or \
+                not all(isinstance(c, str) for c in choices) or not (key is None or isinstance(key, str)) or \
+                not (proposed is None or isinstance(proposed, str)) or not (zone is None or isinstance(zone, str)) or \
+                isinstance(at, bool) or not isinstance(at, (int, float)):
+            raise ValueError("a kept question of another shape")
+        if cell is not None and (not isinstance(cell, list) or len(cell) != 2 or
+                                 not all(type(v) is int for v in cell)):
+            raise ValueError("a kept question's cell of another shape")
+        text = from_kept(kept.get("text"))
+        labels = kept.get("labels", [])
+        if not isinstance(text, str) or not text or not isinstance(labels, list):
+            raise ValueError("a kept question's words of another shape")
+        said = tuple(from_kept(w) for w in labels)
+        if said and len(said) != len(choices):
+            raise ValueError("a kept question's labels do not fit its choices")
+        proposal = Proposal(player, text, kind, dict(payload), tuple(choices), key, proposed, said,
+                            None if cell is None else (cell[0], cell[1]))
+        return cls(qid, proposal, float(at), zone=zone)
