@@ -15,11 +15,11 @@ from companion.i18n import use_language
 from companion.screen.canvas import BG, SEAT_COLOURS, SEAT_SIGNS, seat_sign
 from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 
-FLOW_JS = Path(__file__).resolve().parent.parent / "companion" / "static" / "flow.js"
+FLOW_JS = Path(__file__).resolve().parent.parent / "companion" / "static" / "flowdraw.js"
 
 
 def _js_object(name: str) -> dict[str, str]:
-    """The flow.js object literal ``const NAME = {...};`` as a dict."""
+    """The flowdraw.js object literal ``const NAME = {...};`` as a dict."""
     body = re.search(rf"const {name} = (\{{.*?\}});", FLOW_JS.read_text(), re.S).group(1)
     return json.loads(re.sub(r"(\w+):", r'"\1":', body))
 
