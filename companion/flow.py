@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 import unicodedata
 import urllib.parse
@@ -392,7 +393,8 @@ class GameFlow:
         """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
         raised again (same what, where, rule, card and cell: Among the Stars' ``station_read`` re-checks the
         whole station on every camera read) is listed once, at its newest; the same rule broken again by
-        another card or cell (a second and a third build in one round) is listed each time."""
+        another card or cell (a second and a third build in one round) is listed each time. A finding whose place is
+        a player its sentence already names has an empty ``where`` (the name is said once)."""
         found: Sequence[Finding] = self.session.replay().findings
         out: list[dict[str, Any]] = []
         seen: set[tuple[Any, ...]] = set()
@@ -401,7 +403,10 @@ class GameFlow:
             if key in seen:
                 continue
             seen.add(key)
-            out.append({**f.to_json(), "todo": TODO.get(f.severity.value, "")})
+            row = {**f.to_json(), "todo": TODO.get(f.severity.value, "")}
+            if said_in(f.where, f.what, self.names):  # "Ann took no action ..." not again "(Ann)": said once
+                row["where"] = ""
+            out.append(row)
             if len(out) >= limit:
                 break
         return out
@@ -747,6 +752,14 @@ class GameFlow:
 def bgstats_url(play: Mapping[str, Any]) -> str:
     """The ``bgstats://`` link that opens BG Stats with ``play`` (:meth:`GameFlow.bgstats_play`)."""
     return BGSTATS_URL + urllib.parse.quote(json.dumps(play, separators=(",", ":"), ensure_ascii=False), safe="")
+
+
+def said_in(where: str, what: str, names: Collection[str]) -> bool:
+    """Whether the place ``where`` of a finding is one of the players ``names`` that its sentence ``what`` already
+    names as a whole word ("Ann took no action in year 1, round 1" at "Ann": yes; at "An": no)."""
+    if not where or where not in names:
+        return False
+    return re.search(rf"(?<!\w){re.escape(where)}(?!\w)", str(what)) is not None
 
 
 def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:

@@ -210,3 +210,26 @@ def test_a_question_made_stale_before_a_restart_is_asked_again_after_it(store, t
     with pytest.raises(BadEntry):
         damaged.next_phase()
     assert [e.kind for e in damaged.next_phase()] == ["round_ended"]
+
+
+def test_the_took_no_action_finding_names_the_player_once(store):
+    """Rulebook 4: a round ended without Ágnes's action is a finding about her; the sentence names her, so its place
+    does not say her name again: the phones show no "— Ágnes" after it and the touchscreen no "(Ágnes)", in every
+    language. A place that is not the player the sentence names stays (Ann's name is not Anna's)."""
+    from companion.flow import said_in
+    from companion.screen.canvas import Canvas
+
+    flow = start(store, "among", "Zoë,Ágnes")
+    flow.report("Zoë", "discard", {})
+    with pytest.raises(BadEntry):
+        flow.next_phase()
+    flow.next_phase()
+    [f] = [f for f in flow.view()["findings"] if "took no action" in f["what"]]
+    assert (f["what"], f["where"]) == ("Ágnes took no action in year 1, round 1", "")
+    with i18n.use_language("el"):
+        [said] = [f for f in i18n.localize(flow.view()["findings"]) if "Ágnes" in f["what"]]
+        text = Canvas()._finding_parts(said, 700)[0][0]
+    assert text.count("Ágnes") == 1 and "(" not in text
+    assert not said_in("Ann", "Anna took no action in year 1, round 1", ["Ann", "Anna"])
+    assert said_in("Anna", "Anna took no action in year 1, round 1", ["Ann", "Anna"])
+    assert not said_in("Bob", "Anna took no action in year 1, round 1", ["Bob", "Anna"])
