@@ -272,6 +272,7 @@ class MainLoop(FaultContainment, DeskTable):
             self.message = self.storage.message
         self.mode.enter()
         self.advance()
+        self.switchboard.resume_asking()  # a phone's question the table had not answered when the box stopped
         self._keep_place()
         self.publish_owner_view()
 

@@ -146,6 +146,11 @@ class Table(Protocol):
         (:meth:`companion.phone_policy.PhonePresence.heard_since_start`)."""
         ...
 
+    def keep_asking(self) -> None:
+        """Keep the question the touchscreen puts to the table (or that none stands) with the game, so a restart
+        while a phone waits asks it again (:meth:`companion.switchboard.Switchboard.keep_asking`)."""
+        ...
+
     def ask_table(self, action: Mapping[str, Any], question: str) -> float:
         """Have the touchscreen ask the table ``question`` about a phone's refused ``action`` (Allow carries it out)
         and return 0, or the seconds until it will ask (the table just refused that phone; ``math.inf``: another
@@ -252,7 +257,10 @@ class Desk:
                 return _replayed(first)
         why = self._not_allowed(name, origin, action)
         if why:
-            return Outcome.refused(NOT_ALLOWED, why)
+            refused = Outcome.refused(NOT_ALLOWED, why)
+            refused.kept = self.table.keep_asking  # the question the refusal put to the table, kept for a restart
+            _keep(refused, name, store)
+            return refused
         stale = self._stale(name, action)
         if stale:
             return Outcome.refused(STALE, stale)

@@ -104,6 +104,10 @@ class DeskTable:
         """Whether the phone ``client`` made a request since the box started (the phone view records every request)."""
         return self.hub.presence.heard_since_start(client)
 
+    def keep_asking(self) -> None:
+        """Keep the table's question for a restart (:meth:`Switchboard.keep_asking`)."""
+        self.switchboard.keep_asking()
+
     def ask_table(self, action: Mapping[str, Any], question: str) -> float:
         """The touchscreen asks the table ``question`` about a phone's refused ``action`` (0), or not yet (the seconds
         until it will: :meth:`Switchboard.ask_table`)."""

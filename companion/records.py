@@ -25,7 +25,8 @@ from rules import Event
 __all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
            "save_claim", "save_pairing", "drop_claim", "open_setup", "setup_events", "append_setup_event", "end_setup",
            "start_setup", "load_place", "save_place", "load_seen", "save_seen", "load_asked", "save_asked",
-           "load_questions", "save_questions"]
+           "load_questions", "save_questions",
+           "load_table_question", "save_table_question"]
 
 
 def _has_tables(store: Any, since: int = 2) -> bool:
@@ -289,3 +290,18 @@ def save_questions(store: Any, session_id: str, questions: list[Any], next_id: i
     :class:`companion.errors.StorageError` when the storage refuses."""
     _save_state(store, f"questions:{session_id}", {"questions": list(questions), "next_id": int(next_id)},
                 "keeping the camera's questions")
+
+
+def load_table_question(store: Any) -> dict[str, Any] | None:
+    """The question the touchscreen put to the table about a phone's refused action and the table had not answered
+    when the box stopped (:func:`save_table_question`): ``{"client", "asked", "question", "game"}`` as kept (checked
+    by :meth:`companion.switchboard.Switchboard.resume_asking`), ``{}`` when none stood, or None (none kept, a file
+    older than schema 4, or not a JSON object)."""
+    return _load_state(store, "table_question", "reading the table's question")
+
+
+def save_table_question(store: Any, kept: Mapping[str, Any]) -> None:
+    """Keep the question the touchscreen puts to the table (``{}``: none stands), replacing the one before, so a
+    restart while a phone waits for the answer asks it again. Raises :class:`companion.errors.StorageError` when the
+    storage refuses."""
+    _save_state(store, "table_question", kept, "keeping the table's question")

@@ -18,13 +18,14 @@ owner page (the health checks, the settings).
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.actions import NAVIGATION, Action, Posted, posted
-from companion.errors import BadEntry
+from companion.errors import BadEntry, SessionError
 from companion.flow import NOT_ALLOWED, Outcome
 from companion.i18n import Listing, Text
 from companion.modes.base import BOX_GAME
@@ -61,6 +62,7 @@ class Switchboard:
         """The game (:attr:`MainLoop.game_id`) the box was on when the table was asked about :attr:`asked`."""
         self.kept: dict[str, Any] | None = None
         self.refused_at: dict[str, float] = {}
+        self._kept_said: str | None = None  # the table's question as last kept (keep_asking)
         """When the table last refused each phone's request (the loop's clock, s)."""
 
     # -- what the loop asks ----------------------------------------------------------------------------
@@ -241,7 +243,7 @@ class Switchboard:
             return math.inf
         self.asking, self.question, self.asked_in = client, question, self.loop.game_id
         self.asked = {k: v for k, v in action.items() if k not in ("reply", "key", "version")}
-        return 0.0
+        return 0.0  # the refusal keeps it (Outcome.kept: keep_asking)
 
     def _moot(self) -> bool:
         """Whether the table's question about a phone's refused action (:meth:`ask_table`) no longer applies: the box
@@ -287,7 +289,72 @@ class Switchboard:
 
     def _forget(self) -> None:
         """The touchscreen asks the table nothing any more (answered, or no longer applying)."""
+        kept = self.asked is not None
         self.asking, self.asked, self.question, self.asked_in = None, None, None, None
+        if kept:
+            self.keep_asking()
+
+    def keep_asking(self) -> None:
+        """Keep the question put to the table about a phone's refused action (:meth:`ask_table`; none: ``{}``) in the
+        session database (in the caller's transaction when there is one), as :attr:`companion.flow.Outcome.kept`
+        does for the refusal that asked it, so a restart while the phone waits asks the same question; a storage
+        that refuses only loses it at a restart (logged). The owner page's request is not kept (its phone asks
+        again)."""
+        from companion import records
+        from companion.kept_words import to_kept
+
+        store = self.loop.store
+        if store is None or getattr(store, "read_only", None) is not None:
+            return
+        kept = {} if self.asked is None or self.asking is None else {
+            "client": self.asking, "asked": json.loads(json.dumps(self.asked, default=str)),
+            "question": to_kept(self.question), "game": self.asked_in}
+        said = json.dumps(kept, sort_keys=True)
+        if said == self._kept_said:  # every refused phone action keeps it: written only when it changed
+            return
+        try:
+            records.save_table_question(store, kept)
+            self._kept_said = said
+        except SessionError as exc:
+            log.warning("the table's question was not kept (%s): a restart does not ask it again", exc)
+
+    def resume_asking(self) -> None:
+        """Ask the table again the question about a phone's refused action that stood when the box stopped
+        (:meth:`keep_asking`), on the touchscreen and the phones, when the box resumed the same game. A question of
+        another game, of another shape (a damaged row) or that no longer applies (:meth:`drop_moot`: the seat is
+        free or the phone's own, the game is over, the phone stays away) is dropped with a log line; a storage that
+        cannot be read asks none."""
+        from companion import records
+        from companion.kept_words import from_kept
+
+        store = self.loop.store
+        if store is None or self.asking is not None:
+            return
+        try:
+            kept = records.load_table_question(store)
+        except SessionError as exc:
+            log.warning("the table's question could not be read (%s): not asked again", exc)
+            return
+        if not kept:
+            self._kept_said = None if kept is None else "{}"
+            return
+        client, asked, game = kept.get("client"), kept.get("asked"), kept.get("game")
+        try:
+            question = from_kept(kept.get("question"))
+        except ValueError as exc:
+            question, client = None, None
+            log.warning("the table's kept question is damaged (%s): dropped", exc)
+        if not isinstance(client, str) or not client or not isinstance(asked, dict) or \
+                posted({**asked, "origin": "touchscreen"}) is None or not isinstance(question, str) or \
+                game != self.loop.game_id:
+            log.info("the table's kept question no longer applies or is damaged: dropped")
+            self.keep_asking()  # none stands now
+            return
+        self.asking, self.asked, self.question, self.asked_in = client, dict(asked), question, game
+        if self.drop_moot():
+            return
+        log.info("the table's question about a phone's %s, kept across the restart, is asked again",
+                 asked.get("action"))
 
     def _allowed(self) -> Outcome:
         """Carry out the phone's action the touchscreen allowed (inside the touchscreen's action's transaction)."""
@@ -368,7 +435,8 @@ class Switchboard:
 
     # -- roll back -------------------------------------------------------------------------------------
     def memo(self) -> tuple[Any, ...]:
-        return list(self.trail), self.asking, self.kept, self.asked, self.question, self.asked_in
+        return list(self.trail), self.asking, self.kept, self.asked, self.question, self.asked_in, self._kept_said
 
     def restore(self, memo: tuple[Any, ...]) -> None:
-        self.trail, self.asking, self.kept, self.asked, self.question, self.asked_in = list(memo[0]), *memo[1:]
+        (self.trail, self.asking, self.kept, self.asked, self.question, self.asked_in,
+         self._kept_said) = list(memo[0]), *memo[1:]

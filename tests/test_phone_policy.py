@@ -706,3 +706,37 @@ def test_the_tables_seat_question_says_the_holder_as_it_is_now_not_as_it_was_whe
     assert loop.view()["box"]["asking"]["question"] == asked.format(0)
     assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).error is None
     assert loop.pairing.claims["Ann"] == "new-phone"
+
+
+def test_a_seat_question_waiting_when_the_box_restarts_is_asked_again_and_allow_still_gives_the_seat(store, tmp_path):
+    """The table is asked whether Bob's phone may take Ann's seat (Ann's phone is still here) and the box restarts
+    before anyone answers: the touchscreen and the phones show the same question, and Allow gives the seat to the
+    phone that asked, as it would have before the restart; once answered, a second restart asks nothing."""
+    loop = _race_in_play(store, tmp_path, hub=StateHub())
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    refused = _phone(loop, "claim_seat", "bob-phone", player="Ann")
+    assert refused.status == 403
+    asked = loop.view()["box"]["asking"]
+    assert asked["question"].startswith("A phone asks for Ann's seat")
+    again = evening(store, tmp_path, hub=StateHub())  # the box restarts
+    assert again.mode_name is ModeName.PLAY and again.session.id == loop.session.id
+    assert again.view()["box"]["asking"]["question"].startswith("A phone asks for Ann's seat")
+    assert again.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).error is None
+    assert again.pairing.claims["Ann"] == "bob-phone" and again.view()["box"]["asking"] is None
+    assert evening(store, tmp_path, hub=StateHub()).view()["box"]["asking"] is None
+
+
+def test_a_damaged_or_stale_kept_table_question_is_dropped_without_stopping_the_box(store, tmp_path):
+    from companion import records
+
+    loop = _race_in_play(store, tmp_path, hub=StateHub())
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    assert _phone(loop, "claim_seat", "bob-phone", player="Ann").status == 403
+    kept = records.load_table_question(loop.store)
+    assert kept["client"] == "bob-phone" and kept["game"] == loop.session.id
+    for damaged in ({**kept, "game": "another-game"}, {**kept, "asked": {"action": "no_such_action"}},
+                    {**kept, "question": {"text": "{who}", "params": {"x": 1}}}, {**kept, "client": 7}, {"asked": []}):
+        records.save_table_question(loop.store, damaged)
+        again = evening(store, tmp_path, hub=StateHub())
+        assert again.mode_name is ModeName.PLAY and again.view()["box"]["asking"] is None, damaged
+        assert records.load_table_question(again.store) == {}
