@@ -740,3 +740,18 @@ def test_a_damaged_or_stale_kept_table_question_is_dropped_without_stopping_the_
         again = evening(store, tmp_path, hub=StateHub())
         assert again.mode_name is ModeName.PLAY and again.view()["box"]["asking"] is None, damaged
         assert records.load_table_question(again.store) == {}
+
+
+def test_a_report_for_a_seat_another_phone_holds_says_where_it_is_reassigned_in_hungarian(store, tmp_path):
+    """A Hungarian phone reporting for Ann's seat held by another phone is told the seat can be reassigned *on* the
+    touchscreen ("az érintőképernyőn"), not that the touchscreen itself can be reassigned ("az érintőképernyő")."""
+    from companion import i18n
+
+    loop = _race_in_play(store, tmp_path)
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    refused = _phone(loop, "report", "bob-phone", player="Ann", form="hand", values={"cards": 5})
+    assert refused.status == 403
+    assert i18n.localize(refused.error, "hu") == ("Ann helyét egy másik telefon foglalja; az érintőképernyőn újra "
+                                                  "kiosztható")
+    assert i18n.localize(refused.error, "pl") == "miejsce gracza Ann zajmuje inny telefon; ekran dotykowy może je " \
+                                                 "przydzielić ponownie"
