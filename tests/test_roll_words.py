@@ -1,0 +1,26 @@
+"""What a Roll for the Galaxy table reads during a phase, in each language: the note under the phase strip asks the
+player (any player, any gender) to report what was built, produced or shipped (p.4-6: players report their own
+phase results)."""
+
+from __future__ import annotations
+
+from companion import i18n
+from tests.test_camera_flow import flow_of, setup_roll
+
+
+def test_the_phase_note_asks_every_player_alike_in_polish(store):
+    """Polish speaks to a player without a masculine past tense ("zbudowałeś" would say the player is a man), as the
+    catalog does after a player's name; Greek addresses the table, Hungarian has no gender."""
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    flow.report("Ann", "select", {"phase": "develop"})
+    flow.report("Bob", "select", {"phase": "develop"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # II Develop
+    note = flow.view()["note"]
+    assert str(note) == "Develop: report what you built, produced, shipped"
+    said = {lang: i18n.localize(note, lang) for lang in ("pl", "el", "hu")}
+    assert said["pl"] == "Rozwój: zgłoś, co zostało zbudowane, wyprodukowane, wysłane"
+    assert "łeś" not in said["pl"] and "łaś" not in said["pl"]
+    assert said["el"].endswith("δηλώστε τι χτίσατε, παραγάγατε, αποστείλατε")
+    assert said["hu"].endswith("jelentsd be, mit építettél, termeltél, szállítottál")
