@@ -17,6 +17,9 @@ Printed figures:
     value accuracy  found dice whose reported value equals the label / found dice
                     (an unreadable die, value None, counts as not right; shown separately too)
     fully correct   images where every label is found with the right value and no false die is reported
+    by label        (with ``--dice-csv``) for each labelled value 1..6: found, right, unreadable, and the wrong
+                    values read; the CSV holds one row per labelled die (its value, the value read or
+                    "unreadable" or "missed", confidence, box side in px) and one per false die
     16 dice         (unless ``--no-timing``) the read of a 1280x720 frame holding 15-18 dice: each byler photo
                     with 15-18 labelled dice scaled to 720x720 in the middle of a 1280x720 frame (the sides
                     filled with the photo's border colour), read 3 times; median ms, per-stage medians and
@@ -145,9 +148,12 @@ class Tally:
     read_ms: list = field(default_factory=list)
     load_ms: list = field(default_factory=list)
 
-    def add_image(self, read: DiceRead, labels, read_ms: float, load_ms: float) -> dict:
+    def add_image(self, read: DiceRead, labels, read_ms: float, load_ms: float,
+                  dice_rows: list | None = None, name: str = "", tag: str = "") -> dict:
         preds = list(read.dice)
         pairs = match([d.box for d in preds], [b for _, b in labels])
+        if dice_rows is not None:
+            dice_rows.extend(die_rows(preds, labels, pairs, name, tag))
         right = sum(1 for i, j in pairs if preds[i].value == labels[j][0])
         unread = sum(1 for i, _ in pairs if preds[i].value is None)
         false = len(preds) - len(pairs)
@@ -195,6 +201,56 @@ class Tally:
         return "\n".join(lines)
 
 
+def die_rows(preds, labels, pairs, name: str, tag: str) -> list[dict]:
+    """One row per labelled die and per false die of one image.
+
+    Args:
+        preds: the reported ``DieObservation``s; labels: ``[(value 1..6, (x, y, w, h))]``;
+        pairs: ``(pred index, label index)`` from :func:`match`; name, tag: image file and models.
+    Returns: dicts with ``image``, ``models``, ``label`` (1..6, or "" for a false die), ``read`` (1..6,
+    "unreadable", "missed" or, for a false die, the value reported), ``confidence`` (0..1, "" when missed)
+    and ``side_px`` (the longer side of the label's box, else of the reported box).
+    """
+    by_label = {j: i for i, j in pairs}
+    rows = []
+    for j, (value, box) in enumerate(labels):
+        i = by_label.get(j)
+        die = preds[i] if i is not None else None
+        rows.append({
+            "image": name, "models": tag, "label": value,
+            "read": "missed" if die is None else ("unreadable" if die.value is None else die.value),
+            "confidence": "" if die is None else round(float(die.confidence), 3),
+            "side_px": round(max(box[2], box[3]), 1),
+        })
+    matched = set(by_label.values())
+    for i, die in enumerate(preds):
+        if i not in matched:
+            rows.append({
+                "image": name, "models": tag, "label": "",
+                "read": "unreadable" if die.value is None else die.value,
+                "confidence": round(float(die.confidence), 3),
+                "side_px": max(die.box[2], die.box[3]),
+            })
+    return rows
+
+
+def by_label_report(dice_rows: list[dict]) -> str:
+    """Per labelled value 1..6: labelled, found, right, unreadable and the wrong values read (value x count)."""
+    lines = ["by label          value: labelled, found, right, unreadable, wrong (read as value x count)"]
+    for value in range(1, 7):
+        rows = [r for r in dice_rows if r["label"] == value]
+        found = [r for r in rows if r["read"] != "missed"]
+        right = sum(1 for r in found if r["read"] == value)
+        unread = sum(1 for r in found if r["read"] == "unreadable")
+        wrong: dict = {}
+        for r in found:
+            if r["read"] not in (value, "unreadable"):
+                wrong[r["read"]] = wrong.get(r["read"], 0) + 1
+        said = ", ".join(f"{v} x{n}" for v, n in sorted(wrong.items())) or "-"
+        lines.append(f"  {value}: {len(rows)}, {len(found)}, {right}, {unread}, {sum(wrong.values())} ({said})")
+    return "\n".join(lines)
+
+
 def run(
     reader: D6Reader,
     pairs,
@@ -202,6 +258,7 @@ def run(
     rows: list,
     annotated: Path | None,
     tag: str = "",
+    dice_rows: list | None = None,
 ) -> None:
     timer = FrameTimer()
     for img_path, lab_path in pairs:
@@ -217,7 +274,7 @@ def run(
         row = {
             "image": img_path.name,
             "models": tag,
-            **tally.add_image(read, labels, read_ms, load_ms),
+            **tally.add_image(read, labels, read_ms, load_ms, dice_rows, img_path.name, tag),
             "read_ms": round(read_ms, 2),
             "jpeg_q95_decode_ms": round(load_ms, 2),
         }
@@ -270,6 +327,12 @@ def main(argv: list[str] | None = None) -> int:
         help="write one row per image with per-stage timings",
     )
     ap.add_argument(
+        "--dice-csv",
+        type=Path,
+        default=None,
+        help="write one row per labelled die and per false die, and print the reads by labelled value",
+    )
+    ap.add_argument(
         "--annotated",
         type=Path,
         default=None,
@@ -310,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         pairs = pairs[: args.limit]
     rows: list[dict] = []
+    dice_rows: list[dict] | None = [] if args.dice_csv else None
     if args.folds:
         tally = Tally()
         for fold_dir in sorted(
@@ -322,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
             fold_pairs = [pr for pr in pairs if pr[0].name in held]
             fold_tally = Tally()
             reader = D6Reader(D6Config(models_dir=fold_dir, **overrides))
-            run(reader, fold_pairs, fold_tally, rows, args.annotated, fold_dir.name)
+            run(reader, fold_pairs, fold_tally, rows, args.annotated, fold_dir.name, dice_rows)
             print(
                 fold_tally.report(f"{fold_dir.name}: {len(fold_pairs)} held-out photos")
             )
@@ -336,20 +400,26 @@ def main(argv: list[str] | None = None) -> int:
         )
         reader = D6Reader(config)
         tally = Tally()
-        run(reader, pairs, tally, rows, args.annotated, str(config.models_dir))
+        run(reader, pairs, tally, rows, args.annotated, str(config.models_dir), dice_rows)
         print(tally.report(f"{dataset} with models in {config.models_dir} ({reader.runtime}, "
                            f"{args.threads} thread(s))"))
+    if dice_rows is not None:
+        print(by_label_report(dice_rows))
+        write_csv(args.dice_csv, dice_rows)
     if not args.no_timing:
         print_sixteen_dice(D6Reader(D6Config(**overrides)), yolo_pairs(dataset))
     if args.csv:
-        with args.csv.open("w", newline="") as fh:
-            writer = csv.DictWriter(
-                fh, fieldnames=list(rows[0].keys()) if rows else ["image"]
-            )
-            writer.writeheader()
-            writer.writerows(rows)
-        print(f"wrote {len(rows)} rows to {args.csv}")
+        write_csv(args.csv, rows)
     return 0
+
+
+def write_csv(path: Path, rows: list[dict]) -> None:
+    """Write ``rows`` (dicts with the same keys) to ``path`` with a header line, and say so."""
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["image"])
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"wrote {len(rows)} rows to {path}")
 
 
 def parse_overrides(items: list[str]) -> dict:

@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 cv2 = pytest.importorskip("cv2")
 
-from bench.d6_byler import match, read_labels  # noqa: E402 - after the cv2 skip
+from bench.d6_byler import by_label_report, die_rows, match, read_labels  # noqa: E402 - after the cv2 skip
 from vision import (  # noqa: E402 - after the cv2 skip
     BadFrame,
     D6Config,
@@ -235,3 +235,32 @@ def test_patch_crop_blurs_only_a_window_around_the_die():
                                borderMode=cv2.BORDER_REPLICATE)
         got = extract_patch(frame, cx, cy, side, 48, angle)
         assert np.abs(got.astype(int) - whole).max() <= 1
+
+
+def test_per_die_rows_say_what_each_labelled_die_was_read_as():
+    # Hand-worked image: four labelled dice (3, 5, 5, 6) and three reports. The 3 is read right, the first
+    # 5 unreadable, the second 5 missed, the 6 read as 5; one report lies on no label (a false die).
+    labels = [
+        (3, (0.0, 0.0, 20.0, 20.0)),
+        (5, (100.0, 0.0, 22.0, 18.0)),
+        (5, (200.0, 0.0, 20.0, 20.0)),
+        (6, (300.0, 0.0, 20.0, 20.0)),
+    ]
+    preds = [
+        DieObservation("d6", 3, (1, 1, 20, 20), 0.9),
+        DieObservation("d6", None, (101, 0, 22, 18), 0.4),
+        DieObservation("d6", 5, (301, 0, 20, 20), 0.7),
+        DieObservation("d6", 2, (500, 0, 24, 20), 0.5),
+    ]
+    pairs = match([d.box for d in preds], [b for _, b in labels])
+    rows = die_rows(preds, labels, pairs, "photo.jpg", "fold0")
+    assert [(r["label"], r["read"]) for r in rows] == [
+        (3, 3), (5, "unreadable"), (5, "missed"), (6, 5), ("", 2)]
+    assert [r["side_px"] for r in rows] == [20.0, 22.0, 20.0, 20.0, 24]
+    assert rows[2]["confidence"] == "" and rows[1]["confidence"] == 0.4
+    assert all(r["image"] == "photo.jpg" and r["models"] == "fold0" for r in rows)
+    lines = by_label_report(rows).splitlines()
+    assert lines[3] == "  3: 1, 1, 1, 0, 0 (-)"
+    assert lines[5] == "  5: 2, 1, 0, 1, 0 (-)"
+    assert lines[6] == "  6: 1, 1, 0, 0, 1 (5 x1)"
+    assert lines[1] == "  1: 0, 0, 0, 0, 0 (-)"
