@@ -13,6 +13,8 @@ Shapes (JSON)::
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +25,29 @@ __all__ = ["from_kept", "to_kept"]
 
 DEPTH = 12
 """How deep kept words may nest (a Text in a Listing in a Text...); deeper is damaged, never a crash."""
+
+
+MAX_CHARS = 10_000
+"""The longest words a kept text says (characters): the box's questions are a line or two."""
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SPEC = re.compile(r"[^{}]{0,8}")
+
+
+def _check_template(template: str | None) -> None:
+    """Raise ValueError unless ``template`` takes its parameters the way the box's words do: each field a bare name
+    (``{player}``; never an attribute, an index or a position, which a damaged row could use to read past its
+    parameters) with at most a short format (``{n:>3}``; a huge width would fill the memory)."""
+    if template is None:
+        return
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise ValueError(f"kept text whose template does not parse ({exc})") from None
+    for _, name, spec, _ in fields:
+        if name is None:
+            continue
+        if not _FIELD.fullmatch(name) or not _SPEC.fullmatch(spec or "") or len(re.sub(r"\D", "", spec or "")) > 3:
+            raise ValueError(f"kept text with a field the box never writes ({{{name}:{spec}}})")
 
 
 def to_kept(value: Any) -> Any:
@@ -48,8 +73,9 @@ def from_kept(kept: Any, depth: int = DEPTH) -> Any:
     """The words :func:`to_kept` kept.
 
     Raises:
-        ValueError: ``kept`` is of no kept shape (a damaged row), nests deeper than :data:`DEPTH`, or its template
-            does not take its parameters.
+        ValueError: ``kept`` is of no kept shape (a damaged row), nests deeper than :data:`DEPTH`, its template
+            does not take its parameters, names a field other than bare (``{a.b}``, ``{a[0]}``, ``{0}``) or a long
+            format, or says more than :data:`MAX_CHARS` characters.
     """
     if depth < 0:
         raise ValueError("kept words nest too deep")
@@ -58,15 +84,7 @@ def from_kept(kept: Any, depth: int = DEPTH) -> Any:
     if not isinstance(kept, Mapping):
         raise ValueError(f"kept words of no known shape ({type(kept).__name__})")
     if "text" in kept:
-        template, many, n, params = kept.get("text"), kept.get("plural"), kept.get("n"), kept.get("params")
-        if not isinstance(template, str) or not isinstance(params, Mapping) or \
-                not (many is None or isinstance(many, str)) or not (n is None or type(n) is int):
-            raise ValueError("kept text of another shape")
-        said = {str(k): from_kept(v, depth - 1) for k, v in params.items()}
-        try:
-            return Text._make(template, many, n, said)
-        except (KeyError, IndexError, ValueError) as exc:
-            raise ValueError(f"kept text whose template does not take its parameters ({exc})") from None
+        return _text(kept, depth)
     if "listing" in kept:
         items = kept.get("listing")
         if not isinstance(items, list):
@@ -83,3 +101,22 @@ def from_kept(kept: Any, depth: int = DEPTH) -> Any:
     if "list" in kept and isinstance(kept["list"], list):
         return [from_kept(v, depth - 1) for v in kept["list"]]
     raise ValueError("kept words of no known shape")
+
+
+def _text(kept: Mapping[str, Any], depth: int) -> Text:
+    """The :class:`Text` kept as ``{"text", "plural", "n", "params"}`` (:func:`from_kept`). Raises ValueError."""
+    template, many, n, params = kept.get("text"), kept.get("plural"), kept.get("n"), kept.get("params")
+    if not isinstance(template, str) or not isinstance(params, Mapping) or \
+            not (many is None or isinstance(many, str)) or not (n is None or type(n) is int):
+        raise ValueError("kept text of another shape")
+    if params or many is not None:  # formatted, as Text does; words without parameters are said as they are
+        for form in (template, many):
+            _check_template(form)
+    said = {str(k): from_kept(v, depth - 1) for k, v in params.items()}
+    try:
+        words = Text._make(template, many, n, said)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
+        raise ValueError(f"kept text whose template does not take its parameters ({exc})") from None
+    if len(words) > MAX_CHARS:
+        raise ValueError(f"kept text longer than {MAX_CHARS} characters")
+    return words

@@ -13,6 +13,7 @@ of an older schema has none of these tables: the readers then find nothing, the 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections.abc import Mapping
@@ -21,6 +22,8 @@ from typing import Any
 
 from companion.database import storage_error
 from rules import Event
+
+log = logging.getLogger(__name__)
 
 __all__ = ["SetupRecord", "answer", "claims", "drop_claims", "load_pairing", "make_secret", "probe", "save_answer",
            "save_claim", "save_pairing", "drop_claim", "open_setup", "setup_events", "append_setup_event", "end_setup",
@@ -197,18 +200,29 @@ def probe(store: Any) -> None:
 # -- where the box was (schema 4) ------------------------------------------------------------------------------
 
 
+MAX_STATE_CHARS = 4_000_000
+"""The longest ``box_state`` value read back (characters); a longer row is damaged (the box keeps far less)."""
+
+
 def _load_state(store: Any, key: str, doing: str) -> dict[str, Any] | None:
     """The JSON object kept under ``key`` in ``box_state``, or None (never kept, a file older than schema 4, or a
-    value that is not a JSON object)."""
+    damaged value: not a JSON object, not text, longer than :data:`MAX_STATE_CHARS` or nested deeper than Python
+    can read; logged, it never stops the box)."""
     if not _has_tables(store, 4):
         return None
     with store.transaction(write=False, doing=doing) as conn:
-        row = conn.execute("SELECT value FROM box_state WHERE key = ?", (key,)).fetchone()
+        row = conn.execute("SELECT CASE WHEN length(value) <= ? THEN value END, length(value) FROM box_state "
+                           "WHERE key = ?", (MAX_STATE_CHARS, key)).fetchone()
     if row is None:
+        return None
+    if row[0] is None:
+        log.warning("%s: the kept row %r is damaged (%s characters, at most %d): dropped", doing, key, row[1],
+                    MAX_STATE_CHARS)
         return None
     try:
         value = json.loads(row[0])
-    except ValueError:
+    except (ValueError, TypeError, RecursionError) as exc:  # not JSON text, not text, or nested past Python's stack
+        log.warning("%s: the kept row %r is damaged (%s): dropped", doing, key, type(exc).__name__)
         return None
     return value if isinstance(value, dict) else None
 

@@ -77,3 +77,37 @@ def test_kept_words_of_another_shape_are_refused_by_name(words):
     with pytest.raises(ValueError, match="kept"):
         from_kept(words)
 
+
+
+@pytest.mark.parametrize("template, params", [
+    ("{player.upper}", {"player": "Ann"}),  # an attribute of a parameter
+    ("{player[0]}", {"player": 7}),  # an index into a number
+    ("{player:>99999999}", {"player": "Ann"}),  # a width that would fill the memory
+    ("{0}", {"player": "Ann"}),  # a position
+])
+def test_kept_words_whose_template_reads_past_its_parameters_are_refused_by_name(template, params):
+    """A hand-edited or damaged row may hold any template; the box's own words name each parameter bare, so anything
+    else is a damaged row (a ValueError the resume drops), never a TypeError, an AttributeError or a 100 MB line."""
+    from companion.kept_words import from_kept
+
+    with pytest.raises(ValueError, match="kept text"):
+        from_kept({"text": template, "plural": None, "n": None, "params": params})
+
+
+def test_kept_words_with_conversions_short_formats_and_plurals_come_back_the_same():
+    from companion.kept_words import from_kept, to_kept
+    from rules.text import Text, plural
+
+    for words in (Text("{card!r} at {n:>3}, {error:.2f}", card="Alien Tech", n=4, error=0.5),
+                  plural("{n} good", "{n} goods", 3), Text('tap "Undo" (POST {"player": name})')):
+        assert from_kept(to_kept(words)) == words
+
+
+def test_a_kept_question_whose_words_read_past_their_parameters_is_dropped_and_the_box_goes_on(store, tmp_path):
+    flow, cam = _asked(store, tmp_path)
+    good = [q.to_kept() for q in cam.questions]
+    prying = {**good[1], "id": 9, "text": {"text": "{player[0]}", "plural": None, "n": None,
+                                           "params": {"player": 5}}}
+    records.save_questions(flow.session.store, flow.session.id, [good[0], prying], 10)
+    again = restarted(store, flow)
+    assert [q["text"] for q in again.view()["questions"]] == ["Ann selected Develop? (dice: Develop 2, Ship 1)"]

@@ -755,3 +755,20 @@ def test_a_report_for_a_seat_another_phone_holds_says_where_it_is_reassigned_in_
                                                   "kiosztható")
     assert i18n.localize(refused.error, "pl") == "miejsce gracza Ann zajmuje inny telefon; ekran dotykowy może je " \
                                                  "przydzielić ponownie"
+
+
+@pytest.mark.parametrize("value", [
+    '{"client": "bob-phone", "asked": {"action": "claim_seat", "player": "Ann"}, "game": "x", '
+    '"question": {"text": "{who[x]}", "plural": null, "n": null, "params": {"who": 5}}}',  # an index into a number
+    "[" * 100_000 + "]" * 100_000,  # nested deeper than Python reads JSON
+    '{"client": "' + "b" * 5_000_000 + '"}',  # far larger than the box ever keeps
+    "{not json",
+], ids=["template-indexes-a-number", "nested-past-the-stack", "five-million-characters", "not-json"])
+def test_a_hand_damaged_table_question_row_never_stops_the_box(store, tmp_path, value):
+    """The session file edited by hand between two runs: the box starts on the same game and asks nothing."""
+    loop = _race_in_play(store, tmp_path, hub=StateHub())
+    with loop.store.transaction(write=True, doing="a hand edit") as conn:
+        conn.execute("INSERT OR REPLACE INTO box_state (key, value, at) VALUES ('table_question', ?, 0)", (value,))
+    again = evening(store, tmp_path, hub=StateHub())
+    assert again.mode_name is ModeName.PLAY and again.session.id == loop.session.id
+    assert again.view()["box"]["asking"] is None
