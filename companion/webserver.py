@@ -11,7 +11,9 @@ The bounds (all per box; see :class:`ServerLimits`):
 
 - at most ``connections`` open connections in all and ``per_client`` from one address (more from one
   address are closed as soon as they are accepted, so one guest cannot fill the box);
-- a connection with no complete request for ``idle_s`` seconds is closed;
+- a connection with no complete request for ``idle_s`` seconds is closed; at the connection limit, the ones
+  without an answered request for longest (at least :data:`STALLED_S`: a request trickling in byte by byte, an
+  idle one) are closed to let new ones in, so slow clients from many addresses cannot keep the phones out;
 - request headers at most ``header_bytes`` (431), bodies at most ``body_bytes`` (413), refused before
   the body is read. The connection of a refused request then lingers: the box stops writing after its answer
   and reads on, throwing away what arrives, until the phone closes (at most ``linger_bytes`` and
@@ -54,6 +56,9 @@ log = logging.getLogger(__name__)
 
 BODY_LIMIT_BYTES = 16 * 1024
 """Largest request body (bytes): actions and reports are small JSON objects; larger is 413."""
+STALLED_S = 1.0
+"""A connection holds its place at the connection limit this long (s) without an answered request before a new one
+may take it (a phone's request arrives whole within milliseconds)."""
 
 LANG_COOKIE = "lang"
 """The cookie the phone page's language picker sets (a language code; read on every request)."""
@@ -210,6 +215,24 @@ class _Channel(HTTPChannel):
     linger = False  # set by the error task: the connection lingers instead of closing at once
     _draining: list[float] | None = None  # [deadline (monotonic s), bytes left] while lingering
 
+    waiting_since = 0.0  # time.time() when the request being received began (its first bytes)
+
+    def received(self, data: bytes) -> bool:
+        if data and self.request is None and not self.requests:
+            self.waiting_since = time.time()
+        return super().received(data)
+
+    def stalled_for(self, now: float) -> float | None:
+        """Seconds (``now`` from ``time.time()``) this connection has held its place without a request being
+        answered: receiving one (since its first bytes, however slowly they trickle in), idle between requests or
+        lingering after a refusal (since its last activity). None while a request is answered (an event stream, a
+        tap) or when it is closing already."""
+        if self.requests or self.will_close or self.socket is None:
+            return None
+        if self.request is not None and self._draining is None:
+            return now - self.waiting_since
+        return now - self.last_activity
+
     def handle_close(self) -> None:
         if self.linger and self._draining is None and self.socket is not None:
             try:
@@ -264,6 +287,7 @@ class _Server(TcpWSGIServer):
     per_client = 32
     linger_bytes = ServerLimits.linger_bytes  # what a refused request's connection reads on (_Channel)
     linger_s = ServerLimits.linger_s
+    made_room = 0  # connections closed to let new ones in (_make_room)
     refused = 0  # connections closed at once because their address had too many open (for tests and logs)
     stopping = False  # set by PhoneServer.shutdown once its workers are done, before the sockets close
     changed: threading.Condition  # notified whenever a connection is accepted, refused or closed
@@ -282,6 +306,29 @@ class _Server(TcpWSGIServer):
             draining = getattr(channel, "_draining", None)
             if draining is not None and late > draining[0]:
                 channel.will_close = True
+
+    def readable(self) -> bool:
+        if self.accepting and len(self._map) >= self.adj.connection_limit:
+            self._make_room(time.time())
+        return super().readable()
+
+    def _make_room(self, now: float) -> None:
+        """At the connection limit, close the connections stalled longest (:meth:`_Channel.stalled_for`, at least
+        :data:`STALLED_S`) to let new ones in: without it, clients trickling their requests from enough addresses
+        (each within ``per_client``, each byte resetting the idle sweep) would keep every phone out as long as they
+        trickled. A connection whose request is answered (an event stream) is never closed for room."""
+        channels = [c for c in list(self.active_channels.values()) if isinstance(c, _Channel)]
+        need = len(self._map) - self.adj.connection_limit + 1 - sum(1 for c in channels if c.will_close)
+        if need <= 0:
+            return
+        stalled = sorted(((age, n) for n, c in enumerate(channels)
+                          if (age := c.stalled_for(now)) is not None and age >= STALLED_S), reverse=True)
+        for _, n in stalled[:need]:
+            channels[n].will_close = True  # closed by its next write turn, as the idle sweep closes
+            self.made_room += 1
+            if self.made_room == 1 or self.made_room % 1000 == 0:
+                log.warning("phone view: every connection is taken; closing those stalled longest to let new "
+                            "ones in (%d so far)", self.made_room)
 
     def handle_accept(self) -> None:
         super().handle_accept()  # accept() below refuses, or a channel is made and counted

@@ -111,6 +111,42 @@ def test_the_whole_connection_limit_full_of_half_open_ones_frees_itself():
         server.shutdown()
 
 
+def test_a_connection_limit_held_by_requests_trickling_in_still_lets_a_phone_in():
+    """Slow clients from many addresses fill every connection and each keep their request alive with a header line
+    every 0.3 s (so the idle sweep never drops them): a phone arriving then is answered within seconds, the
+    connection stalled the longest giving way to it, instead of waiting for as long as the trickle goes on."""
+    limits = ServerLimits(threads=4, connections=40, per_client=16, idle_s=2)
+    server = serve(_app, host="127.0.0.1", port=0, limits=limits)
+    socks: list[socket.socket] = []
+    stop = threading.Event()
+
+    def trickle() -> None:
+        for _ in range(100):  # at most 30 s
+            if stop.wait(0.3):
+                return
+            for s in socks:
+                with contextlib.suppress(OSError):
+                    s.sendall(b"X-Slow: 1\r\n")
+
+    try:
+        for k in range(4):  # 4 addresses x 15: more than the box keeps open at once
+            socks += _half_open(server.port, 15, f"127.0.0.{10 + k}")
+        assert server.wait_connections(lambda s: s.open_connections() >= limits.connections - 2, 10)
+        dripping = threading.Thread(target=trickle, daemon=True)
+        dripping.start()
+        stop.wait(2.5)  # past idle_s: only the trickle keeps them open
+        started = time.monotonic()
+        status, body = _get(server.port, "127.0.0.30", timeout=8)
+        assert (status, json.loads(body)) == (200, {"ok": True})
+        assert time.monotonic() - started < 5
+        assert server.open_connections() <= limits.connections
+    finally:
+        stop.set()
+        for s in socks:
+            s.close()
+        server.shutdown()
+
+
 def _exchange(server, request: bytes) -> tuple[bytes, bytes, bytes]:
     """Send ``request`` raw to ``server`` on a new loopback connection; its answer as :func:`_read_answer` reads it."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
