@@ -359,6 +359,11 @@ class RollDiceConfig:
             sides wide with gaps of at most ``side_gap`` sides, for less than a full die (1 - ``side_full_ramp`` of
             that run, sides) is that die's side face seen obliquely: its die score is scaled by 1 - that product. A
             real die lying against another runs a full side (``side_full_ramp`` None: no test).
+        side_doubt_cap: the confidence a read that may be a neighbouring read's side face keeps at most
+            (:func:`vision.roll_dice.doubt.side_doubt` 1: touching it, towards the camera's nadir, its colour
+            darker, foreshortened, whichever of the two matches better), blended towards 1 as that doubt falls:
+            the dice found, colours and faces never change (None: no cap). A purple side face under its glared top
+            read ship at 0.997 on the second generator's seed 102008.
         hang_overlap_ramp, hang_cos_ramp, hang_reach_ramp, hang_shade_ramp: the hanging-side test
             (:func:`vision.roll_dice.sides.hanging_sides`): a face whose box overlaps a surer face's box (share of the
             smaller on ``hang_overlap_ramp``), lying from it towards the camera's nadir (cosine on ``hang_cos_ramp``)
@@ -589,6 +594,7 @@ class RollDiceConfig:
     hang_cos_ramp: tuple[float, float] = (0.5, 0.7)
     hang_reach_ramp: tuple[float, float] = (0.25, 0.35)
     hang_shade_ramp: tuple[float, float] = (0.02, 0.05)
+    side_doubt_cap: float | None = 0.5
     texture_side: float = 12.0
     texture_reach: float = 2.2
     texture_min_shift: float = 0.8

@@ -23,6 +23,7 @@ from .assemble import _ramp, assemble_indexed, die_weights, size_evidence, symbo
 from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, recut_candidates, tried_sides
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
+from .doubt import capped_by_side_doubt
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .glare import face_glare
@@ -536,6 +537,7 @@ class RollDiceReader:
         kept = stage("assemble", assemble_indexed, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
         dice = stage("recentre", recentre_reads, frame, tops, colour_p, ncc, kept, self.profile, self._templates,
                      self._template_pol, cfg)
+        dice = stage("doubt", capped_by_side_doubt, frame, tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched
