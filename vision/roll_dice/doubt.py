@@ -20,9 +20,8 @@ import numpy as np
 
 from .assemble import die_weights
 from .config import RollDiceConfig
-from .nadir import nadir_point, towards_top
+from .nadir import side_reach_of_tops
 from .observations import RollDieObservation, TopFaces
-from .shape import die_likeness, expected_sides
 from .sides import _ramp, _run_beyond
 
 __all__ = ["capped_by_side_doubt", "side_doubt"]
@@ -104,13 +103,8 @@ def capped_by_side_doubt(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray,
     idx = np.array([i for i, _ in kept], np.int64)
     if todo.sum() < 2:
         return dice
-    rects = tops.rects
-    sides = np.sqrt(rects[:, 2] * rects[:, 3])
-    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
-    every = expected_sides(rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)
-    nadir, tilt = nadir_point(rects[:, :2], every, frame.shape[:2], config.recentre_focal)
-    away, reach = towards_top(rects[:, :2], nadir, tilt, config.recentre_focal, frame.shape[1])
-    doubt = side_doubt(frame, rects, tops.body, away, reach, config, todo)
+    away, reach = side_reach_of_tops(tops, frame.shape[:2], config)
+    doubt = side_doubt(frame, tops.rects, tops.body, away, reach, config, todo)
     cap = 1.0 - doubt[idx] * (1.0 - float(config.side_doubt_cap))
     return tuple(obs if obs.confidence <= c else replace(obs, confidence=float(c))
                  for obs, c in zip(dice, cap, strict=True))

@@ -20,7 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["nadir_point", "towards_top"]
+from .config import RollDiceConfig
+from .observations import TopFaces
+from .shape import die_likeness, expected_sides
+
+__all__ = ["nadir_point", "side_reach_of_tops", "towards_top"]
 
 
 def nadir_point(centres: np.ndarray, sides: np.ndarray, shape: tuple[int, int],
@@ -68,3 +72,16 @@ def towards_top(points: np.ndarray, nadir: np.ndarray, tilt: float, focal: float
     n = np.hypot(d[:, 0], d[:, 1])
     unit = np.where(n[:, None] > 1e-9, d / np.maximum(n, 1e-9)[:, None], 0.0)
     return unit, n * np.cos(float(tilt)) / (float(focal) * float(width))
+
+
+def side_reach_of_tops(tops: TopFaces, shape: tuple[int, int], config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(``float[N, 2]`` unit vectors from the nadir towards each top face of ``tops``, ``float[N]`` how far each one's
+    side faces reach towards the nadir, in sides) for a frame of ``shape`` (H, W) px: the faces' size model
+    (:func:`vision.roll_dice.shape.expected_sides`, each face weighted by its score times its die-likeness), the
+    nadir and tilt from it (:func:`nadir_point`), then :func:`towards_top`. Raises nothing."""
+    rects = tops.rects
+    sides = np.sqrt(rects[:, 2] * rects[:, 3])
+    likeness = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
+    every = expected_sides(rects[:, :2], sides, np.asarray(tops.scores, np.float64) * likeness, config)
+    nadir, tilt = nadir_point(rects[:, :2], every, shape[:2], config.recentre_focal)
+    return towards_top(rects[:, :2], nadir, tilt, config.recentre_focal, shape[1])

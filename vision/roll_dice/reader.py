@@ -27,12 +27,12 @@ from .doubt import capped_by_side_doubt
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .glare import face_glare
-from .nadir import nadir_point, towards_top
+from .nadir import side_reach_of_tops
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .outline import square_outline
 from .raised import raised_edges
 from .recentre import recentre_reads
-from .shape import SurroundingLogs, die_likeness, expected_sides, pattern_lattice, surface_returns
+from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
 from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_faces, other_size_guard
@@ -627,13 +627,8 @@ def _not_hanging(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
     todo = weights >= cfg.min_confidence                      # the faces a read would report (:func:`_reported`)
     if todo.sum() < 2:
         return tops
-    rects = tops.rects
-    sides = np.sqrt(rects[:, 2] * rects[:, 3])
-    shape = die_likeness(tops.evidence, cfg) if tops.evidence is not None else np.ones(len(sides))
-    every = expected_sides(rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, cfg)
-    nadir, tilt = nadir_point(rects[:, :2], every, frame.shape[:2], cfg.recentre_focal)
-    away, reach = towards_top(rects[:, :2], nadir, tilt, cfg.recentre_focal, frame.shape[1])
-    hang = hanging_sides(rects, tops.body, weights, away, reach, cfg, todo)
+    away, reach = side_reach_of_tops(tops, frame.shape[:2], cfg)
+    hang = hanging_sides(tops.rects, tops.body, weights, away, reach, cfg, todo)
     return tops.lowered(1.0 - hang)
 
 
