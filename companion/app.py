@@ -34,7 +34,7 @@ from companion.action_scope import (
 )
 from companion.action_words import action_word
 from companion.desk import Desk
-from companion.flow import FAULT, STORAGE, GameFlow, Outcome, named_player
+from companion.flow import FAULT, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
 from companion.i18n import N_, Text, _, say, text_of
 from companion.loop_faults import FaultContainment, let_through
@@ -42,6 +42,7 @@ from companion.loop_table import DeskTable
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import PairingBook
+from companion.player_names import named_player
 from companion.screen import ScreenSnapshot
 from companion.session import Session
 from companion.storage import StorageHealth

@@ -729,7 +729,7 @@ class FlowBase:
         """The session settings for these seats and options, checked by the game before anything is recorded.
 
         Args:
-            seats: ``[{"name", "colour"}]`` in seat order (:func:`companion.flow.parse_players`).
+            seats: ``[{"name", "colour"}]`` in seat order (:func:`companion.player_names.parse_players`).
             options: the options given (command line, setup step): ``{option name: value}``, only those given
                 (a ``choices`` option as a list of names; a per-player one in seat order, "" for none).
 

@@ -44,8 +44,9 @@ from typing import Any
 from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
-from companion.flow import GameFlow, Outcome, check_player_colour, check_player_name, colour_id
+from companion.flow import GameFlow, Outcome
 from companion.i18n import N_, Listing, Text, message_of
+from companion.player_names import check_player_colour, check_player_name, colour_id
 from companion.session import new_id
 from companion.words import colour_word
 from rules import Event

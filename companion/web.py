@@ -112,8 +112,8 @@ from companion import i18n
 from companion.action_words import action_word
 from companion.actions import Action, phone_names
 from companion.errors import shown as quoted
-from companion.flow import MAX_NAME
 from companion.hub import ANSWER_KEYS, Pairing, StateHub
+from companion.player_names import MAX_NAME
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import MAX_TEXT, BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve

@@ -210,7 +210,7 @@ def name_key(name: str) -> str:
 def check_distinct_names(names: Sequence[str], where: str = "players") -> None:
     """Refuse a position where two players share a name, ignoring case and accents (:func:`name_key`:
     "Ann" and "ann", "Ελένη" and "ΕΛΕΝΗ" are the same person at the table, as in
-    ``companion.flow.check_player_name``).
+    ``companion.player_names.check_player_name``).
 
     Args:
         names: the players' names in file order.

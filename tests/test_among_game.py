@@ -375,8 +375,9 @@ def test_build_order_stays_exact_after_a_removal():
 def test_each_extra_build_in_one_round_is_a_finding_of_its_own_on_the_table(tmp_path):
     """Rulebook 4 'Round overview': one action a round. Ann builds three locations in round 1: the second and the
     third are each found, in the engine and in what the phones and the touchscreen list."""
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
     from companion.session import SessionStore
 
     spec = FLOWS["among"]

@@ -8,9 +8,10 @@ import numpy as np
 
 from companion.app import MainLoop
 from companion.desk import answer_key
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from device import FakeCamera
 from tests.phones import joined_phone, post_through_loop
 from tests.test_desk import act

@@ -100,8 +100,9 @@ def test_data_a_command_prints_is_printed_as_recorded_in_hungarian_too(tmp_path,
     import json
 
     from companion.cli import main
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
     from companion.session import SessionStore
 
     db = tmp_path / "games.sqlite3"
@@ -135,8 +136,9 @@ def test_the_command_lines_messages_print_a_players_name_as_written_in_hungarian
     --players ('A(z) ÉVA' became 'Az ÉVA'): the output fitted the name's own "a(z)" as if the catalog had written it.
     The names are printed as written; the catalog's own "a(z)" in the same lines is still fitted."""
     from companion.cli import main
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
     from companion.session import SessionStore
 
     db = tmp_path / "games.sqlite3"

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from companion.app import MainLoop
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from device import CameraNotFound, FakeCamera, Fault, ReplaySource
 from device.health import CameraHealthConfig, CameraStatus, CameraWatch, picture_fault, same_picture

@@ -17,9 +17,10 @@ import pytest
 from companion import i18n
 from companion.app import MainLoop
 from companion.camera import CameraFlow
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from device import FakeCamera, Frame
 from vision.deck_enroll import build_deck_from_images
 from vision.motion import MotionConfig, StillnessDetector

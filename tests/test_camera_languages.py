@@ -11,9 +11,10 @@ import pytest
 
 from companion import i18n
 from companion.app import MainLoop
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from companion.web import state_json
 from device import CameraNotFound, OpenCVSource, ReplaySource, open_source

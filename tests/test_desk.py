@@ -12,9 +12,10 @@ import pytest
 
 from companion.app import MainLoop
 from companion.errors import shown
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import ANSWER_KEYS, StateHub
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from device import FakeCamera
 from tests.phones import post_through_loop

@@ -19,9 +19,10 @@ from companion.camera import CameraFlow
 from companion.camera.hexmap import MapWatcher, PlacedTile, SeenHex
 from companion.commands import InputError
 from companion.commands.files import load_dice_reader
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.flows.eclipse_camera import ECLIPSE_DICE
+from companion.player_names import parse_players
 from device import Frame
 from tests.test_camera_flow import run_on_touchscreen
 from vision.hexes import build_hex_deck_from_images

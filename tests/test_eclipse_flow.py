@@ -13,9 +13,10 @@ import json
 import pytest
 
 from companion.errors import BadEntry
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flow_spec import parse_form
 from companion.flows import FLOWS
+from companion.player_names import parse_players
 from rules.eclipse.data import catalogue
 from tests.test_flow import shoot
 

@@ -179,8 +179,9 @@ def test_the_table_check_comes_between_start_and_play_when_the_camera_reads_the_
 
 
 def test_navigation_is_refused_on_a_box_started_for_one_game_and_settings_only_from_the_touchscreen(store, tmp_path):
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
 
     session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
     loop = MainLoop(source=FakeCamera([np.zeros((H, W, 3), np.uint8)] * 5), reader=None, session=session,
@@ -413,7 +414,8 @@ def test_the_history_and_the_chooser_reach_games_older_than_thirty_others(store,
     open one ... or resume one that has not ended"): it stopped at the newest 30, so the 31st game back could not be
     opened, exported nor resumed from the touchscreen or a phone, and a game left open before 30 finished ones was
     no longer offered on the chooser."""
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
+    from companion.player_names import parse_players
 
     left_open = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
     finished = []

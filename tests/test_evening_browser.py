@@ -187,7 +187,7 @@ def test_a_rename_longer_than_a_name_may_be_is_offered_again_cut_to_fit(browser,
     refused; the name sent is the one confirmed."""
     from playwright.sync_api import expect
 
-    from companion.flow import MAX_NAME
+    from companion.player_names import MAX_NAME
 
     loop, hub, server = box
     context, page, errors = phone(browser)
@@ -421,7 +421,8 @@ def test_a_right_to_left_name_keeps_its_own_score_beside_it_in_the_history(brows
     Hebrew or Arabic name reads with its own total after it, the line left to right as the page."""
     from playwright.sync_api import expect
 
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
+    from companion.player_names import parse_players
 
     with SessionStore(tmp_path / "box.sqlite3") as store:
         # Among the Stars: a card discarded for 3 credits (rulebook 4 'Discard a card for credits') and 1 VP per 3

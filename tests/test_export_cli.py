@@ -8,8 +8,9 @@ import json
 import pytest
 
 from companion.cli import main
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
+from companion.player_names import parse_players
 from companion.session import SessionStore
 
 

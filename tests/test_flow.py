@@ -13,17 +13,9 @@ from datetime import UTC, datetime
 import pytest
 
 from companion.errors import BadEntry
-from companion.flow import (
-    BGSTATS_URL,
-    GameFlow,
-    bgstats_url,
-    check_player_name,
-    handle_action,
-    named_player,
-    parse_form,
-    parse_players,
-)
+from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, handle_action, parse_form
 from companion.flows import FLOWS
+from companion.player_names import check_player_name, named_player, parse_players
 from companion.screen import Screen, TouchScreen
 from rules.roll.data import catalogue as roll_catalogue
 

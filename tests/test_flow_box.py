@@ -10,9 +10,10 @@ import pytest
 
 from companion.app import MainLoop
 from companion.cli import main
-from companion.flow import GameFlow, handle_action, parse_players
+from companion.flow import GameFlow, handle_action
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from device import FakeCamera
 from rules.roll.data import catalogue

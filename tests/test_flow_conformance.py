@@ -31,10 +31,11 @@ import pytest
 
 from companion.cli import _parser
 from companion.errors import BadEntry
-from companion.flow import BGSTATS_URL, GameFlow, parse_form, parse_players
+from companion.flow import BGSTATS_URL, GameFlow, parse_form
 from companion.flow_spec import FIELD_KINDS, RESERVED_KEYS, FlowBase
 from companion.flows import FLOWS
 from companion.game_options import flows_infos, game_flags, given_options, misplaced
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from companion.setup_flow import TableSetup
 from rules import GAMES, BadEvent, Event, Progress, replay

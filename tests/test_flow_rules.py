@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
+from companion.player_names import parse_players
 from rules import BadEvent, Event, Severity, replay
 from rules.race import RACE_GAME
 from rules.roll import ROLL_GAME

@@ -29,9 +29,10 @@ from werkzeug.wrappers import Response
 
 from bench.box_process import form_values
 from companion.app import MainLoop
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from companion.setup_flow import TableSetup
 from companion.web import create_app

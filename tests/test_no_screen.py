@@ -9,10 +9,11 @@ import pytest
 
 from companion.actions import Action
 from companion.app import MainLoop
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.phone_policy import AWAY_S, PhonePresence
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from device import FakeCamera
 from tests.phones import joined_phone, post_through_loop

@@ -98,8 +98,9 @@ def flow_on_the_box(hub, tmp_path, game: str, players: str = "Ann,Bob", **option
     """A new ``game`` session (with the game ``options``) played by a main loop on its own thread (a fake camera),
     publishing to ``hub``: yields its :class:`companion.flow.GameFlow`."""
     from companion.app import MainLoop
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
     from companion.session import SessionStore
     from device import FakeCamera
     from tests.phones import LoopThread
@@ -374,9 +375,10 @@ def test_a_hex_board_is_drawn_cell_by_cell_with_its_owner(phone, hub, tmp_path, 
     hexagon per cell, each outlined in its owner's seat colour."""
     from playwright.sync_api import expect
 
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flow_spec import Board, Cell
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
     from companion.session import SessionStore
 
     page, server, errors = phone

@@ -12,10 +12,11 @@ from companion import i18n
 from companion.action_words import ACTION_WORDS, action_word
 from companion.actions import Action, phone_names
 from companion.errors import BadEntry
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import Pairing
 from companion.library import Library
+from companion.player_names import parse_players
 from companion.setup_flow import TableSetup
 from companion.web import PHONE_ACTIONS, create_app
 

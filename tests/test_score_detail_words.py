@@ -79,8 +79,9 @@ def test_roll_six_cost_bonus_formula_is_said_in_the_players_language() -> None:
 def test_eclipse_ships_are_named_in_the_players_language(store) -> None:
     """Eclipse: a volley's label ("Ann's Cruiser at Bob's Interceptor") and the ship fields' choices named the ships
     in English in every language; the phone still posts the English name."""
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
 
     eclipse = FLOWS["eclipse"]
     flow = GameFlow(store.start("eclipse", eclipse.settings(parse_players("Ann,Bob"), {})), eclipse)
@@ -161,8 +162,9 @@ def test_eclipse_build_choices_are_named_as_the_ships_are(store) -> None:
     """Eclipse's Build form offered 'Myśliwiec | Krążownik | Pancernik | Baza gwiezdna | orbital | monolit' on a Polish
     phone: the Orbital and the Monolith (Rise of the Ancients' structures) are named as the ships beside them are,
     capitalised, in every language; the phone still posts the English name."""
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
 
     eclipse = FLOWS["eclipse"]
     flow = GameFlow(store.start("eclipse", eclipse.settings(parse_players("Ann,Bob"), {})), eclipse)
@@ -178,8 +180,9 @@ def test_eclipse_build_choices_are_named_as_the_ships_are(store) -> None:
 def test_eclipse_asks_with_whom_in_every_language(store) -> None:
     """Eclipse's Diplomatic relations and Alliance founded asked for the other player under a lone preposition: 'Z'
     on a Polish phone, 'Με' on a Greek one, 'Vele' ('with him') on a Hungarian one. The field asks 'with whom'."""
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
 
     eclipse = FLOWS["eclipse"]
     flow = GameFlow(store.start("eclipse", eclipse.settings(parse_players("Ann,Bob"), {})), eclipse)

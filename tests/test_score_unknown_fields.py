@@ -34,7 +34,7 @@ def _renamed(data: dict, second: str) -> dict:
 
 
 def test_same_player_name_in_another_case_is_refused_in_every_game():
-    # "Ann" and "ann" are one person at the table (companion.flow.check_player_name says so too)
+    # "Ann" and "ann" are one person at the table (companion.player_names.check_player_name says so too)
     from rules.race import final_scores as race_scores
     from tests.test_race_scoring import FILLER, game
 

@@ -200,8 +200,9 @@ def test_a_phone_sees_the_tie_and_the_tie_break_under_the_totals(browser, tmp_pa
 def test_every_game_says_what_its_tie_break_counts(store, game, said):
     """The scores' result names what each player's tie-break values count, in each language; the export (format 1)
     keeps its fields."""
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
     from tests.i18n_walk import leaks
 
     spec = FLOWS[game]

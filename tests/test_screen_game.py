@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.flow import MAX_NAME, GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
+from companion.player_names import MAX_NAME, parse_players
 from companion.screen import TouchScreen
 
 # four names of MAX_NAME characters, each different from its first letters on (a cut name still tells them apart)

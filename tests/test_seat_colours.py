@@ -97,7 +97,8 @@ def test_nine_seats_on_the_touchscreen_each_with_its_sign_and_a_ring(store_nine,
 
 @pytest.fixture
 def store_nine(tmp_path):
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
+    from companion.player_names import parse_players
     from companion.session import SessionStore
 
     spec = FLOWS["eclipse"]

@@ -245,8 +245,9 @@ V1_SCHEMA = (  # the schema version 1 files were written with (tabletop-companio
 
 
 def test_a_version_1_log_is_migrated_and_replays_to_the_same_state(tmp_path):
-    from companion.flow import GameFlow, parse_players
+    from companion.flow import GameFlow
     from companion.flows import FLOWS
+    from companion.player_names import parse_players
 
     path = tmp_path / "v1.sqlite3"
     conn = raw(path)

@@ -11,9 +11,9 @@ import pytest
 from companion.app import MainLoop
 from companion.camera import CameraFlow
 from companion.cli import main
-from companion.flow import parse_players
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from companion.screen import Screen, TouchScreen
 from companion.session import SessionStore
 from companion.setup_flow import TableSetup
@@ -281,7 +281,7 @@ def test_phone_setup_follows_the_cli_rule(store):
 @pytest.mark.parametrize("name", ["\u0000Ann", "Ann\u202e", "\u0001", "Bo\u200bb"])
 def test_names_with_control_or_invisible_characters_are_refused(store, name):
     from companion.errors import BadEntry
-    from companion.flow import check_player_name
+    from companion.player_names import check_player_name
 
     with pytest.raises(BadEntry, match="control or invisible formatting"):
         check_player_name(name)
@@ -292,7 +292,7 @@ def test_names_with_control_or_invisible_characters_are_refused(store, name):
 def test_names_that_look_the_same_are_the_same_player():
     # "Zoe" + U+0308 COMBINING DIAERESIS displays as "Zoë": one person, in the CLI/phone rule and score files
     from companion.errors import BadEntry
-    from companion.flow import check_player_name
+    from companion.player_names import check_player_name
     from rules.scoring import ScoreInputError, check_distinct_names
 
     assert check_player_name("Zoe\u0308") == "Zo\u00eb"
@@ -305,7 +305,7 @@ def test_names_that_look_the_same_are_the_same_player():
 def test_a_score_file_names_a_player_as_a_phone_does():
     # A score file's players are told apart as a phone's names are: case and accents aside, one person
     # ("Ελένη" typed on a keyboard without accents is "ελενη"), while a letter of its own ("Ł") is a letter.
-    from companion.flow import named_player
+    from companion.player_names import named_player
     from rules.scoring import ScoreInputError, check_distinct_names
 
     with pytest.raises(ScoreInputError, match=r"players\[1\]\.name"):

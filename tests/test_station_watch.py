@@ -15,10 +15,11 @@ import pytest
 
 from companion.app import MainLoop
 from companion.camera.station import SeenCard, StationWatcher, growth_order, seen_cards
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.flows.among import AMONG_CAMERA
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from device import FakeCamera
 from rules.among_the_stars.data import catalogue

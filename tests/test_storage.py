@@ -17,9 +17,10 @@ import pytest
 
 from companion import storage
 from companion.app import MainLoop
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
+from companion.player_names import parse_players
 from companion.session import SessionStore
 from device import FakeCamera
 from tests.test_desk import act, box

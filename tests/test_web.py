@@ -14,9 +14,10 @@ import pytest
 
 from companion import netinfo
 from companion.app import MainLoop
-from companion.flow import GameFlow, parse_players
+from companion.flow import GameFlow
 from companion.flows import FLOWS
 from companion.hub import Pairing, StateHub
+from companion.player_names import parse_players
 from companion.setup_flow import TableSetup
 from companion.web import create_app, serve, sse_stream
 from device import FakeCamera

@@ -47,8 +47,8 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
         rules.RulesError: settings the game refuses (e.g. one player for a 2-4 player game).
     """
     from companion.errors import BadEntry
-    from companion.flow import parse_players, separator_hint
     from companion.flows import FLOWS
+    from companion.player_names import parse_players, separator_hint
 
     if args.players is None:
         return None
