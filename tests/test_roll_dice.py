@@ -288,6 +288,34 @@ def test_a_face_the_colour_lacks_gives_way_to_its_likeliest_own_face():
     assert (die.colour, die.face) == ("red", None) and die.confidence <= 0.5
 
 
+def test_a_body_between_red_and_brown_is_not_read_confidently():
+    """Hand-worked (face temperature 0.04): a washed-out red die whose body reads brown 0.857, red 0.137 (the
+    "none of these" option 0.006) matches red's and brown's develop templates alike at 0.90 (the same print),
+    settle at 0.20. The symbol says develop and nothing of the colour, so brown wins on the body; weighed twice
+    (``colour_weight`` 2) the joint read brown/develop holds 0.857^2 / (0.857^2 + 0.137^2) = 0.975 and the read
+    was 0.975 x 0.994 = 0.969, a confident wrong colour. Its confidence is now at most the body's own chance of
+    brown among the enrolled colours, 0.857 / 0.994 = 0.862, times the chance of a die of an enrolled colour
+    0.994: 0.857, unsure. A plain red body (red 0.990, brown 0.004) keeps 0.990 / 0.994 x 0.994 = 0.990."""
+    from vision.roll_dice import RollDiceConfig
+    from vision.roll_dice.assemble import assemble, colour_sure
+    from vision.roll_dice.observations import TopFaces
+
+    pairs = (("red", "develop"), ("red", "settle"), ("brown", "develop"), ("brown", "settle"))
+    profile = DiceProfile(("red", "brown"), ("develop", "settle"), pairs, np.zeros((2, 3)), pairs,
+                          np.zeros((4, 22 * 22), np.float32), 22)
+    tops = TopFaces(np.array([[100.0, 100.0, 40.0, 40.0, 0.0]]), np.ones(1), None, np.zeros((1, 3)))
+    ncc = np.array([[0.90, 0.20, 0.90, 0.20]])
+    cfg = RollDiceConfig(face_temperature=0.04)
+    assert colour_sure(np.array([0.137, 0.857]), 1) == pytest.approx(0.857 / 0.994, abs=1e-12)
+    (die,) = assemble(tops, np.array([[0.137, 0.857]]), ncc, profile, cfg)
+    assert (die.colour, die.face) == ("brown", "develop")
+    assert die.confidence == pytest.approx(0.857, abs=1e-3)
+    assert die.confidence < 0.9
+    (die,) = assemble(tops, np.array([[0.990, 0.004]]), ncc, profile, cfg)
+    assert (die.colour, die.face) == ("red", "develop")
+    assert die.confidence == pytest.approx(0.990, abs=1e-3)
+
+
 def test_allowed_pairs_passed_by_the_caller(profile_a: DiceProfile):
     """Game knowledge as data: forbid red settle and a red settle die is no longer reported as certain."""
     allowed = ALLOWED - {("red", "settle")}

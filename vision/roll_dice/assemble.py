@@ -15,8 +15,8 @@ from .observations import RollDieObservation, TopFaces
 from .shape import die_likeness, middle_spread, stroke_spread
 from .tops import rect_box
 
-__all__ = ["assemble", "assemble_indexed", "decide_each", "die_weights", "joint_scores", "symbol_weights",
-           "top_overlap"]
+__all__ = ["assemble", "assemble_indexed", "colour_sure", "decide_each", "die_weights", "joint_scores",
+           "symbol_weights", "top_overlap"]
 
 
 def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence[tuple[str, str]],
@@ -216,7 +216,7 @@ def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: 
         if face_p[fb] >= config.face_threshold:
             cb = int(joint[:, fb].argmax())
             c, f = colours[cb], faces[fb]
-            conf = float(joint[cb, fb]) * die_p * float(sure[i])
+            conf = min(float(joint[cb, fb]), colour_sure(colour_p[i], cb)) * die_p * float(sure[i])
         else:
             c, f, conf = c_best, None, 0.0
         guessed = False
@@ -230,6 +230,18 @@ def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: 
         obs = RollDieObservation(c, f, rect_box(tops.rects[i]), float(np.clip(conf, 0.0, 1.0)))
         out.append((die_p * (1.0 + float(f is not None)), i, obs))
     return out
+
+
+def colour_sure(colour_p: np.ndarray, c: int) -> float:
+    """The chance (0..1) that a die of an enrolled colour is of colour index ``c``, from its body alone: its colour
+    posterior ``colour_p`` ``float[C]`` (:func:`vision.roll_dice.colours.colour_posteriors`, the "none of these"
+    option left out) over the chance of any enrolled colour. A read's confidence never exceeds it: the joint
+    colour x face decision weighs the body ``colour_weight`` times (its posterior raised to that power), which
+    picks the colour well but makes a body between two colours look surer than it is (a washed-out red die at
+    0.86 brown, 0.14 red read brown at 0.97)."""
+    p = np.asarray(colour_p, np.float64)
+    known = float(p.sum())
+    return float(p[c]) / known if known > 0 else 0.0
 
 
 def _likeliest_allowed(joint: np.ndarray, colour: str, faces: Sequence[str], allowed: set[tuple[str, str]],
