@@ -28,5 +28,5 @@ SETUP_SEATS = frozenset({Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_
 NAMES_A_PLAYER = SEAT_ACTIONS | {Action.RELEASE_SEAT, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
                                  Action.SETUP_SEAT}
 """Actions whose ``player`` names a player of the game (a phone's ``"ann"`` is ``"Ann"``:
-:func:`companion.player_names.named_player`); not ``setup_player``, whose name is a new player's unless spelled exactly as one
-there (then: a new colour)."""
+:func:`companion.player_names.named_player`); not ``setup_player``, whose name is a new player's unless spelled
+exactly as one there (then: a new colour)."""

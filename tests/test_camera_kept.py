@@ -61,7 +61,9 @@ def test_a_damaged_or_stale_kept_question_is_dropped_and_the_others_kept(store, 
     bad_words = {**good[1], "id": 9, "text": {"text": "{player} selected {phase}?", "plural": None, "n": None,
                                               "params": {"player": "Bob"}}}  # a template missing a parameter
     gone = {**good[1], "id": 10, "player": "Zoë"}  # not a player of this game
-    rows = [good[0], {"id": "7"}, 5, bad_words, gone, {**good[1], "labels": [{"term": "roll.phase", "id": "nope"}]}]
+    huge = {**good[1], "id": 2**53 + 1}  # past what a phone's JavaScript holds exactly: it could never answer it
+    rows = [good[0], {"id": "7"}, 5, bad_words, gone, huge,
+            {**good[1], "labels": [{"term": "roll.phase", "id": "nope"}]}]
     records.save_questions(flow.session.store, flow.session.id, rows, 11)
     again = restarted(store, flow)
     assert [q["text"] for q in again.view()["questions"]] == ["Ann selected Develop? (dice: Develop 2, Ship 1)"]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.actions import Action, posted
-from companion.camera.questions import Question
+from companion.camera.questions import MAX_QUESTION_ID, Question
 from companion.errors import shown
 from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, Event, UnknownEvent
@@ -158,7 +158,8 @@ class CameraAnswers:
             self.questions.append(q)
         self.questions = self.questions[-MAX_KEPT:]
         top = max((q.id for q in self.questions), default=0)
-        self._next_id = max(self._next_id, top + 1, next_id if type(next_id) is int and next_id < 2**31 else 1)
+        kept_next = next_id if type(next_id) is int and next_id < MAX_QUESTION_ID else 1
+        self._next_id = max(self._next_id, top + 1, kept_next)
         if self.questions:
             log.info("%d camera question(s) kept across the restart asked again", len(self.questions))
 

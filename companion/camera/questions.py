@@ -14,7 +14,11 @@ from typing import Any
 
 from companion.kept_words import from_kept, to_kept
 
-__all__ = ["Observed", "Proposal", "Question"]
+__all__ = ["MAX_QUESTION_ID", "Observed", "Proposal", "Question"]
+
+MAX_QUESTION_ID = 2**31
+"""Question ids stay below this (a phone's JavaScript holds integers exactly only up to 2**53; the kept
+``next_id`` is held to the same bound): a kept question with a larger id is a damaged row."""
 
 
 @dataclass(frozen=True)
@@ -118,15 +122,16 @@ class Question:
         """The question :meth:`to_kept` kept (its error, if any, is not: the table answers it afresh).
 
         Raises:
-            ValueError: ``kept`` is of another shape (a damaged row).
+            ValueError: ``kept`` is of another shape (a damaged row), or its id is not in 1 ..
+                :data:`MAX_QUESTION_ID` - 1.
         """
         if not isinstance(kept, Mapping):
             raise ValueError("a kept question is not an object")
         qid, player, kind, payload = kept.get("id"), kept.get("player"), kept.get("kind"), kept.get("payload")
         choices, key, proposed = kept.get("choices", []), kept.get("choice_key"), kept.get("proposed")
         cell, zone, at = kept.get("cell"), kept.get("zone"), kept.get("asked_at", 0.0)
-        if type(qid) is not int or qid < 1 or not isinstance(player, str) or not isinstance(kind, str) or \
-                not isinstance(payload, Mapping) or not isinstance(choices, list) or \
+        if type(qid) is not int or not 1 <= qid < MAX_QUESTION_ID or not isinstance(player, str) or \
+                not isinstance(kind, str) or not isinstance(payload, Mapping) or not isinstance(choices, list) or \
                 not all(isinstance(c, str) for c in choices) or not (key is None or isinstance(key, str)) or \
                 not (proposed is None or isinstance(proposed, str)) or not (zone is None or isinstance(zone, str)) or \
                 isinstance(at, bool) or not isinstance(at, (int, float)):
