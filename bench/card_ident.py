@@ -18,9 +18,10 @@ which are read by parity of turns first): ``features`` (its feature pass, both t
 at the centred shift, :meth:`~vision.deck.DeckProfile._coarse_many`), ``fine`` (the shortlist at every shift,
 :meth:`~vision.deck.DeckProfile._fine_many`) and ``decide`` (best card and best other card,
 :meth:`~vision.deck.DeckProfile._best_two`), each step timed over every crop on the previous step's output, and the
-median number of (reference, turn) pairs the fine step searches. A step timed alone keeps its own data in the caches
-(the deck's references, the feature tables), so the steps sum to less than ``new card``: the difference is what
-the steps cost each other in cache when a card is scored from start to end. The same steps are also printed for the
+median number of (reference, turn) pairs the fine step searches. The steps timed one by one sum to less than
+``new card`` (Race, one crop: 1.40-1.47 against 1.73-1.87 ms, 2026-12-05); the difference is not the caches
+(reading a 2 MB buffer before each step adds 0.01-0.1 ms) nor page faults, but mostly the about 620 Python-level
+calls a card makes, each dearer in sequence than when repeated alone. The same steps are also printed for the
 whole frame's crops scored at once (``cold frame``), per card.
 
 ``--against DIR``: the same figures for the ``vision`` package of another checkout (e.g. a worktree of main),

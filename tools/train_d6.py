@@ -6,9 +6,10 @@ Final model, trained on all byler photos, written into the package::
 
     python tools/train_d6.py --out vision/models
 
-One cross-validation fold (photos in time order, 5 contiguous blocks, block K held out)::
+One cross-validation fold (photos in time order, 4 contiguous blocks as ``tools/d6_folds.sh`` uses, block K held
+out)::
 
-    python tools/train_d6.py --folds 5 --fold K --out /tmp/d6_folds/foldK
+    python tools/train_d6.py --folds 4 --fold K --out /tmp/d6_folds/foldK
 
 then ``python bench/d6_byler.py --folds /tmp/d6_folds`` scores each fold model on its held-out photos.
 
