@@ -62,8 +62,8 @@ class Switchboard:
         """The game (:attr:`MainLoop.game_id`) the box was on when the table was asked about :attr:`asked`."""
         self.kept: dict[str, Any] | None = None
         self.refused_at: dict[str, float] = {}
-        self._kept_said: str | None = None  # the table's question as last kept (keep_asking)
         """When the table last refused each phone's request (the loop's clock, s)."""
+        self._kept_said: str | None = None  # the table's question as last kept (keep_asking)
 
     # -- what the loop asks ----------------------------------------------------------------------------
     def handle(self, act: Posted) -> Outcome | None:
