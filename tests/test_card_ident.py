@@ -600,3 +600,36 @@ def test_the_white_balance_of_crops_is_the_light_field_and_paper_division_writte
         want = written_out(core)
         assert np.array_equal(_balanced_8bit_many([core], cfg, "card"), want)
         assert np.array_equal(got, want)
+
+
+def test_normalised_maps_are_numpys_mean_and_norm_written_out():
+    # each channel of each map minus its mean (np.mean) over its norm (np.linalg.norm, at least 1e-6), to the last
+    # bit: float32 maps of a crop and of several crops at once, with a flat channel (the norm's floor) among them
+    from vision.card_features import normalise_maps
+
+    rng = np.random.default_rng(5)
+    maps = (rng.normal(0, 40, (3, 4, 12, 8)) + 100).astype(np.float32)
+    maps[1, 2] = 7.0
+    v = maps.reshape(3, 4, -1)
+    centred = v - v.mean(axis=-1, keepdims=True)
+    want = centred / np.maximum(np.linalg.norm(centred, axis=-1, keepdims=True), 1e-6)
+    assert np.array_equal(normalise_maps(maps), want)
+    assert np.array_equal(normalise_maps(maps[0]), want[0])
+    assert not want[1, 2].any()                         # the flat channel: zero, not NaN
+
+
+def test_the_ink_amplitudes_are_the_mean_darkness_and_chroma_of_the_trimmed_core():
+    # per crop: the mean of max(0, 1 - L x 1.2 / 255) and the mean chroma / 100 (np.mean's float32 numbers) over
+    # the core without 2 pixels on every side; a crop lighter than the paper everywhere, with no chroma, is (0, 0)
+    from vision.card_features import _amplitudes
+
+    rng = np.random.default_rng(9)
+    L = rng.integers(0, 256, (3, 20, 14)).astype(np.float32)
+    chroma = rng.uniform(0, 60, (3, 20, 14)).astype(np.float32)
+    L[2], chroma[2] = 255.0, 0.0
+    got = _amplitudes(L, chroma, 2)
+    for k in range(3):
+        dark = np.maximum(0.0, 1.0 - L[k, 2:-2, 2:-2] * (1.2 / 255.0))
+        assert got[k].dtype == np.float32
+        assert got[k].tolist() == [np.float32(dark.mean()), np.float32(float(chroma[k, 2:-2, 2:-2].mean()) / 100.0)]
+    assert got[2].tolist() == [0.0, 0.0]

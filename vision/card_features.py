@@ -121,14 +121,15 @@ def channel_percentile(img: np.ndarray, q: float) -> np.ndarray:
 
 def _channel_percentiles(px: np.ndarray, q: float) -> np.ndarray:
     """float32[n, 3]: :func:`channel_percentile` of each of n images' pixels ``px`` [n, P, 3]."""
-    x = np.ascontiguousarray(px.transpose(0, 2, 1))
+    x = px.transpose(0, 2, 1).copy()   # its own copy: selected in place
     n = x.shape[2]
     k = q / 100.0 * (n - 1)
     lo = int(math.floor(k))
     hi = min(lo + 1, n - 1)
     # one selection of the upper rank; the lower is the largest value below it (numpy selects one rank several
     # times faster than two)
-    part = np.partition(x, hi, axis=2)
+    x.partition(hi, axis=2)   # np.partition's selection, on the copy above
+    part = x
     b = part[:, :, hi].astype(np.float64)
     a = part[:, :, :hi].max(axis=2).astype(np.float64) if hi > lo else b
     return (a + (b - a) * (k - lo)).astype(np.float32)
@@ -173,13 +174,15 @@ def _light_factors(f: np.ndarray, cells: tuple[int, int],
         cv2.resize(f[0], (nx * c, ny * c), interpolation=cv2.INTER_AREA)[None]
     cellpix = small.reshape(n, ny, c, nx, c, 3).transpose(0, 1, 3, 2, 4, 5).reshape(n, ny, nx, c * c, 3)
     kth = int(round(percentile / 100.0 * (c * c - 1)))
-    vals = np.partition(cellpix, kth, axis=3)[:, :, :, kth].astype(np.float64)    # [n, ny, nx, 3]
+    cellpix.partition(kth, axis=3)   # np.partition's selection, in place: the cells are (a copy of) the small crops
+    vals = cellpix[:, :, :, kth].astype(np.float64)                              # [n, ny, nx, 3]
     A, outer = _plane_design(nx, ny)
     yy, xx = _unit_coords(h), _unit_coords(w)
     logv = np.log(np.maximum(vals.reshape(n, -1, 3), 4.0))                       # [n, cells, 3]
     # a few crops: each fitted on its own in scalar steps; many: every crop's fit at once (the same numbers; numpy's
     # steps over arrays of a few crops cost more than the arithmetic)
-    coef = np.stack([_plane_fit(x, A, outer) for x in logv]) if n < 4 else _plane_fits(logv, A, outer)
+    coef = (_plane_fit(logv[0], A, outer)[None] if n == 1 else np.stack([_plane_fit(x, A, outer) for x in logv])
+            if n < 4 else _plane_fits(logv, A, outer))
     # separable: exp(-bx) * exp(-cy)
     inv_x = np.exp(-xx[None] * coef[:, 1][:, None, :].astype(np.float32)).astype(np.float32)   # [n, w, 3]
     inv_y = np.exp(-yy[None] * coef[:, 2][:, None, :].astype(np.float32)).astype(np.float32)   # [n, h, 3]
@@ -195,7 +198,7 @@ def _plane_fit(logv: np.ndarray, A: np.ndarray, outer: np.ndarray) -> np.ndarray
 
     The first fit keeps every cell: its normal equations' matrix and inverse are the design's own (:func:`_every_cell`,
     the numbers :func:`_solve3` gives), and its residuals are all the cells'."""
-    lm = logv.mean(axis=1)
+    lm = logv.sum(axis=1) / logv.shape[1]   # the mean of the channels (np.mean's numbers, without its wrapper)
     al = A * lm[:, None]
     keep, inv_all = _every_cell(A, outer)
     fitted = keep
@@ -339,8 +342,9 @@ def _amplitudes(L: np.ndarray, chroma: np.ndarray, extra: int) -> list[np.ndarra
     if extra > 0:
         L, chroma = L[:, extra:-extra, extra:-extra], chroma[:, extra:-extra, extra:-extra]
     dark = np.maximum(0.0, 1.0 - L * (1.2 / 255.0))
-    return [np.array([float(d), float(c) / 100.0], np.float32)
-            for d, c in zip(dark.mean(axis=(1, 2)).tolist(), chroma.mean(axis=(1, 2)).tolist(), strict=True)]
+    cnt = L.shape[1] * L.shape[2]   # np.mean's numbers: each float32 sum divided by the count
+    means = zip((dark.sum(axis=(1, 2)) / cnt).tolist(), (chroma.sum(axis=(1, 2)) / cnt).tolist(), strict=True)
+    return [np.array([float(d), float(c) / 100.0], np.float32) for d, c in means]
 
 
 def shape_mask(shape: str, width: int, height: int, shrink: float = 0.9) -> np.ndarray | None:
@@ -476,7 +480,7 @@ def _features_one_size(crops: list[np.ndarray], cfg: IdConfig,
     ab = (a8.astype(np.uint16) << 8) | b8
     nb = cfg.hue_bins
     chroma_t, lo_t, hi_t, _, _ = _ab_tables(nb)
-    chroma = np.take(chroma_t, ab)
+    chroma = chroma_t.take(ab)
     gx = _stacked([cv2.Sobel(L[r], cv2.CV_32F, 1, 0, ksize=3) for r in rows])
     gy = _stacked([cv2.Sobel(L[r], cv2.CV_32F, 0, 1, ksize=3) for r in rows])
     gxx, gyy = gx * gx, gy * gy
@@ -498,18 +502,18 @@ def _features_one_size(crops: list[np.ndarray], cfg: IdConfig,
             small = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
         bigs.append(np.ascontiguousarray(small.transpose(2, 0, 1), np.float32))
     ink_t, wlo_t, whi_t = _ink_tables(nb, cfg.ink_chroma)
-    ink = np.take(ink_t, ab).reshape(n, hh, ww)                                    # chroma > ink_chroma
+    ink = ink_t.take(ab).reshape(n, hh, ww)                                        # chroma > ink_chroma
     if face is not None:
         ink &= face > 0
     ink = ink.reshape(n, -1)
     # every crop's ink pixels in one histogram of n x nb bins: each bin sums its own crop's pixels in their order
     ii = ab.reshape(n, -1)[ink]
-    lo, hi = np.take(lo_t, ii), np.take(hi_t, ii)
+    lo, hi = lo_t.take(ii), hi_t.take(ii)
     if n > 1:
         which = np.repeat(np.arange(0, n * nb, nb), np.count_nonzero(ink, axis=1))
         lo, hi = lo + which, hi + which
-    hist = (np.bincount(lo, np.take(wlo_t, ii), minlength=n * nb)
-            + np.bincount(hi, np.take(whi_t, ii), minlength=n * nb)).reshape(n, nb)
+    hist = (np.bincount(lo, wlo_t.take(ii), minlength=n * nb)
+            + np.bincount(hi, whi_t.take(ii), minlength=n * nb)).reshape(n, nb)
     if cfg.hue_smooth > 0:  # circular Gaussian smoothing: a small hue shift (lighting) stays close
         idx, ker = _hue_smoothing(nb, cfg.hue_smooth)
         hist = (hist[:, idx] * ker[None, None, :]).sum(axis=2)
@@ -549,10 +553,11 @@ def _balanced_8bit_many(cores: list[np.ndarray], cfg: IdConfig, shape: str) -> n
     rows = f.reshape(n, h, -1)   # each crop's rows of w x 3 values (numpy's loop over 3 channels is slow)
     if factors is not None:   # every crop's field (as :func:`_light_field` builds it) at once
         inv_y, inv_x = factors
-        np.multiply(rows, np.tile(inv_y, (1, 1, f.shape[2])) * inv_x.reshape(n, 1, -1), out=rows)
+        np.multiply(rows, inv_y[:, :, None, :].repeat(f.shape[2], axis=2).reshape(n, h, -1) * inv_x.reshape(n, 1, -1),
+                    out=rows)
     paper = np.maximum(_channel_percentiles(f.reshape(n, -1, 3), cfg.paper_percentile), 8.0)      # [n, 3]
     # the paper's colour repeated along a row: the same division of every value, in runs of w x 3
-    np.divide(rows, np.broadcast_to(paper[:, None, :], (n, f.shape[2], 3)).reshape(n, 1, -1), out=rows)
+    np.divide(rows, paper[:, None, :].repeat(f.shape[2], axis=1).reshape(n, 1, -1), out=rows)
     np.clip(f, 0.0, 1.2, out=f)
     f *= 255.0 / 1.2
     return f.reshape(n * h, *f.shape[2:]).astype(np.uint8)   # at most 1.2 * (255 / 1.2) = 255.00002: truncated
@@ -635,8 +640,10 @@ def _face_map(shape: str, w: int, h: int, crop_hw: tuple[int, int], margin_frac:
 def normalise_maps(maps: np.ndarray) -> np.ndarray:
     """Zero-mean unit-norm per channel over the last two axes, flattened: float32[..., C, H*W]."""
     v = maps.reshape(*maps.shape[:-2], -1).astype(np.float32)
-    v = v - v.mean(axis=-1, keepdims=True)
-    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
+    # np.mean's and np.linalg.norm's numbers, without their Python wrappers (a card's maps are normalised at each
+    # read): the float32 sums divided by the count, the root of the summed squares
+    v = v - v.sum(axis=-1, keepdims=True) / v.shape[-1]
+    return v / np.maximum(np.sqrt(np.add.reduce(v * v, axis=-1, keepdims=True)), 1e-6)
 
 
 def inner_maps(big: np.ndarray, s: int) -> np.ndarray:

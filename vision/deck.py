@@ -377,7 +377,7 @@ class DeckProfile:
             orders = np.argsort(flat, axis=1)[:, :cfg.shortlist]
         else:
             flat = [D.ravel() for D in Ds]
-            orders = [np.argsort(D, axis=None)[:cfg.shortlist] for D in Ds]
+            orders = [D.argsort(axis=None)[:cfg.shortlist] for D in Ds]
         if not (cfg.fine_within > 0 and self.shape == "card"):
             return list(orders)
         # pairs too far off for any shift to matter keep their coarse distance
@@ -408,7 +408,8 @@ class DeckProfile:
         if amp is None or self.amp is None or self.shape != "card" or cfg.amp_weight <= 0:
             return 0.0
         q = np.log(np.maximum(amp, cfg.amp_floor)).astype(np.float32)
-        return cfg.amp_weight * np.abs(q[None, :] - self._ref_log_amp()).mean(axis=1)
+        d = np.abs(q[None, :] - self._ref_log_amp())
+        return cfg.amp_weight * (d.sum(axis=1) / d.shape[1])   # np.mean's numbers, without its wrapper
 
     def _ref_log_amp(self) -> np.ndarray:
         """float32[N_refs, 2]: the references' log ink amplitudes (floored at ``amp_floor``), once per deck."""
@@ -523,7 +524,7 @@ class DeckProfile:
         per_min = np.minimum.reduceat(Ds, starts, axis=0)
         per_sum = np.add.reduceat(Ds, starts, axis=0)
         per = (1 - cfg.ref_mean_weight) * per_min + cfg.ref_mean_weight * per_sum / count[:, None]
-        best_c, best_t = divmod(int(np.argmin(per)), per.shape[1])
+        best_c, best_t = divmod(int(per.argmin()), per.shape[1])
         d1 = float(per[best_c, best_t])
         if len(per) < 2:
             return best_c, best_t, d1, max(1.0, 2 * d1)

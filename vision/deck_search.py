@@ -50,7 +50,7 @@ def trimmed_ncc(dot: np.ndarray, qq: np.ndarray, rr: np.ndarray, w: np.ndarray, 
     worst-matching ones, from per block and channel sums float[M, C, 6] of query x reference (``dot``),
     query^2 (``qq``) and reference^2 (``rr``) of the normalised maps; ``w`` float32[C] the channel weights."""
     corr = (dot / np.sqrt(np.maximum(qq * rr, 1e-12)) * w[None, :, None]).sum(axis=1)   # [M, 6]
-    keep = np.argsort(corr, axis=1)[:, drop:]                                            # best blocks
+    keep = corr.argsort(axis=1)[:, drop:]                                            # best blocks
     M, C, B = dot.shape
     at = (np.arange(M * C) * B).reshape(M, C, 1) + keep[:, None, :]                      # [M, C, 6 - drop] flat
 
@@ -191,7 +191,7 @@ class DeckSearch:
         for k, (q, T) in enumerate(zip(flat_q, Ts, strict=True)):
             ncc = est[:, j:j + T].astype(np.float32)
             rank = -ncc if penalties is None else penalties[k] - ncc
-            top = np.argpartition(rank, self.candidates - 1, axis=None)[:self.candidates]
+            top = rank.argpartition(self.candidates - 1, axis=None)[:self.candidates]
             refs_of, turn_of = np.divmod(top, T)
             for t in sorted(set(turn_of.tolist())):   # the turns and, at each, the cards (sorted) some pair is at
                 cards = np.flatnonzero(np.bincount(self.ref_card[refs_of[turn_of == t]],
@@ -296,7 +296,7 @@ class DeckSearch:
             seen = np.zeros(n * n, np.intp)                     # the shifts kept (np.unique's answer, without its sort)
             seen[shifts] = 1
             uniq = np.flatnonzero(seen)
-            at = (np.cumsum(seen) - 1)[shifts]                                          # [k, m] -> uniq
+            at = (seen.cumsum() - 1)[shifts]                                              # [k, m] -> uniq
             uy, ux = np.divmod(uniq, n)
             r = refs2[:, row]                                                           # [C, m, K]
             if H % 3 == 0 and W % 2 == 0:   # 6 blocks of one size: every block's product in one batched call
@@ -436,7 +436,7 @@ class DeckSearch:
         prod = np.matmul(pw.transpose(1, 0, 2), self.halves()[1][:, row].transpose(0, 2, 1))  # [C, S, M]
         wi = inv * self.weights[None, :]
         est = (prod * wi.T[:, :, None]).sum(axis=0)        # the channels added in order, as one by one: [S, m]
-        return np.argsort(-est, axis=0)[:max(1, min(self.fine_shifts, S))]             # [k, m]
+        return (-est).argsort(axis=0)[:max(1, min(self.fine_shifts, S))]             # [k, m]
 
 
 def _pooled_windows(blk: np.ndarray, n: int, p: int, h: int, w: int) -> np.ndarray:
