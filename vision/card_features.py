@@ -209,7 +209,8 @@ def _plane_fit(logv: np.ndarray, A: np.ndarray, outer: np.ndarray) -> np.ndarray
         x = inv_all @ (keep @ al) if mask is None else _solve3((keep @ outer).reshape(3, 3), keep @ al)
         res = lm - A @ x
         rk = res if mask is None else res[mask]
-        spread = max(math.sqrt(max(float(np.dot(rk, rk)) / len(rk) - (float(rk.sum()) / len(rk)) ** 2, 0.0)), 0.02)
+        spread = max(math.sqrt(max(float(np.dot(rk, rk)) / len(rk) - (float(np.add.reduce(rk)) / len(rk)) ** 2, 0.0)),
+                     0.02)
         kept = res > -2.0 * spread
         # boolean arrays of one shape: equal exactly when their bytes are (np.array_equal's checks cost more here)
         if np.count_nonzero(kept) < 4 or (kept.all() if mask is None else kept.tobytes() == mask.tobytes()):

@@ -282,8 +282,10 @@ class DeckProfile:
         if not self.art or not crops:
             return None
         refs = self._art_thumbs(n)                                                       # [A, n*n]
-        q = np.stack([_thumb(c, n) for c in crops])                                      # [K, n, n]
-        turned = np.stack([np.rot90(q, t, axes=(1, 2)) for t in range(4)], axis=1)       # [K, 4, n, n]
+        q = np.stack([_thumb(c, n) for c in crops]) if len(crops) > 1 else _thumb(crops[0], n)[None]   # [K, n, n]
+        # np.rot90(q, t, axes=(1, 2)) for t = 0..3, as the views it makes (its wrapper costs more than the copy)
+        turned = np.stack([q, q[:, :, ::-1].swapaxes(1, 2), q[:, ::-1, ::-1], q.swapaxes(1, 2)[:, :, ::-1]],
+                          axis=1)                                                        # [K, 4, n, n]
         best = (turned.reshape(len(crops) * 4, -1) @ refs.T).max(axis=1).reshape(len(crops), 4)
         return [int(max(b[1], b[3]) > max(b[0], b[2])) for b in best]
 
@@ -316,8 +318,9 @@ class DeckProfile:
         own = [(big, h) for f in feats for i, (big, h, _) in enumerate(f) if half[i] < 0]
         norm_all = normalise_maps(np.stack([inner_maps(big, sc) for big, _ in own]) if len(own) > 1 else
                                   inner_maps(own[0][0], sc)[None]) if own else None
-        hel_all = (np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(np.stack([h for _, h in own])[:, None, :]
-                                                             * self.colour[None]).sum(axis=2))) if own else None)
+        hists = (np.stack([h for _, h in own]) if len(own) > 1 else own[0][1][None]) if own else None
+        hel_all = (np.sqrt(np.maximum(0.0, 1.0 - np.sqrt(hists[:, None, :] * self.colour[None]).sum(axis=2)))
+                   if own else None)
         if not feats:
             return []
         # every crop's maps at its T turns one above the other [n, T, C, K], and its colour distances [n, N, T]
@@ -715,8 +718,9 @@ def _thumb(image: np.ndarray, n: int) -> np.ndarray:
     """float32[n, n]: ``image`` (uint8[h, w, 3] BGR) in grey, reduced to n x n px (``INTER_AREA``), with zero mean
     and unit norm (all zeros for a flat image)."""
     g = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (n, n), interpolation=cv2.INTER_AREA).astype(np.float32)
-    g -= g.mean()
-    norm = float(np.linalg.norm(g))
+    g -= g.sum() / g.size                  # np.mean's and np.linalg.norm's numbers, without their wrappers
+    v = g.ravel()
+    norm = float(np.sqrt(v.dot(v)))
     return g / norm if norm > 1e-6 else g
 
 

@@ -55,7 +55,7 @@ def trimmed_ncc(dot: np.ndarray, qq: np.ndarray, rr: np.ndarray, w: np.ndarray, 
     at = (np.arange(M * C) * B).reshape(M, C, 1) + keep[:, None, :]                      # [M, C, 6 - drop] flat
 
     def sel(a: np.ndarray) -> np.ndarray:
-        return a.take(at).sum(axis=2)
+        return np.add.reduce(a.take(at), axis=2)   # a.take(at).sum(axis=2), without the method's wrapper
 
     per_c = sel(dot) / np.sqrt(np.maximum(sel(qq) * sel(rr), 1e-12))                    # [M, C]
     return per_c @ w
@@ -194,8 +194,8 @@ class DeckSearch:
             top = rank.argpartition(self.candidates - 1, axis=None)[:self.candidates]
             refs_of, turn_of = np.divmod(top, T)
             for t in sorted(set(turn_of.tolist())):   # the turns and, at each, the cards (sorted) some pair is at
-                cards = np.flatnonzero(np.bincount(self.ref_card[refs_of[turn_of == t]],
-                                                   minlength=len(self._refs_of_card)))
+                cards = np.bincount(self.ref_card[refs_of[turn_of == t]],
+                                    minlength=len(self._refs_of_card)).nonzero()[0]
                 if batch:
                     wanted.append((k, t, j + t, np.concatenate([self._refs_of_card[c] for c in cards])))
                     continue
@@ -295,7 +295,7 @@ class DeckSearch:
             # the windows at every shift some pair keeps, in block order, times every pair's reference
             seen = np.zeros(n * n, np.intp)                     # the shifts kept (np.unique's answer, without its sort)
             seen[shifts] = 1
-            uniq = np.flatnonzero(seen)
+            uniq = seen.nonzero()[0]
             at = (seen.cumsum() - 1)[shifts]                                              # [k, m] -> uniq
             uy, ux = np.divmod(uniq, n)
             r = refs2[:, row]                                                           # [C, m, K]
