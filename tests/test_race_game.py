@@ -284,6 +284,25 @@ def test_contact_specialist_pays_instead_of_conquering_but_not_for_alien_worlds(
     assert any("without Contact Specialist" in w for w in errors(r))
 
 
+def test_a_military_world_reported_without_saying_how_is_paid_for_where_contact_specialist_may_pay():
+    # Seed, Settle, Contact Specialist: its owner may pay defense - 1 cards for a non-Alien military world instead
+    # of conquering it. A phone reports only "Card placed": with Military -1 (Contact Specialist's own -1) against
+    # Malevolent Lifeforms' defense 4, Ann paid for it: no misplay. Against the Alien Lost Alien Warship (defense 5)
+    # she cannot pay, so it stays a conquest with -1 Military. Bob (no Contact Specialist; Epsilon Eridani +1 Military)
+    # conquers as before.
+    def contact_then(card: str, bob: str = "") -> Log:
+        log = setup().round(Ann="develop", Bob="develop")
+        log = log("card_placed", player="Ann", card="Contact Specialist").done()("round_ended")
+        log = log.round(Ann="settle", Bob="settle")("card_placed", player="Ann", card=card)
+        return log("card_placed", player="Bob", card=bob) if bob else log
+
+    assert errors(run(contact_then("Malevolent Lifeforms"))) == []
+    (what,) = errors(run(contact_then("Lost Alien Warship")))
+    assert "Ann conquers Lost Alien Warship (defense 5) with only -1 Military" in what
+    (what,) = errors(run(contact_then("Malevolent Lifeforms", bob="Rebel Warrior Race")))
+    assert "Bob conquers Rebel Warrior Race (defense 3) with only 1 Military" in what
+
+
 # -- goods (seed: three uses of a card, windfall; digest §4 III and V) ---------------------
 
 

@@ -27,7 +27,8 @@ Event kinds (``payload`` keys; ``player`` is a player name):
 - ``card_placed`` ``{player, card, good?, paid?, method?}``: a development (Develop) or a
   world (Settle) joins the tableau. ``good``: the windfall good placed with it (default:
   yes for windfall worlds). ``paid``: cards discarded to pay, when known. ``method`` for a
-  military world: ``"conquer"`` (default) or ``"pay"`` (Contact Specialist).
+  military world: ``"conquer"`` or ``"pay"`` (Contact Specialist); without it, conquered, unless the
+  player's Military falls short and their Contact Specialist may pay for that (non-Alien) world.
 - ``card_discarded`` ``{player, card}``: a card leaves the tableau (New Military Tactics
   for +3 Military, Colony Ship for a free world).
 - ``good_placed`` ``{player, world}`` / ``good_removed`` ``{player, world}``: a good put
@@ -139,6 +140,30 @@ def _reset_phase(state: RaceState) -> RaceState:
         players=tuple(replace(p, placed_in_phase=0, extra_military=0, free_world=False,
                               produce_used=()) for p in state.players),
     )
+
+
+def _pays_for_military(player: PlayerState, phase_count: int) -> bool:
+    """Whether ``player`` may pay for a military world in this Settle phase: a ``PAY_MILITARY`` power (Contact
+    Specialist) in their tableau before the phase began (digest §4 III; §5 timing)."""
+    return any(p.has("PAY_MILITARY") for c in active_cards(player, phase_count) for p in c.powers_in(3))
+
+
+def _settle_method(player: PlayerState, card: Card, phase_count: int) -> str:
+    """How a placed card was paid for when the report does not say (``card_placed`` without ``method``).
+
+    A non-military card is paid for. A military world is conquered, unless the player's Military falls short of
+    its defense while a Contact Specialist lets them pay for it instead (a non-Alien world, digest §4 III
+    "Contact Specialist": two fully separate ways, conquest or payment): the table reported a legal placement,
+    not a conquest that fails, so it is taken as paid (its price, defense - 1 cards, is checked when ``paid`` is
+    given).
+
+    Returns:
+        ``"conquer"`` or ``"pay"``.
+    """
+    if not card.military:
+        return "pay"
+    short = military_against(player, card, phase_count) < (card.defense or 0)
+    return "pay" if short and not card.is_alien and _pays_for_military(player, phase_count) else "conquer"
 
 
 def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) -> RaceState:
@@ -491,7 +516,9 @@ class RaceGame(GameBase):
         paid = ctx.payload.get("paid")
         if paid is not None:
             paid = ctx.count("paid", paid)
-        method = ctx.payload.get("method", "conquer" if card.military else "pay")
+        method = ctx.payload.get("method")
+        if method is None:
+            method = _settle_method(player, card, state.phase_count)
         if method not in ("conquer", "pay"):
             raise ctx.bad(f"'method' must be 'conquer' or 'pay', got {method!r}")
         if card.military and method == "conquer":
@@ -505,9 +532,7 @@ class RaceGame(GameBase):
                     N_("Settle phase: military worlds"),
                 )
         elif card.military:
-            contact = any(p.has("PAY_MILITARY") for c in active_cards(player,
-                                                                      state.phase_count) for p in c.powers_in(3))
-            if not contact:
+            if not _pays_for_military(player, state.phase_count):
                 ctx.finding(Text("{player} pays for the military world {card} without Contact Specialist",
                                  player=player.name, card=card.name), where,
                             Severity.ERROR, N_("Settle phase: military worlds"))
