@@ -25,6 +25,7 @@ ACTION_WORDS: dict[Action, str] = {
     Action.SETUP_REMOVE: N_("Remove"),
     Action.SETUP_RENAME: N_("Rename"),
     Action.SETUP_CHOICE: N_("a player's option"),
+    Action.SETUP_OPTION: N_("a game option"),
     Action.SETUP_SEAT: N_("a seat tapped on the table"),
     Action.SETUP_EVEN: N_("Split evenly"),
     Action.SETUP_START: N_("Start"),

@@ -138,6 +138,15 @@ class PlayerChoice:
 
 
 @dataclass(frozen=True)
+class TableOption:
+    """``option``: a game-wide on/off option the game offers (Eclipse's ``alliances``, Race's ``advanced``);
+    ``value``: ``"on"`` or ``"off"`` (a phone's text; True or False from the box itself)."""
+
+    option: Any = None
+    value: Any = None
+
+
+@dataclass(frozen=True)
 class Rename:
     """``player``: the player renamed; ``name``: the new name."""
 
@@ -248,6 +257,8 @@ class Action(str, enum.Enum):
     """Rename a player (a "Player N" added on the touchscreen, renamed on a phone)."""
     SETUP_CHOICE = ("setup_choice", PlayerChoice, "setup", "choice")
     """A player's entry of a per-player option (a species, a race) picked during the setup."""
+    SETUP_OPTION = ("setup_option", TableOption, "setup", "option")
+    """A game-wide option (Eclipse's alliances module) turned on or off during the setup."""
     SETUP_SEAT = ("setup_seat", SeatPoint)
     """A player's seat tapped on the touchscreen's table picture."""
     SETUP_EVEN = ("setup_even", Empty, "setup", "even")
@@ -337,8 +348,8 @@ UNRECORDED = frozenset({Action.READ_NOW, Action.QUIT, Action.RELEASE_SEAT, Actio
                         Action.OPEN_GAME, Action.EXPORT_GAME,
                         Action.CHANGE_SETTING, Action.OWNER_ASK, Action.OWNER_ALLOW, Action.OWNER_REFUSE})
 """Actions that record no game event: no version check (moving between screens, settings, owners)."""
-SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE, Action.SETUP_SEAT,
-                 Action.SETUP_EVEN, Action.SETUP_START)
+SETUP_ACTIONS = (Action.SETUP_PLAYER, Action.SETUP_REMOVE, Action.SETUP_RENAME, Action.SETUP_CHOICE,
+                 Action.SETUP_OPTION, Action.SETUP_SEAT, Action.SETUP_EVEN, Action.SETUP_START)
 """The setup step's actions (:mod:`companion.setup_flow`)."""
 ENROLL_ACTIONS = frozenset({Action.ENROLL_OK, Action.ENROLL_ANOTHER, Action.ENROLL_RETAKE, Action.ENROLL_BACK,
                             Action.ENROLL_SKIP, Action.QUIT})

@@ -12,6 +12,10 @@ game shows this step instead of the game:
   (:meth:`vision.table.Zones.even`) gives every player an equal sector, the first at the bottom edge;
 - each player may pick their entry of the game's per-player options on a phone (``setup_choice``: Eclipse's species
   on the double-sided player boards, Among the Stars' races), checked at once against the others' picks;
+- the game's on/off options (Eclipse's Rise of the Ancients modules and the Alliances, Race's advanced 2-player
+  game, Among the Stars' aggressive mode) are turned on or off on a phone (``setup_option``), so a game chosen on
+  the box plays them as ``--alliances`` and the like do on the command line; Start checks them against the players
+  (the alliances need 4 or more);
 - Start (``setup_start``) records the session with the game's settings plus ``"zones"``
   (:meth:`vision.table.Zones.to_json`) and ``"seat_points"``, so a resumed game keeps them.
   Factions, home worlds, start worlds and races are then picked from lists on the phone, as in the
@@ -20,14 +24,15 @@ game shows this step instead of the game:
 Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
 name, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``: the new name; a phone renames
 a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame
-px), ``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none), ``setup_even``,
-``setup_start``.
+px), ``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none),
+``setup_option`` (``option``, ``value``: ``"on"``/``"off"`` or True/False), ``setup_even``, ``setup_start``.
 
 The setup view (``view["game"]`` while setting up)::
 
     {"flow": "race", "game": "race", "title": "Race for the Galaxy", "setup": true,
      "players": [{"name", "seat", "colour", "seated": bool, "choices": {option: entry}}], "colours": [...],
      "choices": [{"option", "label", "choices": [...]}],
+     "options": [{"option", "label": its help line (what it does, the rulebook's page), "on": bool}],
      "zones": "even" | "seats", "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
      "can_start": bool, "why": "...", "note": "...", "round_label": "Setup", "phases": [], "forms": [],
      "open_forms": {}, "findings": [], "over": false, "next": {"label": "Start", "enabled": bool, "why"}}
@@ -172,6 +177,8 @@ class TableSetup:
                 entries[name] = payload["value"]
             else:
                 entries.pop(name, None)
+        elif kind == "option_set":
+            self.options[payload["option"]] = bool(payload["value"])
         elif kind == "seat_set":
             self.seats[name] = [float(v) for v in payload["point"]]
             self.split = "seats"
@@ -195,12 +202,13 @@ class TableSetup:
     def memo(self) -> tuple[Any, ...]:
         """The in-memory setup (:meth:`restore` puts it back after a rolled-back write)."""
         return ([dict(p) for p in self.players], {k: list(v) for k, v in self.seats.items()}, self.split,
-                self.version, self._kept, {k: dict(v) for k, v in self.choices.items()})
+                self.version, self._kept, {k: dict(v) for k, v in self.choices.items()}, dict(self.options))
 
     def restore(self, memo: tuple[Any, ...]) -> None:
         """Back to :meth:`memo`'s state (the write that followed it was rolled back)."""
-        players, seats, self.split, self.version, self._kept, choices = memo
+        players, seats, self.split, self.version, self._kept, choices, options = memo
         self.players, self.seats = [dict(p) for p in players], {k: list(v) for k, v in seats.items()}
+        self.options = dict(options)
         self.choices = {k: dict(v) for k, v in choices.items()}
 
     # -- actions -------------------------------------------------------------------------------
@@ -301,6 +309,39 @@ class TableSetup:
         return Text("{player}: {option} {value}", player=name, option=option_word(found.name),
                     value=checked[name] or Text("none"))
 
+    @property
+    def table_options(self) -> tuple[Any, ...]:
+        """The game-wide on/off options the game offers (:class:`rules.Option` of kind ``"bool"``, not per player):
+        Eclipse's modules, Race's advanced 2-player game, Among the Stars' aggressive mode."""
+        return tuple(o for o in self.spec.options if o.kind == "bool" and not o.per_player)
+
+    def option_on(self, option: Any) -> bool:
+        """Whether the game-wide ``option`` (:class:`rules.Option`) is in play: as set, else its default."""
+        return bool(self.options.get(option.name, option.default))
+
+    def set_option(self, option: Any, value: Any, origin: str = "cli") -> str:
+        """Turn a game-wide option on or off (:attr:`table_options`). Whether it fits the players (the alliances
+        need 4 or more, Race's advanced game 2) is checked at Start, when the players are known.
+
+        Args:
+            option: the option's name (``"alliances"``).
+            value: True or ``"on"``; False or ``"off"``.
+
+        Raises:
+            BadEntry: an option the game does not offer on/off (naming those it does), or a value other than on/off.
+        """
+        found = next((o for o in self.table_options if o.name == option), None)
+        if found is None:
+            offered = Listing([o.name for o in self.table_options]) if self.table_options else Text("none")
+            raise BadEntry(Text("{game} has no option {option} (options: {offered})", game=self.spec.title,
+                                option=shown(option), offered=offered))
+        on = {True: True, False: False, "on": True, "off": False}.get(value) if isinstance(value, (bool, str)) else None
+        if on is None:
+            raise BadEntry(Text("an option is on or off, got {value}", value=shown(value)))
+        self._record("option_set", {"option": found.name, "value": on}, origin)
+        return Text("{option}: in play", option=Text(found.label or found.name)) if on else \
+            Text("{option}: not in play", option=Text(found.label or found.name))
+
     def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
         self._check_named(name)
@@ -393,6 +434,8 @@ class TableSetup:
                 message = self.rename_player(p.player, p.name, origin)
             elif what is Action.SETUP_CHOICE:
                 message = self.choose(p.player, p.option, p.value, origin)
+            elif what is Action.SETUP_OPTION:
+                message = self.set_option(p.option, p.value, origin)
             elif what is Action.SETUP_SEAT:
                 message = self.seat(p.player, p.point, origin)
             elif what is Action.SETUP_EVEN:
@@ -434,6 +477,7 @@ class TableSetup:
                 {"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
                 for o in self.player_options
             ],
+            "options": [{"option": o.name, "label": Text(o.help), "on": self.option_on(o)} for o in self.table_options],
             "colours": list(self.colours),
             "colour_words": {c: colour_word(c) for c in self.colours},
             "zones": self.split,

@@ -68,8 +68,9 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
     ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``; else 409): ``{"action":
                           "player", "name", "colour"}`` | ``{"action": "remove", "name"}`` | ``{"action":
                           "rename", "name", "new_name"}`` | ``{"action": "choice", "name", "option", "value"?}``
-                          (a per-player option's entry: a species) | ``{"action": "even"}`` | ``{"action":
-                          "start"}``.
+                          (a per-player option's entry: a species) | ``{"action": "option", "option",
+                          "value": "on" | "off"}`` (a game-wide option: Eclipse's alliances) | ``{"action":
+                          "even"}`` | ``{"action": "start"}``.
     ``POST /api/camera``  answer a camera question (``view["camera"]["questions"]``): ``{"id": n,
                           "answer": "confirm" | "dismiss", "choice": optional, one of its ``choices``}``.
     ``POST /api/box``     the evening (issue 17): ``{"action": "games" | "history" | "back" | "choose" | "resume" |
@@ -647,7 +648,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                 example,
                 required=(key == "name" and what in ("player", "remove", "rename", "choice"))
                 or (key == "new_name" and what == "rename")
-                or (key == "option" and what == "choice"),
+                or (key == "option" and what in ("choice", "option"))
+                or (key == "value" and what == "option"),
                 what=words.get(key, A_NAME),
                 label=i18n.Text("Name") if key in ("name", "new_name") else None,  # as the page's field says
                 max_len=MAX_NAME if key in ("name", "new_name") else MAX_TEXT,  # the page's field takes as many

@@ -101,9 +101,9 @@ BUTTON_IDS = re.compile(r"\b(games|history|back|choose|resume|open|export|table_
     ("el", "/api/box", {"action": 5},
      "Παιχνίδια, Ιστορικό, Πίσω, Επιλέξτε παιχνίδι, Συνέχεια, Εξαγωγή, Σωστό: παίξτε"),
     ("hu", "/api/setup", {"action": "fly"},
-     "Játékos hozzáadása, Eltávolítás, Átnevezés, játékos beállítása, Egyenlő felosztás, Indítás"),
+     "Játékos hozzáadása, Eltávolítás, Átnevezés, játékos beállítása, játékbeállítás, Egyenlő felosztás, Indítás"),
     ("pl", "/api/setup", {},
-     "Dodaj gracza, Usuń, Zmień imię, opcja gracza, Podziel po równo, Start"),
+     "Dodaj gracza, Usuń, Zmień imię, opcja gracza, opcja gry, Podziel po równo, Start"),
     ("el", "/api/camera", {"id": 1, "answer": "yes"}, "Επιβεβαίωση, Απόρριψη"),
     ("hu", "/api/camera", {"id": 1, "answer": None}, "Megerősítés, Elvetés"),
 ])

@@ -434,3 +434,35 @@ def test_a_species_another_player_has_is_said_as_theirs(store):
     again = setup.handle({"action": "setup_choice", "player": "Ζωή", "option": "species", "value": board[0]})
     assert again.error is None  # her own pick again is no conflict
     store.close()
+
+
+def test_a_game_chosen_on_the_box_plays_its_on_off_options_set_on_a_phone(store):
+    """Eclipse chosen on the box's chooser starts a setup with no options (the command line gives none): a phone turns
+    the alliances on (Rise of the Ancients p.10-11, 4 or more players) and Start records them, as ``--alliances``
+    does; the setup resumed after a restart keeps them; the alliances with 3 players are refused at Start with the
+    rule's player count; an option the game does not have and a value that is not on/off are refused by name."""
+    from companion.i18n import say
+
+    setup = TableSetup(store, FLOWS["eclipse"], {})
+    for name in ("Ζωή", "Νίκος", "Ελένη"):
+        setup.handle({"action": "setup_player", "player": name})
+    options = {o["option"]: o for o in setup.view()["options"]}
+    assert options["alliances"]["on"] is False and options["last_round_upkeep"]["on"] is True  # the games' defaults
+    assert "species" not in options  # a per-player option is picked beside each name
+    assert say(options["alliances"]["label"], "el") == ("οι παίκτες μπορούν να ιδρύσουν συμμαχίες που βαθμολογούνται "
+                                                        "μαζί (Αυγή των Αρχαίων σ.10-11· 4 ή περισσότεροι παίκτες)")
+    out = setup.handle({"action": "setup_option", "option": "alliances", "value": "on"})
+    assert out.error is None and out.message == "the alliances module: in play" and len(out.events) == 1
+    assert say(out.message, "el") == "η ενότητα Συμμαχιών: σε χρήση"
+    assert "Alliance" in [c["label"] for c in setup.view()["columns"]]  # the column shows as soon as it is on
+    bad = setup.handle({"action": "setup_option", "option": "aggressive", "value": "on"})  # Among the Stars'
+    assert bad.error.startswith("Eclipse has no option 'aggressive' (options: ancient_homeworlds, hives")
+    assert setup.handle({"action": "setup_option", "option": "hives", "value": "maybe"}).error == \
+        "an option is on or off, got 'maybe'"
+    resumed = TableSetup(store, FLOWS["eclipse"], {})  # the box restarted during the setup
+    assert {o["option"]: o["on"] for o in resumed.view()["options"]}["alliances"] is True
+    assert resumed.handle({"action": "setup_start"}).error.startswith("the alliances module is for 4-9 players")
+    resumed.handle({"action": "setup_player", "player": "Γιώργος"})
+    assert resumed.handle({"action": "setup_start"}).error is None
+    assert resumed.flow.session.settings["alliances"] is True
+    store.close()

@@ -238,6 +238,7 @@
       li.append(rn, rm);
       list.append(li);
     }
+    renderSetupOptions(game.options || []);
     const taken = (game.players || []).map((p) => p.colour);
     const pick = $("setup-colour");
     const free = (game.colours || []).filter((c) => !taken.includes(c));
@@ -255,6 +256,28 @@
     }
     $("setup-start").disabled = !game.can_start;
     $("setup-why").textContent = game.why || _("Players can also tap their seat on the touchscreen picture of the table.");
+  }
+
+  // The game's on/off options (Eclipse's modules and alliances, Race's advanced game): a box each, labelled with
+  // what it does and the rulebook's page; the box records each change at once (the touchscreen and phones follow).
+  function renderSetupOptions(options) {
+    $("setup-options").hidden = options.length === 0;
+    const list = $("setup-option-list");
+    const shown = options.map((o) => o.option + (o.on ? "+" : "-") + o.label).join("|");
+    if (list.dataset.shown === shown) return; // a redraw would drop a box being tapped
+    list.dataset.shown = shown;
+    list.replaceChildren();
+    for (const o of options) {
+      const label = el("label", "setup-option");
+      const box = el("input", "needs-join");
+      box.type = "checkbox";
+      box.checked = !!o.on;
+      box.dataset.option = o.option;
+      box.addEventListener("change", () => post("/api/setup",
+        { action: "option", option: o.option, value: box.checked ? "on" : "off" }, "setup-result"));
+      label.append(box, el("span", "", o.label));
+      list.append(label);
+    }
   }
 
   function renderCamera(camera) {
