@@ -118,6 +118,19 @@ def test_move_and_influence_through_wormholes_and_portals():
     assert far[0].message.startswith("an influence disc cannot go")
 
 
+def test_a_species_starting_sector_taken_by_another_species_names_both_species_in_every_language():
+    # Eclipse, Setup: each player lays their species' own starting sector. {other} is the species of the player who
+    # laid it, never a player: a Greek table read "όχι του παίκτη Hydran Progress" ("not the player Hydran Progress's").
+    from companion.i18n import say
+
+    (verdict,) = check_start_sector(at("227", -2, 2), 5, "Hydran Progress")
+    assert verdict.message == "227 Sirius is the Terran Republic starting sector, not Hydran Progress's"
+    assert say(verdict.message, "el") == ("ο τομέας 227 Sirius είναι ο αρχικός τομέας των Terran Republic, όχι των "
+                                          "Hydran Progress")
+    assert say(verdict.message, "pl") == "227 Sirius to sektor startowy rasy Terran Republic, nie rasy Hydran Progress"
+    assert say(verdict.message, "hu") == "227 Sirius a Terran Republic faj kezdőszektora, nem a Hydran Progress fajé"
+
+
 def test_start_sectors_for_the_player_count():
     assert check_start_sector(at("221", 0, -2, 3), 4, "Terran Directorate") == []
     assert kinds(check_start_sector(at("221", 0, -3), 4)) == ["starting_sector"]  # ring III with 4 players
