@@ -52,7 +52,7 @@ def test_a_question_answered_on_two_phones_at_once_is_recorded_once_and_the_seco
     before = len(flow.session.events())
     with phones(browser, hub, "el-GR", "hu-HU") as ((greek, greek_errors), (hungarian, hungarian_errors)):
         expect(greek.locator("#questions li .q")).to_have_text(
-            "Κάμερα: Ο παίκτης Bob επέλεξε Εξερεύνηση; (ζάρια: Εξερεύνηση 2, Αποίκιση 1)")
+            "Κάμερα: Bob επέλεξε Εξερεύνηση; (ζάρια: Εξερεύνηση 2, Αποίκιση 1)")
         expect(hungarian.locator("#questions li .q")).to_have_text(
             "Kamera: Bob ezt a fázist választotta: Felfedezés? (kockák: Felfedezés 2, Letelepedés 1)")
         greek.locator("#questions li button.confirm").click()  # both taps wait for the loop: the Greek one first
