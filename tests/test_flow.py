@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from companion import i18n
 from companion.errors import BadEntry
 from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, handle_action, parse_form
 from companion.flows import FLOWS
@@ -259,6 +260,47 @@ def test_race_game_through_the_same_flow(store, output_dir):
     play = flow.bgstats_play()
     assert play["game"]["bggId"] == 28143 and play["players"][1]["role"] == "Epsilon Eridani"
     shoot(flow, output_dir / "flow_race_scores.png")
+
+
+def test_race_ends_a_tied_game_only_once_the_tied_hands_are_counted_or_the_table_says_so(store):
+    """Race for the Galaxy breaks a tie by cards in hand + goods (digest §7 Tie-break). Hand-worked: Ann has Old
+    Earth (2 VP) and 11 + 1 chips, Bob Epsilon Eridani (1 VP) and 12 + 1 chips: 14 each; the 24-chip pool ran dry,
+    so this round is the last (§6). Ending it asks for the hands first; with Bob's 3 cards counted and Ann's not,
+    it asks about Ann alone; with her 5, the game ends at once and Ann wins, 5 against 3 (no goods). A table with
+    no count presses Next twice (as Among the Stars' question)."""
+    def last_round():
+        flow = start(store, "race", "Ann,Bob")
+        flow.report("Ann", "start", {"card": "Old Earth"})
+        flow.report("Bob", "start", {"card": "Epsilon Eridani"})
+        flow.report("Ann", "select", {"action": "Consume: x2 VP"})
+        flow.report("Bob", "select", {"action": "Consume: Trade ($)"})
+        flow.report("Ann", "vp", {"vp": 11})
+        flow.report("Bob", "vp", {"vp": 12})  # 23 of 24: one chip left
+        flow.report("Bob", "vp", {"vp": 1})  # the pool is empty: the last round (digest §6)
+        flow.report("Ann", "vp", {"vp": 1})  # paid from the chips set aside: Ann 12 + 2 = 14, Bob 13 + 1 = 14
+        flow.next_phase()  # IV Consume done
+        return flow
+
+    flow = last_round()
+    with pytest.raises(BadEntry) as asked:
+        flow.next_phase()
+    assert str(asked.value) == ("tied on 14 VP: the tie-break counts cards in hand + goods (Race for the Galaxy, end "
+                                "of game); Cards in hand not reported this round: Ann and Bob. Report it on the phone "
+                                "first, or press Next again to end the game without it")
+    assert i18n.localize(i18n.message_of(asked.value), "el").startswith("ισοπαλία με 14 ΠΝ: η άρση ισοπαλίας μετρά")
+    flow.report("Bob", "hand", {"cards": 3})
+    with pytest.raises(BadEntry, match="not reported this round: Ann. Report"):
+        flow.next_phase()
+    flow.report("Ann", "hand", {"cards": 5})
+    flow.next_phase()  # no question left: the game ends
+    result = flow.view()["result"]
+    assert [(p["name"], p["total"], p["tiebreak"]) for p in result["players"]] == [("Ann", 14, [5]), ("Bob", 14, [3])]
+    assert result["winners"] == ["Ann"]
+    flow = last_round()
+    with pytest.raises(BadEntry):
+        flow.next_phase()
+    flow.next_phase()  # pressed again: ended without the counts, as the table chose
+    assert flow.view()["over"]
 
 
 # -- Among the Stars through the same flow ---------------------------------------------------

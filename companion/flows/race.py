@@ -15,7 +15,7 @@ from typing import Any
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
-from companion.i18n import Listing, Text, lazy
+from companion.i18n import AND, Listing, Text, lazy
 from rules import Progress
 from rules.names import term
 from rules.race import RACE_GAME
@@ -57,6 +57,21 @@ class RaceCamera(TableauCamera):
                             {"player": player, "card": name})
         return Proposal(player, Text("{player} placed {card}?", player=player, card=name), "card_placed",
                         {"player": player, "card": name})
+
+
+def _tie_without_hands(view: Mapping[str, Any]) -> str:
+    """What ending the last round asks first when the best score is tied and a tied player's cards in hand were not
+    counted this round ("" otherwise): the tie-break counts cards in hand + goods (digest §7, Tie-break), so a hand
+    left unreported would decide the winner by its last count, or as none."""
+    players = view["players"]
+    best = max((p["score"] for p in players), default=0)
+    tied = [p for p in players if p["score"] == best]
+    missing = [p["name"] for p in tied if p.get("hand_round") != view["round"]]
+    if len(tied) < 2 or not missing:
+        return ""
+    return Text("tied on {vp} VP: the tie-break counts cards in hand + goods (Race for the Galaxy, end of game); Cards "
+                "in hand not reported this round: {names}. Report it on the phone first, or press {next} again to end "
+                "the game without it", names=Listing(missing, AND), vp=best, next=Text("Next"))
 
 
 def _actions() -> dict[str, Mapping[str, Any]]:
@@ -172,7 +187,9 @@ class RaceFlow(FlowBase):
             note, label = Text("End of round: discard down to 10 cards"), Text("End round")
         else:
             note, label, why = Text("Game over"), Text("Game over"), Text("the game is over")
-        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows, label=upcoming)
+        confirm = _tie_without_hands(view) if stage == "round_end" and view["last_round"] else ""
+        return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows, label=upcoming,
+                          next_confirm=confirm)
 
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """``phase_done`` during the phases, ``round_ended`` after the last one; nothing while choosing."""

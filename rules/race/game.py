@@ -174,7 +174,7 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
             player = state.player(name)
         except KeyError:
             raise ctx.bad(f"'hands' names no player {name!r}") from None
-        state = _put(state, replace(player, hand=ctx.count(f"hands.{name}", count)))
+        state = _put(state, replace(player, hand=ctx.count(f"hands.{name}", count), hand_round=state.round))
     for player in state.players:
         if player.hand is not None and player.hand > limit:
             ctx.finding(
@@ -374,7 +374,7 @@ class RaceGame(GameBase):
     def _hand_counted(self, state: RaceState, ctx: EventContext) -> RaceState:
         """Cards in a player's hand, as counted at the table."""
         player = _player(state, ctx)
-        return _put(state, replace(player, hand=ctx.count("cards")))
+        return _put(state, replace(player, hand=ctx.count("cards"), hand_round=state.round))
 
     def _vp_changed(self, state: RaceState, ctx: EventContext) -> RaceState:
         """VP chips taken (``delta``): from the pool while it lasts, then from the chips set aside (end of game).
@@ -694,6 +694,7 @@ class RaceGame(GameBase):
                     "name": p.name,
                     "chips": p.vp_chips,  # the score input's name (final_scores reads this view)
                     "hand": p.hand,
+                    "hand_round": p.hand_round,  # the round of that count (0: none yet)
                     "actions": list(p.actions),
                     "tableau": [{"card": c.card, "goods": int(c.good)} for c in p.tableau],
                     "tableau_size": len(p.tableau),

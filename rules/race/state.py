@@ -80,6 +80,7 @@ class PlayerState:
     tableau: tuple[Placed, ...] = ()
     vp_chips: int = 0
     hand: int | None = None
+    hand_round: int = 0  # the round of that count (0: none yet)
     actions: tuple[str, ...] = ()
     placed_in_phase: int = 0  # cards placed in the current phase
     extra_military: int = 0  # from discarded New Military Tactics, until the end of this Settle phase
