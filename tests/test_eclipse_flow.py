@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from companion import i18n
 from companion.errors import BadEntry
 from companion.flow import GameFlow
 from companion.flow_spec import parse_form
@@ -129,6 +130,34 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
     assert play["game"]["bggId"] == 72125 and [p["winner"] for p in play["players"]] == [True, False]
     assert [p["role"] for p in play["players"]] == ["Terran Directorate", "Orion Hegemony"]
     assert flow.export_json()["finished"] is True
+
+
+def test_score_now_asks_before_scoring_without_a_players_final_position(store):
+    """After round 9 each player enters the hidden part of their position (Eclipse, End of the game; rules digest
+    2.1: reputation, resources, tech tracks are scored from it). One tap of Score now with Bob's position missing
+    scored him on the table alone, and a game scored cannot be resumed from the history: Next now first names who is
+    missing; pressed again, it scores without it, as the table chose."""
+    flow = start(store, species=["Terran Directorate", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+    for _ in range(9):
+        turn = flow.view()["turn"]
+        flow.report(turn, "pass", {})
+        flow.report("Bob" if turn == "Ann" else "Ann", "pass", {})
+        for _ in range(3):
+            flow.next_phase()
+    assert flow.view()["stage"] == "reporting"
+    flow.report("Ann", "position", {"reputation_3": 1, "money": 2})
+    with pytest.raises(BadEntry) as asked:
+        flow.next_phase()
+    assert str(asked.value) == ("Bob: no final position entered yet; press Next again to score the game without it, "
+                                "or enter it on the phone first")
+    assert i18n.localize(i18n.message_of(asked.value), "el").startswith("Bob: δεν δηλώθηκε ακόμη τελική θέση")
+    assert flow.view()["next"]["asked"] == str(asked.value) and not flow.view()["over"]
+    flow.next_phase()  # pressed again: scored without Bob's position
+    result = flow.view()["result"]
+    # Ann: reputation 3 + hex 221 (3 VP) = 6; Bob: hex 232 (3 VP) only = 3.
+    assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 6, "Bob": 3}
 
 
 def test_a_hex_laid_against_its_wormholes_is_a_misplay_with_the_fix(store):

@@ -23,7 +23,7 @@ from typing import Any
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
-from companion.i18n import N_, Listing, Text, lazy, plural
+from companion.i18n import AND, N_, Listing, Text, lazy, plural
 from rules import Event, Progress
 from rules.eclipse import ECLIPSE_GAME, events
 from rules.eclipse.combat import DAMAGE
@@ -507,7 +507,11 @@ class EclipseFlow(FlowBase):
             rows[p["name"]] = {"hexes": p["controlled_hexes"], "ambassadors": len(p.get("relations", ())),
                                "alliance": alliance or None, "vp": None}
         note, label, why = self._note(view, progress)
-        return TableRound(progress, phases, note, label, why, pool=None, players=rows)
+        confirm = ""
+        if stage == "reporting" and progress.waiting and not over:  # Eclipse scores each player's position (2.1)
+            confirm = Text("{names}: no final position entered yet; press {next} again to score the game without it, "
+                           "or enter it on the phone first", names=Listing(progress.waiting, AND), next=Text("Next"))
+        return TableRound(progress, phases, note, label, why, pool=None, players=rows, next_confirm=confirm)
 
     def _note(self, view: Mapping[str, Any], progress: Progress) -> tuple[str, str, str]:
         """(note, Next's label, why Next cannot be pressed)."""
