@@ -32,7 +32,8 @@ The setup view (``view["game"]`` while setting up)::
     {"flow": "race", "game": "race", "title": "Race for the Galaxy", "setup": true,
      "players": [{"name", "seat", "colour", "seated": bool, "choices": {option: entry}}], "colours": [...],
      "choices": [{"option", "label", "choices": [...]}],
-     "options": [{"option", "label": its help line (what it does, the rulebook's page), "on": bool}],
+     "options": [{"option", "label": its help line (what it does, the rulebook's page), "on": bool | [names picked],
+                  "choices": [names] for a list option (Among the Stars' objectives), else null}],
      "zones": "even" | "seats", "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
      "can_start": bool, "why": "...", "note": "...", "round_label": "Setup", "phases": [], "forms": [],
      "open_forms": {}, "findings": [], "over": false, "next": {"label": "Start", "enabled": bool, "why"}}
@@ -50,7 +51,7 @@ from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
 from companion.flow import GameFlow, Outcome
-from companion.i18n import N_, Listing, Text, message_of
+from companion.i18n import AND, N_, Listing, Text, message_of
 from companion.player_names import check_player_colour, check_player_name, colour_id
 from companion.session import new_id
 from companion.words import colour_word
@@ -178,7 +179,8 @@ class TableSetup:
             else:
                 entries.pop(name, None)
         elif kind == "option_set":
-            self.options[payload["option"]] = bool(payload["value"])
+            value = payload["value"]
+            self.options[payload["option"]] = list(value) if isinstance(value, list) else bool(value)
         elif kind == "seat_set":
             self.seats[name] = [float(v) for v in payload["point"]]
             self.split = "seats"
@@ -311,36 +313,72 @@ class TableSetup:
 
     @property
     def table_options(self) -> tuple[Any, ...]:
-        """The game-wide on/off options the game offers (:class:`rules.Option` of kind ``"bool"``, not per player):
-        Eclipse's modules, Race's advanced 2-player game, Among the Stars' aggressive mode."""
-        return tuple(o for o in self.spec.options if o.kind == "bool" and not o.per_player)
+        """The game-wide options the game offers (:class:`rules.Option`, not per player): on/off ones (kind
+        ``"bool"``: Eclipse's modules, Race's advanced 2-player game, Among the Stars' aggressive mode) and lists of
+        names (kind ``"choices"``: Among the Stars' objectives)."""
+        return tuple(o for o in self.spec.options if not o.per_player
+                     and (o.kind == "bool" or (o.kind == "choices" and o.choices)))
 
-    def option_on(self, option: Any) -> bool:
-        """Whether the game-wide ``option`` (:class:`rules.Option`) is in play: as set, else its default."""
-        return bool(self.options.get(option.name, option.default))
+    def option_on(self, option: Any) -> bool | list[str]:
+        """The game-wide ``option`` (:class:`rules.Option`) as set, else its default: whether an on/off option is in
+        play, or the names picked of a list option."""
+        value = self.options.get(option.name, option.default)
+        return list(value or ()) if option.kind == "choices" else bool(value)
 
     def set_option(self, option: Any, value: Any, origin: str = "cli") -> str:
-        """Turn a game-wide option on or off (:attr:`table_options`). Whether it fits the players (the alliances
-        need 4 or more, Race's advanced game 2) is checked at Start, when the players are known.
+        """Turn a game-wide option on or off, or give a list option its names (:attr:`table_options`). Whether it
+        fits the players (the alliances need 4 or more, Race's advanced game 2, Among's objectives one per player) is
+        checked at Start, when the players are known.
 
         Args:
-            option: the option's name (``"alliances"``).
-            value: True or ``"on"``; False or ``"off"``.
+            option: the option's name (``"alliances"``, ``"objectives"``).
+            value: True or ``"on"``; False or ``"off"``; for a list option, the names (a list, or text separated by
+                commas: :meth:`_set_names`).
 
         Raises:
-            BadEntry: an option the game does not offer on/off (naming those it does), or a value other than on/off.
+            BadEntry: an option the game does not offer (naming those it does), a value other than on/off, or a name
+                that is not one of the option's choices.
         """
         found = next((o for o in self.table_options if o.name == option), None)
         if found is None:
             offered = Listing([o.name for o in self.table_options]) if self.table_options else Text("none")
             raise BadEntry(Text("{game} has no option {option} (options: {offered})", game=self.spec.title,
                                 option=shown(option), offered=offered))
+        if found.kind == "choices":
+            return self._set_names(found, value, origin)
         on = {True: True, False: False, "on": True, "off": False}.get(value) if isinstance(value, (bool, str)) else None
         if on is None:
             raise BadEntry(Text("an option is on or off, got {value}", value=shown(value)))
         self._record("option_set", {"option": found.name, "value": on}, origin)
         return Text("{option}: in play", option=Text(found.label or found.name)) if on else \
             Text("{option}: not in play", option=Text(found.label or found.name))
+
+    def _set_names(self, option: Any, value: Any, origin: str) -> str:
+        """A list option's names (:meth:`set_option`): a list, or a phone's text with the names separated by commas
+        ("" for none), each one of the option's choices (matched ignoring case and punctuation). How many the players
+        need (Among the Stars: as many objectives as players, 2 with 2) is checked at Start.
+
+        Raises:
+            BadEntry: not a list or text, a name that is not one of the choices (with the closest), or a name twice.
+        """
+        from rules.core import BadSettings
+        from rules.settings import match_choice
+
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        if not isinstance(value, list):
+            raise BadEntry(Text("{option} is a list of names, got {value}", option=Text(option.label or option.name),
+                                value=shown(value)))
+        try:
+            names = [match_choice(option, v, self.spec.title) for v in value]
+        except BadSettings as exc:
+            raise BadEntry(message_of(exc)) from None
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise BadEntry(Text("{names} named twice", names=Listing(twice)))
+        self._record("option_set", {"option": option.name, "value": names}, origin)
+        return Text("{option}: {names}", option=Text(option.label or option.name),
+                    names=Listing(names, AND) if names else Text("none"))
 
     def seat(self, name: Any, point: Any, origin: str = "cli") -> str:
         """``name`` sits at ``point`` (``[x, y]`` frame px, where they tapped the table picture)."""
@@ -477,7 +515,8 @@ class TableSetup:
                 {"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
                 for o in self.player_options
             ],
-            "options": [{"option": o.name, "label": Text(o.help), "on": self.option_on(o)} for o in self.table_options],
+            "options": [{"option": o.name, "label": Text(o.help), "on": self.option_on(o),
+                         "choices": list(o.choices) if o.kind == "choices" else None} for o in self.table_options],
             "colours": list(self.colours),
             "colour_words": {c: colour_word(c) for c in self.colours},
             "zones": self.split,

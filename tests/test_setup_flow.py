@@ -466,3 +466,29 @@ def test_a_game_chosen_on_the_box_plays_its_on_off_options_set_on_a_phone(store)
     assert resumed.handle({"action": "setup_start"}).error is None
     assert resumed.flow.session.settings["alliances"] is True
     store.close()
+
+
+def test_among_the_stars_chosen_on_the_box_plays_the_objectives_a_phone_picks(store):
+    """Among the Stars with 2 players draws 2 objectives (rulebook 8, 2-player rules; 3 Setup: as many as players):
+    chosen on the box's chooser its setup had no way to name them. A phone now ticks them (sent as names separated by
+    commas, matched ignoring case); a name that is no objective is refused with the closest, one twice is refused,
+    and Start plays the objectives picked."""
+    from companion.i18n import say
+
+    setup = TableSetup(store, FLOWS["among"], {})
+    for name in ("Ágnes", "Bálint"):
+        setup.handle({"action": "setup_player", "player": name})
+    objectives = next(o for o in setup.view()["options"] if o["option"] == "objectives")
+    assert objectives["on"] == [] and "Intergalactic Trade" in objectives["choices"] and len(objectives["choices"]) == 8
+    bad = setup.handle({"action": "setup_option", "option": "objectives", "value": "First Line of Defence"})
+    assert "did you mean 'First Line of Defense'" in bad.error and bad.events == []
+    twice = setup.handle({"action": "setup_option", "option": "objectives", "value": "On Budget,on budget"})
+    assert twice.error == "On Budget named twice"
+    out = setup.handle({"action": "setup_option", "option": "objectives", "value": "first line of defense,On Budget"})
+    assert out.error is None and out.message == "the objectives: First Line of Defense and On Budget"
+    assert say(out.message, "hu") == "a célok: First Line of Defense és On Budget"
+    assert next(o for o in setup.view()["options"] if o["option"] == "objectives")["on"] == [
+        "First Line of Defense", "On Budget"]
+    assert setup.handle({"action": "setup_start"}).error is None
+    assert setup.flow.session.settings["objectives"] == ["first_line_of_defense", "on_budget"]  # as --objectives
+    store.close()

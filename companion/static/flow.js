@@ -259,15 +259,36 @@
   }
 
   // The game's on/off options (Eclipse's modules and alliances, Race's advanced game): a box each, labelled with
-  // what it does and the rulebook's page; the box records each change at once (the touchscreen and phones follow).
+  // what it does and the rulebook's page; a list option (Among the Stars' objectives): its words, then a box per
+  // name. The box records each change at once (the touchscreen and phones follow).
   function renderSetupOptions(options) {
     $("setup-options").hidden = options.length === 0;
     const list = $("setup-option-list");
-    const shown = options.map((o) => o.option + (o.on ? "+" : "-") + o.label).join("|");
+    const shown = options.map((o) => o.option + JSON.stringify(o.on) + o.label).join("|");
     if (list.dataset.shown === shown) return; // a redraw would drop a box being tapped
     list.dataset.shown = shown;
     list.replaceChildren();
     for (const o of options) {
+      if (o.choices) {
+        const group = el("div", "setup-option setup-option-list");
+        group.append(el("span", "", o.label));
+        const boxes = [];
+        for (const name of o.choices) {
+          const label = el("label", "setup-option-name");
+          const box = el("input", "needs-join");
+          box.type = "checkbox";
+          box.checked = (o.on || []).includes(name);
+          box.dataset.option = o.option;
+          box.dataset.name = name;
+          box.addEventListener("change", () => post("/api/setup", { action: "option", option: o.option,
+            value: boxes.filter((b) => b.checked).map((b) => b.dataset.name).join(",") }, "setup-result"));
+          boxes.push(box);
+          label.append(box, el("span", "", name));
+          group.append(label);
+        }
+        list.append(group);
+        continue;
+      }
       const label = el("label", "setup-option");
       const box = el("input", "needs-join");
       box.type = "checkbox";
