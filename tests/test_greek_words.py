@@ -13,7 +13,7 @@ import pytest
 
 from tests.catalogs import pairs
 
-NAMED = r"\{(?:player|players|holder|holders|names|winner|who)\}"
+NAMED = r"\{(?:player|players|holder|holders|names|winner|who|owner)\}"
 """The placeholders a player's name (or the players' names) fills."""
 
 MASCULINE_SUBJECT = re.compile(r"\b[Οο] (?:παίκτης )?" + NAMED + r"|" + NAMED + r"[^·:;,()]*\bπρώτος\b")
@@ -21,9 +21,18 @@ MASCULINE_SUBJECT = re.compile(r"\b[Οο] (?:παίκτης )?" + NAMED + r"|" +
 "first" ("{player} φτάνει πρώτος")."""
 
 
+MASCULINE_NAMED = re.compile(r"(?<!/)\b(?:[Ττ]ου|[Ττ]ον|[Σσ]του|[Σσ]τον) " + NAMED
+                             + r"|(?<!ανά )\bπαίκτη(?:ς)? \{|\bπαίκτες \{")
+"""A player's name anywhere else under a man's article or noun: whose it is ("η θέση του παίκτη {player}", "τη
+θέση του {player}"), for or to whom ("για τον παίκτη {player}", "με τον παίκτη {other}"), "παίκτης {player}" and
+"οι παίκτες {player} και {other}" (a man's plural). "του/της {player}" names both and is left alone; so is "ανά
+παίκτη {option}" (an option per player, not a name)."""
+
+
 def gendered(text: str) -> list[str]:
-    """The pieces of ``text`` that give a player named in it a man's grammatical gender as the subject."""
-    return [m.group(0) for m in MASCULINE_SUBJECT.finditer(text)]
+    """The pieces of ``text`` that give a player named in it a man's grammatical gender: as the subject, as whose
+    something is, or as an object."""
+    return [m.group(0) for pattern in (MASCULINE_SUBJECT, MASCULINE_NAMED) for m in pattern.finditer(text)]
 
 
 @pytest.mark.parametrize("text", [
@@ -31,6 +40,15 @@ def gendered(text: str) -> list[str]:
     "Ο παίκτης {player} έχτισε {card} στο {cell};",
     "{player} δεν έχει την Κάρτα (την έχει ο {holder}: την παίρνει ο δεύτερος παίκτης)",
     "{objective}: {player} φτάνει πρώτος τους {threshold} ΠΝ",
+    "η θέση του παίκτη {player} ορίστηκε",
+    "{tile}: δεν είναι στο ταμπλό του παίκτη {player}",
+    "δηλώθηκαν {reported} {colour} ζάρια για τον παίκτη {player}",
+    "πατήστε τη θέση του {player} σε αυτό το τηλέφωνο",
+    "δεν αναφέρει πια για τον {player}",
+    "δεν έχετε διπλωματικές σχέσεις με τον παίκτη {other}",
+    "ο τομέας {sector} έχει ήδη τον Δίσκο Επιρροής του παίκτη {owner}",
+    "δεν υπάρχει παίκτης {player}",
+    "οι παίκτες {player} και {other} έχουν ήδη σχέσεις",
 ])
 def test_a_mans_article_or_word_for_a_player_is_found(text):
     assert gendered(text)
@@ -42,12 +60,22 @@ def test_a_mans_article_or_word_for_a_player_is_found(text):
     "{objective}: {player} φτάνει πρώτα στους {threshold} ΠΝ",
     "κάθε παίκτης επιλέγει ακριβώς μία",
     "την παίρνει ο δεύτερος παίκτης που πάει πάσο",
+    "{player}: η θέση ορίστηκε",
+    "{tile}: δεν είναι στο ταμπλό ({player})",
+    "{player}: η θέση είναι ελεύθερη: το τηλέφωνο με το οποίο παίζει {player} πατά {player} για να την πάρει",
+    "Παίζει {player} (δεξιόστροφα)",
+    "{player} και {other} έχουν ήδη σχέσεις",
+    "δεν υπάρχει παίκτης με το όνομα {player}",
+    "η θέση του/της {player} πέρασε στο τηλέφωνο που τη ζήτησε",
+    "το {game} δεν έχει επιλογή ανά παίκτη {option}",
+    "ο τομέας {sector} σχηματίζει πλήρη σκουληκότρυπα με τον {other}",
 ])
 def test_a_sentence_that_fits_every_player_is_left_alone(text):
     assert gendered(text) == []
 
 
-def test_no_greek_sentence_makes_a_player_a_man_as_its_subject():
-    """Every Greek message whose subject is a player fits a woman as well as a man: a player joining ("Ζωή μπήκε"),
-    the rules' findings ("Ζωή κατακτά …"), the camera's questions ("Ελένη έχτισε Turret στο [0, 1];")."""
+def test_no_greek_sentence_makes_a_player_a_man():
+    """Every Greek message naming a player fits a woman as well as a man: a player joining ("Ζωή μπήκε"), the
+    rules' findings ("Ζωή κατακτά …", "{tile}: δεν είναι στο ταμπλό (Ζωή)"), the camera's questions ("Ελένη έχτισε
+    Turret στο [0, 1];"), a phone's seat ("Ζωή: η θέση ορίστηκε")."""
     assert [(english, said) for english, said in pairs("el") if gendered(said)] == []

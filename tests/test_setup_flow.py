@@ -372,7 +372,8 @@ def test_a_family_emoji_name_typed_on_a_phone_joins_the_game(store):
 
 def test_an_unknown_player_is_said_as_a_greek_player_would_say_it(store):
     """Removing or renaming a player no longer at the table read "κανένας παίκτης 'Nobody'" ("not any player"), a
-    word-for-word English: Greek says "δεν υπάρχει παίκτης" (there is no player)."""
+    word-for-word English: Greek says "δεν υπάρχει παίκτης με το όνομα" (there is no player by the name; "παίκτης
+    'Nobody'" would make the name a man's)."""
     from companion.flow import BadEntry
     from companion.i18n import say
 
@@ -381,7 +382,7 @@ def test_an_unknown_player_is_said_as_a_greek_player_would_say_it(store):
     for act in (lambda: setup.remove_player("Nobody"), lambda: setup.rename_player("Nobody", "Bob")):
         with pytest.raises(BadEntry) as refused:
             act()
-        assert say(refused.value, "el") == "δεν υπάρχει παίκτης 'Nobody'"
+        assert say(refused.value, "el") == "δεν υπάρχει παίκτης με το όνομα 'Nobody'"
         assert say(refused.value, "pl") == "nie ma gracza 'Nobody'"
     assert setup.names == ["Ann"]
 
