@@ -248,10 +248,10 @@ def test_a_phone_refused_a_held_seat_is_told_so_in_its_language_and_gets_it_once
         bob.once("dialog", answer)
         held.click()
         result = bob.locator("#seat-result")
-        expect(result).to_contain_text("miejsce gracza Ann zajmuje telefon, który wciąż tu jest")
+        expect(result).to_contain_text("Ann: miejsce zajmuje telefon, który wciąż tu jest")
         expect(result).to_contain_text("„Oddaj moje miejsce”")
         expect(result).to_have_class("action-result error")
-        assert asked == ["Miejsce gracza Ann zajmuje inny telefon. Przejąć je na tym telefonie?"]
+        assert asked == ["Ann: miejsce zajmuje inny telefon. Przejąć je na tym telefonie?"]
         bob.screenshot(path=str(output_dir / "phone_seat_refused_pl.png"), full_page=True)
         assert hub.pairing().claims["Ann"] != "" and len(hub.pairing().claims) == 1
 

@@ -255,7 +255,7 @@ def test_the_phone_view_refuses_a_takeover_in_the_phones_language_until_the_hold
     refused = post_through_loop(bob, loop, "/api/seat", {"player": "ann"})
     assert refused.status_code == 403
     error = refused.get_json()["error"]
-    assert error.startswith("miejsce gracza Ann zajmuje telefon, który wciąż tu jest"), error
+    assert error.startswith("Ann: miejsce zajmuje telefon, który wciąż tu jest"), error
     assert "Oddaj moje miejsce" in error and "119" in error
     assert post_through_loop(bob, loop, "/api/seat/free", {"player": "Ann"}).status_code == 403
     assert ann.get("/api/me").get_json()["seats"] == ["Ann"] and bob.get("/api/me").get_json()["seats"] == []
@@ -274,13 +274,13 @@ NOT_HEARD = {"en": "Ann's seat is held by a phone the box has not heard from sin
                    "away 120 s after the start): the box's touchscreen now asks the table",
              "el": "η θέση του/της Ann ανήκει σε τηλέφωνο που δεν έχει ακουστεί από τότε που ξεκίνησε το κουτί, πριν "
                    "από 5 s (θεωρείται απόν 120 s μετά την εκκίνηση): η οθόνη αφής του κουτιού ρωτά τώρα το τραπέζι",
-             "pl": "miejsce gracza Ann zajmuje telefon, który nie odezwał się od uruchomienia pudełka 5 s temu "
+             "pl": "Ann: miejsce zajmuje telefon, który nie odezwał się od uruchomienia pudełka 5 s temu "
                    "(zostanie uznany za nieobecny 120 s po uruchomieniu): ekran dotykowy pudełka pyta teraz stół",
              "hu": "Ann helyét egy telefon foglalja, amely nem jelentkezett, mióta a doboz 5 mp-e elindult (az indulás "
                    "után 120 mp-cel távollévőnek számít): a doboz érintőképernyője most megkérdezi az asztalt"}
 STILL_HERE = {"en": "Ann's seat is held by a phone that is still here (heard from 3 s ago)",
               "el": "η θέση του/της Ann ανήκει σε τηλέφωνο που είναι ακόμα εδώ (ακούστηκε πριν από 3 s)",
-              "pl": "miejsce gracza Ann zajmuje telefon, który wciąż tu jest (odezwał się 3 s temu)",
+              "pl": "Ann: miejsce zajmuje telefon, który wciąż tu jest (odezwał się 3 s temu)",
               "hu": "Ann helyét egy telefon foglalja, amely még itt van (3 mp-e jelentkezett)"}
 
 
@@ -360,7 +360,7 @@ def test_the_touchscreen_shows_a_phones_question_and_its_allow_gives_the_seat(st
         shot(loop, screen, f"seat-asked-{lang}", output_dir)
         drawn = " ".join(text for text, _, _ in screen.drawn)
         assert screen.state is Screen.ASKING and set(screen.buttons) >= {"owner_allow", "owner_refuse"}
-        assert {"en": "A phone asks for Ann's seat", "pl": "Telefon prosi o miejsce gracza Ann"}[lang] in drawn
+        assert {"en": "A phone asks for Ann's seat", "pl": "Ann: telefon prosi o miejsce"}[lang] in drawn
         assert tap(screen, hub, "owner_allow") == "owner_allow"
     finally:
         i18n.set_box_language(before)
@@ -753,7 +753,7 @@ def test_a_report_for_a_seat_another_phone_holds_says_where_it_is_reassigned_in_
     assert refused.status == 403
     assert i18n.localize(refused.error, "hu") == ("Ann helyét egy másik telefon foglalja; az érintőképernyőn újra "
                                                   "kiosztható")
-    assert i18n.localize(refused.error, "pl") == "miejsce gracza Ann zajmuje inny telefon; ekran dotykowy może je " \
+    assert i18n.localize(refused.error, "pl") == "Ann: miejsce zajmuje inny telefon; ekran dotykowy może je " \
                                                  "przydzielić ponownie"
 
 

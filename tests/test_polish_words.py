@@ -3,7 +3,11 @@
 Polish past tenses say the speaker's gender: "Łucja zbudował Turret" and "Łucja nie wykonał akcji" are a man's
 forms, read by a woman at the table about herself; "Zwycięzca: Łucja" is the same with a noun. A sentence whose
 subject is a player's name says it without a gendered form: a present tense ("Ann dołącza"), an impersonal past
-("Łucja: zbudowano Turret", "Łucja: brak akcji") or a neutral noun ("Wygrywa: Łucja", "Wspólne zwycięstwo")."""
+("Łucja: zbudowano Turret", "Łucja: brak akcji") or a neutral noun ("Wygrywa: Łucja", "Wspólne zwycięstwo").
+
+"miejsce gracza Łucja" gives her a man's noun as well (and leaves her name uninflected): whose something is, or for
+whom, says the name first or in brackets, in the nominative ("Łucja: miejsce ustalone", "{tile} nie jest w strefie
+budowy (Łucja)")."""
 
 from __future__ import annotations
 
@@ -22,12 +26,17 @@ MASCULINE_PAST = re.compile(
 )
 """A player's name as the subject of a man's past form ("{player} zbudował", "{player} nie wykonał") or under the
 noun for a man who won. "miejsce gracza {player} zajął ten telefon" is the phone's doing (the player is "gracza",
-the owner), so it is left alone."""
+the owner): not a past form of the player's (the noun is ``MASCULINE_NOUN``'s)."""
+
+MASCULINE_NOUN = re.compile(r"\bgracz(?:a|owi|em|u)? \{(?:player|players|names|winner|who|owner|holders)\b")
+"""A player's name under a man's noun: "miejsce gracza {player}", "dla gracza {player}", "nieznany gracz {player}".
+"opcji dla gracza {option}" (an option per player) and "nie ma gracza o imieniu {player}" (no such player) are
+left alone."""
 
 
 def gendered(text: str) -> list[str]:
     """The pieces of ``text`` that give a player a man's grammatical gender."""
-    return [m.group(0) for m in MASCULINE_PAST.finditer(text)]
+    return [m.group(0) for pattern in (MASCULINE_PAST, MASCULINE_NOUN) for m in pattern.finditer(text)]
 
 
 @pytest.mark.parametrize("text", [
@@ -37,6 +46,11 @@ def gendered(text: str) -> list[str]:
     "{player} spasował: dozwolona jest tylko reakcja",
     "Zwycięzca: {names}",
     "zwycięzca: {names}",
+    "miejsce gracza {player} zajął ten telefon",
+    "{tile} nie jest w strefie budowy gracza {player}",
+    "brak zgłoszonego przydziału dla gracza {player}",
+    "na {sector} jest już dysk wpływu gracza {owner}; na heksie jest jeden dysk",
+    "nieznany gracz {player}; gracze: {players}",
 ])
 def test_a_mans_form_about_a_player_is_found(text):
     assert gendered(text)
@@ -46,8 +60,11 @@ def test_a_mans_form_about_a_player_is_found(text):
     "{player} dołącza ({colour}, miejsce {seat})",
     "{player}: zbudowano {card} na {cell}?",
     "{player}: brak akcji w roku {year}, rundzie {round}",
-    "miejsce gracza {player} zajął ten telefon",
-    "miejsca gracza {player} nie zajął żaden telefon",
+    "{player}: miejsce zajął ten telefon",
+    "{player}: miejsca nie zajął żaden telefon",
+    "{tile} nie jest w strefie budowy ({player})",
+    "nie ma gracza o imieniu {player}",
+    "{game} nie ma opcji dla gracza {option} (opcje: {offered})",
     "Wygrywa: {names}",
     "Wspólne zwycięstwo: {names}",
     "ekran odrzucił jasność ({why})",
@@ -59,5 +76,5 @@ def test_a_sentence_that_fits_every_player_is_left_alone(text):
 def test_no_polish_sentence_gives_a_player_a_mans_form():
     """Every Polish message about a player fits a woman as well as a man: the camera's questions ("Łucja: zbudowano
     Turret na [0, 1]?"), the rules' findings ("Łucja: brak akcji w roku 1, rundzie 1"), the winner ("Wygrywa:
-    Łucja")."""
+    Łucja"), a phone's seat ("Łucja: miejsce ustalone")."""
     assert [(english, said) for english, said in pairs("pl") if gendered(said)] == []

@@ -383,7 +383,7 @@ def test_an_unknown_player_is_said_as_a_greek_player_would_say_it(store):
         with pytest.raises(BadEntry) as refused:
             act()
         assert say(refused.value, "el") == "δεν υπάρχει παίκτης με το όνομα 'Nobody'"
-        assert say(refused.value, "pl") == "nie ma gracza 'Nobody'"
+        assert say(refused.value, "pl") == "nie ma gracza o imieniu 'Nobody'"
     assert setup.names == ["Ann"]
 
 
