@@ -57,6 +57,10 @@ def test_a_question_answered_on_two_phones_at_once_is_recorded_once_and_the_seco
             "Kamera: Bob ezt a fázist választotta: Felfedezés? (kockák: Felfedezés 2, Letelepedés 1)")
         greek.locator("#questions li button.confirm").click()  # both taps wait for the loop: the Greek one first
         expect(greek.locator("#camera-result")).to_have_text("αποστολή…")
+        deadline = time.monotonic() + 10  # the page shows "sending" before its request reaches the box (bounded)
+        while hub._actions.qsize() < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert hub._actions.qsize() == 1, "the Greek phone's Confirm did not reach the box within 10 s"
         hungarian.locator("#questions li button.dismiss").click()
         expect(hungarian.locator("#camera-result")).not_to_have_text("")
         with LoopThread(loop):
