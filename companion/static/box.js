@@ -367,6 +367,29 @@ window.Box = (function () {
     return tied.length > 1 && (result.winners || []).length < tied.length ? tied : [];
   }
 
+  // Every player's total before the breakdown, one line a player, highest first (among equal totals the winners the
+  // tie-break named first, then seat order), the winners' with a star when `finished`: the table scrolls sideways on a
+  // phone narrower than its columns (a 360 px phone hid a four-player game's fourth), a line never does.
+  function standings(list, result, finished) {
+    const span = (className, text) => {
+      const node = document.createElement("span");
+      node.className = className;
+      node.textContent = text;
+      return node;
+    };
+    const players = [...(result.players || [])];
+    players.sort((a, b) => b.total - a.total || Number(Boolean(b.winner)) - Number(Boolean(a.winner)));
+    list.replaceChildren(...players.map((p) => {
+      const won = finished && p.winner;
+      const line = document.createElement("li");
+      if (won) line.className = "winner";
+      line.append(span("name", (won ? "\u2605 " : "") + p.name + (p.team ? " (" + p.team + ")" : "")),
+                  span("vp", format(_("{vp} VP"), { vp: p.total })));
+      return line;
+    }));
+    list.hidden = !players.length;
+  }
+
   // A game's scores in a <table>: a row per category (labelled with a capital), a column per player, the totals;
   // with `finished` the winners' totals carry a star (not only a colour); under it, the rulebook section the scoring
   // follows (result.rule, in the phone's language), when the game names one.
@@ -414,5 +437,5 @@ window.Box = (function () {
 
   return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
            format: format, isolate: isolate,
-           pageFor: pageFor, follow: follow, nav: nav, scoreTable: scoreTable, rowLabel: rowLabel, tieBroken: tieBroken };
+           pageFor: pageFor, follow: follow, nav: nav, standings: standings, scoreTable: scoreTable, rowLabel: rowLabel, tieBroken: tieBroken };
 })();

@@ -94,6 +94,7 @@
     $("history-winner").textContent = opened.finished
       ? "\u2605 " + (won.length > 1 ? _("Shared win: {names}") : _("Winner: {names}")).replace("{names}", won.map(Box.isolate).join(", "))
       : Box.format(_("Not finished: {round}"), { round: opened.round_label || "" });
+    Box.standings($("history-standings"), result, opened.finished);
     Box.scoreTable($("history-scores"), result, opened.finished);
     const id = encodeURIComponent(opened.session);
     $("history-json").href = "/export/" + id + ".json";

@@ -565,6 +565,7 @@
     const teamList = $("team-scores");
     teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", format(_("{team} (team): {vp} VP"), {team: team, vp: vp}))));
     teamList.hidden = !teams.length;
+    Box.standings($("standings"), result, true);
     Box.scoreTable($("scores"), result, true);
     const link = $("bgstats");
     link.href = (game.export && game.export.bgstats_url) || "#";
