@@ -468,22 +468,64 @@ def tiebreak_label(ts: TouchScreen, counted: str | None, width: int, size: int) 
     return [(line, k * step, line_size) for k, line in enumerate(lines)]
 
 
+SCORE_MIN_SIZE = 18
+"""The smallest design size (px) of a score table's numbers: a table with more rows than fit at it (nine players of
+Eclipse with Rise of the Ancients may score in all 21 rows) sums its smallest rows into one instead."""
+
+OTHER_ROWS = N_("Other rows (each on the phones)")
+"""The label of the row summing the rows a score table has no room for."""
+
+
+def line_height(ts: TouchScreen, size: int) -> int:
+    """The height (px) a line of text at design size ``size`` takes: the font's line step, or the height of its
+    tallest letters when they are taller (an accented capital, 'Á', is drawn a pixel above some fonts' line)."""
+    font = ts.font(size)
+    return max(font.get_linesize(), font.get_height(), font.size("ÁŁŐΆjgy")[1])
+
+
+def score_rows(ts: TouchScreen, categories: list[str], height: int, tiebreak: bool, rule: bool) -> tuple[int, int]:
+    """How a score table of ``categories`` fits ``height`` px: ``(design size of its numbers, categories kept)``, the
+    largest size from 28 down to :data:`SCORE_MIN_SIZE` at which the names, a row per category (a line of the
+    font each), the totals, with ``tiebreak`` the tie-break's two lines and with ``rule`` the rulebook's line fit
+    one under the other; when none does, at the smallest size, as many categories as fit beside one row summing
+    the rest (all kept: ``len(categories)``)."""
+    def line(size: int) -> int:
+        return line_height(ts, size)
+
+    def fixed(size: int) -> int:  # the names above, the totals under the rows, the tie-break's and the rule's lines
+        total = max(ts.s(4) + line(min(34, size + 6)), ts.s(2) + line(min(40, size + 8)))
+        broken = ts.s(2) + max(2 * line(size - 2), line(size)) if tiebreak else 0
+        return line(min(30, size + 2)) + total + broken + (ts.s(2) + line(18) if rule else 0)
+
+    for size in range(28, SCORE_MIN_SIZE - 1, -1):
+        if fixed(size) + len(categories) * line(size) <= height:
+            return size, len(categories)
+    rows = (height - fixed(SCORE_MIN_SIZE)) // line(SCORE_MIN_SIZE)
+    return SCORE_MIN_SIZE, max(0, min(len(categories), rows - 1))
+
+
 def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True,
                 tiebreak: bool = False) -> None:
     """Each player's breakdown by category and total (the winners marked with a star, not only a colour; none while
     the game is not finished: ``winners`` False), with ``tiebreak`` a row of each player's tie-break values under the
     totals (``result["players"][k]["tiebreak"]``, the game's own, compared left to right), labelled with what they
     count (``result["tiebreak_rule"]``, :func:`tiebreak_label`), and under it the rulebook
-    section the scoring follows (``result["rule"]``, in the box's language) when the game names one."""
+    section the scoring follows (``result["rule"]``, in the box's language) when the game names one. Nothing is
+    drawn over anything else: rows that do not fit (:func:`score_rows`) are summed into one, keeping those with the
+    most VP; the totals are every row's."""
     players = [{**p, "winner": p.get("winner") and winners} for p in result.get("players") or []]
     categories = shown_categories(players)
     label_w = ts.x(230)
     col_w = (table.width - label_w) // max(1, len(players))
-    rows = len(categories) + 2 + (2 if tiebreak else 0)  # the tie-break's label may take two lines
     rule = result.get("rule")
-    cited = ts.s(22) if rule else 0  # the citation's line, below the totals (taller than a row on a long table)
-    row_h = min(ts.s(34), (table.height - cited) // max(1, rows + (1 if rule else 0)))
-    size = max(14, min(28, int(row_h / ts.s(1) * 0.85)))  # design px: rows of 34 take 28 px text
+    size, kept = score_rows(ts, categories, table.height, tiebreak, bool(rule))
+    weight = {c: sum(abs(p["breakdown"].get(c, 0)) for p in players) for c in categories}
+    most = set(sorted(categories, key=lambda c: -weight[c])[:kept])  # sorted is stable: the earlier row on a draw
+    rows = [(row_label(c), [p["breakdown"].get(c, 0) for p in players]) for c in categories if c in most]
+    folded = [c for c in categories if c not in most]
+    if folded:
+        rows.append((_(OTHER_ROWS), [sum(p["breakdown"].get(c, 0) for c in folded) for p in players]))
+    row_h = line_height(ts, size)
     for k, p in enumerate(players):
         x = table.x + label_w + k * col_w
         colour = GOOD if p.get("winner") else TEXT
@@ -491,13 +533,12 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
         around = sign + " {player}" if p.get("winner") else "{player}"
         ts.name_fit(p["name"], (x + col_w // 2, table.y), col_w - 6, min(30, size + 2), colour, anchor="midtop",
                     around=around)
-    y = table.y + row_h
-    for cat in categories:
-        ts.text_fit(row_label(cat), (table.x, y), label_w - 6, size - 2, DIM, min_size=12)
-        for k, p in enumerate(players):
+    y = table.y + line_height(ts, min(30, size + 2))
+    for label, values in rows:
+        ts.text_fit(label, (table.x, y), label_w - 6, size - 2, DIM, min_size=12)
+        for k, value in enumerate(values):
             x = table.x + label_w + k * col_w
-            ts.text_fit(str(p["breakdown"].get(cat, 0)), (x + col_w // 2, y), col_w - 6, size, TEXT, anchor="midtop",
-                        min_size=12)
+            ts.text_fit(str(value), (x + col_w // 2, y), col_w - 6, size, TEXT, anchor="midtop", min_size=12)
         y += row_h
     pygame.draw.line(ts.surface, DIM, (table.x, y), (table.right, y), 1)
     bottom = ts.text_fit(_("Total"), (table.x, y + ts.s(4)), label_w - 6, min(34, size + 6), TEXT).bottom

@@ -1,0 +1,63 @@
+"""The touchscreen's scores with nine players of Eclipse with Rise of the Ancients scoring in all 21 rows, at 800x480
+(SDL's dummy driver): the rows were squeezed to 10 px with 14 px text, every name and number drawn over its
+neighbours'. Nothing is drawn over anything now; the rows with the fewest VP are summed into one."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import i18n
+from companion.screen import TouchScreen
+from companion.screen.game import OTHER_ROWS, Scores
+from rules.eclipse.endgame import ROWS
+
+NAMES = ("Ágnes", "Bálint", "Łucja", "Ζωή", "Ann", "Bob", "Cyprian", "Dóra", "Εύα")
+
+
+def nine_players_21_rows() -> dict:
+    """Player k (0-8) scores 10 + k in reputation (row 1), 5 in hexes (row 3) and 1 in each of the other 19 rows of
+    Eclipse's scoring table (Rise of the Ancients, rows 1-21, a species' rows included): 10 + k + 5 + 19 = 34 + k,
+    Εύα winning with 42."""
+    categories = [str(word) for _, word in ROWS]
+    players = []
+    for k, name in enumerate(NAMES):
+        breakdown = {c: 1 for c in categories} | {"reputation": 10 + k, "hexes": 5}
+        players.append({"name": name, "total": 34 + k, "breakdown": breakdown, "winner": name == "Εύα",
+                        "categories": [{"category": c, "vp": breakdown[c], "detail": ""} for c in categories]})
+    return {"players": players, "winners": ["Εύα"], "rule": "Eclipse, Rise of the Ancients p.12"}
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_nine_players_scores_in_21_rows_are_drawn_without_one_text_over_another(lang, output_dir):
+    result = nine_players_21_rows()
+    assert len(result["players"][0]["categories"]) == 21
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    view = {"game": {"title": "Eclipse", "result": result, "over": True}, "status": {}, "box": {"games": True}}
+    try:
+        i18n.set_box_language(lang)
+        Scores().do(screen, view, None)
+        screen.save_png(output_dir / f"scores-nine-players-21-rows-{lang}.png")
+        drawn = [(str(text), rect) for text, rect, _room in screen.drawn]
+        other = i18n.translations(lang).gettext(OTHER_ROWS)
+        total_word = i18n.translations(lang).gettext("Total")
+    finally:
+        i18n.set_box_language("en")
+    bounds = screen.surface.get_rect()
+    for k, (text, rect) in enumerate(drawn):
+        assert bounds.contains(rect), (text, rect)
+        for other_text, other_rect in drawn[k + 1:]:
+            assert not rect.colliderect(other_rect), (text, rect, other_text, other_rect)
+    names = {text.removeprefix("★ ").removeprefix("* "): rect for text, rect in drawn
+             if text.removeprefix("★ ").removeprefix("* ") in NAMES}
+    assert list(names) == list(NAMES)  # every name whole, in seat order
+    total = next(rect for text, rect in drawn if text == total_word)
+    labels = [text for text, rect in drawn if rect.left < names[NAMES[0]].left and
+              names[NAMES[0]].bottom <= rect.top < total.top]
+    assert labels[-1] == other  # the rows without room are summed into one, the last before the totals
+    for k, name in enumerate(NAMES):
+        column = [(text, rect) for text, rect in drawn
+                  if rect.left < names[name].centerx < rect.right and names[name].bottom <= rect.top]
+        values = [int(text) for text, rect in column if rect.top < total.top - 6 and text.lstrip("-").isdigit()]
+        totals = [text for text, rect in column if abs(rect.top - total.top) <= 6]
+        assert totals == [str(34 + k)], (name, totals)
+        assert len(values) == len(labels) and sum(values) == 34 + k, (name, values)  # every VP is in a row drawn
