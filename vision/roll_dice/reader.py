@@ -152,18 +152,17 @@ class RollDiceReader:
                bar: float = -np.inf) -> tuple[np.ndarray, TopFaces] | None:
         """(NCC ``[N, K]``, top faces): each die's ink against every template, each template seeing the
         ink as its own colour prints it (:func:`match_faces_polarised`: light symbols on a coloured die,
-        dark ones on a white die); the poorly matching dice that look like dice looked at again a little
-        around (:func:`relocate_faces`). None as soon as an upper bound of these faces' :func:`size_evidence`
-        falls below ``bar`` (a die size the search will not choose: :meth:`_search`): the bound takes NCC 1 for
-        every face not matched yet and for every face the second look may raise.
+        dark ones on a white die); the poorly matching dice that a perfect symbol match would make dice looked at
+        again a little around (:func:`second_look_faces`, :func:`relocate_faces`). None as soon as an upper bound of
+        these faces' :func:`size_evidence` falls below ``bar`` (a die size the search will not choose:
+        :meth:`_search`): the bound takes NCC 1 for every face not matched yet and for every face the second look
+        may raise.
 
         Under a bar, the faces are matched, then looked at again, a few at a time, those that could add most
         to the evidence first (:func:`_parts`), so a size that cannot be chosen is left as soon as the faces that
         decide it are read; every face's NCC and rect are those of matching them all at once."""
         n = len(tops.rects)
-        todo = tops.scores >= cfg.min_confidence
-        if tops.evidence is not None:
-            todo &= die_likeness(tops.evidence, cfg) >= cfg.relocate_likeness
+        todo = second_look_faces(tops, cfg)
         k = len(self._templates) // 4
         if bar > -np.inf and k and n:
             reach = _size_evidence_reach(tops, cfg)                # each face's share of the evidence at NCC 1
@@ -541,6 +540,19 @@ class RollDiceReader:
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched
+
+
+def second_look_faces(tops: TopFaces, cfg: RollDiceConfig) -> np.ndarray:
+    """``bool[N]``: which of ``tops``' N faces the face match may look at again a little around when they match poorly
+    (:func:`vision.roll_dice.faces.relocate_faces`): those at least ``relocate_likeness`` die-like that a perfect
+    symbol match would make a die (:func:`die_weights` at NCC 1 reaches ``min_confidence``). A face whose middle
+    carries no printed strokes, or whose candidate score is too low, stays below ``min_confidence`` whatever it
+    matches (the later stages only lower the score; its ink is not cut again), so a second look could not make it a
+    die. Raises nothing; no face gives an empty array."""
+    todo = die_weights(tops, np.ones((len(tops.rects), 1)), cfg) >= cfg.min_confidence
+    if tops.evidence is not None:
+        todo &= die_likeness(tops.evidence, cfg) >= cfg.relocate_likeness
+    return todo
 
 
 def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig,
