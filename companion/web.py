@@ -84,8 +84,10 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
 Owner pages (issue 17): ``GET /owner`` (the page; asks, then shows the health checks and the settings) and ``GET
 /api/owner`` (owner phones: ``{"health": [{"key", "level", "message"}] | null, "settings": {...} | null}``; 403
 otherwise). Exports (joined phones): ``GET /export/<session>.json`` and ``GET /export/<session>.bgstats.json``, the
-two documents of ``companion export``. Languages: every page speaks the phone's language (the ``lang`` cookie the
-page's picker sets, else the browser's ``Accept-Language``, else the box's) and says so in ``<html lang>``.
+two documents of ``companion export``, of a game that is over (403 before: its record holds choices the table has not
+revealed yet, a Race action card chosen face down, an Eclipse final position). Languages: every page speaks the
+phone's language (the ``lang`` cookie the page's picker sets, else the browser's ``Accept-Language``, else the box's)
+and says so in ``<html lang>``.
 
 Any other failure is JSON too: 404/405 naming the route, 413 for a body over 16 KiB, 500 with a
 short message for an unexpected exception (its traceback goes to the log only).
@@ -144,6 +146,8 @@ WITH_ACTION = i18n.Text('a JSON object with an "action" key')
 SETUP_BUTTONS = i18n.Text("the buttons of the players' setup")
 BOX_BUTTONS = i18n.Text("the box's buttons")
 CAMERA_ANSWERS = i18n.Text("the answers to a camera question")
+NOT_OVER = i18n.Text("this game is not over yet: a phone downloads its record once the game has ended, so that nobody "
+                     "reads a choice the table has not revealed")
 
 
 EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats)?\.json")
@@ -458,6 +462,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             game, play = exports(session_id)
         except BadEntry as exc:
             return _error(404, i18n.message_of(exc))
+        if not game.get("finished"):  # its record holds what the table has not revealed (a card chosen face down)
+            return _error(403, NOT_OVER)
         doc = game if kind == "json" else play
         response = Response(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
         name = f"{session_id}.json" if kind == "json" else f"{session_id}.bgstats.json"

@@ -459,3 +459,38 @@ def test_a_right_to_left_name_keeps_its_own_score_beside_it_in_the_history(brows
                 assert not errors, errors
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("locale, width", [("el-GR", 360), ("hu-HU", 412)])
+def test_a_game_left_open_offers_no_download_in_the_history(browser, tmp_path, locale, width):  # noqa: F811
+    """A Race game left open while Ann's action card is still face down (Race for the Galaxy: the cards chosen are
+    revealed together): the box refuses a phone its record, so the history opened on it offers no download (a link
+    would open the box's refusal as a bare page); the game's standing and "not finished" are still shown."""
+    from playwright.sync_api import expect
+
+    from companion import i18n
+    from companion.flow import GameFlow
+    from companion.player_names import parse_players
+
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        flow = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
+        flow.report("Ann", "start", {"card": "Old Earth"})
+        flow.report("Bob", "start", {"card": "Epsilon Eridani"})
+        flow.report("Ann", "select", {"action": "Develop"})
+        context, page, errors = phone(browser, locale)
+        page.set_viewport_size({"width": width, "height": 800})
+        try:
+            with box_on(store, tmp_path) as (_, hub, server):
+                page.goto(f"{server.url}join/{hub.pairing().secret}")
+                said = i18n.translations(locale[:2]).gettext
+                page.locator("#box-actions button", has_text=said("History")).click()
+                page.locator("#history-list button").first.click()
+                expect(page.locator("#history-open")).to_be_visible()
+                expect(page.locator("#history-winner")).to_contain_text(said("Not finished: {round}").split("{")[0])
+                expect(page.locator("#history-scores")).to_be_visible()
+                for link in ("#history-json", "#history-play", "#history-bgstats"):
+                    expect(page.locator(link)).to_be_hidden()
+                assert fits(page)
+                assert not errors, errors
+        finally:
+            context.close()

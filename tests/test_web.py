@@ -628,6 +628,29 @@ def test_a_finished_race_game_downloads_as_its_record_and_its_bgstats_play(store
         assert said.startswith("no such export") or wrong.endswith("/nosuchgame.bgstats.json"), (wrong, said)
 
 
+def test_a_game_not_over_does_not_download_its_hidden_choices(store):
+    """Race for the Galaxy: each player chooses an action card in secret and they are revealed together (Race for the
+    Galaxy rulebook, Action selection). A joined phone could download the game being played and read, in its record,
+    the card Ann chose before Bob had chosen his: a game not over is refused, both documents, naming why; once the game
+    is over it downloads (the test above)."""
+    from companion.library import export_documents
+
+    flow = _race(store)
+    flow.report("Ann", "start", {"card": "Old Earth"})
+    flow.report("Bob", "start", {"card": "Epsilon Eridani"})
+    flow.report("Ann", "select", {"action": "Develop"})  # Bob has not chosen: Ann's card is still face down
+    assert not flow.over()
+    phone = joined_phone(StateHub(), exports=lambda s: export_documents(store, s))
+    for name in (f"{flow.session.id}.json", f"{flow.session.id}.bgstats.json"):
+        answer = phone.get(f"/export/{name}")
+        assert answer.status_code == 403, name
+        text = answer.get_data(as_text=True)
+        assert "develop" not in text.lower() and "Content-Disposition" not in answer.headers
+        assert "not over" in answer.get_json()["error"]
+    greek = phone.get(f"/export/{flow.session.id}.json", headers={"Accept-Language": "el"})
+    assert greek.status_code == 403 and "not over" not in greek.get_json()["error"]  # said in the phone's language
+
+
 def test_the_name_field_and_the_box_take_names_of_one_length(store):
     """The setup's name field took 40 characters while the box's check of a typed text allowed 60 (a name of 61
     read "Name is longer than 60 characters", one of 41-60 "at most 40"): the page's field takes the box's own

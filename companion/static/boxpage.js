@@ -96,6 +96,8 @@
       : Box.format(_("Not finished: {round}"), { round: opened.round_label || "" });
     Box.standings($("history-standings"), result, opened.finished);
     Box.scoreTable($("history-scores"), result, opened.finished);
+    // a game not over downloads nothing (the box refuses: its record holds choices the table has not revealed)
+    $("history-downloads").hidden = !opened.finished;
     const id = encodeURIComponent(opened.session);
     $("history-json").href = "/export/" + id + ".json";
     $("history-play").href = "/export/" + id + ".bgstats.json";
