@@ -7,7 +7,8 @@ through :meth:`Desk.handle`, in this order:
 2. a ``key`` already answered gets that first answer again (kept in the session database, so also after
    a restart), and nothing is done twice; a key is the sending phone's own (:func:`answer_key`: kept with its
    ``client``), so another phone that happens to send the same key is worked out as a new action, never handed
-   the first phone's answer;
+   the first phone's answer; an action that writes nothing to the session database keeps no answer (a setting, an
+   export: a retry does the same again, and a full database does not refuse what is done outside it);
 3. authority: a phone reports for, withdraws, or answers camera questions about only the seat it claimed
    (an unclaimed seat is open to every joined phone: a player without a phone; a private report, hidden
    information such as an end-of-game position, only from the phone that claimed the seat); a phone takes over or

@@ -77,7 +77,9 @@ class Switchboard:
                 return Outcome([], "", Text("this box has no settings to change"))
             said = settings.change(act.payload.setting, act.payload.value)
             self.loop.publish_owner_view()
-            return Outcome([], said, changed=True)
+            # not "changed": the setting lives outside the session database (it holds even where its file cannot be
+            # written), so a full database must not answer "nothing saved" for it; a retried tap sets it again
+            return Outcome([], said)
         if what is Action.EXPORT_GAME and self.loop.mode.name.value != "history":
             return self._export(act)
         if what in NAVIGATION:
@@ -216,8 +218,8 @@ class Switchboard:
                                     history=Text("History"), export=Text("Export")))
             session = current.id
         files = library.export(session)
-        return Outcome([], library.saved(files), changed=True,
-                       detail=f"exported {session}: {files['json']}, {files['bgstats']}")
+        # not "changed": the files are written outside the session database (a retried tap writes them again)
+        return Outcome([], library.saved(files), detail=f"exported {session}: {files['json']}, {files['bgstats']}")
 
     # -- the table's answer to a phone ---------------------------------------------------------------------
     def ask_table(self, action: Mapping[str, Any], question: Any) -> float:

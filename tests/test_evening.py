@@ -5,6 +5,7 @@ box's settings and the owner phones; the health checks on the status line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import numpy as np
@@ -227,6 +228,35 @@ def test_settings_screen_changes_language_and_a_phone_becomes_an_owner_only_when
         assert loop.mode_name is ModeName.CHOOSE
         again = BoxSettings(tmp_path / "box-settings.json", "en", buzzer=True)  # kept for the next start
         assert (again.language, again.sound) == ("el", False)
+    finally:
+        i18n.set_box_language("en")
+
+
+def test_an_owner_phone_changing_the_language_on_a_full_card_is_told_what_the_box_did(store, tmp_path):
+    """The session database is full (SQLite's "database or disk is full"), the settings file still writable. An owner
+    phone's language change (a tap with its key) was answered 503 "nothing since ... is saved; tap again" while the
+    box had switched to Greek all the same (only the tap's answer, kept for a retry, could not be written): the phone
+    is told what happened, the language it asked for, and a retry of the same tap sets the same language again."""
+    from companion import i18n, records
+    from companion.errors import StorageError
+    from tests.test_storage import fill_up
+
+    settings = BoxSettings(tmp_path / "box-settings.json", "en")
+    loop = evening(store, tmp_path, box_settings=settings)
+    phone = {"origin": "phone", "client": "owner-phone"}
+    try:
+        do(loop, "owner_ask", "phone", client="owner-phone")
+        do(loop, "owner_allow")
+        fill_up(store)
+        with contextlib.suppress(StorageError):  # every free page taken: the next answer kept does not fit
+            for n in range(10_000):
+                records.save_answer(store, f"filler-{n}", "filler", {"message": "x" * 400})
+        tap = {"action": Action.CHANGE_SETTING, **phone, "setting": "box.language", "value": "el", "key": "k1"}
+        for _ in range(2):  # the tap and its retry after a lost answer
+            answer = loop.dispatch(tap)
+            assert (answer.status, answer.error) == (200, None)
+            assert answer.message == "language: Ελληνικά" and i18n.box_language() == "el"
+        assert json.loads((tmp_path / "box-settings.json").read_text())["box.language"] == "el"
     finally:
         i18n.set_box_language("en")
 

@@ -49,8 +49,8 @@ class HistoryMode(BoxMode):
             session = act.payload.session if act.payload.session is not None else self.opened
             files = library.export(session)
             self.opened = str(session)
-            return Outcome([], library.saved(files), changed=True,
-                           detail=f"exported {session}: {files['json']}, {files['bgstats']}")
+            # not "changed": the files are written outside the session database (a retried tap writes them again)
+            return Outcome([], library.saved(files), detail=f"exported {session}: {files['json']}, {files['bgstats']}")
         if act.action in (Action.NEXT_PHASE, Action.READ_NOW):
             return Outcome([], "", Text("open a game, or go back"))
         return None
