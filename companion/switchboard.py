@@ -308,9 +308,14 @@ class Switchboard:
         store = self.loop.store
         if store is None or getattr(store, "read_only", None) is not None:
             return
-        kept = {} if self.asked is None or self.asking is None else {
-            "client": self.asking, "asked": json.loads(json.dumps(self.asked, default=str)),
-            "question": to_kept(self.question), "game": self.asked_in}
+        try:
+            kept = {} if self.asked is None or self.asking is None else {
+                "client": self.asking, "asked": json.loads(json.dumps(self.asked, default=str)),
+                "question": to_kept(self.question), "game": self.asked_in}
+        except (ValueError, RecursionError) as exc:  # a whole number over 4300 digits, lists nested too deep
+            log.warning("the table's question was not kept (its action cannot be written: %s): a restart does not "
+                        "ask it again", type(exc).__name__)
+            kept = {}  # nor an older question in its place
         said = json.dumps(kept, sort_keys=True)
         if said == self._kept_said:  # every refused phone action keeps it: written only when it changed
             return

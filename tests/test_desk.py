@@ -665,6 +665,18 @@ def test_a_refused_answer_is_not_kept_so_a_retry_is_worked_out_again(store):
 
 # -- fuzz: nothing a phone sends is a 500 or stops the box ---------------------------------------------
 
+def test_a_phone_s_move_carrying_a_number_too_long_to_write_is_asked_of_the_table_not_a_fault(store):
+    """A phone's move off a game being played is refused and put to the table, and the question is kept for a restart
+    with the action it would carry out. An action holding, besides its own fields, a whole number of 5000 digits
+    (Python writes at most 4300 as text) failed while keeping the question: 500 "unexpected ValueError" instead of
+    the refusal. The question is asked all the same, it is only not kept for a restart (a log line says so)."""
+    loop = box(race(store))
+    outcome = loop.dispatch({"action": "history", "origin": "phone", "client": BOB_PHONE, "id": 10 ** 5000})
+    assert outcome.status == 403, outcome
+    assert loop.switchboard.asking == BOB_PHONE  # the touchscreen asks the table about Bob's phone's move
+    loop.publish()  # the views still render
+
+
 def _json_values():
     from hypothesis import strategies as st
 
