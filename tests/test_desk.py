@@ -132,7 +132,7 @@ def test_names_choices_and_shapes_a_phone_cannot_send(store, payload, says):
 
 
 # hand-written: what a Greek, Polish and Hungarian player reads for a player the game does not have
-UNKNOWN_ANN = {"el": "άγνωστος παίκτης", "pl": "nieznany gracz", "hu": "ismeretlen játékos"}
+UNKNOWN_ANN = {"el": "άγνωστο όνομα παίκτη", "pl": "nieznane imię gracza", "hu": "ismeretlen játékos"}
 
 
 @pytest.mark.parametrize("lang", ["el", "pl", "hu"])
