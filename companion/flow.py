@@ -256,9 +256,13 @@ class GameFlow:
         ``"team"`` to each player in one and ``"team_scores": {team: VP}``; ``"rule"``: the rulebook section the
         scoring follows, cited as findings are (``"Roll for the Galaxy, p.8 Victory"``), when the game declares one
         (:attr:`rules.core.GameInfo.score_rule`); ``"tiebreak_rule"``: what each player's ``"tiebreak"`` counts
-        (``"dice in cup + credits"``, :attr:`rules.core.GameInfo.tiebreak`), when the game declares it."""
+        (``"dice in cup + credits"``, :attr:`rules.core.GameInfo.tiebreak`), when the game declares it.
+
+        Only what every player may see counts (:meth:`rules.core.Game.public`): before the game is over, Eclipse's
+        final positions already entered on the phones are left out of every total, tie-break and line, wherever the
+        result is shown (the history, the phones, the touchscreen, the exports' standing); once it is over, all."""
         view = self.engine_view()
-        breakdowns = self.spec.scores(self.session.replay().state)
+        breakdowns = self.spec.scores(self.session.game.public(self.session.replay().state))
         ranked = standings(self.session.game, breakdowns)
         won = list(ranked.winners)
         seat = {s["name"]: (k + 1, s["colour"]) for k, s in enumerate(self.seats)}

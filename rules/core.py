@@ -594,6 +594,12 @@ class Game(Protocol[S]):
         """Each player's score as the game stands (final once ``progress(state).over``), in seat order."""
         ...
 
+    def public(self, state: S) -> S:
+        """``state`` as every player may see it now: information a player keeps hidden until the rules reveal it left
+        out (the state itself when the game hides nothing that scores). A standing shown before the game is over is
+        ``scores(public(state))``."""
+        ...
+
     def final_scores(self, data: Any) -> list[ScoreBreakdown]:
         """Score an end-of-game position given as parsed JSON (``companion score GAME FILE``, in the format
         :attr:`GameInfo.score_input` names).

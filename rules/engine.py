@@ -186,6 +186,13 @@ class GameBase:
         """Called with the state after every handled event; returns the state. Default: unchanged."""
         return state
 
+    def public(self, state: Any) -> Any:
+        """``state`` as every player may see it now: what a player keeps hidden until the rules reveal it (Eclipse's
+        final positions, entered face down until the game is scored) left out, so that a standing computed from it
+        (:meth:`rules.core.Game.scores` of the result) shows nothing hidden. Default: the state itself (a game whose
+        hidden choices do not score: Race's action cards, Roll's phase selections)."""
+        return state
+
     def apply(self, state: Any, event: Event) -> tuple[Any, list[Finding]]:
         """The state after ``event`` and the findings it raised (``state`` is not changed).
 

@@ -337,6 +337,14 @@ class EclipseGame(GameBase):
         the scoring table, rows 8-9 included (UNCONFIRMED; see :mod:`rules.eclipse.endgame`)."""
         return score_position(position(state))
 
+    def public(self, state: EclipseState) -> EclipseState:
+        """``state`` without the final positions the players entered (Eclipse, End of the game: reputation tiles are
+        kept face down, and the positions are entered on each player's own phone) until the game is over and scored;
+        once it is, the state itself."""
+        if state.over:
+            return state
+        return replace(state, players=tuple(replace(p, report=None) for p in state.players))
+
     def progress(self, state: EclipseState) -> Progress:
         """Round 1-9 and phase (stage ``action``, ``combat``, ``upkeep``, ``cleanup``), whose turn (the Action
         phase), the last round (9); after it the stage ``reporting`` while players enter their hidden
@@ -373,8 +381,7 @@ class EclipseGame(GameBase):
             hexes.append({**h, "owner": owners.get(c), "ancients": state.ancients.get(c, 0),
                           "guardian": state.guardians.get(c),
                           "structures": [s.to_json() for s in state.structures.get(c, ())]})
-        public = state if state.over else replace(state, players=tuple(replace(p, report=None) for p in state.players))
-        scores = {b.player: b.total for b in self.scores(public)}
+        scores = {b.player: b.total for b in self.scores(self.public(state))}
         return {
             "game": self.name,
             **state.rounds.to_json(),
