@@ -181,3 +181,25 @@ def test_a_roll_phase_selection_not_revealed_moves_no_total(store):
     flow.report("Ann", "select", {"phase": "settle"})
     after = library.record(flow.session.id)
     assert after["result"] == before["result"] and after["players"] == before["players"]
+
+
+def test_a_roll_phase_selection_changed_before_the_reveal_is_said_without_naming_either(store):
+    """Roll for the Galaxy, p.3 Assign and p.4 Reveal: the phases selected stay behind the screens until the reveal.
+    Ann selecting Settle, then Develop, put "Ann changed their phase selection from Settle to Develop" among the
+    findings every phone and the touchscreen show: now the finding says she changed it and names neither, in each
+    language."""
+    from companion import i18n
+    from rules.roll.words import phase_word
+
+    flow = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
+    flow.report("Ann", "select", {"phase": "settle"})
+    flow.report("Ann", "select", {"phase": "develop"})
+    [finding] = flow.view()["findings"]
+    assert str(finding["what"]) == ("Ann changed their phase selection before the reveal; the new one replaces the "
+                                    "earlier one")
+    for lang in ("en", "el", "pl", "hu"):
+        said = i18n.localize(finding["what"], lang)
+        assert said != str(finding["what"]) or lang == "en"
+        for phase in ("settle", "develop"):
+            word = i18n.localize(phase_word(phase), lang)
+            assert word and word.lower() not in said.lower(), (lang, word, said)

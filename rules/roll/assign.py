@@ -153,8 +153,9 @@ def on_assign(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
 
 def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     """Roll for the Galaxy, p.3 Assign: each player selects exactly one phase (here reported without the
-    dice); a second selection by the same player in a round replaces the first. 2 players: the extra
-    white die (p.4 Reveal) may come with it."""
+    dice); a second selection by the same player in a round replaces the first, said without naming either phase
+    while the selections are still hidden (before p.4 Reveal). 2 players: the extra white die (p.4 Reveal) may come
+    with it."""
     if state.stage in (Stage.SETUP, Stage.MANAGE, Stage.OVER):
         state = start_round(game, state, ctx)
     p = read_player(state, ctx)
@@ -170,11 +171,13 @@ def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> Ro
             raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
         state = replace(state, extra_white=extra)
     if p.selected is not None and p.assigned:
-        ctx.finding(
-            Text("{player} changed their phase selection from {selected} to {phase}",
-                 player=p.name, selected=phase_word(p.selected), phase=phase_word(phase)), p.name, Severity.INFO,
-                 N_("p.3 Assign")
-        )
+        if state.stage in (Stage.ROLL, Stage.ASSIGN):  # still behind the screen (p.4 Reveal): neither phase named
+            what = Text("{player} changed their phase selection before the reveal; the new one replaces the "
+                        "earlier one", player=p.name)
+        else:
+            what = Text("{player} changed their phase selection from {selected} to {phase}",
+                        player=p.name, selected=phase_word(p.selected), phase=phase_word(phase))
+        ctx.finding(what, p.name, Severity.INFO, N_("p.3 Assign"))
     p = replace(p, selected=phase, assigned=True)
     return replace(state.with_player(p), stage=Stage.ASSIGN)
 
