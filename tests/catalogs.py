@@ -2,7 +2,8 @@
 
 ``companion/locale/LANG/LC_MESSAGES/companion.po`` (Greek, Polish, Hungarian) and the template
 ``companion/locale/companion.pot`` are parsed with Babel's ``read_po``, once per process (the parsed catalogs
-are shared: a test must not change them).
+are shared: a test must not change them). A malformed entry (a ``msgid`` without its ``msgstr``, as a hand edit
+can leave one) fails every test that reads the catalogs, instead of Babel warning and skipping it.
 """
 
 from __future__ import annotations
@@ -31,14 +32,14 @@ def catalog(lang: str) -> Catalog:
 
     Raises FileNotFoundError when the language has no catalog (English has none)."""
     with po_path(lang).open("rb") as fp:
-        return read_po(fp, locale=lang)
+        return read_po(fp, locale=lang, abort_invalid=True)
 
 
 @functools.cache
 def template() -> Catalog:
     """The parsed template ``companion.pot``: every message of the code, untranslated."""
     with (i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot").open("rb") as fp:
-        return read_po(fp)
+        return read_po(fp, abort_invalid=True)
 
 
 def messages(lang: str) -> Iterator[Message]:
