@@ -29,9 +29,9 @@ from rules.core import (
     Severity,
     Standings,
 )
-from rules.eclipse import diplomacy, fleet, map_events, rounds
+from rules.eclipse import diplomacy, fleet, map_events, reputation, rounds
 from rules.eclipse.data import BOARDS, COLOURS, DEVELOPMENTS, RARE_TECHNOLOGIES, ROUNDS, SPECIES, TITLE, catalogue
-from rules.eclipse.endgame import PLAYER_KEYS, final_scores, score_position, standings
+from rules.eclipse.endgame import PLAYER_KEYS, PlayerPosition, final_scores, score_position, standings
 from rules.eclipse.events import (
     ACTION_TAKEN,
     ALLIANCE_FOUNDED,
@@ -138,6 +138,24 @@ PHASE_NAMES = PHASE_WORDS
 
 def _say(ctx: EventContext, verdicts: Sequence[Verdict], player: str | None) -> None:
     ctx.add(*(v.finding(seq=ctx.event.seq, player=player, where=player or WHOLE_TABLE) for v in verdicts))
+
+
+def _check_reputation(state: EclipseState, ctx: EventContext, pos: PlayerPosition) -> None:
+    """A report's reputation tiles against the bag and the reputation track (:mod:`rules.eclipse.reputation`): the
+    reporter's findings, then the table's when every report together holds more of a value than the bag."""
+    in_bag = reputation.bag(len(state.players))
+    _say(ctx, reputation.hand_verdicts(pos.name, pos.reputation, pos.ambassadors_received, pos.developments, in_bag),
+         pos.name)
+    hands = [pos.reputation] + [_reported_tiles(p.report) for p in state.players if p.name != pos.name]
+    _say(ctx, reputation.table_verdicts(hands, pos.reputation, in_bag), None)
+
+
+def _reported_tiles(report: Mapping[str, Any] | None) -> tuple[int, ...]:
+    """The reputation tiles of a stored report (checked when it was reported): their values 1-4."""
+    raw = (report or {}).get("reputation")
+    if not isinstance(raw, (list, tuple)):
+        return ()
+    return tuple(v for v in raw if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 4)
 
 
 def _rounds_play(state: EclipseState, ctx: EventContext, name: str, play: Any, *args: Any) -> EclipseState:
@@ -290,9 +308,10 @@ class EclipseGame(GameBase):
         if unknown:
             raise ctx.bad(f"{unknown[0]!r} is not a field of a player's position (fields: {', '.join(REPORT_KEYS)})")
         try:
-            player_position(state, state.player(name), report=report, where=name)
+            pos = player_position(state, state.player(name), report=report, where=name)
         except ScoreInputError as exc:
             raise ctx.bad(str(exc)) from None
+        _check_reputation(state, ctx, pos)
         if not state.rounds.over:
             ctx.finding(Text("{player} reports their final position before round {round} is over; it is kept for the "
                              "end", player=name, round=ROUNDS),
