@@ -92,6 +92,9 @@ PROBLEMS: dict[str, str] = {
     "true_or_false_got": N_("must be true or false, got {got}"),
     "eclipse.rise_species": N_("{species} is a Rise of the Ancients species, and rise_of_the_ancients is false"),
     "eclipse.reputation_tiles": N_("holds {count} tiles; the box has {most}"),
+    "eclipse.reputation_bag": N_("brings the reputation tiles of {vp} VP to {count} (this player's and those listed "
+                                 "before); the bag holds {most} (Eclipse, reputation tiles; Rise of the Ancients p.12 "
+                                 "adds tiles for 7-9 players)"),
     "eclipse.token_without_development": N_("a {tile} tile lies on a hex only with the {tile} Development in "
                                             "'developments'"),
     "eclipse.rise_count": N_("is a Rise of the Ancients count, and rise_of_the_ancients is false"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion import i18n
 from rules.core import ScoreBreakdown, ScoreLine
 from rules.eclipse import endgame
 from rules.eclipse.data import catalogue
@@ -161,3 +162,19 @@ def test_the_base_game_refuses_rise_of_the_ancients_content():
     with pytest.raises(ScoreInputError,
                        match=r"players\[1\]\.ancient_cruisers_destroyed: is a Rise of the Ancients count"):
         endgame.parse_score(data)
+
+
+def test_the_score_file_refuses_more_tiles_of_a_value_than_the_bag():
+    data = case("score-base-game-traitor-and-ambassadors")  # 4 players: Bob holds both 4s reported
+    data["players"][3]["reputation"] = [3, 3, 3, 4, 4, 4]  # with Bob's two: 5 tiles of 4 VP, the base bag has 4
+    with pytest.raises(ScoreInputError) as caught:
+        final_scores(data)
+    assert caught.value.field == "players[3].reputation"
+    assert "brings the reputation tiles of 4 VP to 5" in str(caught.value) and "the bag holds 4" in str(caught.value)
+    assert "podnosi liczbę żetonów reputacji za 4 PZ do 5" in i18n.say(caught.value, "pl")
+    nine = case("score-nine-players-two-alliances")  # 6 tiles of 4 VP reported
+    nine["players"][8]["reputation"] = [2, 2, 4]  # 7: Rise of the Ancients adds tiles of 4 VP for 7-9 players
+    assert len(final_scores(nine)) == 9
+    nine["players"][8]["reputation"] = [2, 4, 4]  # 8 > 7
+    with pytest.raises(ScoreInputError, match=r"players\[8\]\.reputation: brings the reputation tiles of 4 VP to 8"):
+        final_scores(nine)

@@ -40,6 +40,7 @@ Input: ``schemas/eclipse-score-input.schema.json`` (:func:`parse_score` checks w
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +59,7 @@ from rules.eclipse.data import (
     catalogue,
 )
 from rules.eclipse.inputs import read_choice, read_header, read_sector, read_sector_or_null
+from rules.eclipse.reputation import bag
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, field_path
 from rules.settings import components_conflict
 from rules.text import AND, Listing, Text
@@ -420,7 +422,7 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
             or on one player board's two sides, a hex controlled by two players, a unique tile (Development,
             Traitor card, Ancient Dreadnought) held twice, an alliance not in ``alliances_in_play`` or with
             more members than its 3 tiles, alliances with 2-3 players, Rise of the Ancients content with
-            ``rise_of_the_ancients`` false.
+            ``rise_of_the_ancients`` false, more reputation tiles of a value than the bag holds.
     """
     cat = cat or catalogue()
     f = read_header(data, "score", TOP_KEYS)
@@ -452,6 +454,7 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
         raise ScoreInputError.coded(f"players[{last}].species", "eclipse.boards",
                                     species=Listing(conflict[0], AND), count=len(conflict[0]), boards=conflict[1])
     _check_held_once(players)
+    _check_bag(players)
     _one_holder(players, "traitor", Text("the Traitor card"))
     _one_holder(players, "ancient_dreadnought_destroyed", Text("the Ancient Dreadnought tile"))
     if alliances and len(players) < ALLIANCE_MIN_PLAYERS:
@@ -462,6 +465,20 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
             raise ScoreInputError.coded(f"players[{holders[ALLIANCE_TILES]}].alliance", "eclipse.alliance_tiles",
                                         count=len(holders), alliance=a, most=ALLIANCE_TILES)
     return Position(tuple(players), tuple(alliances), orbital, rise)
+
+
+def _check_bag(players: Sequence[PlayerPosition]) -> None:
+    """Refuse more reputation tiles of a value, over the players in order, than the game's bag holds (the base bag
+    12x1, 9x2, 7x3, 4x4 VP; Rise of the Ancients p.12 adds tiles for 7-9 players: :func:`rules.eclipse.reputation.bag`),
+    naming the first player whose tiles go over."""
+    in_bag = bag(len(players))
+    seen: Counter[int] = Counter()
+    for k, p in enumerate(players):
+        seen.update(p.reputation)
+        for vp in sorted(set(p.reputation)):
+            if seen[vp] > in_bag[vp]:
+                raise ScoreInputError.coded(f"players[{k}].reputation", "eclipse.reputation_bag", vp=vp,
+                                            count=seen[vp], most=in_bag[vp])
 
 
 def _check_held_once(players: Sequence[PlayerPosition]) -> None:
