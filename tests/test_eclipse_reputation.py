@@ -1,9 +1,8 @@
-"""Eclipse's reputation tiles in a final position: the bag's tiles of each value and the reputation track's room.
+"""Eclipse's reputation tiles in a final position: the bag's tiles of each value.
 
 Hand-worked from the rulebooks' numbers: the base bag holds 12 tiles of 1 VP, 9 of 2, 7 of 3 and 4 of 4 (the
 first-edition summary and FAQ, rules digest 2.1); Rise of the Ancients adds 2x1, 2x2, 3x3 and 2 or 3 of 4 VP for
-7-9 players (p.12, p.20); the Diplomatic Fleet holds one more reputation or Ambassador tile (p.5). The track's
-size per species is not in the rulebooks' text (UNCONFIRMED, :data:`rules.eclipse.reputation.TRACK_SPACES_MOST`).
+7-9 players (p.12, p.20).
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 from companion import i18n
 from rules import Event, Severity, replay
 from rules.eclipse import ECLIPSE_GAME
-from rules.eclipse.reputation import TRACK_SPACES_MOST, bag, hand_verdicts, table_verdicts
+from rules.eclipse.reputation import bag, hand_verdicts, table_verdicts
 
 FOUR = {"players": [{"name": "Ann", "species": "Terran Directorate"}, {"name": "Bob", "species": "Enlightened of Lyra"},
                     {"name": "Cy", "species": "Descendants of Draco"}, {"name": "Dee", "species": "Planta"}],
@@ -43,17 +42,13 @@ def test_the_bag_by_player_count():
     assert bag(7) == {1: 14, 2: 11, 3: 10, 4: 7}
 
 
-def test_twelve_tiles_worth_40_are_kept_with_findings_on_the_bag_and_the_track():
+def test_twelve_tiles_worth_40_are_kept_with_a_finding_on_the_bag():
     tiles = [4] * 4 + [3] * 8  # 16 + 24 = 40 VP
     result = play(FOUR, report("Ann", tiles))
     bag_found = found(result, "reputation_bag")
     assert [f.what for f in bag_found] == ["Ann reports more reputation tiles of 3 VP than the game has: the bag "
                                            "holds 7"]  # 8 > 7; the four 4s are all of the bag's 4s: no finding
     assert bag_found[0].severity is Severity.ERROR and bag_found[0].player == "Ann"
-    track = found(result, "reputation_track")
-    assert [f.what for f in track] == ["Ann's reputation track cannot hold the report: reputation tiles 12, "
-                                       "Ambassador tiles 0, spaces at most 5"]
-    assert track[0].severity is Severity.WARNING
     ann = next(b for b in ECLIPSE_GAME.scores(result.state) if b.player == "Ann")
     assert ann.lines[0].vp == 40  # a finding, not a refusal: the report stands until the table corrects it
 
@@ -67,21 +62,7 @@ def test_the_finding_speaks_the_players_language_and_cites_the_rule():
     assert i18n.say(f.what, "el").startswith("Ann δηλώνει περισσότερα Πλακίδια Φήμης των 3 ΠΝ")
     assert i18n.say(f.rule, "el").startswith("Eclipse, Πλακίδια Φήμης (το σακουλάκι: 12 του 1 ΠΝ")
     assert i18n.say(f.rule, "en").startswith("Eclipse, Reputation tiles (the bag: 12 of 1 VP, 9 of 2, 7 of 3, 4 of 4)")
-    track = found(play(FOUR, report("Ann", [1] * 6)), "reputation_track")[0]
-    assert i18n.say(track.rule, "hu") == ("Eclipse, Hírnévsáv (hírnév- és nagykövetlapkák); Rise of the Ancients "
-                                          "5. o. Diplomatic Fleet")
-    assert i18n.say(track.fix, "pl") == "policz ponownie żetony na torze reputacji"
-
-
-def test_ambassadors_share_the_track_and_the_diplomatic_fleet_adds_a_space():
-    assert TRACK_SPACES_MOST == 5
-    fits = play(FOUR, report("Ann", [4, 3, 2], ambassadors=2))  # 3 + 2 = 5 spaces
-    assert found(fits, "reputation_track") == [] and found(fits, "reputation_bag") == []
-    over = play(FOUR, report("Ann", [4, 3, 2, 1], ambassadors=2))  # 4 + 2 = 6 > 5
-    assert [f.what for f in found(over, "reputation_track")] == [
-        "Ann's reputation track cannot hold the report: reputation tiles 4, Ambassador tiles 2, spaces at most 5"]
-    fleet = play(FOUR, report("Ann", [4, 3, 2, 1], ambassadors=2, developments=["Diplomatic Fleet"]))  # 6 <= 5 + 1
-    assert found(fleet, "reputation_track") == []
+    assert i18n.say(f.fix, "en") == "check the values of the reputation tiles"
 
 
 def test_the_reports_together_cannot_hold_more_of_a_value_than_the_bag():
@@ -100,13 +81,14 @@ def test_seven_players_play_with_rise_of_the_ancients_tiles():
     five_fours = [4] * 5
     assert found(play(FOUR, report("Ann", five_fours)), "reputation_bag")  # 5 > 4
     seven = play(SEVEN, report("P0", five_fours))  # 5 <= 7
-    assert found(seven, "reputation_bag") == [] and found(seven, "reputation_track") == []
+    assert found(seven, "reputation_bag") == []
 
 
 def test_the_checks_alone():
     in_bag = bag(2)
-    assert hand_verdicts("A", [], 0, (), in_bag) == []
-    assert [v.rule_kind for v in hand_verdicts("A", [1] * 13, 0, (), in_bag)] == ["reputation_bag", "reputation_track"]
+    assert hand_verdicts("A", [], in_bag) == []
+    assert hand_verdicts("A", [1] * 12, in_bag) == []  # all twelve 1s of the bag
+    assert [v.rule_kind for v in hand_verdicts("A", [1] * 13, in_bag)] == ["reputation_bag"]
     # a player's own excess is their finding, not the table's as well
     assert table_verdicts([[2] * 10, [2]], [2] * 10, in_bag) == []
     assert [v.legal for v in table_verdicts([[2] * 5, [2] * 5], [2] * 5, in_bag)] == [False]  # 10 > 9

@@ -141,11 +141,10 @@ def _say(ctx: EventContext, verdicts: Sequence[Verdict], player: str | None) -> 
 
 
 def _check_reputation(state: EclipseState, ctx: EventContext, pos: PlayerPosition) -> None:
-    """A report's reputation tiles against the bag and the reputation track (:mod:`rules.eclipse.reputation`): the
+    """A report's reputation tiles against the bag (:mod:`rules.eclipse.reputation`): the
     reporter's findings, then the table's when every report together holds more of a value than the bag."""
     in_bag = reputation.bag(len(state.players))
-    _say(ctx, reputation.hand_verdicts(pos.name, pos.reputation, pos.ambassadors_received, pos.developments, in_bag),
-         pos.name)
+    _say(ctx, reputation.hand_verdicts(pos.name, pos.reputation, in_bag), pos.name)
     hands = [pos.reputation] + [_reported_tiles(p.report) for p in state.players if p.name != pos.name]
     _say(ctx, reputation.table_verdicts(hands, pos.reputation, in_bag), None)
 
