@@ -410,7 +410,25 @@ class TableSetup:
             unseated = [n for n in self.names if n not in self.seats]
             if unseated:
                 return Text("tap the seat of {players} on the picture, or Split evenly", players=Listing(unseated))
+        try:  # an option set before a player left (the alliances with 3): said now, not only when Start is tapped
+            self._settings()
+        except BadEntry as exc:
+            return message_of(exc)
         return ""
+
+    def _settings(self) -> dict[str, Any]:
+        """The session settings Start records for the players and options now (``spec.settings``; about 0.1 ms).
+
+        Raises:
+            BadEntry: the game refuses them: an option for another player count, an option's entries for fewer
+                players than now, and the game's own checks (:meth:`companion.flow_spec.FlowBase.settings`).
+        """
+        seats = [{"name": p["name"], "colour": p["colour"]} for p in self.players]
+        options = dict(self.options)
+        for option, entries in self.choices.items():  # the entries picked during the setup, in seat order
+            if any(entries.get(n) for n in self.names):
+                options[option] = [entries.get(n) or "" for n in self.names]
+        return dict(self.spec.settings(seats, options))
 
     def zones(self, frame_size: tuple[int, int]) -> Any:
         """The player zones for frames of ``frame_size`` (px): tapped seats, or an even split."""
@@ -436,12 +454,7 @@ class TableSetup:
         why = self.why_not()
         if why:
             raise BadEntry(why)
-        seats = [{"name": p["name"], "colour": p["colour"]} for p in self.players]
-        options = dict(self.options)
-        for option, entries in self.choices.items():  # the entries picked during the setup, in seat order
-            if any(entries.get(n) for n in self.names):
-                options[option] = [entries.get(n) or "" for n in self.names]
-        settings = dict(self.spec.settings(seats, options))
+        settings = self._settings()
         if frame_size is not None:
             settings["zones"] = self.zones(frame_size).to_json()
         if self.seats:

@@ -493,3 +493,35 @@ def test_among_the_stars_chosen_on_the_box_plays_the_objectives_a_phone_picks(st
     assert setup.handle({"action": "setup_start"}).error is None
     assert setup.flow.session.settings["objectives"] == ["first_line_of_defense", "on_budget"]  # as --objectives
     store.close()
+
+
+def test_an_option_a_player_leaving_breaks_is_said_before_start_is_tapped(store):
+    """The alliances ticked with four Eclipse players (Rise of the Ancients p.10-11: 4 or more), then one leaves: the
+    setup page and the touchscreen kept Start lit with nothing said, and only a tap on Start told the table. Now Start
+    is off at once with the rule's player count, in the phone's language, and lit again when a fourth player joins;
+    Race's advanced game (2 players, Race for the Galaxy rulebook, Advanced 2-player game) likewise when a third
+    player joins."""
+    from companion.i18n import say
+
+    setup = TableSetup(store, FLOWS["eclipse"], {})
+    for name in ("Ζωή", "Νίκος", "Ελένη", "Γιώργος"):
+        setup.handle({"action": "setup_player", "player": name})
+    setup.handle({"action": "setup_option", "option": "alliances", "value": "on"})
+    assert setup.view()["can_start"] is True
+    setup.handle({"action": "setup_remove", "player": "Γιώργος"})
+    view = setup.view()
+    assert view["can_start"] is False and view["next"]["enabled"] is False
+    assert view["why"] == view["next"]["why"] == "the alliances module is for 4-9 players, not 3"
+    assert say(view["why"], "pl") == say(setup.handle({"action": "setup_start"}).error, "pl")
+    assert setup.flow is None  # nothing started
+    setup.handle({"action": "setup_player", "player": "Μαρία"})
+    assert setup.view()["can_start"] is True
+
+    race = TableSetup(store, FLOWS["race"], {})
+    for name in ("Ágnes", "Bálint"):
+        race.handle({"action": "setup_player", "player": name})
+    race.handle({"action": "setup_option", "option": "advanced", "value": "on"})
+    assert race.view()["can_start"] is True
+    race.handle({"action": "setup_player", "player": "Łucja"})
+    assert race.view()["why"] == "the advanced game is for 2 players, not 3"
+    store.close()
