@@ -571,6 +571,10 @@ class GameSpec(Protocol):
         """The session settings for these seats (``parse_players``) and options. Raises BadEntry."""
         ...
 
+    def check_setup(self, settings: Mapping[str, Any]) -> None:
+        """A setup's own checks of :meth:`settings`' answer before Start (:meth:`FlowBase.check_setup`)."""
+        ...
+
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Every report form of the game (choices from the game's data)."""
         ...
@@ -770,6 +774,15 @@ class FlowBase:
         except BadEvent as exc:
             raise BadEntry(message_of(exc)) from None
         return out
+
+    def check_setup(self, settings: Mapping[str, Any]) -> None:
+        """What a game chosen on the box checks before its setup's Start beyond :meth:`settings` (``settings``: what
+        :meth:`settings` returned): counts the players tick on a phone and can no longer see once a player leaves
+        (Among the Stars' objectives). The default checks nothing.
+
+        Raises:
+            BadEntry: the setup's options do not fit its players, said with the rule.
+        """
 
     def stored(self, option: Option, value: Any) -> Any:
         """How a checked option value is written into the settings (JSON): a tuple as a list, else as it is.

@@ -421,14 +421,17 @@ class TableSetup:
 
         Raises:
             BadEntry: the game refuses them: an option for another player count, an option's entries for fewer
-                players than now, and the game's own checks (:meth:`companion.flow_spec.FlowBase.settings`).
+                players than now, and the game's own checks (:meth:`companion.flow_spec.FlowBase.settings` and
+                ``check_setup``: Among the Stars' objectives as many as the players).
         """
         seats = [{"name": p["name"], "colour": p["colour"]} for p in self.players]
         options = dict(self.options)
         for option, entries in self.choices.items():  # the entries picked during the setup, in seat order
             if any(entries.get(n) for n in self.names):
                 options[option] = [entries.get(n) or "" for n in self.names]
-        return dict(self.spec.settings(seats, options))
+        settings = dict(self.spec.settings(seats, options))
+        self.spec.check_setup(settings)
+        return settings
 
     def zones(self, frame_size: tuple[int, int]) -> Any:
         """The player zones for frames of ``frame_size`` (px): tapped seats, or an even split."""

@@ -525,3 +525,31 @@ def test_an_option_a_player_leaving_breaks_is_said_before_start_is_tapped(store)
     race.handle({"action": "setup_player", "player": "Łucja"})
     assert race.view()["why"] == "the advanced game is for 2 players, not 3"
     store.close()
+
+
+def test_objectives_ticked_for_more_players_than_are_left_keep_start_off(store):
+    """Among the Stars lays as many objectives as there are players (rulebook 3 Setup; 2 with 2 players, 8 2-player
+    rules), none for a first game. Three ticked for three players, then one left: Start played the two with three
+    objectives. Now Start is off saying how many the two play, in the phone's language; unticking one lights it."""
+    from companion.i18n import say
+
+    setup = TableSetup(store, FLOWS["among"], {})
+    for name in ("Ágnes", "Bálint", "Łucja"):
+        setup.handle({"action": "setup_player", "player": name})
+    three = "On Budget,Intergalactic Trade,First Line of Defense"
+    assert setup.handle({"action": "setup_option", "option": "objectives", "value": three}).error is None
+    assert setup.view()["can_start"] is True
+    setup.handle({"action": "setup_remove", "player": "Łucja"})
+    why = setup.view()["why"]
+    assert why == "2 players play 2 objectives, not 3 (Among the Stars rulebook, 3 Setup and 8 2-player rules)"
+    assert say(why, "hu") == "2 játékoshoz 2 cél jár, nem 3 (Among the Stars szabálykönyv, 3 Előkészületek és " \
+                             "8 2-Játékos Szabályok)"
+    assert say(why, "pl").startswith("liczba celów dla 2 graczy: 2, nie 3 (instrukcja Among the Stars")
+    out = setup.handle({"action": "setup_start"})
+    assert out.error == why and setup.flow is None
+    setup.handle({"action": "setup_option", "option": "objectives", "value": "On Budget,Intergalactic Trade"})
+    assert setup.view()["can_start"] is True
+    setup.handle({"action": "setup_option", "option": "objectives", "value": ""})  # a first game: none
+    assert setup.handle({"action": "setup_start"}).error is None
+    assert setup.flow.session.settings["objectives"] == []
+    store.close()

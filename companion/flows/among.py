@@ -22,7 +22,7 @@ from companion.i18n import AND, N_, Listing, Text, lazy, plural
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
-from rules.among_the_stars.game import LOCATION_BUILT, REACTOR_BUILT
+from rules.among_the_stars.game import LOCATION_BUILT, REACTOR_BUILT, objectives_dealt
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
 
@@ -49,6 +49,21 @@ class AmongFlow(FlowBase):
         "conflict_played": lazy("Conflict card played"),
         "station_read": lazy("the camera's read of the stations"),
     }
+
+    def check_setup(self, settings: Mapping[str, Any]) -> None:
+        """:meth:`FlowBase.check_setup`: the objectives ticked (if any) are as many as the table deals. Three ticked
+        for three players, then one left, played three objectives with two. (``--objectives`` on the command line is
+        left to the game's reminder, as before.)
+
+        Raises:
+            BadEntry: objectives picked other than :func:`rules.among_the_stars.game.objectives_dealt` for the players
+                (Among the Stars rulebook, 3 Setup and 8 2-player rules); none is a first game's setup.
+        """
+        players = len(settings.get("players") or ())
+        count, wanted = len(settings.get("objectives") or ()), objectives_dealt(players)
+        if count and count != wanted:
+            raise BadEntry(Text("{players} players play {wanted} objectives, not {count} (Among the Stars rulebook, "
+                                "3 Setup and 8 2-player rules)", players=players, wanted=wanted, count=count))
 
     def stored(self, option: Option, value: Any) -> Any:
         """Races and objectives are written by their ids in the game data (``"sheptas"``,

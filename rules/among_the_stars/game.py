@@ -69,6 +69,7 @@ __all__ = [
     "AmongPlayer",
     "AmongState",
     "AmongTheStarsGame",
+    "objectives_dealt",
 ]
 
 LOCATION_BUILT = "location_built"
@@ -149,6 +150,13 @@ class AmongState:
 
     def with_player(self, p: AmongPlayer) -> AmongState:
         return replace(self, players=tuple(p if q.name == p.name else q for q in self.players))
+
+
+def objectives_dealt(players: int) -> int:
+    """How many objectives are laid face up for ``players`` players: as many as there are players (Among the Stars
+    rulebook, 3 Setup), 2 with 2 players (8 2-player rules; ``two_player_objectives`` in the game data). A first game
+    may play none (3 Setup 7: optional)."""
+    return int(catalogue().rules["two_player_objectives"]) if players == 2 else players
 
 
 def _cell(value: Any, where: str) -> Cell:
@@ -589,7 +597,7 @@ class AmongTheStarsGame(GameBase):
         cat = self.cat
         two = len(state.players) == 2
         reminders = [RACE_REMINDERS[p.race] for p in state.players if p.race in RACE_REMINDERS]
-        wanted = cat.rules["two_player_objectives"] if two else len(state.players)
+        wanted = objectives_dealt(len(state.players))
         if state.objectives and len(state.objectives) != wanted:
             reminders.append(Text("setup: {wanted} objectives are dealt for {players} players; {count} are in play",
                                   wanted=wanted, players=len(state.players), count=len(state.objectives)))
