@@ -62,3 +62,45 @@ def test_a_phone_picks_among_the_stars_objectives_for_a_game_chosen_on_the_box(b
         finally:
             context.close()
             server.shutdown()
+
+
+def test_a_tick_the_box_did_not_record_is_taken_back_on_the_phone(browser, hub, tmp_path):  # noqa: F811
+    """A phone ticks Race's advanced game while the box is busy (it does not take the tap within the reply time, so
+    nothing is recorded: 503), then an objective of Among the Stars likewise: the boxes stayed ticked under the
+    answer 'nothing was recorded', so the phone showed the option in play though the box plays without it. Each box
+    now goes back to what the box holds, beside the answer in the phone's language."""
+    from playwright.sync_api import expect
+
+    from companion.app import MainLoop
+    from companion.flows import FLOWS
+    from companion.session import SessionStore
+    from companion.setup_flow import TableSetup
+    from device import FakeCamera
+    from vision.motion import StillnessDetector
+
+    server = serve(create_app(hub, reply_s=0.3), host="127.0.0.1", port=0)
+    nothing = "nic nie zostało zapisane"  # the Polish catalog's "nothing was recorded" in the busy box's answer
+    with SessionStore(tmp_path / "setup.sqlite3") as store:
+        for game, selector in (("race", '[data-option="advanced"]'), ("among", '[data-name="On Budget"]')):
+            setup = TableSetup(store, FLOWS[game], {})
+            for name in ("Łucja", "Ζωή"):
+                setup.handle({"action": "setup_player", "player": name})
+            loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None,
+                            hub=hub, stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
+            loop.publish()  # the loop is not running: no tap is taken
+            context = browser.new_context(viewport={"width": 360, "height": 740}, locale="pl-PL", is_mobile=True,
+                                          has_touch=True)
+            page, errors = context.new_page(), []
+            page.set_default_timeout(10_000)
+            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+            page.goto(join_url(server, hub))
+            try:
+                box = page.locator("#setup-option-list input" + selector)
+                expect(box).not_to_be_checked()
+                box.check()
+                expect(page.locator("#setup-result")).to_contain_text(nothing)
+                expect(box).not_to_be_checked()
+                assert errors == []
+            finally:
+                context.close()
+    server.shutdown()

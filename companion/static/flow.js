@@ -280,8 +280,8 @@
           box.checked = (o.on || []).includes(name);
           box.dataset.option = o.option;
           box.dataset.name = name;
-          box.addEventListener("change", () => post("/api/setup", { action: "option", option: o.option,
-            value: boxes.filter((b) => b.checked).map((b) => b.dataset.name).join(",") }, "setup-result"));
+          box.addEventListener("change", () => sendOption(o.option,
+            boxes.filter((b) => b.checked).map((b) => b.dataset.name).join(",")));
           boxes.push(box);
           label.append(box, el("span", "", name));
           group.append(label);
@@ -294,11 +294,18 @@
       box.type = "checkbox";
       box.checked = !!o.on;
       box.dataset.option = o.option;
-      box.addEventListener("change", () => post("/api/setup",
-        { action: "option", option: o.option, value: box.checked ? "on" : "off" }, "setup-result"));
+      box.addEventListener("change", () => sendOption(o.option, box.checked ? "on" : "off"));
       label.append(box, el("span", "", o.label));
       list.append(label);
     }
+  }
+
+  // A box's change sent to the box; one it did not record (busy, refused, made against an old state) is taken back to
+  // what the box holds: the boxes are otherwise redrawn only when the options change, so it stayed ticked.
+  async function sendOption(option, value) {
+    if (await post("/api/setup", { action: "option", option: option, value: value }, "setup-result")) return;
+    $("setup-option-list").dataset.shown = "";
+    if (state) renderSetupOptions((state.game || {}).options || []);
   }
 
   function renderCamera(camera) {
@@ -635,7 +642,7 @@
     return out;
   }
 
-  // One tap: sent once (Box.send) against the version on screen; the answer is shown in resultId.
+  // One tap: sent once (Box.send) against the version on screen; the answer is shown in resultId (true: recorded).
   // While it is on its way the button that sent it stays disabled (no double tap).
   async function post(url, body, resultId, button) {
     const result = $(resultId || "report-result");
@@ -648,11 +655,12 @@
         if (typeof answer.version === "number") written = { game: gameKey(), version: answer.version };
         result.className = "action-result ok";
         result.textContent = answer.message || _("recorded");
-      } else {
-        if (status === 409 && answer.state) render(answer.state);
-        result.className = "action-result error";
-        result.textContent = Box.problem(status, answer);
+        return true;
       }
+      if (status === 409 && answer.state) render(answer.state);
+      result.className = "action-result error";
+      result.textContent = Box.problem(status, answer);
+      return false;
     } finally {
       if (button) button.disabled = false;
       renderAll(); // buttons take the state's enabled/disabled again
