@@ -126,7 +126,11 @@ class TableSetup:
         if found is not None:
             self._kept = True
             for event in records.setup_events(store, found.id):
-                self._apply(event.kind, event.payload)
+                try:  # a row damaged on disk (hand-edited, another version's) is left out; the setup goes on
+                    self._apply(event.kind, event.payload)
+                except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                    log.warning("setup %s: damaged setup event %s (%s) left out: %r", self.id, event.seq, event.kind,
+                                exc)
                 self.version = event.seq
             log.info("setup %s of %s resumed: %s", self.id, spec.name, ", ".join(self.names) or "no players yet")
 
@@ -179,8 +183,7 @@ class TableSetup:
             else:
                 entries.pop(name, None)
         elif kind == "option_set":
-            value = payload["value"]
-            self.options[payload["option"]] = list(value) if isinstance(value, list) else bool(value)
+            self._apply_option(payload)
         elif kind == "seat_set":
             self.seats[name] = [float(v) for v in payload["point"]]
             self.split = "seats"
@@ -189,6 +192,24 @@ class TableSetup:
             self.split = "even"
         else:
             log.warning("setup %s: unknown setup event %r left out", self.id, kind)
+
+    def _apply_option(self, payload: Mapping[str, Any]) -> None:
+        """An ``option_set`` event's effect: one of :attr:`table_options` on or off, or a list option's names.
+
+        Raises:
+            ValueError: a row no phone could have written (an option the game does not offer here, a value of
+                another kind, a name not among the option's choices): kept, it would hold Start off for good, with no
+                way to clear it from a phone.
+        """
+        found = next((o for o in self.table_options if o.name == payload.get("option")), None)
+        value = payload.get("value")
+        if found is not None and found.kind == "choices":
+            ok = isinstance(value, list) and all(isinstance(v, str) and v in found.choices for v in value)
+        else:
+            ok = found is not None and isinstance(value, bool)
+        if not ok:
+            raise ValueError(f"option {payload.get('option')!r} set to {value!r}")
+        self.options[found.name] = list(value) if found.kind == "choices" else value
 
     def _rename(self, old: Any, new: str) -> None:
         """A ``player_renamed`` event's effect: the player, their seat and their choices under the new name."""

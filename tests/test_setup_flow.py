@@ -553,3 +553,37 @@ def test_objectives_ticked_for_more_players_than_are_left_keep_start_off(store):
     assert setup.handle({"action": "setup_start"}).error is None
     assert setup.flow.session.settings["objectives"] == []
     store.close()
+
+
+@pytest.mark.parametrize("payload", [
+    {"option": "aggressive"},  # no value: the setup could not be resumed (KeyError), the box stopped
+    {"option": ["aggressive"], "value": True},  # a list for a name (TypeError)
+    {"option": "no_such_option", "value": True},  # another version's option: Start stayed off for good
+    {"option": "objectives", "value": ["Not an objective"]},  # likewise, with no box on the phone to untick it
+    {"option": "aggressive", "value": {"on": 1}},  # read as on
+])
+def test_a_damaged_option_row_on_disk_is_left_out_and_the_setup_goes_on(store, caplog, payload):
+    """A game option's setup event damaged on disk between two runs (hand-edited, written by another version) stopped
+    the setup from being resumed, or held Start off with no way to clear it from a phone. It is now left out with a
+    log line; the players are kept, the option is as it was before it, the next tap is recorded after it, and Start
+    plays."""
+    import json
+    import logging
+
+    setup = TableSetup(store, FLOWS["among"], {})
+    for name in ("Ágnes", "Bálint"):
+        setup.handle({"action": "setup_player", "player": name})
+    with store.transaction(write=True, doing="damaging the setup") as conn:
+        conn.execute("INSERT INTO setup_events (setup_id, seq, kind, payload, at, origin) VALUES (?, ?, ?, ?, ?, ?)",
+                     (setup.id, 3, "option_set", json.dumps(payload), 0.0, "phone"))
+    with caplog.at_level(logging.WARNING, logger="companion.setup_flow"):
+        resumed = TableSetup(store, FLOWS["among"], {})  # the box restarted
+    assert resumed.id == setup.id and resumed.names == ["Ágnes", "Bálint"] and resumed.version == 3
+    assert "damaged setup event 3 (option_set) left out" in caplog.text
+    assert {o["option"]: o["on"] for o in resumed.view()["options"]} == {"objectives": [], "aggressive": False}
+    assert resumed.view()["can_start"] is True
+    out = resumed.handle({"action": "setup_option", "option": "aggressive", "value": "on"})
+    assert out.error is None and out.events[0].seq == 4
+    assert resumed.handle({"action": "setup_start"}).error is None
+    assert resumed.flow.session.settings["aggressive"] is True and resumed.flow.session.settings["objectives"] == []
+    store.close()
