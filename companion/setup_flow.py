@@ -435,6 +435,8 @@ class TableSetup:
             self._settings()
         except BadEntry as exc:
             return message_of(exc)
+        except Exception:  # noqa: BLE001 - a fault in a game's checks must not stop every view; Start meets it again
+            log.exception("setup %s: checking the settings before Start failed", self.id)
         return ""
 
     def _settings(self) -> dict[str, Any]:

@@ -587,3 +587,24 @@ def test_a_damaged_option_row_on_disk_is_left_out_and_the_setup_goes_on(store, c
     assert resumed.handle({"action": "setup_start"}).error is None
     assert resumed.flow.session.settings["aggressive"] is True and resumed.flow.session.settings["objectives"] == []
     store.close()
+
+
+def test_a_fault_in_a_games_settings_check_does_not_stop_the_setup_view(store, monkeypatch, caplog):
+    """The setup's reason for Start runs the game's own checks on every view; a fault in them (not a refusal) would
+    have stopped every publish of the setup, and with it the touchscreen and the phones. It is logged, and the view
+    is drawn as before the check (the fault meets Start again, which reports it as any fault)."""
+    import logging
+
+    setup = TableSetup(store, FLOWS["race"], {})
+    for name in ("Ann", "Bob"):
+        setup.handle({"action": "setup_player", "player": name})
+
+    def broken(settings):
+        raise ZeroDivisionError("a fault in a game's check")
+
+    monkeypatch.setattr(FLOWS["race"], "check_setup", broken)
+    with caplog.at_level(logging.ERROR, logger="companion.setup_flow"):
+        view = setup.view()
+    assert view["players"][1]["name"] == "Bob" and view["why"] == "" and view["can_start"] is True
+    assert "checking the settings before Start failed" in caplog.text
+    store.close()
