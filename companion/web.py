@@ -204,6 +204,11 @@ def _words_script(lang: str) -> tuple[bytes, str, bytes]:
     return body, hashlib.sha256(body).hexdigest()[:16], gzip.compress(body, compresslevel=9, mtime=0)
 
 
+MAX_OPTION_NAMES = 600
+"""Longest value of a game option set on a phone, in characters: a list option's names are sent in one text, separated
+by commas (Among the Stars' 8 objectives together are 148); :data:`MAX_TEXT` (60) refused three of them."""
+
+
 def create_app(  # noqa: C901 - registers every route of the phone view: a flat list of small handlers
     hub: StateHub,
     heartbeat_s: float = HEARTBEAT_S,
@@ -658,7 +663,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                 or (key == "value" and what == "option"),
                 what=words.get(key, A_NAME),
                 label=i18n.Text("Name") if key in ("name", "new_name") else None,  # as the page's field says
-                max_len=MAX_NAME if key in ("name", "new_name") else MAX_TEXT,  # the page's field takes as many
+                max_len=MAX_NAME if key in ("name", "new_name")
+                else MAX_OPTION_NAMES if (key, what) == ("value", "option") else MAX_TEXT,  # as the page sends
             )
             if value is not None:
                 extra[payload_key] = value

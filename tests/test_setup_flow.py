@@ -608,3 +608,28 @@ def test_a_fault_in_a_games_settings_check_does_not_stop_the_setup_view(store, m
     assert view["players"][1]["name"] == "Bob" and view["why"] == "" and view["can_start"] is True
     assert "checking the settings before Start failed" in caplog.text
     store.close()
+
+
+def test_a_phone_sends_as_many_objectives_as_four_players_play(store):
+    """Among the Stars with 4 players lays 4 objectives (rulebook 3 Setup). The phone sends the names ticked in one
+    text, and the phone view refused any text over 60 characters: three long names (63 characters) were answered
+    "'value' is longer than 60 characters" and four could never be ticked. All eight together (148 characters) now
+    reach the box; a value far past any list of names is still refused."""
+    from tests.phones import joined_phone
+
+    hub = StateHub()
+    hub.publish({"game": {"flow": "among", "setup": True}})
+    app = joined_phone(hub, reply_s=0.01)
+    four = "First Line of Defense,Intergalactic Trade,Peace Among the Stars,Accelerated Construction"
+    everything = ",".join(TableSetup(store, FLOWS["among"], {}).view()["options"][0]["choices"])
+    assert len(four) == 88 and len(everything) == 148
+    for value in (four, everything):
+        response = app.post("/api/setup", json={"action": "option", "option": "objectives", "value": value})
+        assert response.status_code == 503  # taken by the phone view; no loop runs here to take it
+        [action] = hub.take_actions()
+        assert (action["action"], action["option"], action["value"]) == ("setup_option", "objectives", value)
+    too_long = app.post("/api/setup", json={"action": "option", "option": "objectives", "value": "x," * 400})
+    assert too_long.status_code == 400 and hub.take_actions() == []
+    names = app.post("/api/setup", json={"action": "player", "name": "N" * 61})  # other fields keep their limits
+    assert names.status_code == 400
+    store.close()
