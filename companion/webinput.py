@@ -19,7 +19,7 @@ from typing import Any
 from flask import request
 from werkzeug.exceptions import BadRequest
 
-from companion.flow_spec import in_form, not_whole
+from companion.flow_forms import in_form, not_whole
 from companion.i18n import OR, Listing, Text
 from rules.scoring import has_visible, untypable
 
@@ -217,7 +217,7 @@ def form_values(body: dict[str, Any], example: str,
             none): text that is no text (a lone surrogate, a control character) or over 100 characters sent for a
             number field is told the field takes a whole number in its range, by its label.
         form: the form's label as the phone was shown it (None: unknown); a number field's refusal starts with it
-            (:func:`companion.flow_spec.in_form`), as the form's own checks do.
+            (:func:`companion.flow_forms.in_form`), as the form's own checks do.
 
     Raises:
         BadInput: missing, not an object, too many fields, a field name that is not text, a value of
