@@ -17,7 +17,7 @@ import pygame
 from companion.actions import Action
 from companion.i18n import N_, _
 from companion.qr import qr_surface
-from companion.screen.fonts import PYGAME_DEFAULT_SCALE, font_file
+from companion.screen.fonts import PYGAME_DEFAULT_SCALE, ScreenFont, font_file
 from companion.words import catalog_letter
 
 BUTTON_MIN_PX = 48
@@ -230,13 +230,14 @@ class Canvas:
 
     def font(self, size: int) -> pygame.font.Font:
         """The touchscreen's font at design size ``size`` (px, scaled): DejaVu or Noto when installed
-        (:func:`companion.screen.fonts.font_file`: Greek, Polish and Hungarian letters), else pygame's own."""
+        (:func:`companion.screen.fonts.font_file`: Greek, Polish and Hungarian letters), else pygame's own; a symbol it
+        has no glyph for is left out, never drawn as an empty box (:class:`companion.screen.fonts.ScreenFont`)."""
         size = self.s(size)
         font = self._fonts.get(size)
         if font is None:
             path = font_file()
-            font = self._fonts[size] = (pygame.font.Font(path, max(1, round(size * PYGAME_DEFAULT_SCALE)))
-                                        if path else pygame.font.Font(None, size))
+            font = self._fonts[size] = (ScreenFont(path, max(1, round(size * PYGAME_DEFAULT_SCALE)))
+                                        if path else ScreenFont(None, size))
         return font
 
     def render_text(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:

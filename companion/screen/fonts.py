@@ -3,17 +3,24 @@
 pygame's built-in font has no Greek and misses letters such as ő, ű, ą, ł: the box draws with DejaVu Sans (the
 Debian and Raspberry Pi OS package ``fonts-dejavu-core``, installed by ``./setup.sh``), else Noto Sans, else
 whatever ``$TABLETOP_FONT`` names. Without any of them the built-in font is used and one warning says what to
-install.
+install. A symbol the font has no glyph for (an emoji a player typed in a name: "Ζωή 🎲") is left out of what is
+drawn and measured (:class:`ScreenFont`) instead of drawn as an empty box.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "font_file", "missing_letters"]
+import pygame
+
+__all__ = [
+    "FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "ScreenFont", "drawable", "font_file",
+    "missing_letters",
+]
 
 log = logging.getLogger(__name__)
 
@@ -60,3 +67,58 @@ def missing_letters(font: object, text: str = SAMPLE_LETTERS) -> str:
     """The letters of ``text`` that ``font`` (a :class:`pygame.font.Font`) has no glyph for (spaces ignored)."""
     metrics = font.metrics(text)  # type: ignore[attr-defined]
     return "".join(ch for ch, m in zip(text, metrics, strict=True) if m is None and not ch.isspace())
+
+
+_JOINED = {"\u200d", "\u20e3"}
+"""Characters that only join to the symbol before them: the zero-width joiner of a sequence such as 👨‍👩‍👧 and the
+keycap's enclosing square."""
+
+
+def _clings(ch: str) -> bool:
+    """Whether ``ch`` belongs to the symbol before it (a variation selector, a skin tone, a joiner, a keycap)."""
+    return (ch in _JOINED or "\ufe00" <= ch <= "\ufe0f" or "\U0001f3fb" <= ch <= "\U0001f3ff"
+            or "\U000e0020" <= ch <= "\U000e007f" or unicodedata.category(ch) in ("Mn", "Me") and ord(ch) > 0x2000)
+
+
+def drawable(font: object, text: str) -> str:
+    """``text`` without the symbols ``font`` (a :class:`pygame.font.Font`) has no glyph for, so none is drawn as an
+    empty box: each such symbol goes with what clings to it (variation selectors, skin tones, the joiners of an
+    emoji sequence) and with the one space that separated it from the words ("Ζωή 🎲" -> "Ζωή", "🎲 Ζωή" -> "Ζωή",
+    "Ζωή 🎲  (waiting)" -> "Ζωή  (waiting)"). Text the font draws whole comes back unchanged."""
+    if not text or text.isascii():
+        return text
+    metrics = font.metrics(text)  # type: ignore[attr-defined]
+    if all(m is not None or ch.isspace() for ch, m in zip(text, metrics, strict=True)):
+        return text
+    kept: list[str] = []
+    dropping = skip_space = False
+    for ch, m in zip(text, metrics, strict=True):
+        if m is None and not ch.isspace():
+            while kept and _clings(kept[-1]):  # a joiner before this symbol joined it to a dropped one
+                kept.pop()
+            if kept and kept[-1] == " ":
+                kept.pop()
+            elif not kept:
+                skip_space = True
+            dropping = True
+            continue
+        if dropping and _clings(ch):
+            continue
+        dropping = False
+        if skip_space and ch == " ":
+            skip_space = False
+            continue
+        skip_space = False
+        kept.append(ch)
+    return "".join(kept)
+
+
+class ScreenFont(pygame.font.Font):
+    """A :class:`pygame.font.Font` that draws and measures only what it has glyphs for (:func:`drawable`): a
+    symbol it lacks is left out, never drawn as an empty box, and widths measured match what is drawn."""
+
+    def render(self, text, *args, **kwargs):  # noqa: D102 (pygame's)
+        return super().render(drawable(self, str(text)), *args, **kwargs)
+
+    def size(self, text):  # noqa: D102 (pygame's)
+        return super().size(drawable(self, str(text)))

@@ -1,0 +1,55 @@
+"""Symbols players type in names (an emoji: "Ζωή 🎲") are never drawn on the touchscreen as an empty box: what the
+font has no glyph for is left out of what is drawn and measured (SDL dummy drivers, see conftest)."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from companion.screen.canvas import TEXT, Canvas
+from companion.screen.fonts import drawable, font_file
+
+pytestmark = pytest.mark.skipif(font_file() is None, reason="no DejaVu or Noto font installed (./setup.sh installs it)")
+
+DIE = "\U0001f3b2"  # GAME DIE: not in DejaVu Sans
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # man ZWJ woman ZWJ girl
+
+
+def _drawn(text: str) -> pygame.Surface:
+    canvas = Canvas()
+    canvas.text(text, (10, 10), 30, TEXT)
+    return canvas.surface
+
+
+def test_an_emoji_in_a_name_draws_as_the_name_alone():
+    alone = pygame.image.tobytes(_drawn("Ζωή"), "RGB")
+    for typed in (f"Ζωή {DIE}", f"{DIE} Ζωή", f"Ζωή{DIE}", f"Ζωή {FAMILY}", f"Ζωή {DIE}\ufe0f"):
+        assert pygame.image.tobytes(_drawn(typed), "RGB") == alone, typed
+
+
+def test_the_width_measured_is_the_width_drawn():
+    font = Canvas().font(30)
+    assert font.size(f"Ζωή {DIE}") == font.size("Ζωή")
+    assert font.render(f"Ζωή {DIE}", True, TEXT).get_size() == font.render("Ζωή", True, TEXT).get_size()
+
+
+def test_symbols_dropped_with_what_clings_to_them_and_their_one_space():
+    font = Canvas().font(30)
+    assert drawable(font, f"Ζωή {DIE}") == "Ζωή"
+    assert drawable(font, f"{DIE} Ζωή") == "Ζωή"
+    assert drawable(font, f"Ζωή {DIE}  (waiting)") == "Ζωή  (waiting)"  # the words' own two spaces kept
+    assert drawable(font, f"Anna {DIE}{DIE} Łucja") == "Anna Łucja"
+    assert drawable(font, f"Ζωή {FAMILY}\U0001f3fd") == "Ζωή"  # a sequence and its skin tone go together
+    assert drawable(font, DIE) == ""
+    # what the font has stays, a variation selector with it: the heart and the warning sign are DejaVu's
+    assert drawable(font, "Ζωή \u2665\ufe0f") == "Ζωή \u2665\ufe0f"
+    assert drawable(font, "\u26a0 Łucja") == "\u26a0 Łucja"
+    assert drawable(font, "Ágnes Őrs") == "Ágnes Őrs"
+
+
+def test_a_name_with_an_emoji_fits_as_the_name_alone_does():
+    canvas = Canvas()
+    canvas.begin()
+    rect = canvas.name_fit(f"Ζωή {DIE}", (0, 0), canvas.font(30).size("Ζωή")[0] + 1, 30, TEXT)
+    assert rect.width == canvas.font(30).size("Ζωή")[0]
+    assert "…" not in canvas.drawn[-1][0]
