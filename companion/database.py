@@ -17,8 +17,8 @@ from typing import Any
 from companion.errors import CorruptSession, NotASessionDatabase, SessionError, StorageError
 from companion.i18n import Text, _, os_reason, say
 
-__all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_is_file_path", "check_is_sqlite", "connect", "hold_box_lock",
-           "migrate", "set_aside", "translate"]
+__all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "check_folder_there", "check_is_file_path", "check_is_sqlite", "connect",
+           "hold_box_lock", "migrate", "set_aside", "translate"]
 
 log = logging.getLogger(__name__)
 
@@ -299,6 +299,27 @@ def check_is_file_path(path: Path) -> None:
     if path.exists() and not path.is_file():  # /dev/null, a pipe: SQLite would say only "disk I/O error"
         raise SessionError(Text("session database {path} is a device or a pipe, not a file: give a file name, e.g. "
                                 "{example}", path=str(path), example=str(Path.home() / "sessions.sqlite3")))
+
+
+def check_folder_there(path: Path, own: Path | None = None) -> None:
+    """Refuse a session database path given by the owner (``--db``) whose folder is not there, so that a typo in it
+    ("/home/pi/gmaes/s.sqlite3") is said instead of made into a tree of folders (nothing is made or changed).
+
+    Args:
+        path: the database file as given (``~`` expanded here).
+        own: the box's own data folder, made when missing like any of its own files (a database given in it).
+
+    Raises:
+        SessionError: the folder is missing: the outermost missing folder is named (where the typo is), with the path.
+    """
+    folder = Path(path).expanduser().parent
+    if folder.is_dir() or (own is not None and folder.absolute() == Path(own).expanduser().absolute()):
+        return
+    missing = folder
+    while not missing.parent.exists() and missing.parent != missing:
+        missing = missing.parent
+    raise SessionError(Text("session database {path}: the folder {folder} does not exist: check the path, or make "
+                            "the folder first", path=str(path), folder=str(missing)))
 
 
 def _connect_rw(path: Path) -> sqlite3.Connection:

@@ -737,3 +737,29 @@ def test_a_double_ctrl_c_is_one_ask_and_an_insisting_one_stops_at_once(caplog):
     now[0] += 2.0
     with pytest.raises(KeyboardInterrupt):
         handler(signal.SIGINT, None)
+
+
+@pytest.mark.parametrize("command", [["demo", "--once", "--fast"], ["run", "--source", f"replay:{DEMO_PHOTOS}"]])
+def test_a_db_in_a_folder_that_is_not_there_is_refused_naming_it_and_nothing_is_made(tmp_path, capsys, command):
+    """A typo in --db's folder used to be made into a tree of folders with a new, empty record in it."""
+    db = tmp_path / "gmaes" / "2026" / "s.sqlite3"
+    code = main([*command, "--db", str(db), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 3 and len(err) == 1, err
+    assert f"session database {db}: the folder {tmp_path / 'gmaes'} does not exist" in err[0], err
+    assert list(tmp_path.iterdir()) == []  # no folder, no lock file
+
+
+def test_a_db_in_the_box_own_data_folder_is_made_with_it(tmp_path, monkeypatch):
+    own = tmp_path / "data"
+    monkeypatch.setenv(paths.DATA_DIR_ENV, str(own))
+    assert main(["demo", "--db", str(own / "mine.sqlite3"), *BOX, "--max-frames", "1"]) == 0
+    assert (own / "mine.sqlite3").is_file()
+
+
+def test_a_db_folder_not_there_is_said_in_the_command_language(tmp_path, capsys):
+    db = tmp_path / "gmaes" / "s.sqlite3"
+    assert main(["--language", "pl", "demo", "--db", str(db), *BOX, "--max-frames", "1"]) == 3
+    err = capsys.readouterr().err
+    assert f"baza sesji {db}: folder {tmp_path / 'gmaes'} nie istnieje" in err, err
+    assert not (tmp_path / "gmaes").exists()

@@ -224,6 +224,11 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     db = args.db or (demo_db_path() if demo else default_db_path())
     try:
         store = None
+        if args.db is not None:  # a typo in --db is said, not made into folders (the box's own are made)
+            from companion.database import check_folder_there
+            from companion.paths import data_dir
+
+            check_folder_there(args.db, own=data_dir())
         store = SessionStore.open_or_recover(db, exclusive=True)  # one box per database
         if store.recovered_from is not None:  # said where the owner looks, as the views say it
             from companion.storage import recovered_text
