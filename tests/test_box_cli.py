@@ -763,3 +763,30 @@ def test_a_db_folder_not_there_is_said_in_the_command_language(tmp_path, capsys)
     err = capsys.readouterr().err
     assert f"baza sesji {db}: folder {tmp_path / 'gmaes'} nie istnieje" in err, err
     assert not (tmp_path / "gmaes").exists()
+
+
+def test_the_demo_started_again_without_game_says_which_game_is_kept_and_how_to_go_back(tmp_path, caplog):
+    """`companion demo` after `demo --game roll --players ...` read the dice with no word of the game the table was
+    playing: it still reads the dice (README: the default of a replay), and says the game is kept and the command
+    that goes back to it, which then does."""
+    db = str(tmp_path / "demo.sqlite3")
+    assert main(["demo", "--db", db, *BOX, "--max-frames", "2", "--game", "roll", "--players", "Ann,Bob"]) == 0
+    with SessionStore(db) as s:
+        (game,) = [x.id for x in s.list_sessions()]
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="companion"):
+        assert main(["demo", "--db", db, *BOX, "--max-frames", "2"]) == 0
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert ("demo reads the dice of the replay (without --game it always does); the Roll for the Galaxy game the box "
+            "was on is kept: `companion demo --game roll` goes back to it") in said, said
+    with SessionStore(db) as s:
+        assert [x.game for x in s.list_sessions()] == ["d6", "roll"]  # the dice, the game kept open
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="companion"):
+        assert main(["demo", "--db", db, *BOX, "--max-frames", "2", "--game", "roll"]) == 0
+    assert any(r.getMessage() == f"roll session {game} (0 events) in {db}" for r in caplog.records), caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="companion"):  # back on the dice: nothing more to say
+        assert main(["demo", "--db", db, *BOX, "--max-frames", "2", "--game", "d6"]) == 0
+        assert main(["demo", "--db", db, *BOX, "--max-frames", "2"]) == 0
+    assert not [r for r in caplog.records if "is kept" in r.getMessage()]

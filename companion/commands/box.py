@@ -253,6 +253,8 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             else:
                 log.info("%s session %s (%d events) in %s", args.game, session.id, session.last_seq, store.path)
         else:
+            if demo and game_not_given and not args.new_session:
+                _say_kept_game(store, args.command)
             session = None if args.new_session else store.resume_latest(D6_GAME.name)
             if session is None:
                 session = store.start(D6_GAME.name, {"source": source.name})
@@ -493,6 +495,33 @@ def say_skipped(problem: Exception) -> None:
     """A replayed photo that cannot be decoded, skipped: one warning in the command's language (what is wrong with
     it and what to do: copy it again or delete it)."""
     log.warning("%s", _("skipping a photo of the replay: {problem}").format(problem=say(problem)))
+
+
+def _say_kept_game(store: Any, command: str) -> None:
+    """Say, when ``companion demo`` without ``--game`` reads the dice of its replay (as it always does) but the box
+    was last on a game being set up or played in this database, that the game is kept and the command that goes back
+    to it (``--game NAME``: the open game of that name goes on): a table restarting the demo saw only the dice and
+    took its game for lost. Nothing is said for the dice or for a game that has ended."""
+    from companion.errors import SessionError
+    from companion.flows import FLOWS
+    from companion.modes import ModeName
+    from companion.records import load_place
+
+    try:
+        place = load_place(store) or {}
+        game = place.get("game")
+        if place.get("mode") not in (ModeName.SETUP.value, ModeName.PLAY.value, ModeName.CALIBRATION.value) or (
+                game not in FLOWS):
+            return
+        if place.get("session") and not any(info.id == place["session"] and info.ended_at is None
+                                            for info in store.list_sessions()):
+            return  # that game has ended since
+    except SessionError as exc:  # where the box was cannot be read: the dice start as asked, nothing to say
+        log.debug("where the box was cannot be read: %s", exc)
+        return
+    log.warning("%s", _("{command} reads the dice of the replay (without --game it always does); the {title} game "
+                        "the box was on is kept: `companion {command} --game {game}` goes back to it").format(
+        command=command, title=FLOWS[game].title, game=game))
 
 
 def start_game(game: str, not_given: bool, source: str) -> str:
