@@ -602,3 +602,34 @@ def test_the_setup_shows_the_columns_of_the_table_being_set_up(store):
     for name in ("Ann", "Bob", "Cy", "Dee"):
         allied.add_player(name)
     assert [c["key"] for c in allied.view()["columns"]] == ["hexes", "ambassadors", "alliance"]
+
+
+def test_a_second_pass_out_of_turn_is_refused_and_the_turn_stays(store):
+    """Eclipse 1.2, Passing: after passing a player only reacts, on their own turns. Ann passed, then Bob: Cy's
+    turn. Ann's phone passing again was recorded with an out-of-turn warning and moved the turn off Cy; the phone
+    no longer offers Pass then, and such a report is refused with the rule, nothing recorded, in the table's
+    language. On Ann's own turn a pass (letting it go) is taken as before."""
+    from companion import i18n
+
+    flow = start(store, "Ann,Bob,Cy,Dee")
+    flow.report("Ann", "pass", {})
+    flow.report("Bob", "pass", {})
+    view = flow.view()
+    assert view["turn"] == "Cy"
+    assert "pass" not in view["open_forms"]["Ann"] and "move" in view["open_forms"]["Ann"]  # reactions still
+    assert "pass" in view["open_forms"]["Cy"]
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "pass", {})
+    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said["en"] == ("Ann has already passed this round: after passing, a player only reacts on their own turns, "
+                          "and passes again only to let such a turn go (it is Cy's turn)")
+    assert said["el"] == ("Ann έχει ήδη πάει πάσο σε αυτόν τον γύρο: μετά το πάσο ένας παίκτης μόνο αντιδρά στη "
+                          "δική του σειρά και ξαναπάει πάσο μόνο για να αφήσει μια τέτοια σειρά να περάσει "
+                          "(τώρα παίζει Cy)")
+    assert said["pl"].startswith("Ann jest już po spasowaniu w tej rundzie") and said["pl"].endswith("(teraz gra Cy)")
+    assert said["hu"].startswith("Ann már passzolt ebben a körben") and said["hu"].endswith("(most Cy következik)")
+    assert flow.session.last_seq == before and flow.view()["turn"] == "Cy"
+    flow.report("Cy", "pass", {})
+    flow.report("Dee", "pass", {})  # everyone has passed: Combat, Ann (the first to pass) starts the next round
+    assert flow.view()["round_label"] == "Round 1 of 9, Combat phase"

@@ -122,3 +122,27 @@ def test_the_first_to_pass_takes_the_first_action_marker_for_the_next_round():
     for _ in range(3):
         r, _ = end_phase(r)
     assert (r.round, r.first, r.second, r.current) == (2, 4, 0, "P4")  # opposite P4 in 8 seats: P0
+
+
+def test_a_second_pass_out_of_turn_changes_nothing():
+    """Eclipse 1.2, Passing: after passing a player only reacts, on their own turns (a pass then lets such a turn go).
+    Ann passed, Bob explored: it is Cy's turn. Ann's second pass now was recorded as an out-of-turn warning and moved
+    the turn on from Ann's seat, to Bob, so Cy lost the turn. It is illegal and changes nothing: still Cy's turn."""
+    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "explore"))
+    assert r.current == "Cy" and said == [[], []]
+    r2, verdicts = pass_turn(r, "Ann")
+    assert kinds(verdicts) == ["passed_again"] and not verdicts[0].legal
+    assert "Ann has already passed this round" in verdicts[0].message and "it is Cy's turn" in verdicts[0].message
+    assert r2 == r  # the turn stays with Cy, Ann passed once
+    r3, said = run(r2, ("Cy", "pass"), ("Dee", "explore"), ("Ann", "pass"))  # on Ann's own turn: letting it go
+    assert said == [[], [], []] and r3.current == "Bob" and r3.passed == ("Ann", "Cy")
+
+
+def test_a_second_pass_out_of_turn_with_the_action_markers_changes_nothing():
+    seats = ("P1", "P2", "P3", "P4", "P5", "P6", "P7")
+    r = start(seats, simultaneous=True)
+    holders = r.holders
+    r, _ = pass_turn(r, holders[0])
+    out = next(p for p in r.passed if p not in r.holders)
+    r2, verdicts = pass_turn(r, out)
+    assert kinds(verdicts) == ["passed_again"] and "only the marker holders" in verdicts[0].message and r2 == r

@@ -93,6 +93,21 @@ STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shellw
                    "ancient_orbital": N_("ancient orbital"), "shrine": N_("shrine")}
 
 
+def _holders(view: Mapping[str, Any]) -> list[str]:
+    """The players who may act now in the Action phase: the turn's player, or both marker holders."""
+    markers = view.get("markers")
+    if markers:
+        return [markers["first"], markers["second"]]
+    return [view["turn"]] if view.get("turn") else []
+
+
+def _passed_out_of_turn(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
+    """Whether ``player`` has passed this Action phase and it is not their turn: a pass then changes nothing (Eclipse
+    1.2, Passing: after passing only reactions, on one's own turns; :func:`rules.eclipse.rounds.passed_again`)."""
+    return (progress.stage == "action" and player in (view.get("passed") or ())
+            and player not in _holders(view))
+
+
 def _words(words: tuple[str, ...]) -> tuple[Text, ...]:
     return tuple(Text(w) for w in words)
 
@@ -368,6 +383,12 @@ class EclipseFlow(FlowBase):
         Diplomacy; Second Dawn: 4 or more players); else :meth:`FlowBase.closed_why`."""
         if form.id in DIPLOMACY_FORMS and not _diplomacy(view) and not progress.over:
             return Text("diplomatic relations are not used with {count} players", count=len(view.get("players") or ()))
+        if form.id == "pass" and _passed_out_of_turn(view, progress, player):
+            markers = view.get("markers")
+            now = (Text("only the marker holders ({holders}) act now", holders=Listing(_holders(view), AND)) if markers
+                   else Text("it is {player}'s turn", player=view.get("turn")))
+            return Text("{player} has already passed this round: after passing, a player only reacts on their own "
+                        "turns, and passes again only to let such a turn go ({now})", player=player, now=now)
         return super().closed_why(form, view, progress, player)
 
     def _open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
@@ -380,7 +401,7 @@ class EclipseFlow(FlowBase):
         if stage == "action":
             passed = player in view.get("passed", ())
             out += [a for a in ACTIONS if a in REACTIONS] if passed else list(ACTIONS)
-            out += ["pass", "attack"]
+            out += ["attack"] if _passed_out_of_turn(view, progress, player) else ["pass", "attack"]
             if view.get("modules", {}).get("alliances"):
                 out += ["alliance_found", "alliance_join", "alliance_leave"]
         elif stage == "combat":

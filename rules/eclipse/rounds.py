@@ -252,10 +252,30 @@ def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
     return _advance(r, player), verdicts
 
 
+def passed_again(r: Rounds, player: str) -> Verdict | None:
+    """The verdict on a pass by ``player`` who has already passed this round, when it is not their turn: it changes
+    nothing (Eclipse, Action phase, Passing: after passing a player only takes reactions, on their own turns, and a
+    pass then lets such a turn go), so it is no play; None when the pass is one (not passed yet, or their turn)."""
+    if r.phase != "action" or player not in r.passed or player in r.holders or player not in r.seats:
+        return None
+    if r.simultaneous:
+        now = Text("only the marker holders ({holders}) act now", holders=Listing(r.holders, AND))
+    else:
+        now = Text("it is {player}'s turn", player=r.current)
+    return Verdict("passed_again", False, TURNS,
+                   Text("{player} has already passed this round: after passing, a player only reacts on their own "
+                        "turns, and passes again only to let such a turn go ({now})", player=player, now=now),
+                   Text("nothing to record: the turn stays where it is"))
+
+
 def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
     """``player`` passes (or, having passed, lets their turn go without a reaction). The first to pass becomes
     the next start player; with the Turn Order card the second takes the card; once everyone has passed the
-    Combat phase begins."""
+    Combat phase begins. A pass by a player who has passed, out of turn, changes nothing (:func:`passed_again`:
+    the turn stays with whoever has it; it used to move on from the passer, taking the turn from its player)."""
+    again = passed_again(r, player)
+    if again is not None:
+        return r, [again]
     verdicts = _turn_check(r, player)
     if r.phase != "action":
         return r, verdicts
