@@ -23,7 +23,7 @@ def _drawn(text: str) -> pygame.Surface:
 
 def test_an_emoji_in_a_name_draws_as_the_name_alone():
     alone = pygame.image.tobytes(_drawn("Ζωή"), "RGB")
-    for typed in (f"Ζωή {DIE}", f"{DIE} Ζωή", f"Ζωή{DIE}", f"Ζωή {FAMILY}", f"Ζωή {DIE}\ufe0f"):
+    for typed in (f"Ζωή {DIE}", f"{DIE} Ζωή", f"Ζωή{DIE}", f"Ζωή {FAMILY}", f"Ζωή {DIE}\ufe0f", "Ζωή \u2705"):
         assert pygame.image.tobytes(_drawn(typed), "RGB") == alone, typed
 
 
@@ -41,6 +41,8 @@ def test_symbols_dropped_with_what_clings_to_them_and_their_one_space():
     assert drawable(font, f"Anna {DIE}{DIE} Łucja") == "Anna Łucja"
     assert drawable(font, f"Ζωή {FAMILY}\U0001f3fd") == "Ζωή"  # a sequence and its skin tone go together
     assert drawable(font, DIE) == ""
+    # below U+FFFF too, where pygame gives a missing glyph the empty box's metrics: ✅ ⭐ ⚽ are not DejaVu's
+    assert drawable(font, "Ágnes \u2705 \u2b50\ufe0f \u26bd") == "Ágnes"
     # what the font has stays, a variation selector with it: the heart and the warning sign are DejaVu's
     assert drawable(font, "Ζωή \u2665\ufe0f") == "Ζωή \u2665\ufe0f"
     assert drawable(font, "\u26a0 Łucja") == "\u26a0 Łucja"
@@ -53,3 +55,22 @@ def test_a_name_with_an_emoji_fits_as_the_name_alone_does():
     rect = canvas.name_fit(f"Ζωή {DIE}", (0, 0), canvas.font(30).size("Ζωή")[0] + 1, 30, TEXT)
     assert rect.width == canvas.font(30).size("Ζωή")[0]
     assert "…" not in canvas.drawn[-1][0]
+
+
+def test_letters_the_font_lacks_are_kept_only_symbols_go():
+    """A letter without a glyph is not a symbol: it stays (as the missing font's warning says), so that no name
+    vanishes from the screen where the font is not the one the box installs; the emoji beside it still goes."""
+    font = Canvas().font(30)
+    gothic = "\U00010330"  # GOTHIC LETTER AHSA: a letter DejaVu Sans has no glyph for
+    assert font.metrics(gothic)[0] is None
+    assert drawable(font, f"{gothic} Ζωή {DIE}") == f"{gothic} Ζωή"
+
+
+def test_a_sign_the_font_lacks_is_its_ascii_sign_not_a_box_or_nothing(monkeypatch):
+    """pygame gives a glyph missing below U+FFFF the empty box's metrics, so a sign was never found missing."""
+    from companion.screen import canvas as canvas_module
+
+    canvas = Canvas()
+    assert canvas.sign("warning") == "\u26a0"  # DejaVu's
+    monkeypatch.setitem(canvas_module.SIGNS, "warning", ("\u2705", "!"))  # a check mark DejaVu lacks
+    assert canvas.sign("warning") == "!"

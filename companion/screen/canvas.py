@@ -17,7 +17,7 @@ import pygame
 from companion.actions import Action
 from companion.i18n import N_, _
 from companion.qr import qr_surface
-from companion.screen.fonts import PYGAME_DEFAULT_SCALE, ScreenFont, font_file
+from companion.screen.fonts import PYGAME_DEFAULT_SCALE, ScreenFont, drawable, font_file
 from companion.words import catalog_letter
 
 BUTTON_MIN_PX = 48
@@ -269,7 +269,7 @@ class Canvas:
     def sign(self, kind: str) -> str:
         """The sign of ``kind`` (:data:`SIGNS`: a severity, a level, a state): the font's symbol, else ASCII."""
         symbol, plain = SIGNS.get(kind, ("", ""))
-        return symbol if symbol and self.font(24).metrics(symbol)[0] is not None else plain
+        return symbol if symbol and drawable(self.font(24), symbol) == symbol else plain
 
     def text_fit(
         self,

@@ -80,20 +80,56 @@ def _clings(ch: str) -> bool:
             or "\U000e0020" <= ch <= "\U000e007f" or unicodedata.category(ch) in ("Mn", "Me") and ord(ch) > 0x2000)
 
 
+def _symbol(ch: str) -> bool:
+    """Whether ``ch`` is a symbol (an emoji, a sign: Unicode categories So, Sk, Sm, Sc) or has no meaning to draw
+    (unassigned, private use), not a letter, digit or punctuation: only those are left out where the font lacks them
+    (a letter the font lacks stays, as the missing font's warning says)."""
+    return unicodedata.category(ch) in ("So", "Sk", "Sm", "Sc", "Cn", "Co")
+
+
+NOTDEF = "\uffff"
+"""A noncharacter no font has a glyph for: what it draws is the font's empty box (its "notdef" glyph)."""
+
+
+def _lacks(font: object, ch: str, metrics: tuple[int, ...] | None) -> bool:
+    """Whether ``font`` has no glyph for ``ch`` (``metrics``: its ``font.metrics`` entry). pygame says None only past
+    U+FFFF; a missing glyph below it (✅ ⭐ ⚽ in DejaVu) has the empty box's metrics and image, compared here (the
+    answer kept per font and character: text is measured again and again while it is fitted)."""
+    if metrics is None:
+        return True
+    cache = getattr(font, "_lacking", None)
+    if cache is None:
+        cache = {}
+        try:
+            font._lacking = cache  # type: ignore[attr-defined]
+        except AttributeError:  # pygame's own class takes no attributes: not kept
+            pass
+    if ch not in cache:
+        box = font.metrics(NOTDEF)[0]  # type: ignore[attr-defined]
+        cache[ch] = metrics == box and _image(font, ch) == _image(font, NOTDEF)
+    return cache[ch]
+
+
+def _image(font: object, text: str) -> bytes:
+    """``text`` drawn by ``font`` as pygame draws it (not through :class:`ScreenFont`), as bytes to compare."""
+    return pygame.image.tobytes(pygame.font.Font.render(font, text, False, (255, 255, 255)), "RGB")  # type: ignore
+
+
 def drawable(font: object, text: str) -> str:
     """``text`` without the symbols ``font`` (a :class:`pygame.font.Font`) has no glyph for, so none is drawn as an
-    empty box: each such symbol goes with what clings to it (variation selectors, skin tones, the joiners of an
-    emoji sequence) and with the one space that separated it from the words ("Ζωή 🎲" -> "Ζωή", "🎲 Ζωή" -> "Ζωή",
+    empty box (a letter it lacks is kept: a name must not vanish where the font is not the one the box installs):
+    each such symbol goes with what clings to it (variation selectors, skin tones, the joiners of an emoji
+    sequence) and with the one space that separated it from the words ("Ζωή 🎲" -> "Ζωή", "🎲 Ζωή" -> "Ζωή",
     "Ζωή 🎲  (waiting)" -> "Ζωή  (waiting)"). Text the font draws whole comes back unchanged."""
     if not text or text.isascii():
         return text
     metrics = font.metrics(text)  # type: ignore[attr-defined]
-    if all(m is not None or ch.isspace() for ch, m in zip(text, metrics, strict=True)):
+    if not any(_symbol(ch) and _lacks(font, ch, m) for ch, m in zip(text, metrics, strict=True)):
         return text
     kept: list[str] = []
     dropping = skip_space = False
     for ch, m in zip(text, metrics, strict=True):
-        if m is None and not ch.isspace():
+        if _symbol(ch) and _lacks(font, ch, m):
             while kept and _clings(kept[-1]):  # a joiner before this symbol joined it to a dropped one
                 kept.pop()
             if kept and kept[-1] == " ":
