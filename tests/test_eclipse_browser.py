@@ -163,59 +163,38 @@ def test_a_phone_turns_the_alliances_on_for_a_game_chosen_on_the_box(browser, hu
     game's on/off options, each with what it does and its rulebook page; ticking the alliances (Rise of the Ancients
     p.10-11, 4 or more players) is recorded at once and Start plays them. The seat dots beside the names hold their
     colour's letters whole."""
-    import numpy as np
     from playwright.sync_api import expect
 
-    from companion.app import MainLoop
-    from companion.flows import FLOWS
-    from companion.session import SessionStore
-    from companion.setup_flow import TableSetup
-    from device import FakeCamera
     from tests.test_camera_browser import LoopThread
-    from vision.motion import StillnessDetector
+    from tests.test_setup_options_browser import setup_phone
 
-    server = serve(create_app(hub), host="127.0.0.1", port=0)
-    with SessionStore(tmp_path / "setup.sqlite3") as store:
-        loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
-                        stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"], {}),
-                        sleep=lambda s: None)
-        loop.publish()
-        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="el-GR", is_mobile=True,
-                                      has_touch=True)
-        page, errors = context.new_page(), []
-        page.set_default_timeout(10_000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(join_url(server, hub))
-        try:
-            with LoopThread(loop):
-                expect(page.locator("#setup-options legend")).to_have_text("Επιλογές παιχνιδιού")
-                for name in ("Ζωή", "Νίκος", "Ελένη", "Γιώργος"):
-                    page.locator("#setup-name").fill(name)
-                    page.locator("#setup-add").click()
-                    expect(page.locator("#setup-players li .name").last).to_have_text(name)
-                alliances = page.locator('#setup-option-list input[data-option="alliances"]')
-                expect(alliances).not_to_be_checked()
-                expect(page.locator("#setup-option-list label").filter(
-                    has=page.locator('input[data-option="alliances"]'))).to_contain_text(
-                    "συμμαχίες που βαθμολογούνται μαζί (Αυγή των Αρχαίων σ.10-11")
-                alliances.check()
-                expect(page.locator("#setup-result")).to_have_text("η ενότητα Συμμαχιών: σε χρήση")
-                expect(alliances).to_be_checked()
-                width = page.evaluate("document.documentElement.scrollWidth")
-                # each seat dot holds its colour's letters whole ("Κο" for κόκκινο was drawn "Κ" over "ο")
-                spilled = page.evaluate("""() => [...document.querySelectorAll('#setup-players .dot')]
-                    .filter((d) => d.scrollHeight > d.clientHeight || d.scrollWidth > d.clientWidth)
-                    .map((d) => d.textContent)""")
-                page.screenshot(path=str(output_dir / "phone_eclipse_setup_options.png"), full_page=True)
-                page.locator("#setup-start").click()
-                expect(page.locator("#setup-section")).to_be_hidden()
-            assert width <= 360  # the options' words wrap inside the phone's width
-            assert spilled == []
-            assert loop.flow.session.settings["alliances"] is True
-            assert errors == []
-        finally:
-            context.close()
-            server.shutdown()
+    with setup_phone(browser, hub, tmp_path, "eclipse", "el-GR") as (loop, page, errors):
+        with LoopThread(loop):
+            expect(page.locator("#setup-options legend")).to_have_text("Επιλογές παιχνιδιού")
+            for name in ("Ζωή", "Νίκος", "Ελένη", "Γιώργος"):
+                page.locator("#setup-name").fill(name)
+                page.locator("#setup-add").click()
+                expect(page.locator("#setup-players li .name").last).to_have_text(name)
+            alliances = page.locator('#setup-option-list input[data-option="alliances"]')
+            expect(alliances).not_to_be_checked()
+            expect(page.locator("#setup-option-list label").filter(
+                has=page.locator('input[data-option="alliances"]'))).to_contain_text(
+                "συμμαχίες που βαθμολογούνται μαζί (Αυγή των Αρχαίων σ.10-11")
+            alliances.check()
+            expect(page.locator("#setup-result")).to_have_text("η ενότητα Συμμαχιών: σε χρήση")
+            expect(alliances).to_be_checked()
+            width = page.evaluate("document.documentElement.scrollWidth")
+            # each seat dot holds its colour's letters whole ("Κο" for κόκκινο was drawn "Κ" over "ο")
+            spilled = page.evaluate("""() => [...document.querySelectorAll('#setup-players .dot')]
+                .filter((d) => d.scrollHeight > d.clientHeight || d.scrollWidth > d.clientWidth)
+                .map((d) => d.textContent)""")
+            page.screenshot(path=str(output_dir / "phone_eclipse_setup_options.png"), full_page=True)
+            page.locator("#setup-start").click()
+            expect(page.locator("#setup-section")).to_be_hidden()
+        assert width <= 360  # the options' words wrap inside the phone's width
+        assert spilled == []
+        assert loop.flow.session.settings["alliances"] is True
+        assert errors == []
 
 
 def test_a_second_tap_before_the_box_shows_the_first_is_made_against_the_first(browser, hub, tmp_path):  # noqa: F811

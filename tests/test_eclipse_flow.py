@@ -29,6 +29,22 @@ def start(store, players: str = "Ann,Bob", **options) -> GameFlow:
     return GameFlow(session, ECLIPSE)
 
 
+def at_final_scoring(store) -> GameFlow:
+    """Ann (Terran, 221 Procyon) and Bob (Orion, 232 Rigel) play nine rounds passing at once: the game waits for
+    their final positions (Eclipse, End of the game). On the table each controls their starting sector: 3 VP."""
+    flow = start(store, species=["Terran Directorate", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+    for _ in range(9):
+        turn = flow.view()["turn"]
+        flow.report(turn, "pass", {})
+        flow.report("Bob" if turn == "Ann" else "Ann", "pass", {})
+        for _ in range(3):
+            flow.next_phase()
+    assert flow.view()["stage"] == "reporting"
+    return flow
+
+
 def next_round(flow: GameFlow) -> None:
     """Combat, Upkeep and Cleanup ended with Next (Eclipse, Game round)."""
     for label in ("Upkeep", "Cleanup"):
@@ -137,16 +153,7 @@ def test_score_now_asks_before_scoring_without_a_players_final_position(store):
     2.1: reputation, resources, tech tracks are scored from it). One tap of Score now with Bob's position missing
     scored him on the table alone, and a game scored cannot be resumed from the history: Next now first names who is
     missing; pressed again, it scores without it, as the table chose."""
-    flow = start(store, species=["Terran Directorate", "Orion Hegemony"])
-    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
-    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
-    for _ in range(9):
-        turn = flow.view()["turn"]
-        flow.report(turn, "pass", {})
-        flow.report("Bob" if turn == "Ann" else "Ann", "pass", {})
-        for _ in range(3):
-            flow.next_phase()
-    assert flow.view()["stage"] == "reporting"
+    flow = at_final_scoring(store)
     flow.report("Ann", "position", {"reputation_3": 1, "money": 2})
     with pytest.raises(BadEntry) as asked:
         flow.next_phase()

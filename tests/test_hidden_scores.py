@@ -23,29 +23,12 @@ from companion.library import Library
 from companion.modes.base import ModeName
 from companion.player_names import parse_players
 from tests.phones import joined_phone, post_through_loop
+from tests.test_eclipse_flow import at_final_scoring as eclipse_at_final_scoring
 from tests.test_evening import do, evening
 
 ECLIPSE = FLOWS["eclipse"]
 ANN_POSITION = {"reputation_4": 2, "reputation_3": 1, "money": 9}  # reputation 4 + 4 + 3 = 11 VP, hidden
 BOB_POSITION = {"reputation_2": 1}  # 2 VP
-
-
-def eclipse_at_final_scoring(store) -> GameFlow:
-    """Ann (Terran, 221 Procyon) and Bob (Orion, 232 Rigel) play nine rounds passing at once: the game waits for
-    their final positions (Eclipse, End of the game). On the table each controls their starting sector: 3 VP."""
-    session = store.start("eclipse", ECLIPSE.settings(parse_players("Ann,Bob", ECLIPSE.info.colours),
-                                                      {"species": ["Terran Directorate", "Orion Hegemony"]}))
-    flow = GameFlow(session, ECLIPSE)
-    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
-    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
-    for _ in range(9):
-        turn = flow.view()["turn"]
-        flow.report(turn, "pass", {})
-        flow.report("Bob" if turn == "Ann" else "Ann", "pass", {})
-        for _ in range(3):
-            flow.next_phase()
-    assert flow.view()["stage"] == "reporting"
-    return flow
 
 
 def totals(players) -> dict[str, int]:

@@ -7,6 +7,8 @@ Never downloads a browser: uses /usr/bin/chromium, and skips with the reason whe
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -16,52 +18,62 @@ from tests.test_phone_browser import browser, join_url  # noqa: F401 (fixture)
 pytestmark = pytest.mark.browser
 
 
-def test_a_phone_picks_among_the_stars_objectives_for_a_game_chosen_on_the_box(browser, hub, tmp_path):  # noqa: F811
-    """Among the Stars with 2 players draws 2 objectives (rulebook 8, 2-player rules): on the phone each objective is
-    a box under the option's words; ticking two records them at once, and Start plays them."""
-    from playwright.sync_api import expect
-
+@contextlib.contextmanager
+def setup_phone(browser, hub, tmp_path, game: str, locale: str):  # noqa: F811
+    """A box on the setup of ``game`` chosen on its chooser (no command-line options) and one phone at 360 px in
+    ``locale`` on its page: yields ``(loop, page, errors)`` (the loop not running: wrap taps in ``LoopThread``;
+    ``errors``: the page's script errors). Closes the page and the phone view after."""
     from companion.app import MainLoop
     from companion.flows import FLOWS
     from companion.session import SessionStore
     from companion.setup_flow import TableSetup
     from device import FakeCamera
-    from tests.test_camera_browser import LoopThread
     from vision.motion import StillnessDetector
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     with SessionStore(tmp_path / "setup.sqlite3") as store:
         loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
-                        stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["among"], {}),
+                        stillness=StillnessDetector(), setup=TableSetup(store, FLOWS[game], {}),
                         sleep=lambda s: None)
         loop.publish()
-        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="hu-HU", is_mobile=True,
+        context = browser.new_context(viewport={"width": 360, "height": 740}, locale=locale, is_mobile=True,
                                       has_touch=True)
         page, errors = context.new_page(), []
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(join_url(server, hub))
         try:
-            with LoopThread(loop):
-                for name in ("Ágnes", "Bálint"):
-                    page.locator("#setup-name").fill(name)
-                    page.locator("#setup-add").click()
-                    expect(page.locator("#setup-players li .name").last).to_have_text(name)
-                boxes = page.locator('#setup-option-list input[data-option="objectives"]')
-                expect(boxes).to_have_count(8)
-                boxes.and_(page.locator('[data-name="Intergalactic Trade"]')).check()
-                expect(page.locator("#setup-result")).to_have_text("a célok: Intergalactic Trade")
-                boxes.and_(page.locator('[data-name="On Budget"]')).check()
-                expect(page.locator("#setup-result")).to_have_text("a célok: Intergalactic Trade és On Budget")
-                width = page.evaluate("document.documentElement.scrollWidth")
-                page.locator("#setup-start").click()
-                expect(page.locator("#setup-section")).to_be_hidden()
-            assert width <= 360
-            assert loop.flow.session.settings["objectives"] == ["intergalactic_trade", "on_budget"]
-            assert errors == []
+            yield loop, page, errors
         finally:
             context.close()
             server.shutdown()
+
+
+def test_a_phone_picks_among_the_stars_objectives_for_a_game_chosen_on_the_box(browser, hub, tmp_path):  # noqa: F811
+    """Among the Stars with 2 players draws 2 objectives (rulebook 8, 2-player rules): on the phone each objective is
+    a box under the option's words; ticking two records them at once, and Start plays them."""
+    from playwright.sync_api import expect
+
+    from tests.test_camera_browser import LoopThread
+
+    with setup_phone(browser, hub, tmp_path, "among", "hu-HU") as (loop, page, errors):
+        with LoopThread(loop):
+            for name in ("Ágnes", "Bálint"):
+                page.locator("#setup-name").fill(name)
+                page.locator("#setup-add").click()
+                expect(page.locator("#setup-players li .name").last).to_have_text(name)
+            boxes = page.locator('#setup-option-list input[data-option="objectives"]')
+            expect(boxes).to_have_count(8)
+            boxes.and_(page.locator('[data-name="Intergalactic Trade"]')).check()
+            expect(page.locator("#setup-result")).to_have_text("a célok: Intergalactic Trade")
+            boxes.and_(page.locator('[data-name="On Budget"]')).check()
+            expect(page.locator("#setup-result")).to_have_text("a célok: Intergalactic Trade és On Budget")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            page.locator("#setup-start").click()
+            expect(page.locator("#setup-section")).to_be_hidden()
+        assert width <= 360
+        assert loop.flow.session.settings["objectives"] == ["intergalactic_trade", "on_budget"]
+        assert errors == []
 
 
 def test_a_tick_the_box_did_not_record_is_taken_back_on_the_phone(browser, hub, tmp_path):  # noqa: F811
