@@ -6,6 +6,7 @@ test_phone_browser.py)."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 
 import pytest
@@ -55,12 +56,11 @@ def test_a_question_answered_on_two_phones_at_once_is_recorded_once_and_the_seco
             "Κάμερα: Bob επέλεξε Εξερεύνηση; (ζάρια: Εξερεύνηση 2, Αποίκιση 1)")
         expect(hungarian.locator("#questions li .q")).to_have_text(
             "Kamera: Bob ezt a fázist választotta: Felfedezés? (kockák: Felfedezés 2, Letelepedés 1)")
+        reached, post = threading.Event(), hub.post_action  # "sending" shows before the request reaches the box
+        hub.post_action = lambda *args, **kw: (post(*args, **kw), reached.set())
         greek.locator("#questions li button.confirm").click()  # both taps wait for the loop: the Greek one first
         expect(greek.locator("#camera-result")).to_have_text("αποστολή…")
-        deadline = time.monotonic() + 10  # the page shows "sending" before its request reaches the box (bounded)
-        while hub._actions.qsize() < 1 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert hub._actions.qsize() == 1, "the Greek phone's Confirm did not reach the box within 10 s"
+        assert reached.wait(10), "the Greek phone's Confirm did not reach the box within 10 s"
         hungarian.locator("#questions li button.dismiss").click()
         expect(hungarian.locator("#camera-result")).not_to_have_text("")
         with LoopThread(loop):
