@@ -364,6 +364,12 @@ class RollDiceConfig:
             darker, foreshortened, whichever of the two matches better), blended towards 1 as that doubt falls:
             the dice found, colours and faces never change (None: no cap). A purple side face under its glared top
             read ship at 0.997 on the second generator's seed 102008.
+        sheen_sigma: spread (log units) of how far a lamp's sheen may wash a die's chroma out towards white, for the
+            last cap on a read's confidence (:func:`vision.roll_dice.sheen.capped_by_sheen`): a read is at most as sure
+            as its body is of the read colour when a shortfall of chroma along the line from white to a colour weighs
+            with this instead of ``chroma_sigma``, as far as the body is brighter than that colour (None: no cap;
+            reads, colours and faces never change). A red die
+            washed out to half its chroma, its hue still red's, read brown at 0.98 on the second generator's 109002.
         hang_overlap_ramp, hang_cos_ramp, hang_reach_ramp, hang_shade_ramp: the hanging-side test
             (:func:`vision.roll_dice.sides.hanging_sides`): a face whose box overlaps a surer face's box (share of the
             smaller on ``hang_overlap_ramp``), lying from it towards the camera's nadir (cosine on ``hang_cos_ramp``)
@@ -595,6 +601,7 @@ class RollDiceConfig:
     hang_reach_ramp: tuple[float, float] = (0.25, 0.35)
     hang_shade_ramp: tuple[float, float] = (0.02, 0.05)
     side_doubt_cap: float | None = 0.5
+    sheen_sigma: float | None = 0.3
     texture_side: float = 12.0
     texture_reach: float = 2.2
     texture_min_shift: float = 0.8

@@ -33,6 +33,7 @@ from .outline import square_outline
 from .raised import raised_edges
 from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
+from .sheen import capped_by_sheen
 from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_faces, other_size_guard
@@ -537,6 +538,7 @@ class RollDiceReader:
         dice = stage("recentre", recentre_reads, frame, tops, colour_p, ncc, kept, self.profile, self._templates,
                      self._template_pol, cfg)
         dice = stage("doubt", capped_by_side_doubt, frame, tops, ncc, kept, dice, cfg)
+        dice = stage("sheen", capped_by_sheen, tops.body, kept, dice, self._protos, self.profile.colours, lit, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched
