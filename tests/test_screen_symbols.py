@@ -40,13 +40,22 @@ def test_symbols_dropped_with_what_clings_to_them_and_their_one_space():
     assert drawable(font, f"Ζωή {DIE}  (waiting)") == "Ζωή  (waiting)"  # the words' own two spaces kept
     assert drawable(font, f"Anna {DIE}{DIE} Łucja") == "Anna Łucja"
     assert drawable(font, f"Ζωή {FAMILY}\U0001f3fd") == "Ζωή"  # a sequence and its skin tone go together
-    assert drawable(font, DIE) == ""
+    assert drawable(font, DIE) == "Game Die"  # a name that is only symbols is said, never left blank
+    assert drawable(font, f"{FAMILY}\U0001f3fd") == "Man Woman Girl"
+    assert drawable(font, "") == "" and drawable(font, "  ") == "  "
     # below U+FFFF too, where pygame gives a missing glyph the empty box's metrics: ✅ ⭐ ⚽ are not DejaVu's
     assert drawable(font, "Ágnes \u2705 \u2b50\ufe0f \u26bd") == "Ágnes"
     # what the font has stays, a variation selector with it: the heart and the warning sign are DejaVu's
     assert drawable(font, "Ζωή \u2665\ufe0f") == "Ζωή \u2665\ufe0f"
     assert drawable(font, "\u26a0 Łucja") == "\u26a0 Łucja"
     assert drawable(font, "Ágnes Őrs") == "Ágnes Őrs"
+
+
+def test_a_name_of_symbols_alone_is_drawn_by_their_names_not_blank():
+    """A player named "🎲" showed as a seat badge with nothing beside it: the table could not tell whose seat it was."""
+    named = pygame.image.tobytes(_drawn("Game Die"), "RGB")
+    assert pygame.image.tobytes(_drawn(DIE), "RGB") == named
+    assert pygame.image.tobytes(_drawn(DIE), "RGB") != pygame.image.tobytes(_drawn(""), "RGB")
 
 
 def test_a_name_with_an_emoji_fits_as_the_name_alone_does():

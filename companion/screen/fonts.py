@@ -120,7 +120,9 @@ def drawable(font: object, text: str) -> str:
     empty box (a letter it lacks is kept: a name must not vanish where the font is not the one the box installs):
     each such symbol goes with what clings to it (variation selectors, skin tones, the joiners of an emoji
     sequence) and with the one space that separated it from the words ("Ζωή 🎲" -> "Ζωή", "🎲 Ζωή" -> "Ζωή",
-    "Ζωή 🎲  (waiting)" -> "Ζωή  (waiting)"). Text the font draws whole comes back unchanged."""
+    "Ζωή 🎲  (waiting)" -> "Ζωή  (waiting)"). Text the font draws whole comes back unchanged. Text that is only
+    such symbols (a player named "🎲") is not left blank: each symbol is said by its Unicode name ("Game Die"), so
+    the table still tells one seat from another (:func:`_named`)."""
     if not text or text.isascii():
         return text
     metrics = font.metrics(text)  # type: ignore[attr-defined]
@@ -146,7 +148,15 @@ def drawable(font: object, text: str) -> str:
             continue
         skip_space = False
         kept.append(ch)
-    return "".join(kept)
+    out = "".join(kept)
+    return out if out.strip() or not text.strip() else _named(text)
+
+
+def _named(text: str) -> str:
+    """The symbols of ``text`` by their Unicode names, title case, what clings to them left out ("🎲" -> "Game Die",
+    "👨‍👩‍👧" -> "Man Woman Girl"); a symbol with no name (private use) as ``U+E000``."""
+    return " ".join(unicodedata.name(ch, f"U+{ord(ch):04X}").title() for ch in text
+                    if not ch.isspace() and not _clings(ch))
 
 
 class ScreenFont(pygame.font.Font):
