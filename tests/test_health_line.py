@@ -51,3 +51,23 @@ def test_the_game_screens_health_line_is_whole_or_says_where_it_is(store, lang):
         assert any(text.endswith(": no network") for text in short), short  # a short one is drawn as it is
     finally:
         i18n.set_box_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_the_setup_screens_corner_says_where_the_message_is_whole_not_cut(lang):
+    """The setup screen's corner (106 × 70 design px) drew "⚠ WARN: see Owner pa…": where the message does not fit,
+    where it is is word-wrapped on the lines the corner holds, and where not even that fits, the level alone."""
+    try:
+        i18n.set_box_language(lang)
+        message = i18n.say(i18n.Text(CALIBRATION), lang)
+        health = {"box": {"health": {"level": "WARN", "message": message}}}
+        corner = TouchScreen(phone_url="http://192.168.1.20:8080/")
+        corner.draw_health(health, corner.rect(688, 404, 106, 70), size=16)
+        drawn = [str(text) for text, _rect, _room in corner.drawn]
+        assert " ".join(drawn) == f"⚠ {SHORT[lang]}", drawn  # the short form whole, over several lines
+        sliver = TouchScreen(phone_url="http://192.168.1.20:8080/")
+        sliver.draw_health(health, sliver.rect(688, 404, 106, 16), size=16)  # one line's height only
+        level = i18n.say(i18n.Text("WARN"), lang)
+        assert [str(text) for text, _rect, _room in sliver.drawn] == [f"⚠ {level}"]
+    finally:
+        i18n.set_box_language("en")

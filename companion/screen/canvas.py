@@ -481,7 +481,8 @@ class Canvas:
         on one line, or word-wrapped on as many lines as ``area`` holds at a size read at arm's length (down to
         :data:`HINT_MIN_SIZE`); where it cannot be (the
         game screen's corner beside its buttons), the sign and level say where the whole message is (the Owner page,
-        linked from every phone), never a message cut mid-word."""
+        linked from every phone), on as many lines as the area holds; where not even that fits, the sign and level
+        alone. Never a message cut mid-word."""
         health = (view.get("box") or {}).get("health")
         if not health:
             return
@@ -494,19 +495,30 @@ class Canvas:
         sign, word = self.sign(level), _(LEVEL_WORDS.get(level, level))
         said = " ".join(_("{sign} {level}: {message}").format(sign=sign, level=word,
                                                               message=health.get("message", "")).split())
+        short = _("{sign} {level}: see {page}").format(sign=sign, level=word, page=_("Owner page"))
+        if self._whole(said, area, size, colour):
+            return
+        if self.font(12).size(short)[0] <= area.width:  # where the message is, on one line
+            self.text_fit(short, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
+            return
+        if self._whole(short, area, size, colour):
+            return
+        self.text_fit(f"{sign} {word}", (area.x, area.centery), area.width, size, colour, anchor="midleft",
+                      min_size=12)  # not even where the message is fits: the level alone, never cut
+
+    def _whole(self, text: str, area: pygame.Rect, size: int, colour: tuple[int, int, int]) -> bool:
+        """Draw ``text`` word-wrapped in ``area`` at the largest size from ``size`` down to :data:`HINT_MIN_SIZE` at
+        which every line fits; False (nothing drawn) when none does."""
         for at in range(size, min(size, HINT_MIN_SIZE) - 1, -1):  # smaller is not read at arm's length
-            lines = self.wrap_lines(said, area.width, at)
+            lines = self.wrap_lines(text, area.width, at)
             height = len(lines) * self.font(at).get_linesize()
             if height <= area.height and all(self.font(at).size(line)[0] <= area.width for line in lines):
-                break
-        else:
-            said = _("{sign} {level}: see {page}").format(sign=sign, level=word, page=_("Owner page"))
-            self.text_fit(said, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
-            return
-        y = area.centery - height // 2
-        for line in lines:
-            self.text(line, (area.x, y), at, colour)
-            y += self.font(at).get_linesize()
+                y = area.centery - height // 2
+                for line in lines:
+                    self.text(line, (area.x, y), at, colour)
+                    y += self.font(at).get_linesize()
+                return True
+        return False
 
     def draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
         if not findings:
