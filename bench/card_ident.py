@@ -19,10 +19,11 @@ at the centred shift, :meth:`~vision.deck.DeckProfile._coarse_many`), ``fine`` (
 :meth:`~vision.deck.DeckProfile._fine_many`) and ``decide`` (best card and best other card,
 :meth:`~vision.deck.DeckProfile._best_two`), each step timed over every crop on the previous step's output, and the
 median number of (reference, turn) pairs the fine step searches. The steps timed one by one sum to less than
-``new card`` (Race, one crop: 1.40-1.47 against 1.73-1.87 ms, 2026-12-05); the difference is not the caches
-(reading a 2 MB buffer before each step adds 0.01-0.1 ms) nor page faults, but mostly the about 620 Python-level
-calls a card makes, each dearer in sequence than when repeated alone. The same steps are also printed for the
-whole frame's crops scored at once (``cold frame``), per card.
+``new card`` (Race, one crop: 1.40-1.47 against 1.73-1.87 ms, 2026-12-05): each step timed over every crop in a
+row finds its own tables, code and buffers in the caches, which a card going through every step before the next
+does not. So the same steps are also timed ``in sequence``, card by card (:func:`sequence_ms`): their sum is the new
+card's cost, split by step. The steps are also printed for the whole frame's crops scored at once (``cold
+frame``), per card.
 
 ``--against DIR``: the same figures for the ``vision`` package of another checkout (e.g. a worktree of main),
 loaded beside this one and timed interleaved round by round (their order swapped every round), with the share of
@@ -154,6 +155,32 @@ def stage_ms(deck, crops: list[np.ndarray], together: int = 1) -> tuple[dict[str
     return ms, float(np.median(pairs)) if pairs else 0.0
 
 
+def sequence_ms(deck, crops: list[np.ndarray]) -> dict[str, float] | None:
+    """CPU ms per crop of each of :data:`STAGES` when each crop goes through every step before the next crop is
+    begun (what a new card alone costs, split: each step reads what the steps before it left in the caches), or None
+    for a deck read at one parity of turns first (square tiles). :func:`stage_ms` times each step over every crop
+    in a row instead (each step then finds its own data, tables and code still in the caches)."""
+    tried = deck.turns_to_try()
+    if len(tried) == 4 and deck.config.parity_alone > 0:
+        return None
+    decide = getattr(deck, "_best_two_many", None) or (lambda Ds: [deck._best_two(D) for D in Ds])
+    clock = time.process_time
+    total = dict.fromkeys(STAGES, 0.0)
+    for crop in crops:
+        t0 = clock()
+        feats = deck.turn_features_many([crop], tried)
+        t1 = clock()
+        coarse = deck._coarse_many(feats, tried=tried)
+        t2 = clock()
+        dists = deck._fine_many(coarse, feats, tried)
+        t3 = clock()
+        decide(dists)
+        t4 = clock()
+        for step, dt in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            total[step] += dt
+    return {step: v * 1000.0 / max(len(crops), 1) for step, v in total.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES))
@@ -186,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                                                       for m in ("new", "cold", "feat", *sizes)}
         steps: dict[tuple[str, str], list[tuple[dict[str, float], float] | None]] = {
             (k, m): [] for k in decks for m in ("new", "cold")}
+        in_seq: dict[str, list[dict[str, float] | None]] = {k: [] for k in decks}
         for rnd in range(args.rounds):
             # the versions' order swapped from one round to the next (the one timed second reads warmer caches)
             for k, d in (list(decks.items()) if rnd % 2 == 0 else list(decks.items())[::-1]):
@@ -198,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.stages:
                     steps[(k, "new")].append(stage_ms(d, crops))
                     steps[(k, "cold")].append(stage_ms(d, crops, n))
+                    in_seq[k].append(sequence_ms(d, crops))
         print(f"== {game}: {n} crops, {len(deck.ref_ids)} references")
         for k in decks:
             print(f"  {k:8s} new card {min(res[(k, 'new')]):.2f} ms, "
@@ -212,6 +241,10 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"           {what} steps (ms a card): " + ", ".join(f"{s} {best[s]:.2f}" for s in STAGES)
                           + f" (sum {sum(best.values()):.2f}); pairs searched at every shift, median "
                           f"{got[0][1]:.0f}")   # type: ignore[index]
+                if args.stages and m == "new" and in_seq[k] and in_seq[k][0] is not None:
+                    best = {s: min(r[s] for r in in_seq[k]) for s in STAGES}   # type: ignore[index]
+                    print("           a new card's steps in sequence, card by card (ms a card): "
+                          + ", ".join(f"{s} {best[s]:.2f}" for s in STAGES) + f" (sum {sum(best.values()):.2f})")
         if other is not None:
             a, b = decks["this"].score_many(crops), decks["against"].score_many(crops)
             same = sum(x[0] == y[0] and x[3] == y[3] for x, y in zip(a, b, strict=True))
