@@ -40,7 +40,7 @@ from babel.support import LazyProxy, Translations
 
 from device.errors import Words, english
 from rules.names import WORD_KINDS, Term, translated
-from rules.text import AND, N_, OR, Listing, Text, plural
+from rules.text import AND, N_, OR, Listing, Text, in_game, plural
 
 __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_",
            "as_written", "ask_language",
@@ -48,7 +48,7 @@ __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "
            "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
            "pgettext", "pick_language", "plural", "plurals", "say", "say_template",
-           "set_box_language", "text_of", "translations", "use_language"]
+           "set_box_language", "text_of", "translations", "use_language", "in_game"]
 
 log = logging.getLogger(__name__)
 
@@ -318,7 +318,8 @@ def _say(value: str, lang: str) -> str:
     if isinstance(value, Text):
         catalog = translations(lang)
         if value.plural_template is None:
-            template = catalog.gettext(value.template)
+            context = value.context
+            template = catalog.pgettext(context, value.template) if context else catalog.gettext(value.template)
         else:
             template = catalog.ngettext(value.template, value.plural_template, value.n or 0)
         if not value.params and value.plural_template is None:

@@ -5,7 +5,7 @@ a :class:`rules.text.Listing` and a :class:`rules.names.Term` as JSON, so a ques
 Shapes (JSON)::
 
     "plain words"                                          a str, a number, a bool, null: as it is
-    {"text": template, "plural": str | null, "n": int | null, "params": {name: kept}}
+    {"text": template, "plural": str | null, "n": int | null, "params": {name: kept}, "context"?: str}
     {"listing": [kept, ...], "sep": kept}
     {"term": kind, "id": id}
     {"list": [kept, ...]}
@@ -54,8 +54,11 @@ def to_kept(value: Any) -> Any:
     """``value`` as JSON that :func:`from_kept` turns back into the same words (its English ``str`` equal, said in
     every language as before). Anything else that is a ``str`` is kept as its plain words."""
     if isinstance(value, Text):
-        return {"text": value.template, "plural": value.plural_template, "n": value.n,
+        kept = {"text": value.template, "plural": value.plural_template, "n": value.n,
                 "params": {str(k): to_kept(v) for k, v in value.params.items()}}
+        if value.context is not None:
+            kept["context"] = value.context
+        return kept
     if isinstance(value, Listing):
         return {"listing": [to_kept(i) for i in value.items], "sep": to_kept(value.sep)}
     if isinstance(value, Term):
@@ -119,4 +122,9 @@ def _text(kept: Mapping[str, Any], depth: int) -> Text:
         raise ValueError(f"kept text whose template does not take its parameters ({exc})") from None
     if len(words) > MAX_CHARS:
         raise ValueError(f"kept text longer than {MAX_CHARS} characters")
+    context = kept.get("context")
+    if context is not None:
+        if not isinstance(context, str) or len(context) > 100:
+            raise ValueError("kept text whose game context is of another shape")
+        words.context = context
     return words

@@ -7,9 +7,10 @@ says it in a player's language: the template through the gettext catalog, each p
 :class:`Text` parameter is said the same way, a :class:`rules.names.Term` in the language's edition's words).
 
 Templates are marked for ``pybabel extract`` (``babel.cfg``): ``Text("...")`` and ``plural("...", "...", n)``
-are extraction keywords; :func:`N_` marks a template kept in a constant (``N_("p.3 Assign")``, said later as
-``Text(section)``). Fields are Python's brace fields (``"{player} built {tile}"``); give them names a
-translator understands.
+are extraction keywords, and so is ``in_game("Race for the Galaxy", "...")`` (a word two games share in English
+but not in every language: the game is the catalog's ``msgctxt``); :func:`N_` marks a template kept in a constant
+(``N_("p.3 Assign")``, said later as ``Text(section)``). Fields are Python's brace fields
+(``"{player} built {tile}"``); give them names a translator understands.
 
 Any change to the English text (an f-string, ``+``, ``", ".join``) gives a plain ``str`` that the box can only
 show in English: build the whole sentence as one :class:`Text`, and a list as a :class:`Listing`.
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["AND", "Listing", "N_", "OR", "Text", "plural"]
+__all__ = ["AND", "Listing", "N_", "OR", "Text", "in_game", "plural"]
 
 
 def N_(message: str) -> str:
@@ -41,6 +42,7 @@ class Text(str):
         plural_template: the English plural form (the catalog's msgid_plural), or None.
         n: the count that picks the plural form, or None.
         params: the parameters, ``{field name: value}`` (values: ``str``, numbers, :class:`Text`, terms, lists).
+        context: the catalog's ``msgctxt`` (:func:`in_game`), or None for the plain message.
 
     Raises:
         KeyError, IndexError, ValueError: the template names a field that is not given (a programming error).
@@ -50,6 +52,7 @@ class Text(str):
     plural_template: str | None
     n: int | None
     params: Mapping[str, Any]
+    context: str | None = None
 
     def __new__(cls, template: str, /, **params: Any) -> Text:
         return cls._make(template, None, None, params)
@@ -66,13 +69,25 @@ class Text(str):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles keep the template and parameters
-        return (_rebuild, (type(self), str(self), self.template, self.plural_template, self.n, dict(self.params)))
+        return (_rebuild, (type(self), str(self), self.template, self.plural_template, self.n, dict(self.params),
+                           self.context))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Text:
         return self  # immutable, as a str is
 
     def __copy__(self) -> Text:
         return self
+
+
+def in_game(game: str, template: str, /, **params: Any) -> Text:
+    """A :class:`Text` whose words are the named game's own in each language: ``game`` (its English title, as
+    ``"Roll for the Galaxy"``) is the catalog's ``msgctxt``. For a word two games share in English but their
+    rulebooks do not in another language (Roll's and Race's "Tableau" and "developments": the Greek Roll rulebook
+    says "τεχνολογίες", the Polish Race rulebook "układ kart" for a tableau of cards, not Roll's tiles). The English
+    ``str`` is the template's, as :class:`Text`'s."""
+    self = Text._make(template, None, None, params)
+    self.context = str(game)
+    return self
 
 
 def plural(singular: str, plural_template: str, n: int, /, **params: Any) -> Text:
@@ -138,7 +153,9 @@ language (a constant for the same reason as :data:`AND`)."""
 
 
 def _rebuild(cls: type, english: str, template: str, plural_template: str | None, n: int | None,
-             params: dict[str, Any]) -> Text:
+             params: dict[str, Any], context: str | None = None) -> Text:
     self = str.__new__(cls, english)
     self.template, self.plural_template, self.n, self.params = template, plural_template, n, params
+    if context is not None:
+        self.context = context
     return self
