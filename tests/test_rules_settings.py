@@ -189,7 +189,7 @@ def test_a_game_declares_how_a_bad_input_file_exits():
 
 @pytest.mark.parametrize(("lang", "words"), [
     # an option's label carries its own article ("the objectives", "each player's species"): the sentence adds none
-    ("el", "Eclipse, ρυθμίσεις: το είδος κάθε παίκτη πρέπει να είναι ένα από "),
+    ("el", "Eclipse, ρυθμίσεις: η φυλή κάθε παίκτη πρέπει να είναι ένα από "),
     ("hu", "Eclipse beállítások: minden játékos faja értéke ezek egyike kell legyen: "),
 ])
 def test_a_species_that_is_none_reads_naturally_in_the_language(tmp_path, monkeypatch, capsys, lang, words):

@@ -193,7 +193,7 @@ def test_a_phone_sees_the_tie_and_the_tie_break_under_the_totals(browser, tmp_pa
     # each rulebook's tie-break (the digests in shared/rules): Roll p.8 Victory, Race end of game, Among the Stars
     # 6 'Game end' (the Hungarian rulebook: 'az Erőművek itt nem számítanak'), Eclipse's end of the game
     ("roll", {"en": "dice in cup + credits", "pl": "kości w kubku + kredyty"}),
-    ("race", {"en": "cards in hand + goods", "el": "κάρτες στο χέρι + αγαθά"}),
+    ("race", {"en": "cards in hand + goods", "el": "κάρτες στο χέρι + προϊόντα"}),
     ("among", {"en": "locations without reactors, then credits", "hu": "helyszínek Erőművek nélkül, aztán Credit"}),
     ("eclipse", {"en": "resources: Money + Science + Materials", "hu": "erőforrások: Pénz + Tudomány + Nyersanyag"}),
 ])

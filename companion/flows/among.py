@@ -17,7 +17,7 @@ from companion.camera import CardPass, Observed, Proposal
 from companion.camera.preview import misplays
 from companion.camera.station import StationChange, StationWatcher, growth_order
 from companion.errors import BadEntry
-from companion.flow_spec import Board, Cell, Field, FlowBase, Form, TableRound
+from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound
 from companion.i18n import AND, N_, Listing, Text, lazy, plural
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
@@ -39,6 +39,9 @@ class AmongFlow(FlowBase):
     the options (races, objectives, the aggressive mode) come from the declaration (``AMONG_GAME.info``)."""
 
     game = AMONG_GAME
+    columns = (Column("tableau", Text("Station")), Column("credits", Text("Credits")), Column("vp", Text("VP")))
+    """The station (the locations built, Among the Stars 2: each player builds a space station; Hungarian
+    "Űrállomás"), credits and VP: Race's "tableau" is no word of this game."""
     event_words = {
         "location_built": lazy("Location built"),
         "reactor_built": lazy("Power Reactor built"),

@@ -15,7 +15,7 @@ from typing import Any
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
-from companion.i18n import AND, Listing, Text, lazy
+from companion.i18n import AND, Listing, Text, in_game, lazy
 from rules import Progress
 from rules.names import term
 from rules.race import RACE_GAME
@@ -92,7 +92,7 @@ class RaceFlow(FlowBase):
                    "phase_done": lazy("the end of the phase"), "round_ended": lazy("the end of the round"),
                    "card_discarded": lazy("Card discarded")}
     camera = RaceCamera()
-    columns = (Column("tableau", Text("Tableau")), Column("vp", Text("VP chips")))
+    columns = (Column("tableau", in_game("Race for the Galaxy", "Tableau")), Column("vp", Text("VP chips")))
     """Race has no credits (Race for the Galaxy, Components): cards in the tableau and VP chips taken."""
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:

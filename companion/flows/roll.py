@@ -15,8 +15,8 @@ from typing import Any
 
 from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
-from companion.flow_spec import Field, FlowBase, Form, TableRound
-from companion.i18n import N_, Listing, Text, lazy, plural
+from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
+from companion.i18n import N_, Listing, Text, in_game, lazy, plural
 from rules import Progress
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
@@ -236,6 +236,8 @@ class RollFlow(FlowBase):
 
     game = ROLL_GAME
     fixed = {"tracking": "tableau"}
+    columns = (Column("tableau", in_game("Roll for the Galaxy", "Tableau")), Column("credits", Text("Credits")),
+               Column("vp", Text("VP")))
     """Players report their tableau on their phones; the dice are not followed (without the dice reader)."""
     report_forms = {"player_setup": "setup", "phase_selected": "select"}
     """Reports a phone may withdraw only while their form is open (setup before round 1, a phase until Reveal)."""

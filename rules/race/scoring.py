@@ -26,7 +26,7 @@ from typing import Any
 from rules.core import RulesError, ScoreBreakdown, ScoreLine
 from rules.race.cards import Card, CardSet, VpRule, cards, facts
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path, winners
-from rules.text import N_, Listing, Text, plural
+from rules.text import N_, Listing, Text, in_game, plural
 
 __all__ = [
     "BONUS",
@@ -42,8 +42,9 @@ __all__ = [
     "winners",
 ]
 
-CHIPS, DEVELOPMENTS, WORLDS = Text("VP chips"), Text("developments"), Text("worlds")
-"""Score categories, as Roll for the Galaxy names them; each cost-6 development adds ``"<name> bonus"``."""
+CHIPS, DEVELOPMENTS, WORLDS = Text("VP chips"), in_game("Race for the Galaxy", "developments"), Text("worlds")
+"""Score categories, as Race for the Galaxy names them (developments in its own words: the Polish rulebook's
+"technologie"); each cost-6 development adds ``"<name> bonus"``."""
 BONUS = N_("{development} bonus")
 
 

@@ -21,7 +21,7 @@ from rules.names import term
 from rules.roll.data import COLOURS, Catalogue, catalogue
 from rules.roll.dice import Dice
 from rules.scoring import Fields, ScoreInputError, ceil_div, check_distinct_names, check_int, closest_names
-from rules.text import Listing, Text, plural
+from rules.text import Listing, Text, in_game, plural
 
 __all__ = [
     "COST6_BONUSES",
@@ -172,7 +172,8 @@ def score_position(p: EndPosition, cat: Catalogue | None = None) -> ScoreBreakdo
     devs, worlds = _devs(p, cat), _worlds(p, cat)
     lines = [
         ScoreLine(Text("VP chips"), p.vp_chips, plural("{n} VP in chips", "{n} VP in chips", p.vp_chips)),
-        ScoreLine(Text("developments"), sum(d.cost for d in devs), " + ".join(f"{d.name} {d.cost}" for d in devs)),
+        ScoreLine(in_game("Roll for the Galaxy", "developments"), sum(d.cost for d in devs),
+                  " + ".join(f"{d.name} {d.cost}" for d in devs)),
         ScoreLine(Text("worlds"), sum(w.cost for w in worlds), " + ".join(f"{w.name} {w.cost}" for w in worlds)),
     ]
     for d in devs:

@@ -1,0 +1,170 @@
+"""The game terms players read are their rulebook's own, game by game and language by language.
+
+The players learnt the games from these editions (``shared/seeds/``): 000 Roll for the Galaxy in Greek, 001 Eclipse:
+Rise of the Ancients in Greek, 003 Race for the Galaxy in Polish, 004 Among the Stars in Hungarian. Each row below is
+a catalog entry (its ``msgctxt`` when a word two games share in English is each game's own in another language) with
+the word the rulebook uses and the rulebook page (Greek transcripts number their pages at the start of each line).
+
+The catalog half of each check always runs; the rulebook half reads the seed when ``$TABLETOP_SHARED`` (or
+``../shared``) holds it and is skipped, saying so, when it does not.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from companion.flows.among import AMONG_FLOW
+from companion.flows.race import RACE_FLOW
+from companion.flows.roll import ROLL_FLOW
+from companion.i18n import Text, in_game, localize
+from companion.kept_words import from_kept, to_kept
+from rules.race.scoring import DEVELOPMENTS
+from rules.roll.endgame import EndPosition, score_position
+from tests.catalogs import catalog
+
+SEEDS = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "seeds"
+ROLL_EL, ECLIPSE_EL, RACE_PL, AMONG_HU = "000_", "001_", "003_", "004_"
+ROLL, RACE = "Roll for the Galaxy", "Race for the Galaxy"
+
+# (language, msgctxt, msgid, the catalog's msgstr, seed, page or None, the rulebook's word on that page)
+LABELS = [
+    # Roll for the Galaxy, Greek rulebook
+    ("el", ROLL, "developments", "τεχνολογίες", ROLL_EL, 8, "ΠΝ ίσοι με το κόστος όλων των τεχνολογιών"),  # p.8 ΝΙΚΗ
+    ("el", None, "worlds", "κόσμοι", ROLL_EL, 8, "των τεχνολογιών και των κόσμων"),  # p.8 ΝΙΚΗ
+    ("el", None, "VP chips", "δείκτες ΠΝ", ROLL_EL, 8, "Δείκτες ΠΝ"),  # p.8 ΝΙΚΗ
+    ("el", ROLL, "Tableau", "Ταμπλό", ROLL_EL, 8, "πλακίδια στο ταμπλό"),  # p.8 Έλεγχος Τέλους
+    ("el", None, "Credits", "Μονάδες", ROLL_EL, 8, "Γαλαξιακές Μονάδες"),  # p.8 Πρόσληψη
+    ("el", None, "citizenry", "Πολίτες", ROLL_EL, 8, "θέση Πολιτών"),  # p.8 Πρόσληψη
+    ("el", None, "cup", "κύπελλο", ROLL_EL, 8, "στο κύπελλό σας"),  # p.8 Πρόσληψη
+    # Eclipse: Rise of the Ancients, Greek rulebook
+    ("el", None, "Reputation tiles worth {value}", "Πλακίδια Φήμης αξίας {value}", ECLIPSE_EL, 3,
+     "Πλακίδια Φήμης"),  # p.3 contents
+    ("el", None, "Influence", "Επιρροή", ECLIPSE_EL, 6, "Επιρρο"),
+    ("el", None, "Species", "Φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),  # p.12, and p.14 ΕΞΩΓΗΙΝΕΣ ΦΥΛΕΣ
+    ("el", None, "species", "φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),
+    # Race for the Galaxy, Polish rulebook (a PDF transcript: its words run together, so spaces are not compared)
+    ("pl", RACE, "Tableau", "Układ kart", RACE_PL, None, "układ kart"),
+    ("pl", RACE, "developments", "technologie", RACE_PL, None, "technologie"),
+    ("pl", None, "worlds", "światy", RACE_PL, None, "światy"),
+    ("pl", None, "VP chips", "żetony PZ", RACE_PL, None, "żetony PZ"),
+    ("pl", None, "VP", "PZ", RACE_PL, None, "12 PZ"),
+    # Among the Stars, Hungarian rulebook
+    ("hu", None, "Station", "Űrállomás", AMONG_HU, None, "Űrállomás"),
+    ("hu", None, "Credits", "Credit", AMONG_HU, None, "megmaradt 3 Credit után"),  # 6 Játék Vége
+    ("hu", None, "VP", "GYP", AMONG_HU, None, "GYP jár"),  # 6 Játék Vége
+    ("hu", None, "VP track", "Pontozó Tábla", AMONG_HU, None, "Pontozó Tábla"),
+    ("hu", None, "Location", "Helyszín", AMONG_HU, None, "Helyszín Kártya"),
+    ("hu", None, "Power Reactor built", "Erőmű Építése", AMONG_HU, None, "Erőmű Építése"),  # 4 A három akció
+]
+
+# (language, msgid, a part of the catalog's msgstr, seed, page or None, the rulebook's words there)
+PHRASES = [
+    # the Greek Roll rulebook's pages, as the box cites them
+    ("el", "p.2 Setup", "σ.2 Προετοιμασία", ROLL_EL, 2, "ΠΡΟΕΤΟΙΜΑΣΙΑ"),
+    ("el", "p.4 Reveal", "σ.4 Αποκάλυψη", ROLL_EL, 4, "ΑΠΟΚΑΛΥΨΗ"),
+    ("el", "p.7 Ship", "σ.7 Αποστολή", ROLL_EL, 7, "Αποστολή"),
+    ("el", "p.8 Victory", "σ.8 Νίκη", ROLL_EL, 8, "ΝΙΚΗ"),
+    ("el", "p.8 Recall", "σ.8 Ανάκληση", ROLL_EL, 8, "Ανάκληση"),
+    ("el", "p.12 Dice faces and distribution", "σ.12", ROLL_EL, 12, "ΚΑΤΑΝΟΜΗ"),
+    ("el", "{world} is a gray world, which holds no goods", "δεν κρατά προϊόντα", ROLL_EL, 7,
+     "δημιουργεί ένα προϊόν"),  # p.7 Παραγωγή: goods are "προϊόντα", never "αγαθά"
+    ("el", "{count} goods on {world}; a world holds at most {most} with Galactic Reserves", "{count} προϊόντα",
+     ROLL_EL, 7, "δημιουργεί ένα προϊόν"),
+    # the Greek Rise of the Ancients' pages
+    ("el", "Rise of the Ancients p.4 Rare Technologies", "σ.4 Σπάνιες Τεχνολογίες", ECLIPSE_EL, 4,
+     "ΣΠΑΝΙΕΣ ΤΕΧΝΟΛΟΓΙΕΣ"),
+    ("el", "Rise of the Ancients p.5 Developments", "σ.5 Αναπτύξεις", ECLIPSE_EL, 5, "ΑΝΑΠΤΥΞΕΙΣ"),
+    ("el", "Rise of the Ancients p.7 Ancient Hives", "σ.7 Κυψέλες των Αρχαίων", ECLIPSE_EL, 7, "ΚΥΨΕΛΕΣ ΤΩΝ ΑΡΧΑΙΩΝ"),
+    ("el", "Rise of the Ancients p.8 Warp Portals", "σ.8 Πύλες Στρεβλώσεως", ECLIPSE_EL, 8, "ΠΥΛΕΣ ΣΤΡΕΒΛΩΣΕΩΣ"),
+    ("el", "Rise of the Ancients p.10-11 Alliances", "σ.10-11 Συμμαχίες", ECLIPSE_EL, 10, "ΣΥΜΜΑΧΙΕΣ"),
+    ("el", "Rise of the Ancients p.15 Shrines", "σ.15 Βωμοί", ECLIPSE_EL, 15, "Βωμ"),
+    ("el", "each player's species", "η φυλή κάθε παίκτη", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),
+    # Race in Polish: the phase is the rulebook's "II Rozwój"
+    ("pl", "second copy of the development {card} (a tableau holds one copy of each development, rulebook Develop "
+     "phase)", "faza Rozwoju", RACE_PL, None, "II Rozwój"),
+    # Among the Stars in Hungarian: the rulebook's sections and components
+    ("hu", "rulebook 6 'Game end'", "6 „Játék Vége”", AMONG_HU, None, "6 Játék Vége"),
+    ("hu", "rulebook 7 'Aggressive mode'", "7 „Agresszív Mód”", AMONG_HU, None, "7 Agresszív Mód"),
+    ("hu", "has no Main Reactor at [0, 0]", "Főreaktor", AMONG_HU, None, "Főreaktor"),
+    ("hu", "has {count} Main Reactors; a station has one", "űrállomásnak", AMONG_HU, None, "Űrállomás"),
+    ("hu", "only a Power Reactor is laid face down to fill a split, not {card}", "Erőmű Kártya", AMONG_HU, None,
+     "egy Erőmű Kártyát, lefelé fordítva"),  # 5 Kör Vége
+    ("hu", "unknown objective {name}", "ismeretlen cél", AMONG_HU, None, "Cél Kártya"),
+]
+
+
+def _bare(text: str) -> str:
+    """``text`` without accents, case or spaces: a transcript's capitals drop Greek accents and a PDF's runs
+    words together."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and not c.isspace()).casefold()
+
+
+def _rulebook(seed: str, page: int | None) -> str:
+    """The rulebook's transcript, or the line of its page ``page`` (a Greek transcript starts each page's line
+    with its number); skips when the seeds are not here."""
+    found = sorted(SEEDS.glob(f"{seed}*.txt"))
+    if not found:
+        pytest.skip(f"rulebook {seed}* not found in {SEEDS} (set TABLETOP_SHARED to the shared folder)")
+    lines = found[0].read_text(encoding="utf-8").splitlines()
+    if page is None:
+        return "\n".join(lines)
+    on_page = [line for line in lines if line.startswith(f"{page} ")]
+    assert on_page, f"{found[0].name} has no page {page}"
+    return on_page[0]
+
+
+def _msgstr(lang: str, context: str | None, msgid: str) -> str:
+    message = catalog(lang).get(msgid, context=context)
+    assert message is not None, (lang, context, msgid)
+    return message.string
+
+
+@pytest.mark.parametrize("lang, context, msgid, said, seed, page, quote", LABELS,
+                         ids=[f"{r[0]}-{r[2]}-{r[1] or 'any'}" for r in LABELS])
+def test_a_label_is_the_rulebooks_word(lang, context, msgid, said, seed, page, quote):
+    assert _msgstr(lang, context, msgid) == said
+    assert _bare(quote) in _bare(_rulebook(seed, page))
+    assert _bare(said.split()[0][:4]) in _bare(quote), "the rulebook's words hold the label's own word"
+
+
+@pytest.mark.parametrize("lang, msgid, part, seed, page, quote", PHRASES, ids=[f"{r[0]}-{r[1][:30]}" for r in PHRASES])
+def test_a_sentence_and_a_page_cited_are_the_rulebooks(lang, msgid, part, seed, page, quote):
+    assert part in _msgstr(lang, None, msgid)
+    assert _bare(quote) in _bare(_rulebook(seed, page))
+
+
+def test_roll_and_race_each_say_their_own_word_for_the_same_english():
+    """Roll's and Race's tableau and developments are one English word each; the Greek Roll rulebook says
+    "τεχνολογίες" (p.8) and a tableau of tiles, the Polish Race rulebook "układ kart" (a layout of cards)."""
+    assert localize(in_game(ROLL, "developments"), "el") == "τεχνολογίες"
+    assert localize(DEVELOPMENTS, "pl") == "technologie"
+    assert localize(in_game(ROLL, "developments"), "en") == "developments"
+    labels = {flow.name: {c.key: c.label for c in flow.columns} for flow in (ROLL_FLOW, RACE_FLOW, AMONG_FLOW)}
+    assert localize(labels[ROLL_FLOW.name]["tableau"], "pl") == "Układ kafelków"
+    assert localize(labels[RACE_FLOW.name]["tableau"], "pl") == "Układ kart"
+    assert localize(labels[AMONG_FLOW.name]["tableau"], "hu") == "Űrállomás"
+    assert localize(labels[AMONG_FLOW.name]["tableau"], "en") == "Station"
+
+
+def test_a_roll_score_row_is_the_greek_rulebooks_word():
+    """Roll for the Galaxy p.8 Victory: VP chips, then the printed costs of the developments (τεχνολογίες) and worlds
+    (κόσμοι). Hand-worked: the development Advanced Logistics (cost 1) and the world Spice World (cost 2)."""
+    p = EndPosition(name="Ζωή", vp_chips=3, credits=1, developments=("Advanced Logistics",), worlds=("Spice World",))
+    rows = {localize(line.category, "el"): line.vp for line in score_position(p).lines}
+    assert rows == {"δείκτες ΠΝ": 3, "τεχνολογίες": 1, "κόσμοι": 2}
+
+
+def test_a_game_word_keeps_its_game_when_copied_kept_and_restored():
+    word = in_game(RACE, "Tableau")
+    for again in (pickle.loads(pickle.dumps(word)), from_kept(to_kept(word))):
+        assert isinstance(again, Text) and again.context == RACE
+        assert localize(again, "pl") == "Układ kart"
+    assert from_kept(to_kept(Text("Tableau"))).context is None
+    with pytest.raises(ValueError, match="game context"):
+        from_kept({"text": "Tableau", "plural": None, "n": None, "params": {}, "context": 3})
