@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import unicodedata
 from pathlib import Path
 
@@ -59,7 +60,7 @@ LABELS = [
     ("hu", None, "VP", "GYP", AMONG_HU, None, "GYP jár"),  # 6 Játék Vége
     ("hu", None, "VP track", "Pontozó Tábla", AMONG_HU, None, "Pontozó Tábla"),
     ("hu", None, "Location", "Helyszín", AMONG_HU, None, "Helyszín Kártya"),
-    ("hu", None, "Power Reactor built", "Erőmű Építése", AMONG_HU, None, "Erőmű Építése"),  # 4 A három akció
+    ("hu", None, "Power Reactor built", "Erőmű Építése", AMONG_HU, None, "Erőmű Építése"),  # 4 Kör Áttekintése
 ]
 
 # (language, msgid, a part of the catalog's msgstr, seed, page or None, the rulebook's words there)
@@ -90,6 +91,12 @@ PHRASES = [
     # Among the Stars in Hungarian: the rulebook's sections and components
     ("hu", "rulebook 6 'Game end'", "6 „Játék Vége”", AMONG_HU, None, "6 Játék Vége"),
     ("hu", "rulebook 7 'Aggressive mode'", "7 „Agresszív Mód”", AMONG_HU, None, "7 Agresszív Mód"),
+    # the contents read "[1.] Áttekintés. [2.] Játékelemek 3. Előkészületek" (the transcript drops the digits 1 and 2)
+    ("hu", "rulebook 2 'Components': no more copies than the box holds", "2 „Játékelemek”", AMONG_HU, None,
+     "Játékelemek 3. Előkészületek"),
+    # the three actions are listed under "4 Kör Áttekintése"; the Hungarian rulebook has no heading of their own
+    ("hu", "rulebook 4 'The three actions': a player pays only with credits they have", "4 „Kör Áttekintése”",
+     AMONG_HU, None, "4. Kör Áttekintése"),
     ("hu", "has no Main Reactor at [0, 0]", "Főreaktor", AMONG_HU, None, "Főreaktor"),
     ("hu", "has {count} Main Reactors; a station has one", "űrállomásnak", AMONG_HU, None, "Űrállomás"),
     ("hu", "only a Power Reactor is laid face down to fill a split, not {card}", "Erőmű Kártya", AMONG_HU, None,
@@ -137,6 +144,16 @@ def test_a_label_is_the_rulebooks_word(lang, context, msgid, said, seed, page, q
 def test_a_sentence_and_a_page_cited_are_the_rulebooks(lang, msgid, part, seed, page, quote):
     assert part in _msgstr(lang, None, msgid)
     assert _bare(quote) in _bare(_rulebook(seed, page))
+
+
+def test_every_hungarian_section_cited_is_a_heading_of_the_hungarian_rulebook():
+    """Among the Stars' findings cite "szabálykönyv N „Title”": each title is one the Hungarian rulebook prints."""
+    cited = {m.group(1): message.id for message in catalog("hu") if message.id
+             for m in re.finditer(r"szabálykönyv \d+ „([^”]+)”", message.string if isinstance(message.string, str)
+                                  else message.string[0])}
+    assert len(cited) >= 8
+    rulebook = _bare(_rulebook(AMONG_HU, None))
+    assert [title for title in cited if _bare(title) not in rulebook] == []
 
 
 def test_roll_and_race_each_say_their_own_word_for_the_same_english():

@@ -55,7 +55,7 @@ RULES: dict[str, str] = {
     "observation_dome": N_("card text (Observation Dome): no card may be built adjacent to it"),
     "credits": N_("rulebook 4 'Build a location': a card whose cost cannot be paid may not be built"),
     "rounds": N_("rulebook 4 'Round overview': one card per round, 6 rounds a year (7 in aggressive years 2-4)"),
-    "box_copies": N_("rulebook 1 'Components': no more copies than the box holds"),
+    "box_copies": N_("rulebook 2 'Components': no more copies than the box holds"),
     "reactor_deck": N_("rulebook 4 'Build a Power Reactor': not available when the Power Reactor deck is empty"),
     "race": N_("race tile (Vak): the Vak player uses the Vak Main Reactor"),
     "round_end": N_("rulebook 5 'Round end': at the end of each year the stations are checked and corrected"),
