@@ -71,7 +71,13 @@ PHRASES = [
     ("el", "p.7 Ship", "σ.7 Αποστολή", ROLL_EL, 7, "Αποστολή"),
     ("el", "p.8 Victory", "σ.8 Νίκη", ROLL_EL, 8, "ΝΙΚΗ"),
     ("el", "p.8 Recall", "σ.8 Ανάκληση", ROLL_EL, 8, "Ανάκληση"),
-    ("el", "p.12 Dice faces and distribution", "σ.12", ROLL_EL, 12, "ΚΑΤΑΝΟΜΗ"),
+    ("el", "p.12 Dice faces and distribution", "σ.12 Πλευρές των ζαριών και κατανομή", ROLL_EL, 12,
+     "ΠΛΕΥΡΕΣ ΤΩΝ ΖΑΡΙΩΝ ΚΑΙ ΚΑΤΑΝΟΜΗ"),
+    ("el", "p.8 Recruit and p.10 FAQ", "σ.10 Σημαντικά σημεία", ROLL_EL, 10, "ΣΗΜΑΝΤΙΚΑ ΣΗΜΕΙΑ"),  # no "FAQ" page
+    ("el", "p.11 FAQ Immediate effects", "σ.11 Άμεσα αποτελέσματα", ROLL_EL, 11,
+     "Άμεσα Αποτελέσματα"),
+    ("el", "a {colour} die has no {face} face (probably a misread colour)", "πλευρά {face}", ROLL_EL, 12,
+     "ίδια κατανομή πλευρών"),  # a die's face is a "πλευρά", as a tile's side
     ("el", "{world} is a gray world, which holds no goods", "δεν κρατά προϊόντα", ROLL_EL, 7,
      "δημιουργεί ένα προϊόν"),  # p.7 Παραγωγή: goods are "προϊόντα", never "αγαθά"
     ("el", "{count} goods on {world}; a world holds at most {most} with Galactic Reserves", "{count} προϊόντα",
@@ -144,6 +150,21 @@ def test_a_label_is_the_rulebooks_word(lang, context, msgid, said, seed, page, q
 def test_a_sentence_and_a_page_cited_are_the_rulebooks(lang, msgid, part, seed, page, quote):
     assert part in _msgstr(lang, None, msgid)
     assert _bare(quote) in _bare(_rulebook(seed, page))
+
+
+@pytest.mark.parametrize("seed, cites", [(ROLL_EL, r"^p\.\d"), (ECLIPSE_EL, r"^Rise of the Ancients p\.\d")])
+def test_every_greek_page_cited_holds_the_section_named(seed, cites):
+    """A Greek citation "σ.N Title" (Roll's "p.N ...", Rise of the Ancients' "Rise of the Ancients p.N ...") names a
+    section printed on page N of the Greek rulebook: its title's first word is on that page."""
+    said = [(message.id, message.string) for message in catalog("el")
+            if isinstance(message.id, str) and re.match(cites, message.id)]
+    assert len(said) >= 10
+    wrong = []
+    for msgid, text in said:
+        for page, title in re.findall(r"σ\.(\d+)(?:-\d+)? ([Α-ΩΆ-Ώ][^\s,·;()]*)", text):
+            if _bare(title[:5]) not in _bare(_rulebook(seed, int(page))):
+                wrong.append((msgid, page, title))
+    assert wrong == []
 
 
 def test_every_hungarian_section_cited_is_a_heading_of_the_hungarian_rulebook():
