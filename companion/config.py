@@ -332,9 +332,9 @@ SETTINGS: tuple[Setting, ...] = (
             "folder of the session database, profiles and calibration (\"\": the user's data directory; "
             "the service's is /var/lib/tabletop-companion)", parse=_folder, env="TABLETOP_DATA_DIR"),
     Setting("box.default_game", CHOOSE,
-            "what the box starts on without --game: choose (the game chooser at every start), d6 (read the dice) or "
-            "a game's flow; left unset, the game the table was on (the chooser the first time; a replay of photos, "
-            "as companion demo plays, reads the d6 dice in them)",
+            "what the box starts on without --game: choose (the game chooser at every start, or the setup under way), "
+            "d6 (read the dice) or a game's flow; left unset, the game the table was on (the chooser the first time; a "
+            "replay of photos, as companion demo plays, reads the d6 dice in them)",
             choices=_games, flag="--game", unset=True),
 )
 """Every setting of the configuration file, in the order of the default file."""

@@ -240,8 +240,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             session = None
             # the chooser, not where the box was: --new-session, or the chooser asked for by --game choose or the
             # configuration (the games left unfinished are on it to go back to); when nobody asked for it (the
-            # default) the box comes back to where it was
-            if args.new_session or not game_not_given:
+            # default) the box comes back to where it was, and so it does to a setup under way (a power cut while
+            # the players join: a setup is not on the chooser to go back to)
+            if args.new_session or (not game_not_given and not _setting_up(store)):
                 from companion.records import save_place
 
                 if store.read_only is None:
@@ -522,6 +523,21 @@ def _say_kept_game(store: Any, command: str) -> None:
     log.warning("%s", _("{command} reads the dice of the replay (without --game it always does); the {title} game "
                         "the box was on is kept: `companion {command} --game {game}` goes back to it").format(
         command=command, title=FLOWS[game].title, game=game))
+
+
+def _setting_up(store: Any) -> bool:
+    """Whether the box stopped in a game's setup (the place kept in ``store``: :func:`companion.records.load_place`):
+    ``--game choose`` then comes back to it, players, colours, seats and options as the phones were last told. A
+    place that cannot be read is no setup (the chooser; :meth:`companion.library.Library.place` says why)."""
+    from companion.errors import SessionError
+    from companion.modes import ModeName
+    from companion.records import load_place
+
+    try:
+        place = load_place(store) or {}
+    except SessionError:
+        return False
+    return place.get("mode") == ModeName.SETUP.value
 
 
 def start_game(game: str, not_given: bool, source: str) -> str:
