@@ -32,7 +32,8 @@ The setup view (``view["game"]`` while setting up)::
     {"flow": "race", "game": "race", "title": "Race for the Galaxy", "setup": true,
      "players": [{"name", "seat", "colour", "seated": bool, "choices": {option: entry}}], "colours": [...],
      "choices": [{"option", "label", "choices": [...]}],
-     "options": [{"option", "label": its help line (what it does, the rulebook's page), "on": bool | [names picked],
+     "options": [{"option", "name": its name in a sentence ("the alliances module"), "label": its help line (what it
+                  does, the rulebook's page), "on": bool | [names picked],
                   "choices": [names] for a list option (Among the Stars' objectives), else null}],
      "zones": "even" | "seats", "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
      "can_start": bool, "why": "...", "note": "...", "round_label": "Setup", "phases": [], "forms": [],
@@ -554,8 +555,9 @@ class TableSetup:
                 {"option": o.name, "label": option_word(o.name, heading=True), "choices": list(o.choices)}
                 for o in self.player_options
             ],
-            "options": [{"option": o.name, "label": Text(o.help), "on": self.option_on(o),
-                         "choices": list(o.choices) if o.kind == "choices" else None} for o in self.table_options],
+            "options": [{"option": o.name, "name": Text(o.label or o.name), "label": Text(o.help),
+                         "on": self.option_on(o), "choices": list(o.choices) if o.kind == "choices" else None}
+                        for o in self.table_options],
             "colours": list(self.colours),
             "colour_words": {c: colour_word(c) for c in self.colours},
             "zones": self.split,

@@ -6,6 +6,8 @@ touch followed by the driver's mouse press acts once; colour is never the only s
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 import pygame
@@ -369,3 +371,75 @@ def test_a_refused_next_is_drawn_whole_with_its_rule_in_greek(store, tmp_path, o
     assert "Ζωή, Ágnes και Bálint: καμία ενέργεια δεν δηλώθηκε" in words
     assert "κάθε παίκτης κάνει μία ενέργεια σε κάθε γύρο)" in words, words
     assert not [text for text, _rect, _room in screen.drawn if str(text).endswith(ELLIPSIS)]
+
+
+def test_the_setup_screen_says_which_game_options_are_in_play_whole_in_every_language(store, tmp_path, output_dir):
+    """Options ticked on a phone (Eclipse's Alliances, Rise of the Ancients p.10-11) showed on the phones only: the
+    touchscreen's setup gave no sign of them before Start. It now names the options in play under the picture, whole
+    (never cut with '…') in each of the box's languages; with more than its corner holds (every module of Rise of
+    the Ancients and a long reason Start waits) it names those that fit and counts the rest, listed on the phones."""
+    from companion import i18n
+    from companion.screen.canvas import ELLIPSIS
+
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    screen = TouchScreen(pairing=hub.pairing)
+    do(loop, "choose_game", game="eclipse")
+    for name in ("Ζωή Παπαδοπούλου", "Łucja", "Ágnes", "Bálint"):
+        do(loop, "setup_player", "phone", player=name)
+    for option in ("alliances", "rare_technologies"):
+        do(loop, "setup_option", "phone", option=option, value="on")
+    heads = {"en": "Options in play: ", "el": "Επιλογές σε χρήση: ", "pl": "Opcje w grze: ",
+             "hu": "Játékban lévő beállítások: "}
+    try:
+        for lang, head in heads.items():
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"setup-options-{lang}", output_dir)
+            drawn = " ".join(str(text) for text, _, _ in screen.drawn)
+            assert ELLIPSIS not in drawn, drawn
+            said = drawn[drawn.index(head):]
+            # the two ticked, and round 9's Upkeep and Cleanup, on unless turned off; no module left off is named
+            for name in ("the alliances module", "the rare technologies module", "round 9's Upkeep and Cleanup"):
+                assert i18n._(name) in said, (lang, said)
+            assert i18n._("the hives module") not in said, (lang, said)
+        # every option on, and a reason Start waits that takes three lines (three long names without a seat): the
+        # options named and those counted add up
+        modules = [o["option"] for o in loop.view()["game"]["options"]]
+        for option in modules:
+            do(loop, "setup_option", "phone", option=option, value="on")
+        for name in ("Ζωή Παπαδοπούλου", "Łucja", "Ágnes"):
+            do(loop, "setup_rename", "phone", player=name, name=name + " " + LONG[:40 - len(name) - 1])
+        do(loop, "setup_seat", player="Bálint", point=[10, 10])
+        i18n.set_box_language("el")
+        shot(loop, screen, "setup-options-all-el", output_dir)
+        # under the picture (the players' chips cut long names, as before)
+        texts = [str(text) for text, rect, _ in screen.drawn if rect.top >= 306 and rect.right <= 406]
+        assert not any(ELLIPSIS in t for t in texts), texts
+        said = " ".join(texts)
+        assert "Wolfeschlegelsteinhausenbergerdorf" in said  # the reason, whole
+        names = [i18n._(name) for name in ("the alliances module", "the hives module", "the warp portals module",
+                                            "the developments module", "the rare technologies module",
+                                            "the galactic center module", "the Turn Order variant",
+                                            "the ancient homeworlds module", "simultaneous play",
+                                            "the Hidden Worlds variant", "round 9's Upkeep and Cleanup")]
+        named = sum(name in said for name in names)
+        counted = re.search(r"(\d+) (?:ακόμη|επιλογ)", said)
+        assert counted is not None, said  # not all of them fit beside the reason
+        assert named + int(counted.group(1)) == len(modules) == 11, (named, said)
+    finally:
+        i18n.set_box_language("en")
+
+
+def test_the_options_line_names_those_that_fit_and_counts_the_rest():
+    from companion.screen.setup import options_in_play, options_line
+
+    options = [{"option": "alliances", "name": "the alliances module", "on": True},
+               {"option": "hives", "name": "the hives module", "on": False},
+               {"option": "objectives", "name": "the objectives", "on": ["Ghost Station", "Bureaucracy"]},
+               {"option": "aggressive", "name": "the aggressive mode", "on": []}]
+    on = options_in_play(options)
+    assert on == ["the alliances module", "the objectives: Ghost Station, Bureaucracy"]
+    assert options_line(on, 2) == "Options in play: the alliances module, the objectives: Ghost Station, Bureaucracy"
+    assert options_line(on, 1) == "Options in play: the alliances module and 1 more (listed on the phones)"
+    assert options_line(on, 0) == "2 options in play (listed on the phones)"
+    assert options_line([], 0) == "Options in play: none"

@@ -1,5 +1,5 @@
-"""The setup screen: the table picture (tap a player, then their seat on it), the players with their colours, Add
-player, Split evenly, Start (:mod:`companion.setup_flow`)."""
+"""The setup screen: the table picture (tap a player, then their seat on it), the players with their colours, the
+game's options in play, Add player, Split evenly, Start (:mod:`companion.setup_flow`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,20 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.i18n import _
-from companion.screen.canvas import ACCENT, BG, BUTTON_PRESSED, DIM, GOOD, PANEL, QR_SIDE, TEXT, WARN, Button
+from companion.i18n import _, ngettext
+from companion.screen.canvas import (
+    ACCENT,
+    BG,
+    BUTTON_PRESSED,
+    DIM,
+    GOOD,
+    HINT_MIN_SIZE,
+    PANEL,
+    QR_SIDE,
+    TEXT,
+    WARN,
+    Button,
+)
 from companion.screen.states import Screen, ScreenState, Tap, games_button
 
 if TYPE_CHECKING:
@@ -24,6 +36,76 @@ def _next_player_name(players: list[dict[str, Any]]) -> str:
     """``"Player N"`` for the first N not taken (players added on the touchscreen have no keyboard)."""
     names = {p.get("name") for p in players}
     return next(_("Player {n}").format(n=k) for k in range(1, 10) if _("Player {n}").format(n=k) not in names)
+
+
+def options_in_play(options: list[dict[str, Any]]) -> list[str]:
+    """The game's options in play (the setup view's ``game["options"]``), each as the phones name it: an on/off
+    option's name ("the alliances module"), a list option with its names ("the objectives: Ghost Station, ...");
+    options off and lists with no names are left out."""
+    said = []
+    for o in options:
+        if isinstance(o.get("on"), list):
+            if o["on"]:
+                names = ", ".join(o["on"])
+                said.append(_("{option}: {names}").format(option=o.get("name") or o["option"], names=names))
+        elif o.get("on"):
+            said.append(str(o.get("name") or o["option"]))
+    return said
+
+
+def options_line(on: list[str], shown: int) -> str:
+    """What the setup screen says of the options in play ``on`` (:func:`options_in_play`), naming the first
+    ``shown`` of them (the others counted: each phone lists them all)."""
+    if not on:
+        return _("Options in play: none")
+    if shown >= len(on):
+        return _("Options in play: {options}").format(options=", ".join(on))
+    rest = len(on) - shown
+    if shown == 0:
+        return ngettext("{n} option in play (listed on the phones)", "{n} options in play (listed on the phones)",
+                        rest).format(n=rest)
+    return ngettext("Options in play: {options} and {n} more (listed on the phones)",
+                    "Options in play: {options} and {n} more (listed on the phones)", rest).format(
+        options=", ".join(on[:shown]), n=rest)
+
+
+def draw_block(ts: TouchScreen, text: str, area: pygame.Rect, size: int, colour: tuple[int, int, int],
+               min_size: int = HINT_MIN_SIZE) -> int | None:
+    """``text`` word-wrapped from ``area``'s top-left at the largest design size in ``min_size``..``size`` at which
+    every line fits ``area`` whole (no "…"); returns the y below its last line, or None (nothing drawn) when even
+    ``min_size`` does not fit."""
+    for at in range(size, min_size - 1, -1):
+        lines = ts.wrap_lines(text, area.width, at)
+        step = ts.font(at).get_linesize()
+        if len(lines) * step <= area.height and all(ts.font(at).size(line)[0] <= area.width for line in lines):
+            y = area.y
+            for line in lines:
+                ts.text(line, (area.x, y), at, colour, room=area.width)
+                y += step
+            return y
+    return None
+
+
+def draw_message_and_options(ts: TouchScreen, message: str, colour: tuple[int, int, int],
+                             options: list[dict[str, Any]], area: pygame.Rect) -> None:
+    """Under the table picture: why Start waits (or the box's status), then which of the game's options are in play
+    (a game with no options: the message alone). Each whole: the message takes what it needs at 22 px down to the
+    hints' smallest size, keeping a line for the options; the options name as many as fit, counting the rest."""
+    line = ts.font(HINT_MIN_SIZE).get_linesize() if options else 0
+    y = area.y
+    if message:
+        room = pygame.Rect(area.x, area.y, area.width, area.height - line)
+        below = draw_block(ts, message, room, 22, colour)
+        y = below if below is not None else ts.wrap(message, (area.x, area.y), area.width, 22, colour, max_lines=3)
+    if not options:
+        return
+    on = options_in_play(options)
+    room = pygame.Rect(area.x, y + ts.s(4), area.width, max(area.bottom - y - ts.s(4), 0))
+    for shown in range(len(on), -1, -1):
+        if draw_block(ts, options_line(on, shown), room, 20, TEXT) is not None:
+            return
+    ts.text_fit(options_line(on, 0), (room.x, min(room.y, area.bottom - line)), room.width, HINT_MIN_SIZE, TEXT,
+                min_size=10)
 
 
 class Setup(ScreenState):
@@ -121,7 +203,8 @@ class Setup(ScreenState):
                     ts.x(380), 24, DIM, max_lines=3)
         ts.draw_buttons([b for b in self.buttons(ts, view) if b.action != Tap.SETUP_PICK])
         message = game.get("why") or (view.get("status") or {}).get("message") or ""
-        ts.wrap(message, (ts.x(6), ts.y(312)), ts.x(400), 22, WARN if game.get("why") else DIM, max_lines=3)
+        draw_message_and_options(ts, message, WARN if game.get("why") else DIM, game.get("options") or [],
+                                 ts.rect(6, 312, 400, 86))
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), qr)
         ts.draw_health(view, ts.rect(688, 404, 106, 70), size=16)
