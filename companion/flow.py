@@ -292,6 +292,17 @@ class GameFlow:
             out["team_scores"] = dict(ranked.teams)
         return out
 
+    def hidden_left_out(self) -> Any:
+        """Why this game's standing leaves something out (the flow's ``hidden_note``: Eclipse's final positions
+        already entered count once the game is scored), or None: the game is over, or nothing entered is hidden
+        (:meth:`rules.core.Game.public` gives the state as it is)."""
+        if self.over():
+            return None
+        state = self.session.replay().state
+        if self.session.game.public(state) == state:
+            return None
+        return getattr(self.spec, "hidden_note", None) or Text("what players keep hidden counts once the game is over")
+
     def private_form(self, form_id: Any) -> bool:
         """Whether ``form_id`` is a private report (:attr:`companion.flow_spec.Form.private`): only the
         phone that claimed the seat may send it."""

@@ -366,6 +366,9 @@ class FlowBase:
     report_forms: ClassVar[Mapping[str, str]] = {}
     fixed: ClassVar[Mapping[str, Any]] = {}
     camera: ClassVar[Any] = None
+    hidden_note: ClassVar[Any] = Text("what players keep hidden counts once the game is over")
+    """Said beside a standing of a game not over whose hidden entries are left out of it (:meth:`rules.core.Game.public`
+    differs from the state): why a total may be less than a player expects."""
     event_words: ClassVar[Mapping[str, Any]] = {}
     """Event kind -> what players call it ("Phase selected", "Reveal"), for the messages that name an event
     (an Undo, a withdrawn report); a kind not listed is said in words made from its name."""

@@ -153,8 +153,10 @@ class Library:
 
     def record(self, session_id: Any) -> dict[str, Any]:
         """One past game opened in the history: its :meth:`summary` plus ``"result"`` (the score breakdown, as
-        the flow's view has it), ``"bgstats_url"`` and ``"exported"`` (the names of the files already written in
-        :meth:`export_folder`, or null: the view reaches phones, which are not told the box's folders).
+        the flow's view has it), ``"hidden"`` (a game not over whose totals leave out what players entered hidden: why,
+        "final positions already entered stay hidden: they count once the game is scored"; else null),
+        ``"bgstats_url"`` and ``"exported"`` (the names of the files already written in :meth:`export_folder`, or
+        null: the view reaches phones, which are not told the box's folders).
 
         Raises:
             BadEntry: no such game.
@@ -164,7 +166,7 @@ class Library:
         flow = self.game_flow(session_id)
         session = flow.session
         files = self.export_paths(session.id)
-        return {**self.summary(session.id, session.last_seq), "result": flow.result(),
+        return {**self.summary(session.id, session.last_seq), "result": flow.result(), "hidden": flow.hidden_left_out(),
                 "bgstats_url": bgstats_url(flow.bgstats_play()),
                 "exported": {k: v.name for k, v in files.items()} if all(p.is_file() for p in files.values()) else None}
 

@@ -481,12 +481,19 @@ def test_an_export_the_card_refuses_is_said_and_leaves_the_earlier_one_and_no_sp
     from companion import paths
 
     loop = evening(store, tmp_path)
-    session = race_started(loop)
+    do(loop, "choose_game", game="among")
+    for name in ("Ann", "Bob"):
+        do(loop, "setup_player", player=name)
+    do(loop, "setup_start")
+    session = loop.session.id
+    for _ in range(23):  # Among the Stars: 4 years of 6 rounds (rulebook 4, 5); the last one ends below
+        among_round_ended_unreported(loop)
     folder = tmp_path / "exports"
     loop.library.export(session)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert sorted(before) == [f"{session}.bgstats.json", f"{session}.json"]
-    do(loop, "report", "phone", player="Ann", form="hand", values={"cards": 5})  # the record changes
+    among_round_ended_unreported(loop)  # the record changes: the game is over (History exports it only then)
+    assert loop.mode_name is ModeName.SCORES
 
     def full(fd):
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -494,3 +494,32 @@ def test_a_game_left_open_offers_no_download_in_the_history(browser, tmp_path, l
                 assert not errors, errors
         finally:
             context.close()
+
+
+def test_an_eclipse_game_in_final_scoring_says_in_the_history_why_a_total_leaves_out_a_position(
+        browser, tmp_path):  # noqa: F811
+    """Ann entered reputation 11 in secret and the phone's history showed her 3 with nothing saying why (Eclipse, End
+    of the game: the positions are scored together): it now says, over the totals in the phone's language, that the
+    final positions entered count once the game is scored; a Greek phone at 360 px shows it whole."""
+    from playwright.sync_api import expect
+
+    from companion import i18n
+    from tests.test_eclipse_flow import at_final_scoring
+
+    with SessionStore(tmp_path / "box.sqlite3") as store:
+        flow = at_final_scoring(store)
+        flow.report("Ann", "position", {"reputation_4": 2, "reputation_3": 1, "money": 9})
+        context, page, errors = phone(browser, "el-GR")
+        page.set_viewport_size({"width": 360, "height": 800})
+        try:
+            with box_on(store, tmp_path) as (_, hub, server):
+                page.goto(f"{server.url}join/{hub.pairing().secret}")
+                said = i18n.translations("el").gettext
+                page.locator("#box-actions button", has_text=said("History")).click()
+                page.locator("#history-list button").first.click()
+                expect(page.locator("#history-hidden")).to_have_text(
+                    said("final positions already entered stay hidden: they count once the game is scored"))
+                assert fits(page)
+                assert not errors, errors
+        finally:
+            context.close()

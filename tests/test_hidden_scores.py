@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import urllib.parse
 
+from companion.actions import Action
 from companion.flow import BGSTATS_URL, GameFlow
 from companion.flows import FLOWS
 from companion.hub import StateHub
@@ -119,6 +120,7 @@ def test_a_watcher_another_player_and_the_player_see_no_hidden_position(store, t
         state = seen(client)
         opened = state["history"]["open"]
         assert totals(opened["players"]) == {"Ann": 3, "Bob": 3} and opened["winners"] == []
+        assert opened["hidden"] == HIDDEN  # why Ann's 11 is not in her total, said over the totals (box.html)
         assert totals(opened["result"]["players"]) == {"Ann": 3, "Bob": 3}
         assert bgstats_scores(opened["bgstats_url"]) == {"Ann": 3, "Bob": 3}
         [line] = [g for g in state["history"]["games"] if g["session"] == session]
@@ -186,3 +188,64 @@ def test_a_roll_phase_selection_changed_before_the_reveal_is_said_without_naming
         for phase in ("settle", "develop"):
             word = i18n.localize(phase_word(phase), lang)
             assert word and word.lower() not in said.lower(), (lang, word, said)
+
+
+HIDDEN = "final positions already entered stay hidden: they count once the game is scored"
+
+
+def test_the_history_says_why_a_total_leaves_out_a_final_position_entered(store):
+    """Ann entered reputation 11 in secret and the history showed her 3, with nothing saying why (Eclipse, End of the
+    game: the positions are scored together): the opened record now says the positions entered count once the game
+    is scored; before anyone entered one, and once the game is scored, there is nothing to say."""
+    flow = eclipse_at_final_scoring(store)
+    library = Library(store)
+    assert library.record(flow.session.id)["hidden"] is None  # nothing entered: every total is whole
+    flow.report("Ann", "position", ANN_POSITION)
+    record = library.record(flow.session.id)
+    assert str(record["hidden"]) == HIDDEN and totals(record["players"]) == {"Ann": 3, "Bob": 3}
+    flow.report("Bob", "position", BOB_POSITION)
+    assert library.record(flow.session.id)["hidden"] is None and flow.over()
+
+
+def test_the_touchscreens_history_says_why_and_offers_export_once_the_game_is_over(store, tmp_path, output_dir):
+    """The touchscreen's history offered Export for a game during final scoring (the phones' history offers no
+    download until the game is over: its record holds Ann's position); it now offers Resume alone, says why there is
+    no Export, and says, over the totals and in the table's language, that the positions entered count once the game
+    is scored. Export, tapped from a phone's page or a script, is refused with the same words. Once the game is
+    scored, Export is back."""
+    from companion import i18n
+    from companion.screen import TouchScreen
+    from tests.test_evening_screens import shot
+
+    flow = eclipse_at_final_scoring(store)
+    flow.report("Ann", "position", ANN_POSITION)
+    session = flow.session.id
+    hub = StateHub()
+    loop = evening(store, tmp_path, hub=hub)
+    do(loop, "history")
+    do(loop, "open_game", session=session)
+    screen = TouchScreen(pairing=hub.pairing)
+    try:
+        for lang in ("en", "el", "pl", "hu"):
+            i18n.set_box_language(lang)
+            shot(loop, screen, f"eclipse-history-hidden-{lang}", output_dir)
+            drawn = [str(text) for text, _, _ in screen.drawn]
+            assert i18n._(HIDDEN) in drawn, (lang, drawn)
+            assert i18n._("Export once the game is over: its record holds what the table has not revealed yet") \
+                in drawn, (lang, drawn)
+            assert "export_game" not in screen.buttons and "resume_game" in screen.buttons
+    finally:
+        i18n.set_box_language("en")
+    answer = loop.dispatch({"action": Action("export_game"), "origin": "phone", "session": session})
+    assert answer.error == "Export once the game is over: its record holds what the table has not revealed yet"
+    assert not (tmp_path / "exports" / f"{session}.json").exists()
+    flow.report("Bob", "position", BOB_POSITION)
+    do(loop, "games")
+    do(loop, "history")
+    do(loop, "open_game", session=session)
+    shot(loop, screen, "eclipse-history-scored-export", output_dir)
+    assert "export_game" in screen.buttons
+    drawn = [str(text) for text, _, _ in screen.drawn]
+    assert HIDDEN not in drawn
+    do(loop, "export_game", session=session)
+    assert (tmp_path / "exports" / f"{session}.json").is_file()

@@ -2,7 +2,8 @@
 
 ``open_game`` shows one game (its score breakdown, the BG Stats link, whether it was exported); ``open_game``
 with no session goes back to the list; ``export_game`` writes its JSON record and BG Stats play into the box's
-exports folder (phones download them from the page); ``resume_game`` goes back to one that has not ended.
+exports folder (phones download them from the page), once the game is over (before, it is refused: its record holds
+what the table has not revealed); ``resume_game`` goes back to one that has not ended.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ class HistoryMode(BoxMode):
             return Outcome([], Text("{title} of {when}", title=record["title"], when=_when(record)), changed=True)
         if act.action is Action.EXPORT_GAME:
             session = act.payload.session if act.payload.session is not None else self.opened
+            if library.has_game(session) and not library.summary(str(session))["finished"]:
+                # its record holds what the table has not revealed (a card chosen face down, a final position)
+                return Outcome([], "", Text("Export once the game is over: its record holds what the table has not "
+                                            "revealed yet"))
             files = library.export(session)
             self.opened = str(session)
             # not "changed": the files are written outside the session database (a retried tap writes them again)

@@ -142,8 +142,10 @@ class History(ScreenState):
         block = view.get("history") or {}
         opened = block.get("open")
         if opened:
-            row = [(Action.OPEN_GAME, _("All games"), True), (Action.EXPORT_GAME, _("Export"), True)]
-            if not opened.get("finished"):
+            row = [(Action.OPEN_GAME, _("All games"), True)]
+            if opened.get("finished"):  # a game not over is exported once it is: its record holds what is hidden
+                row.append((Action.EXPORT_GAME, _("Export"), True))
+            else:
                 row.append((Action.RESUME_GAME, _("Resume"), True))
             row.append((Action.GAMES, _("Games"), True))
             buttons = _bottom(ts, view, row)
@@ -193,19 +195,22 @@ class History(ScreenState):
         else:
             ts.text_fit(_("Not finished: {round}").format(round=opened.get("round_label", "")), (ts.x(10), ts.y(42)),
                         ts.x(780), 40, WARN)
-        # a finished game's equal totals that its tie-break decided: said and shown as on the scores screen
+        # a finished game's equal totals that its tie-break decided: said and shown as on the scores screen; a game
+        # not over whose totals leave out what players entered hidden (Eclipse's final positions): said why
         tied = tie_broken(result) if opened.get("finished") else []
         top = 96
-        if tied:
-            line = _("{names} tied on {vp} VP; the tie-break under the totals decides").format(
-                names=", ".join(p["name"] for p in tied), vp=tied[0]["total"])
+        line = _("{names} tied on {vp} VP; the tie-break under the totals decides").format(
+            names=", ".join(p["name"] for p in tied), vp=tied[0]["total"]) if tied else str(opened.get("hidden") or "")
+        if line:
             ts.text_fit(line, (ts.x(10), ts.y(top - 4)), ts.x(780), 24, WARN, min_size=12)
             top += 24
         score_table(ts, result, ts.rect(6, top, 788, 346 - top), winners=bool(opened.get("finished")),
                     tiebreak=bool(tied))
         exported = opened.get("exported")
         note = (_("Saved: {path}").format(path=exported["json"]) if exported
-                else _("Export saves the record and the BG Stats play on the box; phones download them"))
+                else _("Export saves the record and the BG Stats play on the box; phones download them")
+                if opened.get("finished") else _("Export once the game is over: its record holds what the table has "
+                                                 "not revealed yet"))
         ts.text_fit(note, (ts.x(10), ts.y(372)), ts.x(780), 20, GOOD if exported else DIM, min_size=11)
         ts.draw_buttons(self.buttons(ts, view))
 

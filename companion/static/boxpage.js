@@ -94,6 +94,9 @@
     $("history-winner").textContent = opened.finished
       ? "\u2605 " + (won.length > 1 ? _("Shared win: {names}") : _("Winner: {names}")).replace("{names}", won.map(Box.isolate).join(", "))
       : Box.format(_("Not finished: {round}"), { round: opened.round_label || "" });
+    // a game not over whose totals leave out what players entered hidden (Eclipse's final positions): the box says why
+    $("history-hidden").hidden = !opened.hidden;
+    $("history-hidden").textContent = opened.hidden || "";
     Box.standings($("history-standings"), result, opened.finished);
     Box.scoreTable($("history-scores"), result, opened.finished);
     // a game not over downloads nothing (the box refuses: its record holds choices the table has not revealed)
