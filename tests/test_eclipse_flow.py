@@ -569,7 +569,7 @@ def test_an_attack_on_a_player_outside_your_relations_is_refused_with_the_rule(s
     assert said["en"].endswith("(the Ambassadors go back and the attacker takes the Traitor card: "
                                "Eclipse 1.2, Diplomacy)")
     assert said["el"].startswith("Bob: δεν έχετε διπλωματικές σχέσεις· εδώ δηλώνεται μόνο επίθεση")
-    assert said["pl"].startswith("nie masz stosunków dyplomatycznych z Bob:")
+    assert said["pl"].startswith("Bob i ty nie macie stosunków dyplomatycznych:")  # the name as written, not "z Bob"
     assert said["hu"].startswith("Bob játékossal nincs diplomáciai kapcsolatod:")
     assert all("Eclipse 1.2" in s for s in said.values())
     assert flow.session.last_seq == before  # nothing recorded, no finding

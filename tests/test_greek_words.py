@@ -25,14 +25,20 @@ MASCULINE_NAMED = re.compile(r"(?<!/)\b(?:[Ττ]ου|[Ττ]ον|[Σσ]του|[Σ
                              + r"|(?<!ανά )\bπαίκτη(?:ς)? \{|\bπαίκτες \{")
 """A player's name anywhere else under a man's article or noun: whose it is ("η θέση του παίκτη {player}", "τη
 θέση του {player}"), for or to whom ("για τον παίκτη {player}", "με τον παίκτη {other}"), "παίκτης {player}" and
-"οι παίκτες {player} και {other}" (a man's plural). "του/της {player}" names both and is left alone; so is "ανά
-παίκτη {option}" (an option per player, not a name)."""
+"οι παίκτες {player} και {other}" (a man's plural). "ανά παίκτη {option}" (an option per player, not a name) is left
+alone."""
+
+BOTH_ARTICLES = re.compile(r"\b(?:[Ττ]ου/της|[Ττ]ης/του|[Οο]/[Ηη]|[Ηη]/[Οο]|[Ττ]ον/την|[Ττ]ην/τον) " + NAMED)
+"""A player's name under both articles ("η θέση του/της {player}", "ο/η {player} πατά"): a form for filling in, not a
+sentence about the player at the table; the name opens the sentence or stands on its own instead ("{player}: η θέση
+πέρασε …", "{player} πατά …")."""
 
 
 def gendered(text: str) -> list[str]:
-    """The pieces of ``text`` that give a player named in it a man's grammatical gender: as the subject, as whose
-    something is, or as an object."""
-    return [m.group(0) for pattern in (MASCULINE_SUBJECT, MASCULINE_NAMED) for m in pattern.finditer(text)]
+    """The pieces of ``text`` that give a player named in it a man's grammatical gender (as the subject, as whose
+    something is, or as an object), or both genders' articles."""
+    return [m.group(0) for pattern in (MASCULINE_SUBJECT, MASCULINE_NAMED, BOTH_ARTICLES)
+            for m in pattern.finditer(text)]
 
 
 @pytest.mark.parametrize("text", [
@@ -49,6 +55,8 @@ def gendered(text: str) -> list[str]:
     "ο τομέας {sector} έχει ήδη τον Δίσκο Επιρροής του παίκτη {owner}",
     "δεν υπάρχει παίκτης {player}",
     "οι παίκτες {player} και {other} έχουν ήδη σχέσεις",
+    "η θέση του/της {player} πέρασε στο τηλέφωνο που τη ζήτησε",
+    "ο/η {player} πατά «Παραίτηση από τη θέση μου» σε εκείνο το τηλέφωνο",
 ])
 def test_a_mans_article_or_word_for_a_player_is_found(text):
     assert gendered(text)
@@ -66,7 +74,8 @@ def test_a_mans_article_or_word_for_a_player_is_found(text):
     "Παίζει {player} (δεξιόστροφα)",
     "{player} και {other} έχουν ήδη σχέσεις",
     "δεν υπάρχει παίκτης με το όνομα {player}",
-    "η θέση του/της {player} πέρασε στο τηλέφωνο που τη ζήτησε",
+    "{player}: η θέση πέρασε στο τηλέφωνο που τη ζήτησε",
+    "Παραίτηση από τη θέση μου",
     "το {game} δεν έχει επιλογή ανά παίκτη {option}",
     "ο τομέας {sector} σχηματίζει πλήρη σκουληκότρυπα με τον {other}",
 ])
@@ -75,7 +84,8 @@ def test_a_sentence_that_fits_every_player_is_left_alone(text):
 
 
 def test_no_greek_sentence_makes_a_player_a_man():
-    """Every Greek message naming a player fits a woman as well as a man: a player joining ("Ζωή μπήκε"), the
-    rules' findings ("Ζωή κατακτά …", "{tile}: δεν είναι στο ταμπλό (Ζωή)"), the camera's questions ("Ελένη έχτισε
-    Turret στο [0, 1];"), a phone's seat ("Ζωή: η θέση ορίστηκε")."""
+    """Every Greek message naming a player fits a woman as well as a man, without both articles: a player joining
+    ("Ζωή μπήκε"), the rules' findings ("Ζωή κατακτά …", "{tile}: δεν είναι στο ταμπλό (Ζωή)"), the camera's
+    questions ("Ελένη έχτισε Turret στο [0, 1];"), a phone's seat ("Ζωή: η θέση ορίστηκε"), a seat another phone
+    holds ("Ζωή: η θέση ανήκει σε άλλο τηλέφωνο", "η θέση του/της Ζωή" before)."""
     assert [(english, said) for english, said in pairs("el") if gendered(said)] == []

@@ -272,14 +272,14 @@ WEB_KEY = b"tests-box-cookie-signing-key-0000"  # the box's own cookie key, kept
 # while Ann's phone from before the restart has not come back yet
 NOT_HEARD = {"en": "Ann's seat is held by a phone the box has not heard from since it started 5 s ago (it counts as "
                    "away 120 s after the start): the box's touchscreen now asks the table",
-             "el": "η θέση του/της Ann ανήκει σε τηλέφωνο που δεν έχει ακουστεί από τότε που ξεκίνησε το κουτί, πριν "
+             "el": "Ann: η θέση ανήκει σε τηλέφωνο που δεν έχει ακουστεί από τότε που ξεκίνησε το κουτί, πριν "
                    "από 5 s (θεωρείται απόν 120 s μετά την εκκίνηση): η οθόνη αφής του κουτιού ρωτά τώρα το τραπέζι",
              "pl": "Ann: miejsce zajmuje telefon, który nie odezwał się od uruchomienia pudełka 5 s temu "
                    "(zostanie uznany za nieobecny 120 s po uruchomieniu): ekran dotykowy pudełka pyta teraz stół",
              "hu": "Ann helyét egy telefon foglalja, amely nem jelentkezett, mióta a doboz 5 mp-e elindult (az indulás "
                    "után 120 mp-cel távollévőnek számít): a doboz érintőképernyője most megkérdezi az asztalt"}
 STILL_HERE = {"en": "Ann's seat is held by a phone that is still here (heard from 3 s ago)",
-              "el": "η θέση του/της Ann ανήκει σε τηλέφωνο που είναι ακόμα εδώ (ακούστηκε πριν από 3 s)",
+              "el": "Ann: η θέση ανήκει σε τηλέφωνο που είναι ακόμα εδώ (ακούστηκε πριν από 3 s)",
               "pl": "Ann: miejsce zajmuje telefon, który wciąż tu jest (odezwał się 3 s temu)",
               "hu": "Ann helyét egy telefon foglalja, amely még itt van (3 mp-e jelentkezett)"}
 

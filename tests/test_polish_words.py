@@ -78,3 +78,33 @@ def test_no_polish_sentence_gives_a_player_a_mans_form():
     Turret na [0, 1]?"), the rules' findings ("Łucja: brak akcji w roku 1, rundzie 1"), the winner ("Wygrywa:
     Łucja"), a phone's seat ("Łucja: miejsce ustalone")."""
     assert [(english, said) for english, said in pairs("pl") if gendered(said)] == []
+
+
+UNINFLECTED = re.compile(r"\b(?:z|ze|dla|od|do|u|bez|przy|przeciw|przeciwko|wobec|między|przez|o) "
+                         r"\{(?:player|other|winner|who|holder|owner)\}")
+"""A player's name after a preposition that asks for another case ("z {other}": "z Bob" for "z Bobem", "z Łucja" for
+"z Łucją"): the box cannot inflect a name, so the name stands in the nominative ("{other} i ty …")."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("nie masz stosunków dyplomatycznych z {other}: tu zgłasza się tylko atak", True),
+    ("brak przydziału dla {player}", True),
+    ("{other} i ty nie macie stosunków dyplomatycznych", False),
+    ("{card}: energię wzięto z {cell}, czyli z reaktora", False),
+])
+def test_a_name_after_a_preposition_that_inflects_it_is_found(text, found):
+    assert bool(UNINFLECTED.search(text)) is found
+
+
+def test_the_diplomacy_refusal_names_the_other_player_as_the_table_wrote_the_name():
+    """Eclipse 1.2, Diplomacy: attacking a player you have no relations with is refused naming them. Polish said "nie
+    masz stosunków dyplomatycznych z Bob" (the name left in the nominative after "z", which asks for "z Bobem"); the
+    name now opens the sentence as written: "Bob i ty nie macie stosunków dyplomatycznych: …". The sectors and cells
+    that {other} names in other messages ("z {other}" of a wormhole, a reactor) are not players."""
+    english = ("you have no diplomatic relations with {other}: only an attack on a player you exchanged Ambassadors "
+               "with is reported here (the Ambassadors go back and the attacker takes the Traitor card: Eclipse 1.2, "
+               "Diplomacy)")
+    said = dict(pairs("pl"))[english]
+    assert said.startswith("{other} i ty nie macie stosunków dyplomatycznych") and not UNINFLECTED.search(said)
+    players_named = [(e, s) for e, s in pairs("pl") if re.search(r"\{(?:player|winner|who|holder|owner)\}", s)]
+    assert [(e, s) for e, s in players_named if UNINFLECTED.search(s)] == []
