@@ -12,7 +12,10 @@ Each game is a fresh data folder and one command line, run again after every kil
   ("Undo my last report"); a third phone presses Next with the label it shows, asks for a camera read
   (``read_now``) and reports for seats no phone holds;
 - ``companion demo --game d6 --hold 1 --no-screen --no-gpio ...``: the camera reads the replayed photos
-  (every photo held 1 s) while phones ask for reads and undo the latest.
+  (every photo held 1 s) while phones ask for reads and undo the latest;
+- ``companion demo --game choose ...`` (``--games choose``): the Roll game chosen on the chooser from a phone, then
+  set up and played as above; a box killed during the setup must come back to it (the chooser instead, with a
+  setup under way in the database, counts as a restart that differs from a clean replay).
 
 Most kills come at a random moment 0.2-3 s into a running game, with the phones tapping (several taps in
 flight); one in ten comes 0-1.5 s after the start, while the box is still starting. A tap whose answer was
@@ -76,11 +79,12 @@ sys.path.insert(0, str(ROOT))
 from bench.box_process import BoxProcess, Phone, form_values, free_port  # noqa: E402
 
 GAME_KINDS = ("roll", "roll", "d6")
-"""The games played in turn, one data folder each."""
+"""The games played in turn, one data folder each (``--games`` picks others)."""
 
 COMMANDS = {
     "roll": ["demo", "--game", "roll", "--no-screen", "--no-gpio"],
     "d6": ["demo", "--game", "d6", "--hold", "1", "--no-screen", "--no-gpio"],
+    "choose": ["demo", "--game", "choose", "--no-screen", "--no-gpio"],
 }
 """The command line of each kind of game (``--host``/``--port`` are added), the same for every restart."""
 
@@ -327,6 +331,7 @@ class Phones:
         self.phones = {who: Phone(base, timeout_s=20) for who, _ in self.WHO}
         self.seeds = {who: rng.randrange(2**32) for who, _ in self.WHO}
         self.in_flight: list[Tap] = []
+        self.started = False  # the game of this data folder has been started (the chooser starts no other)
 
     def play(self, stop: threading.Event) -> list[threading.Thread]:
         threads = [threading.Thread(target=self._phone, args=(who, seat, stop), daemon=True) for who, seat in self.WHO]
@@ -355,9 +360,15 @@ class Phones:
             except BROKEN:
                 return
             game = state.get("game") or {}
+            self.started = self.started or bool((state.get("session") or {}).get("id"))
             picked: tuple[str, dict[str, Any]] | None
             if self.kind == "d6":
                 picked = d6_tap(rng)
+            elif state.get("mode") == "choose":  # the chooser: the table's phone goes back to the game left open
+                left = ((state.get("choose") or {}).get("open") or [{}])[0].get("session")  # (one a data folder)
+                body = ({"action": "resume", "session": left} if left
+                        else None if self.started else {"action": "choose", "game": "roll"})  # over: no other game
+                picked = ("/api/box", body) if seat is None and body else None
             elif game.get("setup"):
                 body = roll_setup_tap(rng, game) if seat is None else None
                 picked = ("/api/setup", body) if body else None
@@ -384,7 +395,8 @@ class Phones:
         except BROKEN:
             with self.ledger.lock:
                 self.ledger.in_flight += not retried
-                self.in_flight.append(tap)
+                if tap.path != "/api/box":  # a move between screens records nothing: the phone looks again instead
+                    self.in_flight.append(tap)
             return False
         self.ledger.answered(self.db, tap, status, answer, before)
         return True
@@ -423,7 +435,9 @@ def _without_claims(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def clean_view(kind: str, db: Path, state: dict[str, Any], scratch: Path) -> dict[str, Any]:
-    """The game view a fresh replay of ``db`` (a copy, cut at ``state``'s version) gives."""
+    """The game view a fresh replay of ``db`` (a copy, cut at ``state``'s version) gives; on the chooser ``{}``, or
+    ``{"setup under way": id}`` when the database holds a setup with events not started (the box should have come
+    back to it)."""
     from companion.flow import GameFlow
     from companion.flows import FLOWS
     from companion.session import SessionStore
@@ -438,7 +452,16 @@ def clean_view(kind: str, db: Path, state: dict[str, Any], scratch: Path) -> dic
             shutil.copyfile(f"{db}{suffix}", f"{copy}{suffix}")
     session = state.get("session") or {}
     version = int(session.get("events") or 0)
+    game = "roll" if kind == "choose" else kind
     conn = sqlite3.connect(copy)
+    if not session.get("id") and not (state.get("game") or {}).get("setup"):  # the chooser
+        try:
+            row = conn.execute("SELECT s.id FROM setups s JOIN setup_events e ON e.setup_id = s.id "
+                               "WHERE s.ended_at IS NULL LIMIT 1").fetchone()
+        except sqlite3.OperationalError:  # no tables yet: nothing chosen
+            row = None
+        conn.close()
+        return {"setup under way": row[0]} if row else {}
     with conn:
         if session.get("id"):
             conn.execute("DELETE FROM events WHERE seq > ?", (version,))
@@ -451,11 +474,11 @@ def clean_view(kind: str, db: Path, state: dict[str, Any], scratch: Path) -> dic
     conn.close()
     with SessionStore(copy) as store:
         if not session.get("id"):
-            setup = TableSetup(store, FLOWS[kind], json.loads(options[0]) if options else {}, resume=True)
+            setup = TableSetup(store, FLOWS[game], json.loads(options[0]) if options else {}, resume=True)
             return _plain(setup.view())
         replayed = store.get(session["id"])
-        if kind in FLOWS:
-            return _plain(GameFlow(replayed, FLOWS[kind]).view())
+        if game in FLOWS:
+            return _plain(GameFlow(replayed, FLOWS[game]).view())
         return _plain(replayed.game.view(replayed.replay().state))
 
 
@@ -463,8 +486,9 @@ def clean_view(kind: str, db: Path, state: dict[str, Any], scratch: Path) -> dic
 
 
 def ready(state: dict[str, Any]) -> bool:
-    """The box runs its game (or its setup step)."""
-    return bool((state.get("session") or {}).get("id") or (state.get("game") or {}).get("setup"))
+    """The box runs its game (or its setup step, or the chooser)."""
+    return bool((state.get("session") or {}).get("id") or (state.get("game") or {}).get("setup")
+                or state.get("mode") == "choose")
 
 
 def play_game(kind: str, kills: int, rng: random.Random, ledger: Ledger, folder: Path,
@@ -488,8 +512,12 @@ def play_game(kind: str, kills: int, rng: random.Random, ledger: Ledger, folder:
             state = box.wait_until(ready)
             phones.join(box)
             restarted = _plain(state.get("game") or {})
+            # the chooser's replay is what the database holds now, before the phones choose (a game's is cut at
+            # the state's version, so it may be made after they play)
+            clean = clean_view(kind, db, state, folder / "replay") if state.get("mode") == "choose" else None
             phones.resend()
-            phones.check_claims()
+            if state.get("mode") != "choose":  # seats are a game's: checked once the box is back in it
+                phones.check_claims()
             ledger.saw(db, state)
             if last:
                 final = state
@@ -504,7 +532,8 @@ def play_game(kind: str, kills: int, rng: random.Random, ledger: Ledger, folder:
                 for thread in threads:
                     thread.join(30)
             ledger.restarts += 1
-            clean = clean_view(kind, db, state, folder / "replay")
+            if clean is None:
+                clean = clean_view(kind, db, state, folder / "replay")
             if _without_claims(restarted) == _without_claims(clean):
                 ledger.replay_equal += 1
             else:
@@ -533,15 +562,16 @@ def _first_difference(a: Any, b: Any, path: str = "game") -> str:
     return f"{path}: restarted {json.dumps(a)[:120]}, replay {json.dumps(b)[:120]}"
 
 
-def run(trials: int, seed: int, per_game: int, say: Callable[[str], None] = print) -> Ledger:
-    """``trials`` kills in games of ``per_game`` kills (kinds in turn: :data:`GAME_KINDS`); the ledger."""
+def run(trials: int, seed: int, per_game: int, say: Callable[[str], None] = print,
+        kinds: tuple[str, ...] = GAME_KINDS) -> Ledger:
+    """``trials`` kills in games of ``per_game`` kills (``kinds`` in turn, of :data:`COMMANDS`); the ledger."""
     rng = random.Random(seed)
     ledger = Ledger()
     with tempfile.TemporaryDirectory(prefix="kill_trials_") as tmp:
         done = game = 0
         while done < trials:
             kills = min(per_game, trials - done)
-            kind = GAME_KINDS[game % len(GAME_KINDS)]
+            kind = kinds[game % len(kinds)]
             play_game(kind, kills, rng, ledger, Path(tmp) / f"game{game}", say)
             ledger.games.append((kind, kills))
             done += kills
@@ -582,13 +612,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trials", type=int, default=200, help="SIGKILLs in all (default 200)")
     parser.add_argument("--seed", type=int, default=12, help="random seed (default 12)")
     parser.add_argument("--per-game", type=int, default=25, help="kills per game before a new one (default 25)")
+    parser.add_argument("--games", default=",".join(GAME_KINDS),
+                        help=f"the kinds of game played in turn, of {', '.join(COMMANDS)} (default "
+                             f"{','.join(GAME_KINDS)})")
     parser.add_argument("--quiet", action="store_true", help="print the summary only")
     args = parser.parse_args(argv)
+    kinds = tuple(k.strip() for k in args.games.split(",") if k.strip())
+    if not kinds or any(k not in COMMANDS for k in kinds):
+        parser.error(f"--games: a list of {', '.join(COMMANDS)}")
     if args.trials < 1 or args.per_game < 1:
         parser.error("--trials and --per-game must be at least 1")
     started = time.monotonic()
     ledger = run(args.trials, args.seed, args.per_game,
-                 say=(lambda _: None) if args.quiet else (lambda line: print(line, flush=True)))
+                 say=(lambda _: None) if args.quiet else (lambda line: print(line, flush=True)), kinds=kinds)
     for line in report(ledger, args.trials, time.monotonic() - started):
         print(line)
     for what, items in (("lost", ledger.lost), ("duplicated", ledger.duplicated), ("phantom", ledger.phantom),
