@@ -2,7 +2,8 @@
 
 The players' editions name a game's parts in their own language: the Greek Roll for the Galaxy
 rulebook its phases and dice, the Polish Race for the Galaxy rulebook its phases and card types, the
-Hungarian Among the Stars rulebook some locations, the reactors and the location types. Those names
+Hungarian Among the Stars rulebook some locations, the reactors and the location types, the Greek Eclipse: Rise
+of the Ancients rulebook its Rare Technologies, Developments, two Discoveries and some base technologies. Those names
 are package data, ``rules/data/<game>/names.json``, each with its source (the rulebook transcript's
 file, line and a quote of that line). A name an edition does not give is absent there, never made
 up: :func:`names` then answers the English name, which comes from the game's component data
@@ -16,7 +17,10 @@ Kinds (``"<game>.<kind>"``) and their ids:
 - ``race.phase`` (``explore`` ... ``produce``, game.json), ``race.action`` (action card ids, game.json),
   ``race.card`` (a card's English name, cards.json), ``race.card_type`` (``world``, ``development``);
 - ``among_the_stars.location``, ``.reactor``, ``.objective``, ``.race`` (ids of cards.json) and
-  ``among_the_stars.location_type`` (``administrative`` ... ``recreation``).
+  ``among_the_stars.location_type`` (``administrative`` ... ``recreation``);
+- ``eclipse.technology`` (a technology's English name: the base game's 24 and the 10 Rare Technologies,
+  ``rules.eclipse.data``), ``eclipse.development`` (the 8 Development tiles' English names) and
+  ``eclipse.discovery`` (the Discoveries laid on a hex, ``rules.eclipse.data.DISCOVERIES``).
 
 Pure: reads package data only, no I/O beyond it.
 """
@@ -36,7 +40,7 @@ __all__ = ["LANGUAGES", "Term", "UnknownTerm", "WORD_KINDS", "kinds", "names", "
 LANGUAGES = ("en", "el", "pl", "hu")
 """The box's languages (ISO 639-1): English, Greek, Polish, Hungarian."""
 
-GAMES = ("roll", "race", "among_the_stars")
+GAMES = ("roll", "race", "among_the_stars", "eclipse")
 """The games with a ``names.json``."""
 
 
@@ -70,6 +74,15 @@ def _among(part: str) -> Callable[[], dict[str, str]]:
     return lambda: _by(_data("among_the_stars", "cards.json")[part])
 
 
+def _eclipse(*parts: str) -> Callable[[], dict[str, str]]:
+    def english() -> dict[str, str]:
+        from rules.eclipse import data  # the component names; imported when first asked (rules.eclipse says terms)
+
+        return {name: name for part in parts for name in getattr(data, part)}
+
+    return english
+
+
 _ENGLISH: dict[str, Callable[[], dict[str, str]]] = {
     "roll.tile": _roll_tiles,
     "race.phase": _race_game("phases", "name"),
@@ -79,6 +92,9 @@ _ENGLISH: dict[str, Callable[[], dict[str, str]]] = {
     "among_the_stars.reactor": _among("reactors"),
     "among_the_stars.objective": _among("objectives_base"),
     "among_the_stars.race": _among("races"),
+    "eclipse.technology": _eclipse("TECHNOLOGIES", "RARE_TECHNOLOGIES"),
+    "eclipse.development": _eclipse("DEVELOPMENTS"),
+    "eclipse.discovery": _eclipse("DISCOVERIES"),
 }
 """Kinds whose English names are in the game's component data: kind -> () -> {id: English name}."""
 
@@ -122,7 +138,8 @@ def names(kind: str, id: str, lang: str) -> str:
 
     Examples: ``names("roll.phase", "settle", "el") == "Αποίκιση"``,
     ``names("roll.tile", "Space Piracy", "el") == "Space Piracy"`` (the Greek rulebook keeps tile
-    names in English), ``names("among_the_stars.location", "restaurant", "hu") == "Étterem"``.
+    names in English), ``names("among_the_stars.location", "restaurant", "hu") == "Étterem"``,
+    ``names("eclipse.technology", "Antimatter Splitter", "el") == "Διαχωριστής Αντιύλης"``.
 
     Raises:
         UnknownTerm: no such kind, or no such id of it.
@@ -150,7 +167,8 @@ def translated(kind: str, lang: str) -> dict[str, str]:
 
 def source(kind: str, id: str, lang: str) -> dict[str, Any] | None:
     """Where ``lang``'s name of ``id`` comes from: ``{"name", "seed" (file in shared/seeds/), "line"
-    (1-based), "quote" (from that line)}`` and maybe ``"note"``; None for English or a name the
+    (1-based), "quote" (from that line)}`` and maybe ``"page"`` (the rulebook's page that line holds) and
+    ``"note"``; None for English or a name the
     edition does not give.
 
     Raises:

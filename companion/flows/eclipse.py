@@ -43,7 +43,7 @@ from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
 from rules.eclipse.rounds import ACTIONS, REACTIONS
-from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS, SHIP_WORDS, ship_word, structure_word
+from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS, SHIP_WORDS, component_word, ship_word, structure_word
 
 __all__ = ["ECLIPSE_FLOW", "EclipseFlow", "MAP_REACH"]
 
@@ -59,6 +59,9 @@ SHIP_LABELS = tuple(SHIP_WORDS[s] for s in SHIP_TYPES)
 """The ship fields' choices as players read them (a phone posts the English name)."""
 TILES = ("Shellworld", "Warp Portal", "Ancient Warp Portal", "Ancient Orbital", "Shrine")
 """What a player lays on a hex without a Build (a Development's tile, a Discovery, a Shrine of the Enlightened)."""
+TILE_LABELS = tuple(structure_word("shrine") if t == "Shrine" else component_word(t) for t in TILES)
+"""The tiles as players read them: a Development's or Discovery's name as their rulebook gives it (a phone posts the
+English)."""
 TILE_STRUCTURES = {"Shellworld": "shellworld", "Warp Portal": "warp_portal",
                    "Ancient Warp Portal": "ancient_warp_portal",
                    "Ancient Orbital": "ancient_orbital", "Shrine": "shrine"}
@@ -66,6 +69,8 @@ RESEARCHED = (GENERATOR_TECHS[0], *RARE_TECHNOLOGIES, *DEVELOPMENTS)
 """What Research may name (the box follows these: Wormhole Generator's half wormholes, the unique Rare
 Technologies, the Developments that score); any other technology is left out (its track count is reported at
 the end)."""
+RESEARCHED_LABELS = tuple(component_word(t) for t in RESEARCHED)
+"""What Research may name as players read it: the Greek rulebook's names (Rise of the Ancients p.4, p.5, p.20)."""
 ALWAYS = ("blueprint", "relations", "structure", "disc", "disc_back")
 DIPLOMACY_FORMS = ("relations", "attack")
 """Reports about diplomatic relations: closed with 2 or 3 players, where relations are not used."""
@@ -213,7 +218,8 @@ class EclipseFlow(FlowBase):
             Form(
                 "research",
                 Text("Research"),
-                (Field("tech", Text("Technology (if it is one of these)"), choices=RESEARCHED, optional=True),),
+                (Field("tech", Text("Technology (if it is one of these)"), choices=RESEARCHED, optional=True,
+                       labels=RESEARCHED_LABELS),),
             ),
             Form("upgrade", Text("Upgrade"), ()),
             Form(
@@ -313,7 +319,7 @@ class EclipseFlow(FlowBase):
             Form("disc", Text("Influence disc placed (after combat)"), (_cell("hex", Text("Hex [q, r]")),)),
             Form("disc_back", Text("Influence disc taken back"), (_cell("hex", Text("Hex [q, r]")),)),
             Form("structure", Text("Tile laid on a hex"), (
-                Field("tile", Text("Tile"), choices=TILES), _cell("hex", Text("Hex [q, r]")),
+                Field("tile", Text("Tile"), choices=TILES, labels=TILE_LABELS), _cell("hex", Text("Hex [q, r]")),
                 Field("colour", Text("Shrine's colour"), choices=RESOURCES, optional=True,
                       labels=tuple(RESOURCE_WORDS[r] for r in RESOURCES)),
                 Field("cost", Text("Shrine's cost"), choices=("2", "4", "6"), optional=True))),

@@ -23,6 +23,7 @@ __all__ = [
     "BOARDS",
     "COLOURS",
     "DEVELOPMENTS",
+    "DISCOVERIES",
     "PLANET_TYPES",
     "RARE_TECHNOLOGIES",
     "RESOURCES",
@@ -66,6 +67,10 @@ DEVELOPMENTS = (
     "Shellworld", "Warp Portal",
 )
 """The 8 Development tiles, one of each (Rise of the Ancients p.5)."""
+
+DISCOVERIES = ("Ancient Warp Portal", "Ancient Orbital")
+"""The Discovery tiles the box follows on the map, each laid on the hex where it was found (Rise of the Ancients
+p.8); the other Discoveries are taken as resources, a technology or a ship part, or kept as VP."""
 
 RARE_TECHNOLOGIES = (
     "Antimatter Splitter", "Neutron Absorber", "Distortion Shield", "Cloaking Device", "Point Defense",

@@ -61,7 +61,7 @@ from rules.eclipse.mapcheck import check_placement
 from rules.eclipse.placement import STRUCTURES
 from rules.eclipse.state import MODULES, EclipsePlayer, EclipseState, player_position, position
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, component_word
 from rules.engine import EventContext, GameBase
 from rules.scoring import ScoreInputError
 from rules.settings import check_settings
@@ -264,7 +264,7 @@ class EclipseGame(GameBase):
             if holder is not None:
                 _say(ctx, [Verdict("unique_tile", False, RESEARCH,
                     Text("{holder} already owns the {tech} Development; each is unique",
-                         holder=holder, tech=tech), Text("choose another"))], name)
+                         holder=holder, tech=component_word(tech)), Text("choose another"))], name)
                 return state
             if not state.modules.get("developments"):
                 _say(ctx, [Verdict("module_not_in_play", True, RESEARCH, Text("the Developments module is not in play"),
@@ -275,7 +275,7 @@ class EclipseGame(GameBase):
             if holder is not None:
                 _say(ctx, [Verdict("unique_tile", False, RESEARCH,
                     Text("{holder} already has {tech}; there is one tile of each Rare Technology",
-                         holder=holder, tech=tech), Text("choose another"))], name)
+                         holder=holder, tech=component_word(tech)), Text("choose another"))], name)
                 return state
         return state.with_player(replace(me, techs=me.techs + (tech,)))
 

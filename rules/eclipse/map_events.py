@@ -29,7 +29,7 @@ from rules.eclipse.placement import (
 )
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS, component_word
 from rules.engine import EventContext
 from rules.text import N_, Listing, Text
 
@@ -338,12 +338,13 @@ def structure_built(game: Any, state: EclipseState, ctx: EventContext) -> Eclips
         holder = next((p.name for p in state.players if development in p.developments), None)
         if holder not in (None, name):
             verdicts.append(Verdict("one_in_the_game", False, DEVELOPMENT,
-                Text("{holder} owns the {development} Development", holder=holder, development=development),
+                Text("{holder} owns the {development} Development", holder=holder,
+                     development=component_word(development)),
                                     Text("only its owner lays its tile")))
         elif holder is None:
             verdicts.append(Verdict("development_missing", True, DEVELOPMENT,
                 Text("{player} lays the {development} tile without a {development} Development recorded; it is "
-                     "recorded now", player=name, development=development), Text("record the research"),
+                     "recorded now", player=name, development=component_word(development)), Text("record the research"),
                                     warning=True))
             me = replace(me, developments=me.developments + (development,))
     _add(ctx, verdicts, player=name, card=h.sector.id if h else None, at=at)

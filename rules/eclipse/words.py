@@ -1,12 +1,26 @@
 """Eclipse's words in messages, in the players' words (:mod:`rules.text`): resources, structures, the phases of a
-round. Components keep the names printed on them (sectors, species, technologies, the GCDS)."""
+round; technologies, Developments and Discoveries as the players' rulebook names them (:func:`component_word`,
+:mod:`rules.names`). Other components keep the names printed on them (sectors, species, the GCDS)."""
 
 from __future__ import annotations
 
+from rules.eclipse.data import DEVELOPMENTS, DISCOVERIES
+from rules.names import term
 from rules.text import Text
 
 __all__ = ["ACTION_WORDS", "ANCIENTS_WORD", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "SHIP_WORDS",
-           "STRUCTURE_WORDS", "ship_word", "structure_word"]
+           "STRUCTURE_WORDS", "component_word", "ship_word", "structure_word"]
+
+
+def component_word(name: str) -> str:
+    """A technology, Rare Technology, Development or Discovery by its English name (``"Mining Colony"``, what the
+    rules keep and a phone posts) as the players' rulebook names it: a :class:`rules.names.Term` of
+    ``eclipse.development``, ``eclipse.discovery`` or ``eclipse.technology`` (Greek: the Rise of the Ancients
+    rulebook's own names, English where it gives none; Polish and Hungarian: English, no rulebook). Any other name
+    (one the data does not know) is returned as it is."""
+    kind = ("eclipse.development" if name in DEVELOPMENTS else "eclipse.discovery" if name in DISCOVERIES
+            else "eclipse.technology")
+    return term(kind, name)
 
 RESOURCE_WORDS = {"money": Text("Money"), "science": Text("Science"), "materials": Text("Materials")}
 """The three resources (a Shrine's or a planet's colour)."""
