@@ -96,6 +96,32 @@ def test_distortion_map_inverts_the_lens_model():
         assert abs(mx[i, j] - xu) < 1.5 and abs(my[i, j] - yu) < 1.5
 
 
+def test_a_point_past_the_lens_folds_is_projected_into_the_frame_but_not_in_the_picture():
+    """Overhead at 400 mm, so a table point x mm off the axis has undistorted radius r = x / 400. With k1 = -0.22 the
+    distorted radius r (1 - 0.22 r^2) grows up to r^2 = 1 / 0.66 (r = 1.231, slope 1 - 0.66 r^2) and shrinks past
+    it: r = 1 (x = 400) gives 0.78, r = 1.5 (x = 600) gives 1.5 x (1 - 0.495) = 0.7575, both inside a 90-degree
+    frame (its edge at 1.0), but the picture shows only the first; without distortion it shows both."""
+    cam = look_at(np.zeros(3), 400.0, 0.0, 0.0, 0.0, 90.0, (400, 240), k1=-0.22)
+    pts = np.array([[400.0, 0, 0], [600.0, 0, 0], [0, 0, -500.0]])  # near the fold, past it, above the camera
+    f = cam.K[0, 0]
+    assert np.allclose(np.hypot(*(cam.project(pts[:2]) - cam.K[:2, 2]).T) / f, [0.78, 0.7575], atol=1e-9)
+    assert cam.in_picture(pts).tolist() == [True, False, False]
+    flat = look_at(np.zeros(3), 400.0, 0.0, 0.0, 0.0, 90.0, (400, 240))
+    assert flat.in_picture(pts).tolist() == [True, True, False]
+
+
+def test_every_labelled_die_is_in_the_picture():
+    """A wide lens (seed 1030: pi-wide, tilted 27.7 degrees) put dice past its fold, whose labels came back into the
+    frame as slivers (a top face 187 x 87 px with sides of 196 and 22 px) where nothing is drawn. A die's top seen
+    from 28 degrees off the vertical is foreshortened by cos 28 = 0.88 and turned, never 1 : 3."""
+    sc = scenes.render_dice_scene(1030, edition="light-ink")
+    assert len(sc.meta["under"]) == len(sc.dice) > 10
+    for d in sc.dice:
+        q = np.array(d.quad)
+        sides = np.linalg.norm(q - np.roll(q, -1, 0), axis=1)
+        assert sides.min() > sides.max() / 3, d
+
+
 def test_editions_print_both_polarities_and_produce_differs_by_colour():
     for name, ed in scenes.EDITIONS.items():
         pol = {c: ed.polarity(c) for c in scenes.COLOURS}

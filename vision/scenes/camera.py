@@ -99,6 +99,20 @@ class Camera:
             xy = self._distort(xy)
         return xy * [self.K[0, 0], self.K[1, 1]] + [self.K[0, 2], self.K[1, 2]]
 
+    def in_picture(self, pts: np.ndarray) -> np.ndarray:
+        """``bool[N]``: which table points (``float[N, 3]`` mm) the picture shows where :meth:`project` puts them:
+        in front of the camera and nearer its axis than the radius where the lens model folds back. The distorted
+        radius ``r (1 + k1 r^2 + k2 r^4)`` of an undistorted radius ``r`` grows while its slope
+        ``1 + 3 k1 r^2 + 5 k2 r^4`` is positive; past that (about 1.2 for a strong barrel, k1 = -0.22) it shrinks
+        again, so :meth:`project` maps a point far off the axis back into the frame, though the picture
+        (:meth:`distortion_map`, which inverts the model on the near side of the fold) never shows it there. Without
+        distortion every point in front of the camera is on the near side. Raises nothing."""
+        p = np.asarray(pts, np.float64).reshape(-1, 3) @ self.R.T + self.t
+        front = p[:, 2] > 1e-9
+        xy = p[:, :2] / np.where(front, p[:, 2], 1.0)[:, None]
+        r2 = (xy ** 2).sum(1)
+        return front & (1.0 + 3.0 * self.k1 * r2 + 5.0 * self.k2 * r2 * r2 > 0.0)
+
     def _distort(self, xy: np.ndarray) -> np.ndarray:
         r2 = (xy ** 2).sum(1, keepdims=True)
         return xy * (1.0 + self.k1 * r2 + self.k2 * r2 * r2)

@@ -287,7 +287,9 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
         and centre in picture pixels) and whose ``meta`` has ``table``, ``under`` (what each die lies on),
         ``boards`` (each printed player board's outline in picture pixels, :func:`board_outline`; ``[]``
         when none lies on the table; a playmat is the whole table, said by ``table``), ``edition``,
-        ``camera``, ``kelvin``, ``tilt`` and ``die_px``.
+        ``camera``, ``kelvin``, ``tilt`` and ``die_px``. Only the dice the picture shows are labelled: a die
+        whose top lies past the lens model's fold (:meth:`vision.scenes.camera.Camera.in_picture`) is not
+        where its projection falls in the frame (the picture there shows what lies nearer the axis).
 
     Raises:
         ValueError: an unknown table, edition or camera, or forced dice that do not fit.
@@ -379,6 +381,8 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
                                     0.0 if top else 0.25)
             warp_face(img, rad, alpha, view.project(quad, distort=False))
         top = faces["top"]
+        if not cam.in_picture(top).all():
+            continue  # past the lens model's fold: projected into the frame, but not seen there
         q = cam.project(top)
         x0, y0 = q.min(0)
         x1, y1 = q.max(0)
@@ -390,6 +394,7 @@ def render_dice_scene(seed: int, config: DiceSceneConfig = DiceSceneConfig(),
                 under[i] = "board"
     out, cam_meta = finish(rng, img, cam, model, light, sheen=float(rng.uniform(*config.light.sheen)),
                            head_shadow=bool(rng.random() < config.light.head_shadow), pad=pad)
+    under = [u for u, lab in zip(under, labels, strict=True) if lab is not None]
     meta = {"table": kind, "under": under, "boards": [board_outline(cam, b) for b in boards], "edition": ed_name,
             "kelvin": round(light.kelvin),
             "tilt": round(math.degrees(math.acos(max(-1.0, min(1.0, float(cam.R[2, 2]))))), 1),
