@@ -106,3 +106,50 @@ def test_a_setup_cannot_be_withdrawn_from_a_phone_once_that_player_is_done(store
     with pytest.raises(BadEntry, match=r"Ann.s report \(.*\) can no longer be withdrawn"):
         flow.undo_report("Ann")
     assert flow.session.last_seq == last
+
+
+def test_no_round_can_be_started_from_a_phone_once_the_last_round_is_at_its_end(store):
+    """Roll for the Galaxy p.8 End check and Race for the Galaxy (end of game): the game ends after the round in which
+    the VP pool empties. Once that round is at its end (Roll: Manage Empire; Race: the round's end), a phone no
+    longer offers the next round's phase or action card (before, a selection started a round after the last one,
+    found only afterwards as an error); Next ends the game."""
+    from companion import i18n
+    from companion.errors import BadEntry
+
+    roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
+    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 1, "Old Earth")):
+        roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
+                                      "home_world": home, "development": "Investment Credits", "world": "Gem World"})
+    roll.report("Ann", "select", {"phase": "ship"})
+    roll.report("Bob", "select", {"phase": "ship"})
+    roll.next_phase()  # Reveal
+    roll.next_phase()  # V Ship
+    roll.report("Ann", "vp", {"vp": 24})  # 2 players: the pool holds 24 VP (p.2 Setup); it is empty now
+    roll.next_phase()  # Manage Empire, the end of the last round
+    view = roll.view()
+    assert view["stage"] == "manage" and view["ending"] and view["next"]["label"] == "End game"
+    assert "select" not in view["open_forms"]["Ann"] and "vp" in view["open_forms"]["Ann"]
+    with pytest.raises(BadEntry, match="the game ends with this round") as refused:
+        roll.report("Bob", "select", {"phase": "develop"})
+    said = {lang: i18n.localize(i18n.message_of(refused.value), lang) for lang in ("el", "pl", "hu")}
+    assert said["el"].startswith("το παιχνίδι τελειώνει με αυτόν τον γύρο (")
+    assert said["pl"].startswith("gra kończy się na tej rundzie (")
+    assert said["hu"].startswith("a játék ezzel a körrel véget ér (")
+    roll.next_phase()
+    assert roll.view()["over"] and roll.view()["round"] == 1
+
+    race = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
+    race.report("Ann", "start", {"card": "Old Earth"})
+    race.report("Bob", "start", {"card": "New Sparta"})
+    race.report("Ann", "select", {"action": "Consume: x2 VP"})
+    race.report("Bob", "select", {"action": "Consume: Trade ($)"})
+    race.report("Ann", "vp", {"vp": 24})  # 2 players: 24 VP in the pool (Race: Setup), now empty
+    while race.view()["stage"] != "round_end":
+        race.next_phase()
+    view = race.view()
+    assert view["ending"] and "select" not in view["open_forms"]["Bob"] and "hand" in view["open_forms"]["Bob"]
+    with pytest.raises(BadEntry, match="the game ends with this round") as refused:
+        race.report("Bob", "select", {"action": "Settle"})
+    assert i18n.localize(i18n.message_of(refused.value), "pl").endswith("(Race for the Galaxy, koniec gry)")
+    race.next_phase()
+    assert race.view()["over"] and race.view()["round"] == 1

@@ -120,16 +120,27 @@ class RaceFlow(FlowBase):
         )
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
-        """Start world in setup; action cards between rounds; the rest during the phases."""
+        """Start world in setup; action cards between rounds (none once the last round is at its end); the rest
+        during the phases."""
         stage = progress.stage
         if stage == "over":
             return []
         play = ["card", "good", "consumed", "vp", "hand"]
         if stage == "setup":
             return ["start", "select", "hand"]
+        if stage == "round_end" and progress.ending:  # end of game: no round after this one
+            return play
         if stage in ("select", "round_end"):
             return ["select", *play]
         return play
+
+    def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """Once the last round is at its end, no action card is chosen for another (Race for the Galaxy: end of
+        game: the game ends at the end of the round in which it is triggered); else :meth:`FlowBase.closed_why`."""
+        if form.id == "select" and progress.stage == "round_end" and progress.ending:
+            return Text("the game ends with this round ({why}): no action card is chosen for another round; Next "
+                        "ends the game (Race for the Galaxy, end of game)", why=Listing(progress.ending, "; "))
+        return super().closed_why(form, view, progress, player)
 
     def report_event(
         self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]

@@ -323,7 +323,8 @@ class RollFlow(FlowBase):
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Setup before the first round, and for each player in round 1 until that player selects a phase (p.2
         Setup: everyone sets up at their own pace; one player's selection does not close the others' setup);
-        the phase selection until Reveal; the rest from Reveal on."""
+        the phase selection until Reveal (and from Manage Empire, for the next round, unless the end is triggered: p.8
+        End check); the rest from Reveal on."""
         stage = progress.stage
         if stage == "over":
             return []
@@ -331,6 +332,8 @@ class RollFlow(FlowBase):
             return ["setup", "select", "credits"]
         forms = (["select", "tile", "good", "ship", "vp", "credits"] if stage in ("roll", "assign", "manage")
                  else ["tile", "good", "ship", "vp", "credits"])
+        if stage == "manage" and progress.ending:  # p.8 End check: no round after this one
+            forms.remove("select")
         if self._setting_up(view, progress, player):
             forms.insert(0, "setup")
         return forms
@@ -351,6 +354,9 @@ class RollFlow(FlowBase):
                 return Text("{player} has selected a phase, so their setup is done: withdraw the phase selection "
                             "(Undo my last report) to change it", player=player)
             return Text("setup is over: the phases of round {n} are revealed (p.4 Reveal)", n=max(1, progress.round))
+        if form.id == "select" and progress.stage == "manage" and progress.ending:
+            return Text("the game ends with this round ({why}): no phase is selected for another round; Next ends the "
+                        "game (p.8 End check)", why=Listing(progress.ending, "; "))
         if form.id == "select" and not progress.over:
             return Text("phases are selected before Reveal; the next selection is in the next round (p.3 Rounds)")
         return super().closed_why(form, view, progress, player)
