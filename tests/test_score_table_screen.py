@@ -61,3 +61,43 @@ def test_nine_players_scores_in_21_rows_are_drawn_without_one_text_over_another(
         totals = [text for text, rect in column if abs(rect.top - total.top) <= 6]
         assert totals == [str(34 + k)], (name, totals)
         assert len(values) == len(labels) and sum(values) == 34 + k, (name, values)  # every VP is in a row drawn
+
+
+GREEK_TABLE = ("Ζωή", "Παναγιώτης", "Ευαγγελία", "Χαράλαμπος", "Αικατερίνη", "Κωνσταντίνος")
+
+
+@pytest.mark.parametrize("winner", [2, 5])
+def test_six_long_names_are_drawn_whole_over_their_columns(winner, output_dir):
+    """Six players of Eclipse with names as common as Κωνσταντίνος: one line of names cut four of them ("★ Ευαγγε…",
+    "Κωνσταν…"), so the table could not say whose column was whose. Every other name now goes on a second line, with
+    two columns' room; each is whole, over its own column, and nothing is drawn over anything. Player k scores k + 1
+    in reputation and 20 in hexes, k + 21 in all (Eclipse, End of the game: the scoring table); the winner is also
+    starred."""
+    players = []
+    for k, name in enumerate(GREEK_TABLE):
+        breakdown = {"reputation": k + 1, "hexes": 20}
+        players.append({"name": name, "total": k + 21, "breakdown": breakdown, "winner": k == winner,
+                        "categories": [{"category": c, "vp": v, "detail": ""} for c, v in breakdown.items()]})
+    result = {"players": players, "winners": [GREEK_TABLE[winner]], "rule": "Eclipse, End of the game"}
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    view = {"game": {"title": "Eclipse", "result": result, "over": True}, "status": {}, "box": {"games": True}}
+    Scores().do(screen, view, None)
+    screen.save_png(output_dir / f"scores-six-long-names-{winner}.png")
+    drawn = [(str(text), rect) for text, rect, _room in screen.drawn]
+    bounds = screen.surface.get_rect()
+    for k, (text, rect) in enumerate(drawn):
+        assert bounds.contains(rect), (text, rect)
+        for other_text, other_rect in drawn[k + 1:]:
+            assert not rect.colliderect(other_rect), (text, rect, other_text, other_rect)
+    names = {text.removeprefix("★ ").removeprefix("* "): rect for text, rect in drawn
+             if text.removeprefix("★ ").removeprefix("* ") in GREEK_TABLE}
+    assert list(names) == list(GREEK_TABLE)  # every name whole, in seat order
+    starred = [text for text, rect in drawn if text.removeprefix("★ ").removeprefix("* ") in GREEK_TABLE
+               and text != text.removeprefix("★ ").removeprefix("* ")]
+    assert starred == ["★ " + GREEK_TABLE[winner]]  # the winner's column heading only
+    totals = [next(rect for text, rect in drawn if text == str(k + 21) and rect.top > names[GREEK_TABLE[-1]].bottom)
+              for k in range(len(GREEK_TABLE))]
+    for k, name in enumerate(GREEK_TABLE):  # each name stands over its own column: over its total, nearest to it
+        assert names[name].left < totals[k].centerx < names[name].right, name
+        nearest = min(range(len(totals)), key=lambda j: abs(totals[j].centerx - names[name].centerx))
+        assert nearest == k, name

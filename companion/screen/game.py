@@ -17,6 +17,7 @@ from companion.screen.canvas import (
     BG,
     DIM,
     GOOD,
+    NAME_MIN_SIZE,
     PANEL,
     QR_SIDE,
     SEVERITY_COLOURS,
@@ -483,25 +484,48 @@ def line_height(ts: TouchScreen, size: int) -> int:
     return max(font.get_linesize(), font.get_height(), font.size("ÁŁŐΆjgy")[1])
 
 
-def score_rows(ts: TouchScreen, categories: list[str], height: int, tiebreak: bool, rule: bool) -> tuple[int, int]:
+def score_rows(ts: TouchScreen, categories: list[str], height: int, tiebreak: bool, rule: bool,
+               name_lines: int = 1) -> tuple[int, int]:
     """How a score table of ``categories`` fits ``height`` px: ``(design size of its numbers, categories kept)``, the
-    largest size from 28 down to :data:`SCORE_MIN_SIZE` at which the names, a row per category (a line of the
-    font each), the totals, with ``tiebreak`` the tie-break's two lines and with ``rule`` the rulebook's line fit
-    one under the other; when none does, at the smallest size, as many categories as fit beside one row summing
-    the rest (all kept: ``len(categories)``)."""
+    largest size from 28 down to :data:`SCORE_MIN_SIZE` at which the names (on ``name_lines`` lines,
+    :func:`names_staggered`), a row per category (a line of the font each), the totals, with ``tiebreak`` the
+    tie-break's two lines and with ``rule`` the rulebook's line fit one under the other; when none does, at the
+    smallest size, as many categories as fit beside one row summing the rest (all kept: ``len(categories)``)."""
     def line(size: int) -> int:
         return line_height(ts, size)
 
     def fixed(size: int) -> int:  # the names above, the totals under the rows, the tie-break's and the rule's lines
         total = max(ts.s(4) + line(min(34, size + 6)), ts.s(2) + line(min(40, size + 8)))
         broken = ts.s(2) + max(2 * line(size - 2), line(size)) if tiebreak else 0
-        return line(min(30, size + 2)) + total + broken + (ts.s(2) + line(18) if rule else 0)
+        return name_lines * line(min(30, size + 2)) + total + broken + (ts.s(2) + line(18) if rule else 0)
 
     for size in range(28, SCORE_MIN_SIZE - 1, -1):
         if fixed(size) + len(categories) * line(size) <= height:
             return size, len(categories)
     rows = (height - fixed(SCORE_MIN_SIZE)) // line(SCORE_MIN_SIZE)
     return SCORE_MIN_SIZE, max(0, min(len(categories), rows - 1))
+
+
+def names_staggered(ts: TouchScreen, headings: list[str], col_w: int) -> bool:
+    """Whether a score table's column headings (each player's name as drawn, a winner's with its star) go on two
+    lines, every other one on the second with two columns' room: when one of them, at the smallest size a name is
+    drawn at (:data:`NAME_MIN_SIZE`), is wider than its own column (six Eclipse players: "Κωνσταντίνος" in 93 px)."""
+    font = ts.font(NAME_MIN_SIZE)
+    return len(headings) > 1 and any(font.size(text)[0] > col_w - 6 for text in headings)
+
+
+def heading_spot(ts: TouchScreen, text: str, size: int, centre: int, col_w: int, table: pygame.Rect,
+                 staggered: bool) -> tuple[int, int, str]:
+    """Where a column's heading ``text`` (design size ``size``) goes: ``(x, room in px, anchor)``, centred over its
+    column at ``centre``; staggered (:func:`names_staggered`), with the room of the two half columns beside it on
+    either side, and in the last column, where the table ends, set against the table's right edge when it is too
+    wide to stay centred (it still ends over its own column)."""
+    if not staggered:
+        return centre, col_w - 6, "midtop"
+    room = 2 * min(col_w, centre - table.x, table.right - centre) - 6
+    if ts.font(size).size(text)[0] <= room or table.right - centre >= col_w:
+        return centre, room, "midtop"
+    return table.right - 3, table.right - (centre - col_w) - 6, "topright"
 
 
 def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, winners: bool = True,
@@ -518,7 +542,11 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
     label_w = ts.x(230)
     col_w = (table.width - label_w) // max(1, len(players))
     rule = result.get("rule")
-    size, kept = score_rows(ts, categories, table.height, tiebreak, bool(rule))
+    sign = ts.sign("winner").replace("{", "{{").replace("}", "}}")  # a star, else "*": kept before a cut name
+    arounds = [sign + " {player}" if p.get("winner") else "{player}" for p in players]
+    staggered = names_staggered(ts, [a.format(player=" ".join(str(p["name"]).split())) for a, p in
+                                     zip(arounds, players, strict=True)], col_w)
+    size, kept = score_rows(ts, categories, table.height, tiebreak, bool(rule), 2 if staggered else 1)
     weight = {c: sum(abs(p["breakdown"].get(c, 0)) for p in players) for c in categories}
     most = set(sorted(categories, key=lambda c: -weight[c])[:kept])  # sorted is stable: the earlier row on a draw
     rows = [(row_label(c), [p["breakdown"].get(c, 0) for p in players]) for c in categories if c in most]
@@ -526,14 +554,15 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
     if folded:
         rows.append((_(OTHER_ROWS), [sum(p["breakdown"].get(c, 0) for c in folded) for p in players]))
     row_h = line_height(ts, size)
-    for k, p in enumerate(players):
-        x = table.x + label_w + k * col_w
-        colour = GOOD if p.get("winner") else TEXT
-        sign = ts.sign("winner").replace("{", "{{").replace("}", "}}")  # a star, else "*": kept before a cut name
-        around = sign + " {player}" if p.get("winner") else "{player}"
-        ts.name_fit(p["name"], (x + col_w // 2, table.y), col_w - 6, min(30, size + 2), colour, anchor="midtop",
+    heading = min(30, size + 2)
+    for k, (p, around) in enumerate(zip(players, arounds, strict=True)):
+        centre = table.x + label_w + k * col_w + col_w // 2
+        text = around.format(player=" ".join(str(p["name"]).split()))
+        x, room, anchor = heading_spot(ts, text, min(heading, NAME_MIN_SIZE), centre, col_w, table, staggered)
+        top = table.y + (k % 2) * line_height(ts, heading) if staggered else table.y
+        ts.name_fit(p["name"], (x, top), room, heading, GOOD if p.get("winner") else TEXT, anchor=anchor,
                     around=around)
-    y = table.y + line_height(ts, min(30, size + 2))
+    y = table.y + (2 if staggered else 1) * line_height(ts, heading)
     for label, values in rows:
         ts.text_fit(label, (table.x, y), label_w - 6, size - 2, DIM, min_size=12)
         for k, value in enumerate(values):
