@@ -334,6 +334,7 @@ def test_among_findings_show_at_once_and_the_game_ends_after_year_4(store, outpu
     flow.next_phase()
     view = flow.view()
     assert view["over"] and view["result"]["winners"]
+    assert view["note"] == "Game over"  # not the year's passing direction: no hand passes after year 4
     shoot(flow, output_dir / "flow_among_scores.png")
 
 

@@ -123,7 +123,8 @@ class AmongFlow(FlowBase):
         raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
-        """The year's rounds (current highlighted), pass direction, credits, VP track, locations."""
+        """The year's rounds (current highlighted), pass direction (Game over once the game is), credits, VP track,
+        locations."""
         over, rnd = progress.over, progress.round
         phases = [{"label": Text("Round {round}", round=k), "by": [],
                    "state": "done" if over or k < rnd else ("current" if k == rnd else "next")}
@@ -131,7 +132,9 @@ class AmongFlow(FlowBase):
         rows = {p["name"]: {"tableau": p["locations"], "credits": p["credits"], "vp": p["vp"]} for p in view["players"]}
         note = (Text("Hands pass left this year") if view["pass_direction"] == "left"
                 else Text("Hands pass right this year"))
-        if view["reminders"]:
+        if over:  # no hand passes after year 4 (rulebook 6 'End of the game')
+            note = Text("Game over")
+        elif view["reminders"]:
             note = Text("{note} - {reminder}", note=note, reminder=view["reminders"][0])
         confirm = ""
         if progress.waiting and not over:  # rulebook 4 'Round overview': every player does one action a round
