@@ -14,6 +14,15 @@ from rules.eclipse.endgame import ROWS
 NAMES = ("Ágnes", "Bálint", "Łucja", "Ζωή", "Ann", "Bob", "Cyprian", "Dóra", "Εύα")
 
 
+def assert_on_screen_apart(screen: TouchScreen, drawn: list) -> None:
+    """Every text drawn (``drawn``: (text, pygame.Rect) pairs) lies whole on the screen and over no other text."""
+    bounds = screen.surface.get_rect()
+    for k, (text, rect) in enumerate(drawn):
+        assert bounds.contains(rect), (text, rect)
+        for other_text, other_rect in drawn[k + 1:]:
+            assert not rect.colliderect(other_rect), (text, rect, other_text, other_rect)
+
+
 def nine_players_21_rows() -> dict:
     """Player k (0-8) scores 10 + k in reputation (row 1), 5 in hexes (row 3) and 1 in each of the other 19 rows of
     Eclipse's scoring table (Rise of the Ancients, rows 1-21, a species' rows included): 10 + k + 5 + 19 = 34 + k,
@@ -42,11 +51,7 @@ def test_nine_players_scores_in_21_rows_are_drawn_without_one_text_over_another(
         total_word = i18n.translations(lang).gettext("Total")
     finally:
         i18n.set_box_language("en")
-    bounds = screen.surface.get_rect()
-    for k, (text, rect) in enumerate(drawn):
-        assert bounds.contains(rect), (text, rect)
-        for other_text, other_rect in drawn[k + 1:]:
-            assert not rect.colliderect(other_rect), (text, rect, other_text, other_rect)
+    assert_on_screen_apart(screen, drawn)
     names = {text.removeprefix("★ ").removeprefix("* "): rect for text, rect in drawn
              if text.removeprefix("★ ").removeprefix("* ") in NAMES}
     assert list(names) == list(NAMES)  # every name whole, in seat order
@@ -84,11 +89,7 @@ def test_six_long_names_are_drawn_whole_over_their_columns(winner, output_dir):
     Scores().do(screen, view, None)
     screen.save_png(output_dir / f"scores-six-long-names-{winner}.png")
     drawn = [(str(text), rect) for text, rect, _room in screen.drawn]
-    bounds = screen.surface.get_rect()
-    for k, (text, rect) in enumerate(drawn):
-        assert bounds.contains(rect), (text, rect)
-        for other_text, other_rect in drawn[k + 1:]:
-            assert not rect.colliderect(other_rect), (text, rect, other_text, other_rect)
+    assert_on_screen_apart(screen, drawn)
     names = {text.removeprefix("★ ").removeprefix("* "): rect for text, rect in drawn
              if text.removeprefix("★ ").removeprefix("* ") in GREEK_TABLE}
     assert list(names) == list(GREEK_TABLE)  # every name whole, in seat order
