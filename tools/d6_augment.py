@@ -307,13 +307,11 @@ def classifier_samples(
     negatives_per_die: float = 0.6,
     hard_negatives: np.ndarray | None = None,
     max_hard: int = 4,
-    die_draws: np.ndarray | None = None,
 ) -> list[tuple[np.ndarray, int]]:
     """Patches of one photo: each die (jittered centre, side, any angle, flips) labelled 0..5 (value - 1),
     plus "no die" patches (class 6): empty table, off-centre views between dice, single pips / pip
     groups inside a die, and up to ``max_hard`` of ``hard_negatives`` (float[K, 3] cx, cy, side: the
-    detector's false candidates on this photo). ``die_draws`` int[N] (default all 1): how many patches
-    each die gives, each with its own jitter, to sample some kinds of die more often."""
+    detector's false candidates on this photo)."""
     out: list[tuple[np.ndarray, int]] = []
     src = (
         paste_on_background(item, rng)
@@ -342,20 +340,16 @@ def classifier_samples(
             patch = degrade_resolution(patch, rng)
         return photometric(np.ascontiguousarray(patch), rng, CLASSIFIER_PHOTOMETRIC)
 
-    draws = np.ones(len(item.boxes), int) if die_draws is None else np.asarray(die_draws)
-    if draws.shape != (len(item.boxes),) or (draws < 0).any():
-        raise ValueError(f"die_draws must be {len(item.boxes)} counts >= 0, got {draws!r}")
-    for (x0, y0, x1, y1), v, n in zip(item.boxes, item.values, draws, strict=True):
-        for _ in range(int(n)):
-            bw, bh = x1 - x0, y1 - y0
-            side = max(bw, bh)
-            cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * side
-            cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * side
-            k = math.exp(rng.uniform(-0.15, 0.2))
-            patch = extract_patch(
-                src, cx, cy, patch_side(bw * k, bh * k, cfg), p, rng.uniform(0, 360)
-            )
-            out.append((finish(patch), int(v) - 1))
+    for (x0, y0, x1, y1), v in zip(item.boxes, item.values, strict=True):
+        bw, bh = x1 - x0, y1 - y0
+        side = max(bw, bh)
+        cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * side
+        cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * side
+        k = math.exp(rng.uniform(-0.15, 0.2))
+        patch = extract_patch(
+            src, cx, cy, patch_side(bw * k, bh * k, cfg), p, rng.uniform(0, 360)
+        )
+        out.append((finish(patch), int(v) - 1))
     n_neg = round(negatives_per_die * max(len(item.boxes), 2))
     for _ in range(n_neg):
         side = float(rng.choice(sides)) * math.exp(rng.uniform(-0.3, 0.3))

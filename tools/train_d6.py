@@ -47,7 +47,6 @@ from tools.d6_augment import (
     load_folder,
     synthetic_samples,
 )
-from tools.d6_kinds import smoky_mask
 from vision.config import D6Config
 from vision.d6 import (
     CLASS_VALUES,
@@ -248,14 +247,8 @@ def train_classifier(
     rng = np.random.default_rng(args.seed + 2)
     cfg = D6Config(patch_context=args.patch_context)
     model = FaceClassifier(width=args.cls_width)
-    draws = None
-    if args.smoky_weight != 1:
-        draws = [np.where(smoky_mask(it.image, it.boxes), args.smoky_weight, 1) for it in items]
-        n_smoky = sum(int((d != 1).sum()) for d in draws)
-        log(f"smoky dice drawn {args.smoky_weight}x: {n_smoky} of {sum(len(it.boxes) for it in items)}")
     per_epoch = (
         sum(len(it.boxes) for it in items) * 1.85
-        + (sum(int(d.sum()) - len(d) for d in draws) if draws else 0)
         + args.synthetic
         + sum(min(len(h), 4) for h in hard or [])
     )
@@ -273,11 +266,7 @@ def train_classifier(
         for idx in rng.permutation(len(items)):
             samples.extend(
                 classifier_samples(
-                    items[idx],
-                    rng,
-                    cfg,
-                    hard_negatives=hard[idx] if hard else None,
-                    die_draws=draws[idx] if draws else None,
+                    items[idx], rng, cfg, hard_negatives=hard[idx] if hard else None
                 )
             )
         samples.extend(synthetic_samples(args.synthetic, rng, cfg))
@@ -384,13 +373,6 @@ def main(argv: list[str] | None = None) -> int:
         help="rendered dice patches per classifier epoch",
     )
     ap.add_argument(
-        "--smoky-weight",
-        type=int,
-        default=1,
-        help="draw each training die that looks smoky (tools/d6_kinds.is_smoky: dark translucent body, "
-        "red pips) this many times an epoch (1 = as often as any other die)",
-    )
-    ap.add_argument(
         "--no-mine",
         dest="mine",
         action="store_false",
@@ -402,8 +384,6 @@ def main(argv: list[str] | None = None) -> int:
         help="train only the classifier (keeps the detector already in --out)",
     )
     args = ap.parse_args(argv)
-    if args.smoky_weight < 1:
-        ap.error(f"--smoky-weight must be 1 or more, got {args.smoky_weight}")
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
