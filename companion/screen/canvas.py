@@ -496,29 +496,33 @@ class Canvas:
         said = " ".join(_("{sign} {level}: {message}").format(sign=sign, level=word,
                                                               message=health.get("message", "")).split())
         short = _("{sign} {level}: see {page}").format(sign=sign, level=word, page=_("Owner page"))
-        if self._whole(said, area, size, colour):
+        if self.whole(said, area, size, colour, centred=True) is not None:
             return
         if self.font(12).size(short)[0] <= area.width:  # where the message is, on one line
             self.text_fit(short, (area.x, area.centery), area.width, size, colour, anchor="midleft", min_size=12)
             return
-        if self._whole(short, area, size, colour):
+        if self.whole(short, area, size, colour, centred=True) is not None:
             return
         self.text_fit(f"{sign} {word}", (area.x, area.centery), area.width, size, colour, anchor="midleft",
                       min_size=12)  # not even where the message is fits: the level alone, never cut
 
-    def _whole(self, text: str, area: pygame.Rect, size: int, colour: tuple[int, int, int]) -> bool:
-        """Draw ``text`` word-wrapped in ``area`` at the largest size from ``size`` down to :data:`HINT_MIN_SIZE` at
-        which every line fits; False (nothing drawn) when none does."""
-        for at in range(size, min(size, HINT_MIN_SIZE) - 1, -1):  # smaller is not read at arm's length
+    def whole(self, text: str, area: pygame.Rect, size: int, colour: tuple[int, int, int],
+              min_size: int = HINT_MIN_SIZE, centred: bool = False) -> int | None:
+        """Draw ``text`` word-wrapped in ``area`` at the largest design size from ``size`` down to ``min_size`` (px;
+        smaller is not read at arm's length) at which every line fits whole (no "…"), from ``area``'s top or, with
+        ``centred``, centred on its height; returns the y below the last line, or None (nothing drawn) when even
+        ``min_size`` does not fit."""
+        for at in range(size, min(size, min_size) - 1, -1):
             lines = self.wrap_lines(text, area.width, at)
-            height = len(lines) * self.font(at).get_linesize()
+            step = self.font(at).get_linesize()
+            height = len(lines) * step
             if height <= area.height and all(self.font(at).size(line)[0] <= area.width for line in lines):
-                y = area.centery - height // 2
+                y = area.centery - height // 2 if centred else area.y
                 for line in lines:
-                    self.text(line, (area.x, y), at, colour)
-                    y += self.font(at).get_linesize()
-                return True
-        return False
+                    self.text(line, (area.x, y), at, colour, room=area.width)
+                    y += step
+                return y
+        return None
 
     def draw_findings(self, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
         if not findings:

@@ -69,23 +69,6 @@ def options_line(on: list[str], shown: int) -> str:
         options=", ".join(on[:shown]), n=rest)
 
 
-def draw_block(ts: TouchScreen, text: str, area: pygame.Rect, size: int, colour: tuple[int, int, int],
-               min_size: int = HINT_MIN_SIZE) -> int | None:
-    """``text`` word-wrapped from ``area``'s top-left at the largest design size in ``min_size``..``size`` at which
-    every line fits ``area`` whole (no "…"); returns the y below its last line, or None (nothing drawn) when even
-    ``min_size`` does not fit."""
-    for at in range(size, min_size - 1, -1):
-        lines = ts.wrap_lines(text, area.width, at)
-        step = ts.font(at).get_linesize()
-        if len(lines) * step <= area.height and all(ts.font(at).size(line)[0] <= area.width for line in lines):
-            y = area.y
-            for line in lines:
-                ts.text(line, (area.x, y), at, colour, room=area.width)
-                y += step
-            return y
-    return None
-
-
 def draw_message_and_options(ts: TouchScreen, message: str, colour: tuple[int, int, int],
                              options: list[dict[str, Any]], area: pygame.Rect) -> None:
     """Under the table picture: why Start waits (or the box's status), then which of the game's options are in play
@@ -95,14 +78,14 @@ def draw_message_and_options(ts: TouchScreen, message: str, colour: tuple[int, i
     y = area.y
     if message:
         room = pygame.Rect(area.x, area.y, area.width, area.height - line)
-        below = draw_block(ts, message, room, 22, colour)
+        below = ts.whole(message, room, 22, colour)
         y = below if below is not None else ts.wrap(message, (area.x, area.y), area.width, 22, colour, max_lines=3)
     if not options:
         return
     on = options_in_play(options)
     room = pygame.Rect(area.x, y + ts.s(4), area.width, max(area.bottom - y - ts.s(4), 0))
     for shown in range(len(on), -1, -1):
-        if draw_block(ts, options_line(on, shown), room, 20, TEXT) is not None:
+        if ts.whole(options_line(on, shown), room, 20, TEXT) is not None:
             return
     ts.text_fit(options_line(on, 0), (room.x, min(room.y, area.bottom - line)), room.width, HINT_MIN_SIZE, TEXT,
                 min_size=10)
