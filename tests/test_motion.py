@@ -223,6 +223,18 @@ def test_frame_smaller_than_work_width_is_used_as_is(rng):
     assert len(feed.fires()) == 1
 
 
+@pytest.mark.parametrize("size", [(10, 6000), (2, 2000), (1, 161)])
+def test_a_strip_far_wider_than_tall_is_watched_too(rng, size):
+    """A panorama photo in a replay folder: 10 x 6000 px is sampled every 18th pixel to one row of 334, which
+    the means of 2 x 2 used to cut to nothing (OpenCV then failed on every frame); it is one row of 1 x 1 means."""
+    frame = rng.integers(0, 255, (*size, 3), dtype=np.uint8)
+    assert work_image(frame, CONFIG).shape[0] >= 1
+    feed = Feed(StillnessDetector(CONFIG))
+    for _ in range(int(FPS)):
+        feed(frame)
+    assert len(feed.fires()) == 1
+
+
 @pytest.mark.parametrize(
     "frame, words",
     [

@@ -131,13 +131,15 @@ class MotionConfig:
 
 def _sample(frame: np.ndarray, config: MotionConfig) -> tuple[np.ndarray, int]:
     """(every ``W // (2 * work_width)``-th pixel of ``frame``, cut to a multiple of ``f``; ``f``, the side of the
-    means that bring it to about ``work_width``), or (the frame, 1) when it is not wider than ``work_width``."""
+    means that bring it to about ``work_width``, at most the sample's height), or (the frame, 1) when it is not wider
+    than ``work_width``."""
     width = frame.shape[1]
     if width <= config.work_width:
         return np.ascontiguousarray(frame), 1
     step = max(1, width // (2 * config.work_width))
     sub = every_nth_pixel(frame, step)   # frame[::step, ::step], the same bytes, the cheapest way
-    f = max(1, sub.shape[1] // config.work_width)
+    # a strip far wider than tall (a panorama in a replay folder) keeps at least one row of means
+    f = max(1, min(sub.shape[0], sub.shape[1] // config.work_width))
     h, w = sub.shape[0] // f, sub.shape[1] // f
     return np.ascontiguousarray(sub[: h * f, : w * f]), f
 
