@@ -149,9 +149,10 @@ def test_tie_break_locations_then_credits_then_shared():
 
 
 def test_races_sheptas_and_humareen():
-    # Sheptas: 1 VP per 2 credits, at most +5. 9 credits -> 4; 14 credits -> 7, capped at 5.
+    # Sheptas: 1 VP per 2 credits instead of 3, the bonus at most +5 (the usual 1 per 3, plus at most 5).
+    # 9 credits -> 4 (usual 3); 14 -> 7 (usual 4); 36 -> 18 at 1 per 2, but 12 + 5 = 17; 100 -> 50, but 33 + 5 = 38.
     st = chain("Crew Quarters", 1)
-    for credits, vp in ((9, 4), (14, 5)):
+    for credits, vp in ((9, 4), (14, 7), (36, 17), (100, 38)):
         b = final_scores({"players": [player("S", 0, credits, st, race="Sheptas")]})[0]
         assert {line.category: line.vp for line in b.lines}["credits"] == vp
     # Humareen: least-built type among those built, + 1, max 5. Blue 3 (Crew Quarters), red 1 (Turret): 1 + 1 = 2.

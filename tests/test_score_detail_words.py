@@ -135,8 +135,8 @@ def test_among_the_stars_details_are_said_in_the_players_language() -> None:
 
 def test_among_the_stars_race_details_are_said_in_the_players_language() -> None:
     """Races (cards.json, the Hungarian rulebook's FAQ): Humareen scores its least-built location type among the
-    types built, + 1: 3 blue, 1 red -> 1 + 1 = 2; Sheptas 1 VP per 2 credits, at most 5: 14 credits -> 5; a
-    Qualeen's secret objective scores even when tied (2 red each: +5)."""
+    types built, + 1: 3 blue, 1 red -> 1 + 1 = 2; Sheptas 1 VP per 2 credits, at most 5 more than 1 per 3: 14
+    credits -> 7; a Qualeen's secret objective scores even when tied (2 red each: +5)."""
     from tests.test_among_scoring import chain, player, row
 
     humareen = _among_details({"players": [
@@ -145,8 +145,8 @@ def test_among_the_stars_race_details_are_said_in_the_players_language() -> None
     assert localize(humareen, "pl") == "Humareen: najmniej liczny typ lokacji ma 1 lokację"
     assert localize(humareen, "hu") == "Humareen: a legkevesebbszer épített helyszín típusból 1 helyszín van"
     sheptas = _among_details({"players": [player("S", 0, 14, chain("Crew Quarters", 1), race="Sheptas")]})
-    assert localize(sheptas["S"]["credits"], "pl") == "14 kredytów, 1 PZ za każde 2 (maks. 5)"
-    assert localize(sheptas["S"]["credits"], "el") == "14 μονάδες, 1 ΠΝ ανά 2 (έως 5)"
+    assert localize(sheptas["S"]["credits"], "pl") == "14 kredytów, 1 PZ za każde 2 (maks. 5 więcej niż 1 za każde 3)"
+    assert localize(sheptas["S"]["credits"], "el") == "14 μονάδες, 1 ΠΝ ανά 2 (έως 5 περισσότερους από 1 ανά 3)"
     qualeen = _among_details({"objectives": [], "players": [
         player("Q", 0, 0, chain("Turret", 2), race="Qualeen", secret_objective="First Line of Defense"),
         player("B", 0, 0, chain("Pilot Training Area", 2))]})["Q"]["objectives"]

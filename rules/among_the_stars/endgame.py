@@ -270,17 +270,8 @@ def score_position(position: Position, cat: Catalogue | None = None) -> list[Sco
         abilities = [(q, end_game_vp(p.station, q, others)) for q in p.station]
         ability_vp = sum(v for _, v in abilities)
         empty = sum(1 for r in p.station.reactors() if r.cubes == 0)
-        per_vp = cat.race_param(p.race, "credits_per_vp", cat.rules["credits_per_vp"])
-        credit_vp = p.credits // per_vp
-        cap = cat.race_param(p.race, "credits_vp_cap", None)
-        if cap is not None:
-            credit_vp = min(cap, credit_vp)
+        credit_vp, credit_detail = _credit_vp(p, cat)
         race_vp, race_detail = _race_vp(p, cat)
-        if cap is None:
-            credit_detail = plural("{n} credit, 1 VP per {per}", "{n} credits, 1 VP per {per}", p.credits, per=per_vp)
-        else:
-            credit_detail = plural("{n} credit, 1 VP per {per} (at most {cap})",
-                                   "{n} credits, 1 VP per {per} (at most {cap})", p.credits, per=per_vp, cap=cap)
         lines = (
             ScoreLine(TRACK, p.vp, Text("VP on the score board before end-game scoring")),
             ScoreLine(OBJECTIVES, objective_vp[p.name], Listing(details[p.name])),
@@ -298,6 +289,23 @@ def score_position(position: Position, cat: Catalogue | None = None) -> list[Sco
 def _objective_term(obj: Objective) -> str:
     """An objective's name as the players' edition prints it (English where it gives none)."""
     return term("among_the_stars.objective", obj.id)
+
+
+def _credit_vp(p: PlayerPosition, cat: Catalogue) -> tuple[int, Text]:
+    """The credits' end-game VP and how they were counted: 1 VP per 3 credits left, rounded down (rulebook 6 Game
+    End); the Sheptas 1 per 2 "instead of 3", the bonus "to a maximum of +5" (the Hungarian race text's fragments,
+    ``race_params``): at most 5 VP more than the usual rate gives, never fewer (100 credits: 33 usual, 50 at 1 per
+    2, so 38)."""
+    usual = cat.rules["credits_per_vp"]
+    per_vp = cat.race_param(p.race, "credits_per_vp", usual)
+    credit_vp = p.credits // per_vp
+    cap = cat.race_param(p.race, "credits_bonus_cap", None)
+    if cap is None:
+        return credit_vp, plural("{n} credit, 1 VP per {per}", "{n} credits, 1 VP per {per}", p.credits, per=per_vp)
+    return min(credit_vp, p.credits // usual + cap), plural(
+        "{n} credit, 1 VP per {per} (at most {cap} more than 1 per {usual})",
+        "{n} credits, 1 VP per {per} (at most {cap} more than 1 per {usual})", p.credits, per=per_vp, cap=cap,
+        usual=usual)
 
 
 def _race_vp(p: PlayerPosition, cat: Catalogue) -> tuple[int, str]:

@@ -110,7 +110,7 @@ RACE_REMINDERS = {
     "sisssaurians": Text("Sisssaurians: once this year draw 5 unused specials, then remove 5 specials from your hand"),
     "garrn_athak_nok": Text("Garrn Athak Nok: once this year look at a hand and swap one card"),
     "zehuti": Text("Zehuti: exactly 13 credits each year, no carry-over; discarding gives nothing"),
-    "sheptas": Text("Sheptas: discarding gives 4 credits; at the end 1 VP per 2 credits (max 5)"),
+    "sheptas": Text("Sheptas: discarding gives 4 credits; at the end 1 VP per 2 credits instead of 3 (at most 5 more)"),
 }
 
 
