@@ -50,7 +50,7 @@ def lan_address(probe: tuple[str, int] = _PROBE) -> str:
 
 
 def phone_url(port: int, host: str | None = None) -> str:
-    """The URL players open on their phones, e.g. ``"http://192.168.1.20:8080/"``.
+    """The URL players open on their phones, e.g. ``"http://192.168.1.20:8080/"``, ``"http://[fd00::20]:8080/"``.
 
     Args:
         port: the TCP port the phone view listens on (1-65535).
@@ -61,7 +61,10 @@ def phone_url(port: int, host: str | None = None) -> str:
     """
     if not isinstance(port, int) or not 1 <= port <= 65535:
         raise ValueError(f"port must be an integer in 1-65535, got {port!r}")
-    return f"http://{host or lan_address()}:{port}/"
+    host = host or lan_address()
+    if ":" in host and not host.startswith("["):  # an IPv6 address is bracketed in a URL (RFC 3986 3.2.2)
+        host = "[" + host.replace("%", "%25") + "]"  # and its zone's "%" written %25 (RFC 6874)
+    return f"http://{host}:{port}/"
 
 
 def join_url(phone_view: str, secret: str | None) -> str:

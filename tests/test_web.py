@@ -253,6 +253,16 @@ def test_serve_runs_on_loopback_and_shuts_down(hub, make_view):
         urllib.request.urlopen(server.url + "api/state", timeout=2)
 
 
+def test_phone_url_brackets_an_ipv6_address():
+    """``--host ::1`` (or ``web.host = "fd00::20"``) printed ``http://::1:8080/``, a link no phone opens: an IPv6
+    address goes in brackets (RFC 3986 3.2.2), a zone's ``%`` as ``%25`` (RFC 6874)."""
+    assert netinfo.phone_url(8080, host="::1") == "http://[::1]:8080/"
+    assert netinfo.phone_url(8093, host="fd00::20") == "http://[fd00::20]:8093/"
+    assert netinfo.phone_url(8080, host="fe80::1%wlan0") == "http://[fe80::1%25wlan0]:8080/"
+    assert netinfo.join_url(netinfo.phone_url(8080, host="::1"), "s3cret") == "http://[::1]:8080/join/s3cret"
+    assert netinfo.phone_url(8080, host="companion.local") == "http://companion.local:8080/"
+
+
 def test_phone_url_uses_given_host_and_checks_port():
     assert netinfo.phone_url(8080, host="192.168.1.20") == "http://192.168.1.20:8080/"
     with pytest.raises(ValueError, match="port"):
