@@ -26,6 +26,7 @@ from companion.i18n import Text, in_game, localize
 from companion.kept_words import from_kept, to_kept
 from rules.race.scoring import DEVELOPMENTS
 from rules.roll.endgame import EndPosition, score_position
+from rules.text import plural
 from tests.catalogs import catalog
 
 SEEDS = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "seeds"
@@ -215,3 +216,22 @@ def test_a_game_word_keeps_its_game_when_copied_kept_and_restored():
     assert from_kept(to_kept(Text("Tableau"))).context is None
     with pytest.raises(ValueError, match="game context"):
         from_kept({"text": "Tableau", "plural": None, "n": None, "params": {}, "context": 3})
+
+
+def test_no_roll_message_says_races_word_for_a_development_in_greek():
+    """The Greek Roll rulebook calls a development "τεχνολογία" and its stack "στοίβα τεχνολογίας" (p.6, p.8
+    Victory); "ανάπτυξη" is Race's word. Every message the Roll rules say (its English in ``rules/roll``) keeps to
+    Roll's: Galactic Bankers' line read "7 αναπτύξεις", the construction zone's stack "στοίβα αναπτύξεων"."""
+    sources = "\n".join(path.read_text(encoding="utf-8")
+                        for path in (Path(__file__).resolve().parents[1] / "rules" / "roll").glob("*.py"))
+    said = {m.group(1) for m in re.finditer(r'\b(?:N_|Text|plural|_)\(\s*"((?:[^"\\]|\\.)+)"', sources)}
+    roll = [message for message in catalog("el") if message.id and not message.context
+            and any(first == start or (len(start) >= 12 and first.startswith(start)) for start in said
+                    for first in ((message.id if isinstance(message.id, str) else message.id[0]),))]
+    assert len(roll) >= 50
+    races_word = [message.id for message in roll
+                  for text in ((message.string,) if isinstance(message.string, str) else message.string)
+                  if re.search(r"αν[άα]πτυξ|αναπτύξ", text)]
+    assert races_word == []
+    assert localize(plural("{n} development", "{n} developments", 7), "el") == "7 τεχνολογίες"
+    assert _bare("στοίβας τεχνολογίας") in _bare(_rulebook(ROLL_EL, None))
