@@ -57,6 +57,9 @@ from vision.d6 import (
     to_blob,
 )
 
+#: Classifier patch side / labelled die box side at training time (jittered by 0.86-1.22 per patch). The
+#: reader cuts at ``D6Config.patch_context`` (1.2 x the detector's box), inside that range.
+TRAIN_PATCH_CONTEXT = 1.35
 DEFAULT_DATA = ROOT.parent / "shared" / "datasets" / "byler_d6_dice" / "train"
 
 
@@ -363,8 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--patch-context",
         type=float,
-        default=D6Config().patch_context,
-        help="classifier patch side / die box side (the reader must use the same value)",
+        default=TRAIN_PATCH_CONTEXT,
+        help="classifier patch side / labelled die box side, before the random jitter of 0.86-1.22 "
+        "(the reader's D6Config.patch_context must lie in that range)",
     )
     ap.add_argument(
         "--synthetic",
