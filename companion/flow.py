@@ -49,7 +49,7 @@ from companion.errors import BadEntry, SessionError, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
 from companion.i18n import N_, Listing, Text, message_of
 from companion.player_names import parse_players
-from rules import BadEvent, Event, Finding, Progress, UnknownEvent
+from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.scoring import standings
 
 log = logging.getLogger(__name__)
@@ -231,13 +231,16 @@ class GameFlow:
         raised again (same what, where, rule, card and cell: Among the Stars' ``station_read`` re-checks the
         whole station on every camera read) is listed once, at its newest; the same rule broken again by
         another card or cell (a second and a third build in one round) is listed each time. A finding whose place is
-        a player its sentence already names has an empty ``where`` (the name is said once)."""
-        found: Sequence[Finding] = self.session.replay().findings
+        a player its sentence already names has an empty ``where`` (the name is said once). Once the game is over,
+        the note that this round is the last (:data:`rules.LAST_ROUND`) is not listed: the result says it ended."""
+        replayed = self.session.replay()
+        found: Sequence[Finding] = replayed.findings
+        over = self.session.game.progress(replayed.state).over
         out: list[dict[str, Any]] = []
         seen: set[tuple[Any, ...]] = set()
         for f in list(found)[::-1]:  # each finding once: every camera read of a station re-checks it
             key = (f.what, f.where, f.rule, f.card, f.cell)
-            if key in seen:
+            if key in seen or (over and f.rule_kind == LAST_ROUND):
                 continue
             seen.add(key)
             row = {**f.to_json(), "todo": TODO.get(f.severity.value, "")}

@@ -5,6 +5,7 @@ No I/O, no OpenCV, no hardware. Observations from the camera become rule inputs 
 """
 
 from rules.core import (
+    LAST_ROUND,
     UNDO,
     BadEvent,
     BadSettings,
@@ -33,7 +34,8 @@ from rules.games import GAMES, UnknownGame, get_game, upgrade_event, upgrade_eve
 from rules.settings import Settings, check_settings
 
 __all__ = [
-    "UNDO", "BadEvent", "BadSettings", "CheckFormat", "CheckingGame", "Event", "Finding", "Game", "GameBase",
+    "LAST_ROUND", "UNDO", "BadEvent", "BadSettings", "CheckFormat", "CheckingGame", "Event", "Finding", "Game",
+    "GameBase",
     "GameInfo", "Option", "Progress", "RankingGame", "Rename", "Replay", "RulesError", "ScoreBreakdown",
     "ScoreLine", "Settings", "Severity", "Standings", "UnknownEvent", "check_settings", "effective_events", "replay",
     "GAMES", "UnknownGame", "get_game", "upgrade_event", "upgrade_events",

@@ -135,6 +135,11 @@ WHOLE_TABLE = Text("the whole table")
 round, a phase run out of order): shown after the finding as ``"<what> — <where>"``, so each language says it
 in words that read on after a dash ("az egész asztalra vonatkozik", not a bare "asztal")."""
 
+LAST_ROUND = "last_round"
+"""The ``rule_kind`` of the finding that says an end condition is met and this round is the last (Roll for the
+Galaxy p.8 End check; Race for the Galaxy, end of game): news while the round is played, and no longer once the
+game is over, when the result takes its place."""
+
 @dataclass(frozen=True)
 class Finding:
     """A misplay or illegal state the rules spotted.

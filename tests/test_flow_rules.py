@@ -32,6 +32,43 @@ def test_roll_phase_selection_without_dice_reveals_the_selected_phases():
         replay(ROLL_GAME, {"players": ["Ann", "Bob"]}, events(("phase_selected", "Ann", {"phase": "dance"})))
 
 
+def test_the_last_round_note_gives_way_to_the_result_once_the_game_is_over(store):
+    """Roll for the Galaxy p.8 End check and Race for the Galaxy (end of game): emptying the VP pool makes the round
+    the last one, and the findings say so while it is played. Once the game is over the result says it ended: the
+    note is no longer listed (it was, under the final scores); Undo back into the round lists it again."""
+    roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
+    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 1, "Old Earth")):
+        roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
+                                      "home_world": home, "development": "Investment Credits", "world": "Gem World"})
+    roll.report("Ann", "select", {"phase": "ship"})
+    roll.report("Bob", "select", {"phase": "ship"})
+    roll.next_phase()  # Reveal
+    roll.next_phase()  # V Ship
+    roll.report("Ann", "vp", {"vp": 24})  # 2 players: the pool holds 24 VP (p.2 Setup); it is empty now
+    roll.next_phase()  # Manage Empire, the end of the last round
+
+    def last_round_notes(flow):
+        return [f["what"] for f in flow.view()["findings"] if "this is the last round" in str(f["what"])]
+
+    assert last_round_notes(roll) == ["end of game triggered (VP pool exhausted): this is the last round"]
+    roll.next_phase()  # the game ends
+    assert roll.view()["over"] and last_round_notes(roll) == []
+    assert roll.view()["findings"]  # the other findings stay listed
+    roll.session.undo("touchscreen")  # the table's Undo reopens the last round
+    assert not roll.view()["over"] and len(last_round_notes(roll)) == 1
+    race = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
+    race.report("Ann", "start", {"card": "Old Earth"})
+    race.report("Bob", "start", {"card": "New Sparta"})
+    race.report("Ann", "select", {"action": "Consume: x2 VP"})
+    race.report("Bob", "select", {"action": "Consume: Trade ($)"})
+    race.report("Ann", "vp", {"vp": 24})  # 2 players: 24 VP in the pool (Race: Setup), now empty
+    assert [str(n).split(":")[0] for n in last_round_notes(race)] == [
+        "the VP pool is empty (set-aside chips pay out until the round ends)"]
+    while not race.view()["over"]:
+        race.next_phase()
+    assert last_round_notes(race) == []
+
+
 def test_roll_tracking_must_be_known():
     with pytest.raises(BadEvent, match="'tracking' must be one of full, tableau"):
         ROLL_GAME.initial_state({"players": ["Ann", "Bob"], "tracking": "dice"})

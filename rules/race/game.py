@@ -46,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core import WHOLE_TABLE, Event, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
+from rules.core import LAST_ROUND, WHOLE_TABLE, Event, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.names import term
 from rules.race.cards import GOODS_QUALIFIER, Card, cards, facts
@@ -121,7 +121,8 @@ def _last_round(state: RaceState, ctx: EventContext, reason: str) -> RaceState:
         return state
     if not state.ending:
         ctx.finding(Text("{reason}: this is the last round; it is played to its end",
-                         reason=reason), WHOLE_TABLE, Severity.INFO, N_("end of game"))
+                         reason=reason), WHOLE_TABLE, Severity.INFO, N_("end of game"),
+                    rule_kind=LAST_ROUND)
     return replace(state, ending=(*state.ending, reason))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules.core import WHOLE_TABLE, Severity
+from rules.core import LAST_ROUND, WHOLE_TABLE, Severity
 from rules.engine import EventContext
 from rules.roll.data import PHASES
 from rules.roll.dice import Dice
@@ -187,6 +187,7 @@ def check_end(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
             WHOLE_TABLE,
             Severity.INFO,
             N_("p.8 End check"),
+            rule_kind=LAST_ROUND,
         )
         state = replace(state, ending=tuple(reasons))
     return state
