@@ -333,6 +333,47 @@ def test_a_players_column_heading_and_a_number_are_never_cut_in_the_middle_of_a_
             assert fits(page)
 
 
+LONG_NAMES = ("Κωνσταντίνος", "Χρυσοβαλάντης", "Szczepańska-Wróblewska", "Gyöngyvér",
+              "Wolfeschlegelsteinhausenbergerdorff")
+
+WIDER_THAN_ITS_CELL = """(cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+    .map((cell) => [...cell.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent)
+    .join(""))"""
+
+
+@pytest.mark.parametrize("locale", ["el-GR", "pl-PL", "hu-HU"])
+def test_a_name_in_the_players_table_breaks_only_between_its_words_and_a_word_too_long_ends_with_an_ellipsis(
+        browser, hub, tmp_path, locale, output_dir):
+    """On a 360 px phone the players' table broke 'Krzysztofowiczówna' into 'Krzysztofowiczów' / 'na' and a 35-letter
+    word over three lines. A name now breaks only between its words (or at its hyphen), as the touchscreen never breaks
+    one; the name column takes the room the numbers leave, a name wider than that is drawn smaller (down to 0.8 of its
+    size) where that keeps it whole, and a word wider still ends with '…', the touchscreen's rule: five players of Roll
+    for the Galaxy (3 number columns), the 35-letter word alone cut. The page never scrolls sideways."""
+    from playwright.sync_api import expect
+
+    from tests.test_evening_browser import CUT_WORDS, fits
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "roll", ",".join(LONG_NAMES)):
+            context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
+                                          locale=locale)
+            try:
+                page = context.new_page()
+                page.goto(join_url(server, hub))
+                cells = page.locator("#players td.player-name")
+                expect(cells).to_have_count(5)
+                page.locator("#players").screenshot(path=str(output_dir / f"phone_players_long_names_{locale}.png"))
+                assert cells.evaluate_all(CUT_WORDS) == []  # no word drawn over two lines
+                assert cells.evaluate_all(WIDER_THAN_ITS_CELL) == [LONG_NAMES[-1]]  # only it is cut ...
+                assert cells.last.evaluate("c => getComputedStyle(c).textOverflow") == "ellipsis"  # ... with '…'
+                assert fits(page)
+            finally:
+                context.close()
+    finally:
+        server.shutdown()
+
+
 def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hub, tmp_path):
     """A phone that missed the box's news (its Wi-Fi dropped the live stream) sends Ann's discard after the table's
     Next ended the round: the box refuses it and says "...: nothing was recorded; look and tap again", and the page

@@ -54,19 +54,20 @@ def _names_drawn(drawn) -> list[tuple[str, int, object, int | None]]:
     return [d for d in drawn if named(d[0])]
 
 
-def _assert_readable_and_inside(names) -> None:
+def _assert_readable_and_inside(names, cut: bool = True) -> None:
     assert len(names) == len(NAMES), [n[0] for n in names]
     for said, size, rect, room in names:
         assert size >= READABLE, (said, size)
-        assert said.removesuffix(WAITING).endswith("…") and len(said) < MAX_NAME, said  # cut, not shrunk
+        if cut:
+            assert said.removesuffix(WAITING).endswith("…") and len(said) < MAX_NAME, said  # cut, not shrunk
         assert room is not None and rect.width <= room, (said, rect.width, room)
 
 
 def test_long_names_are_cut_with_an_ellipsis_at_a_readable_size_in_the_players_and_score_tables(store, sized,
                                                                                                   output_dir):
-    """Names of 40 characters were shrunk to 12 px (unreadable) in both tables: they keep at least 24 px and end
-    with '…' where their column ends. Race for the Galaxy, four players; the game ends when the pool of 12 VP chips
-    per player is empty (rulebook p.11, 'Game end')."""
+    """Names of 40 characters were shrunk to 12 px (unreadable) in both tables: they keep at least 24 px, whole where
+    the players table has the room, else ending with '…' where their column ends. Race for the Galaxy, four players;
+    the game ends when the pool of 12 VP chips per player is empty (rulebook p.11, 'Game end')."""
     flow = GameFlow(store.start("race", FLOWS["race"].settings(parse_players(",".join(NAMES)), {})), FLOWS["race"])
     for name, world in zip(NAMES, ("Old Earth", "Epsilon Eridani", "Alpha Centauri", "New Sparta"), strict=True):
         flow.report(name, "start", {"card": world})
@@ -74,8 +75,11 @@ def test_long_names_are_cut_with_an_ellipsis_at_a_readable_size_in_the_players_a
         flow.report(name, "select", {"action": "Develop"})
     _shoot(flow, output_dir / "screen_long_names_players.png")
     names = _names_drawn(sized)
-    _assert_readable_and_inside(names)
+    _assert_readable_and_inside(names, cut=False)
+    # the players table has room for a whole name of 40 letters at 24 px beside its two columns (Tableau, VP chips)
+    assert [said for said, *_ in names[:3]] == NAMES[:3]
     assert [said for said, *_ in names if said.endswith(WAITING)] == [names[3][0]]  # its name is cut, not the words
+    assert names[3][0].removesuffix(WAITING).endswith("…")
     flow.report(NAMES[3], "select", {"action": "Develop"})
 
     flow.report(NAMES[0], "vp", {"vp": 24})  # the pool of 4 x 12 chips is empty: the last round
@@ -188,3 +192,40 @@ def test_the_status_beside_the_buttons_is_drawn_whole(store, tmp_path):
             assert lines is not None, (lang, why, drawn)
     finally:
         i18n.set_box_language("en")
+
+
+GREEK_NAMES = ("Ζωή", "Παναγιώτης", "Ευαγγελία", "Χαράλαμπος", "Κωνσταντίνος")
+
+
+def test_names_in_the_two_halves_of_the_players_table_are_whole_where_the_table_has_the_room(store, sized,
+                                                                                              output_dir):
+    """Five players of Roll for the Galaxy in the last round (p.8 End check: the pool of 12 VP a player emptied by
+    12 shipped each): the LAST ROUND banner and the finding under the rows leave the players table two halves side by
+    side, and there 'Κωνσταντίνος' was cut 'Κωνσταντί…' while its number columns had room to spare. Each name is
+    whole now, at a readable size, and ends before the first number of its row."""
+    from rules.roll.data import catalogue
+
+    flow = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players(",".join(GREEK_NAMES)), {})),
+                    FLOWS["roll"])
+    homes = ("Old Earth", "Alpha Centauri", "New Sparta", "Epsilon Eridani", "Ancient Race")
+    for k, (name, home) in enumerate(zip(GREEK_NAMES, homes, strict=True)):
+        flow.report(name, "setup", {"faction": " / ".join(catalogue().faction(k + 1).names), "home_world": home,
+                                    "development": "Investment Credits", "world": "Gem World"})
+    for name in GREEK_NAMES:
+        flow.report(name, "select", {"phase": "ship"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # V Ship
+    for name in GREEK_NAMES:
+        flow.report(name, "vp", {"vp": 12})  # 5 x 12 chips: the pool is empty, this round is the last
+    assert flow.view()["last_round"] and flow.view()["findings"]
+    _shoot(flow, output_dir / "screen_five_greek_names_two_halves.png")
+    starts = {n[:k] for n in GREEK_NAMES for k in range(3, len(n) + 1)}
+    names = {said.removesuffix(WAITING): (size, rect) for said, size, rect, _room in sized
+             if said.removesuffix(WAITING).removesuffix("…") in starts}
+    assert sorted(names) == sorted(GREEK_NAMES), list(names)  # every name whole, none cut with '…'
+    assert len({rect.left for _size, rect in names.values()}) == 2  # in two halves
+    for name, (size, rect) in names.items():
+        assert size >= READABLE, (name, size)
+        row = [r for said, _s, r, _room in sized if said.isdigit() and abs(r.centery - rect.centery) <= 3
+               and r.left >= rect.left]
+        assert row and rect.right < min(r.left for r in row), (name, rect, row)

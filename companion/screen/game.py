@@ -312,7 +312,8 @@ class Table(ScreenState):
             return False
         width = area.width // halves
         design_w = width / ts.s(1)  # the half's width in design px
-        name_w = min(260.0, 0.42 * design_w) if halves == 1 else 0.42 * design_w
+        name_w = name_column(ts, players, columns, design_w, min(260.0, 0.42 * design_w) if halves == 1
+                             else 0.42 * design_w)
         step = min(120.0, (design_w - name_w) / max(1, len(columns)))
         size = (36 if len(columns) <= 3 else 28) if halves == 1 else 24
         for half in range(halves):
@@ -330,7 +331,7 @@ class Table(ScreenState):
                 ts.name_fit(
                     p.get("name", "?"),
                     (x0 + ts.s(22), y + row_h // 2),
-                    ts.s(name_w - 25),
+                    ts.s(name_w - NAME_INSET),
                     min(32, row_h * 32 // ts.s(40) + 8),
                     WARN if p.get("waiting") else TEXT,
                     anchor="midleft",
@@ -343,6 +344,28 @@ class Table(ScreenState):
                                 ts.s(step - 6), size, TEXT, anchor="midleft", min_size=12)
                 y += row_h
         return True
+
+
+NAME_INSET = 28
+"""Design px of a players-table name column that are not the name's: the seat dot before it (22) and the gap to the
+first number after it (6)."""
+
+COLUMN_LEAST = 44
+"""The least width (design px) of a number column of the players table when a name takes the room: a value of three
+digits at 24 px and a gap, its heading drawn smaller (down to 12 px)."""
+
+
+def name_column(ts: TouchScreen, players: list[dict[str, Any]], columns: list[Any], design_w: float,
+                usual: float) -> float:
+    """The width (design px) of the players table's name column in a table (or half of one) ``design_w`` design px
+    wide: ``usual``, or wider, as far as every number column keeps :data:`COLUMN_LEAST`, when a name (without the
+    words around it, which give way) is wider than ``usual`` leaves it at :data:`NAME_MIN_SIZE`: a name is drawn whole
+    wherever the table has the room ('Κωνσταντίνος' among six players was cut 'Κωνσταντί…' in the two halves), and cut
+    at its end with '…' only where it has not, as the score table's headings are."""
+    font = ts.font(NAME_MIN_SIZE)
+    widest = max((font.size(" ".join(str(p.get("name", "?")).split()))[0] for p in players), default=0)
+    needed = widest / ts.s(1) + NAME_INSET + 1
+    return max(usual, min(needed, design_w - COLUMN_LEAST * max(1, len(columns))))
 
 
 def shown_categories(players: list[dict[str, Any]]) -> list[str]:

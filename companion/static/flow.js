@@ -393,13 +393,31 @@
       const tr = el("tr", p.waiting ? "waiting" : "");
       if (game.turn && game.turn === p.name) tr.classList.add("turn");
       const who = el("td", "player-name");
-      who.append(dot(p.colour), " ", p.name);
+      // the seat's dot before the name's first line (flow.css); the name breaks only between its words, and a word
+      // wider than the column ends with "…", as the touchscreen cuts a name
+      who.append(dot(p.colour), p.name);
       if (p.role) who.append(el("span", "role", " \u2014 " + p.role)); // a species' or a race's words kept whole
       if (p.waiting) who.dataset.waiting = _("(waiting)"); // drawn after the name (flow.css), in the phone's words
       tr.append(who, ...columns.map((c) => el("td", "", dash(p[c.key]))));
       body.append(tr);
     }
+    fitNames();
   }
+
+  // A name with a word wider than its column is drawn a little smaller, down to NAME_LEAST of the row's size, where
+  // that keeps it whole; only a longer word ends with "…": the touchscreen's rule for a name (largest size that fits,
+  // down to a least size read at arm's length, else cut at its end).
+  const NAME_STEPS = ["0.92em", "0.85em", "0.8em"];
+  function fitNames() {
+    for (const cell of $("players").querySelectorAll("td.player-name")) {
+      cell.style.fontSize = "";
+      for (const size of NAME_STEPS) {
+        if (cell.scrollWidth <= cell.clientWidth + 1) break;
+        cell.style.fontSize = size;
+      }
+    }
+  }
+  window.addEventListener("resize", fitNames);
 
   function renderBoards(game) {
     const boards = game.boards || [];
