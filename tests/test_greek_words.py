@@ -34,10 +34,21 @@ sentence about the player at the table; the name opens the sentence or stands on
 πέρασε …", "{player} πατά …")."""
 
 
+PLURAL_NAMED = re.compile(r"(?<!/)\b(?:[Ττ]ων|[Σσ]των|[Οο]ι|[Ττ]ους|[Σσ]τους) " + NAMED)
+"""Names under a plural article ("τη θέση των {players}", "αναμονή για … των {names}"): the placeholder is filled with
+a list of one name or more ("Ζωή" alone, "Ζωή και Νίκος"), so "των Ζωή" is wrong for one player, and Greek gives a
+name no article anyway; the list stands after a colon instead ("…: Ζωή και Νίκος")."""
+
+TAPPED_PLAYER_HIS = re.compile(r"\bέναν παίκτη\b[^.;:]*\bτ(?:ου|ον)\b")
+"""A player the table picks on the screen, then named "his" ("Πατήστε έναν παίκτη, μετά τη θέση του"): the player
+tapped may be Ζωή; the name tapped is an "όνομα", whose "του" fits everyone."""
+
+
 def gendered(text: str) -> list[str]:
     """The pieces of ``text`` that give a player named in it a man's grammatical gender (as the subject, as whose
-    something is, or as an object), or both genders' articles."""
-    return [m.group(0) for pattern in (MASCULINE_SUBJECT, MASCULINE_NAMED, BOTH_ARTICLES)
+    something is, or as an object), both genders' articles, or a plural article for what may be one name."""
+    return [m.group(0) for pattern in (MASCULINE_SUBJECT, MASCULINE_NAMED, BOTH_ARTICLES, PLURAL_NAMED,
+                                       TAPPED_PLAYER_HIS)
             for m in pattern.finditer(text)]
 
 
@@ -57,6 +68,10 @@ def gendered(text: str) -> list[str]:
     "οι παίκτες {player} και {other} έχουν ήδη σχέσεις",
     "η θέση του/της {player} πέρασε στο τηλέφωνο που τη ζήτησε",
     "ο/η {player} πατά «Παραίτηση από τη θέση μου» σε εκείνο το τηλέφωνο",
+    "πατήστε τη θέση των {players} στην εικόνα ή Εξίσου μοιρασιά",
+    "αναμονή για τις κάρτες δράσης των {names}",
+    "η Φάση Ενεργειών τελειώνει πριν πάνε πάσο οι {players}",
+    "Πατήστε έναν παίκτη, μετά τη θέση του στην εικόνα",
 ])
 def test_a_mans_article_or_word_for_a_player_is_found(text):
     assert gendered(text)
@@ -78,6 +93,11 @@ def test_a_mans_article_or_word_for_a_player_is_found(text):
     "Παραίτηση από τη θέση μου",
     "το {game} δεν έχει επιλογή ανά παίκτη {option}",
     "ο τομέας {sector} σχηματίζει πλήρη σκουληκότρυπα με τον {other}",
+    "πατήστε στην εικόνα τη θέση για κάθε όνομα ({players}) ή Εξίσου μοιρασιά",
+    "αναμονή για τις κάρτες δράσης: {names}",
+    "Πατήστε ένα όνομα, μετά τη θέση του στην εικόνα",
+    "Η ζώνη κάθε παίκτη έχει περίγραμμα στο χρώμα του",
+    "μία φυλή ανά παίκτη, με τη σειρά των θέσεων",
 ])
 def test_a_sentence_that_fits_every_player_is_left_alone(text):
     assert gendered(text) == []
@@ -87,5 +107,7 @@ def test_no_greek_sentence_makes_a_player_a_man():
     """Every Greek message naming a player fits a woman as well as a man, without both articles: a player joining
     ("Ζωή μπήκε"), the rules' findings ("Ζωή κατακτά …", "{tile}: δεν είναι στο ταμπλό (Ζωή)"), the camera's
     questions ("Ελένη έχτισε Turret στο [0, 1];"), a phone's seat ("Ζωή: η θέση ορίστηκε"), a seat another phone
-    holds ("Ζωή: η θέση ανήκει σε άλλο τηλέφωνο", "η θέση του/της Ζωή" before)."""
+    holds ("Ζωή: η θέση ανήκει σε άλλο τηλέφωνο", "η θέση του/της Ζωή" before); a list of names, which may hold one,
+    after a colon ("αναμονή για την επιλογή φάσης: Ζωή", "… των Ζωή" before); the setup's "Πατήστε ένα όνομα, μετά τη
+    θέση του" ("έναν παίκτη, μετά τη θέση του": his, before)."""
     assert [(english, said) for english, said in pairs("el") if gendered(said)] == []
