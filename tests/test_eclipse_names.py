@@ -85,3 +85,58 @@ def test_a_rare_technology_researched_twice_is_named_in_greek_on_a_phone(store):
                     "Τεχνολογία"]
     said_pl = [f["what"] for f in localize(flow.view()["findings"], "pl") if f["rule_kind"] == "unique_tile"]
     assert said_pl == ["Ann ma już Point Defense; każda rzadka technologia ma jeden kafelek"]
+
+
+# Each Development or Discovery tile that lies on a hex or scores a row of its own, as every screen names it: Greek
+# as the Greek rulebook prints it (p.5 ΑΝΑΠΤΥΞΕΙΣ, p.8 ΝΕΕΣ ΑΝΑΚΑΛΥΨΕΙΣ), Polish and Hungarian as printed on the tile
+# (no Eclipse rulebook in those languages names them): one name, never a third one made up for the score row.
+TILE_NAMES = {
+    "el": {"Ancient Monument": "Αρχαίο Μνημείο", "Artifact Link": "Σύνδεσμος Τεχνουργήματος",
+           "Shellworld": "Κόσμος Κελύφους", "Warp Portal": "Πύλη Στρεβλώσεως",
+           "Ancient Warp Portal": "Αρχαία Πύλη Στρεβλώσεως", "Ancient Orbital": "Αρχαία Τροχιά"},
+    "pl": {t: t for t in ("Ancient Monument", "Artifact Link", "Shellworld", "Warp Portal", "Ancient Warp Portal",
+                          "Ancient Orbital")},
+}
+TILE_NAMES["hu"] = TILE_NAMES["pl"]
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_tile_has_one_name_on_the_score_rows_in_the_findings_and_in_the_forms(lang):
+    """A Polish player read 'Portal warp' on the score row and 'Warp Portal' in the forms and findings (the catalog
+    translated the row's word, the names file keeps the tile's printed name); Hungarian 'Ősi orbitál' on the map
+    against 'Ancient Orbital' in the form. Every place now names a tile through the names file."""
+    from companion.flows.eclipse import RESEARCHED, RESEARCHED_LABELS, TILE_LABELS, TILES, _structure_word
+    from rules.eclipse.endgame import ROWS
+    from rules.eclipse.words import structure_word
+
+    rows = {str(word): localize(word, lang) for _n, word in ROWS}
+    tiles = dict(zip(TILES, localize(list(TILE_LABELS), lang), strict=True))
+    researched = dict(zip(RESEARCHED, localize(list(RESEARCHED_LABELS), lang), strict=True))
+    structures = {"Shellworld": "shellworld", "Warp Portal": "warp_portal",
+                  "Ancient Warp Portal": "ancient_warp_portal", "Ancient Orbital": "ancient_orbital"}
+    for english, name in TILE_NAMES[lang].items():
+        said = {name}
+        if english in rows:  # rows 12-16 of the scoring table
+            said.add(rows[english])
+        if english in tiles:  # the form of a tile laid on a hex
+            said.add(tiles[english])
+        if english in researched:  # the Research form
+            said.add(researched[english])
+        if english in structures:  # the findings about a tile on the map, and the map's labels
+            said |= {localize(structure_word(structures[english]), lang),
+                     localize(_structure_word(structures[english]), lang)}
+        assert said == {name}, (english, said)
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_no_catalog_entry_names_a_tile_or_a_rulebook_technology_otherwise(lang):
+    """The catalogs hold no second name for a Development or Discovery, nor for a technology the language's rulebook
+    names (the Greek 'Αστροβάση', p.15, was 'Διαστημικός σταθμός' for the ship the same tile builds): an entry whose
+    English is such a name says the names file's."""
+    from tests.catalogs import pairs
+
+    named = {english.casefold(): names(kind, english, lang) for kind in ("eclipse.development", "eclipse.discovery")
+             for english in translated(kind, "en")}
+    named |= {english.casefold(): name for english, name in translated("eclipse.technology", lang).items()}
+    assert [(english, said) for english, said in pairs(lang)
+            if english.casefold() in named and said != named[english.casefold()]] == []

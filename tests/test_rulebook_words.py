@@ -47,13 +47,12 @@ LABELS = [
     ("el", None, "Reputation tiles worth {value}", "Πλακίδια Φήμης αξίας {value}", ECLIPSE_EL, 3,
      "Πλακίδια Φήμης"),  # p.3 contents
     ("el", None, "Influence", "Επιρροή", ECLIPSE_EL, 6, "Επιρρο"),
-    # the final scores' rows: Rise of the Ancients p.5 ΑΝΑΠΤΥΞΕΙΣ and p.15 (Shrines)
-    ("el", None, "Artifact Link", "Σύνδεσμος Τεχνουργήματος", ECLIPSE_EL, 5, "Σύνδεσμος Τεχνουργήματος: 1 Πόντος"),
-    ("el", None, "Shellworld", "Κόσμος Κελύφους", ECLIPSE_EL, 5, "Κόσμος Κελύφους: Τοποθετήστε"),
+    # the final scores' rows: p.15 (Shrines); a Development's row (Artifact Link, Shellworld, Ancient Monument, p.5
+    # ΑΝΑΠΤΥΞΕΙΣ) is named from rules/data/eclipse/names.json, whose Greek names tests/test_eclipse_names.py checks
     ("el", None, "technology tracks", "μετρητές τεχνολογίας", ECLIPSE_EL, 4, "του Μετρητή Τεχνολογίας σας"),
     ("el", None, "Military track tiles", "Πλακίδια στον Μετρητή Στρατού", ECLIPSE_EL, 16,
      "την Τεχνολογία στον Μετρητή Τεχνολογίας Στρατού"),
-    ("el", None, "Ancient Monument", "Αρχαίο Μνημείο", ECLIPSE_EL, 20, "Αρχαίο Μνημείο: 3 Πόντοι"),
+    ("el", None, "Starbase", "Αστροβάση", ECLIPSE_EL, 15, "Αρχικές Τεχνολογίες: Αστροβάση"),  # the ship, as its tile
     ("el", None, "Shrines of Enlightenment", "Βωμοί της Φώτισης", ECLIPSE_EL, 15, "Οι Βωμοί της Φώτισης"),
     ("el", None, "Species", "Φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),  # p.12, and p.14 ΕΞΩΓΗΙΝΕΣ ΦΥΛΕΣ
     ("el", None, "species", "φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),

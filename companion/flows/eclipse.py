@@ -93,9 +93,9 @@ STORAGE = {"money": Text("Money in storage"), "science": Text("Science in storag
 TRACK_TILES = {"military": Text("Military track tiles"), "grid": Text("Grid track tiles"),
                "nano": Text("Nano track tiles")}
 """The blueprint's, volley's and end position's fields per die colour, resource and technology track."""
-STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shellworld": N_("shellworld"),
-                   "warp_portal": N_("warp portal"), "ancient_warp_portal": N_("ancient warp portal"),
-                   "ancient_orbital": N_("ancient orbital"), "shrine": N_("shrine")}
+STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shrine": N_("shrine")}
+"""The pieces built or laid on a hex, as words in a sentence; a Development's or Discovery's tile is said by its name
+(:func:`rules.eclipse.words.structure_word`), as on the score rows and in the findings."""
 
 
 def _holders(view: Mapping[str, Any]) -> list[str]:
@@ -117,11 +117,11 @@ def _words(words: tuple[str, ...]) -> tuple[Text, ...]:
     return tuple(Text(w) for w in words)
 
 
-def _structure_word(structure: str) -> Text:
-    return Text(STRUCTURE_WORDS.get(structure, structure.replace("_", " ")))
+def _structure_word(structure: str) -> str:
+    return Text(STRUCTURE_WORDS[structure]) if structure in STRUCTURE_WORDS else structure_word(structure)
 
 
-def _word(what: str) -> Text:
+def _word(what: str) -> str:
     return _structure_word(what.lower().replace(" ", "_"))
 
 

@@ -60,6 +60,7 @@ from rules.eclipse.data import (
 )
 from rules.eclipse.inputs import read_choice, read_header, read_sector, read_sector_or_null
 from rules.eclipse.reputation import bag
+from rules.eclipse.words import component_word
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, check_int, field_path
 from rules.settings import components_conflict
 from rules.text import AND, Listing, Text
@@ -97,11 +98,13 @@ ROWS = (
     (1, Text("reputation")), (2, Text("ambassadors")), (3, Text("hexes")), (4, Text("discoveries")),
     (5, Text("monoliths")), (6, Text("technology tracks")), (7, Text("traitor")), (8, Text("Ancients on the board")),
     (9, Text("Planta hexes")), (10, Text("Ancient Cruisers")), (11, Text("Ancient Dreadnought")),
-    (12, Text("Ancient Monument")), (13, Text("Artifact Link")), (14, Text("Shellworld")), (15, Text("Warp Portal")),
-    (16, Text("Ancient Warp Portal")), (17, Text("alliance tile")), (18, Text("Shrines of Enlightenment")),
-    (19, Text("Shrines")), (20, Text("Orbitals")), (21, Text("Magellan discoveries")),
+    (12, component_word("Ancient Monument")), (13, component_word("Artifact Link")), (14, component_word("Shellworld")),
+    (15, component_word("Warp Portal")), (16, component_word("Ancient Warp Portal")), (17, Text("alliance tile")),
+    (18, Text("Shrines of Enlightenment")), (19, Text("Shrines")), (20, Text("Orbitals")),
+    (21, Text("Magellan discoveries")),
 )
-"""Every row of the scoring table: ``(number, breakdown category)``."""
+"""Every row of the scoring table: ``(number, breakdown category)``; a row a Development or Discovery scores is named
+as the tile is everywhere else (:func:`rules.eclipse.words.component_word`)."""
 
 FILE_ROWS = frozenset(n for n, _ in ROWS) - {8, 9}
 """The rows the score file's totals hold: all but 8 and 9 (UNCONFIRMED; the file has no field for row 8)."""

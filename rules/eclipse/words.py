@@ -28,10 +28,13 @@ RESOURCE_WORDS = {"money": Text("Money"), "science": Text("Science"), "materials
 ANCIENTS_WORD = Text("Ancients")
 """The Ancients (Rise of the Ancients p.6) as a target or a side in combat, in the players' words."""
 
-STRUCTURE_WORDS = {"orbital": Text("Orbital"), "monolith": Text("Monolith"), "shellworld": Text("Shellworld"),
-                   "warp_portal": Text("Warp Portal"), "ancient_warp_portal": Text("Ancient Warp Portal"),
-                   "ancient_orbital": Text("Ancient Orbital"), "shrine": Text("Shrine")}
-"""What may be built or laid on a hex (:data:`rules.eclipse.placement.STRUCTURES`)."""
+STRUCTURE_WORDS = {"orbital": Text("Orbital"), "monolith": Text("Monolith"), "shellworld": component_word("Shellworld"),
+                   "warp_portal": component_word("Warp Portal"),
+                   "ancient_warp_portal": component_word("Ancient Warp Portal"),
+                   "ancient_orbital": component_word("Ancient Orbital"), "shrine": Text("Shrine")}
+"""What may be built or laid on a hex (:data:`rules.eclipse.placement.STRUCTURES`): a Development's or a Discovery's
+tile by its name (:func:`component_word`: the one name the score rows, findings and forms all give it), the pieces
+built (Orbital, Monolith) and the Shrines as words."""
 
 SHIP_WORDS = {"Interceptor": Text("Interceptor"), "Cruiser": Text("Cruiser"), "Dreadnought": Text("Dreadnought"),
               "Starbase": Text("Starbase"), "Ancient Cruiser": Text("Ancient Cruiser"),
