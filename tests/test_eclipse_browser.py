@@ -323,3 +323,49 @@ def test_a_hex_fields_boxes_show_the_axes_its_label_names(browser, hub, tmp_path
             context.close()
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize("locale", ["el-GR", "pl-PL", "hu-HU"])
+def test_a_report_the_dropdown_cuts_is_named_whole_under_it(browser, hub, tmp_path, locale, output_dir):  # noqa: F811
+    """On a 360 px phone the closed 'What changed?' dropdown showed 'Δίσκος Επιρροής τοποθετήθηκε (' for 'Δίσκος
+    Επιρροής τοποθετήθηκε (μετά τη μάχη)' (Eclipse's influence disc placed after a battle): a closed <select> shows
+    one line. The chosen report's name is said whole under it when the dropdown cuts it, and not again when it
+    fits."""
+    from playwright.sync_api import expect
+
+    from tests.test_evening_browser import CUT_WORDS, fits
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", "Ζωή,Bálint", species=["Terran Directorate", "Orion Hegemony"]):
+            context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
+                                          locale=locale)
+            try:
+                page = context.new_page()
+                page.goto(join_url(server, hub))
+                page.locator("#seats button", has_text="Ζωή").click()
+                expect(page.locator("#me")).to_have_text("Ζωή")
+                pick, name = page.locator("#form-pick"), page.locator("#form-name")
+                labels = dict(pick.evaluate("s => [...s.options].map((o) => [o.value, o.text])"))
+                # the text's room in the closed dropdown: its width less its padding and the arrow (20 px at least)
+                room = pick.evaluate("s => { const c = getComputedStyle(s); return s.clientWidth"
+                                     " - parseFloat(c.paddingLeft) - parseFloat(c.paddingRight) - 20; }")
+                width = page.evaluate("""([labels, pick]) => {
+                    const s = getComputedStyle(pick), c = document.createElement('canvas').getContext('2d');
+                    c.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+                    return Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, c.measureText(v).width]));
+                }""", [labels, pick.element_handle()])
+                longest = max(labels, key=lambda k: width[k])
+                shortest = min(labels, key=lambda k: width[k])
+                assert width[longest] > room > width[shortest] + 40  # one is cut by the dropdown, one is not
+                pick.select_option(longest)
+                expect(name).to_be_visible()
+                expect(name).to_have_text(labels[longest])
+                assert name.evaluate_all(CUT_WORDS) == [] and fits(page)
+                page.locator("#report-section").screenshot(path=str(output_dir / f"phone_report_name_{locale}.png"))
+                pick.select_option(shortest)
+                expect(name).to_be_hidden()
+            finally:
+                context.close()
+    finally:
+        server.shutdown()
