@@ -374,6 +374,57 @@ def test_a_name_in_the_players_table_breaks_only_between_its_words_and_a_word_to
         server.shutdown()
 
 
+def test_the_score_rows_labels_stay_in_view_while_the_players_columns_scroll(browser, hub, tmp_path, output_dir):
+    """Four players of Race for the Galaxy with Greek names at the end of the game (the 48-chip pool emptied: 24 each
+    for Ζωή and Παναγιώτης): on a 360 px phone the breakdown is wider than the phone and scrolls sideways in itself,
+    and the rows' labels ('Δείκτες ΠΝ', 'Κόσμοι', 'Σύνολο') scrolled out of sight with it, leaving numbers nobody
+    could place. Scrolled to its end, every row's label still stands at the table's left edge, over the columns."""
+    from playwright.sync_api import expect
+
+    from tests.test_evening_browser import fits
+
+    names = ("Ζωή", "Παναγιώτης", "Ευαγγελία", "Κωνσταντίνος")
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "race", ",".join(names)) as flow:
+            worlds = ("Old Earth", "Epsilon Eridani", "Alpha Centauri", "New Sparta")
+            for name, world in zip(names, worlds, strict=True):
+                flow.report(name, "start", {"card": world})
+            for name in names:
+                flow.report(name, "select", {"action": "Develop"})
+            flow.report(names[0], "vp", {"vp": 24})
+            flow.report(names[1], "vp", {"vp": 24})  # the pool is empty: this round is the last
+            while flow.view()["next"]["label"] != "End round":
+                flow.next_phase()
+            hub.post_action("next_phase", origin="touchscreen")  # the box ends the game and publishes its scores
+            context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
+                                          locale="el-GR")
+            try:
+                page = context.new_page()
+                page.goto(join_url(server, hub))
+                expect(page.locator("#scores tr").last).to_be_visible()
+                scroll = page.locator("#scores").locator("xpath=..")
+                assert scroll.evaluate("e => e.scrollWidth > e.clientWidth + 40")  # it does scroll sideways
+                scroll.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+                page.wait_for_timeout(100)
+                left = scroll.evaluate("e => e.getBoundingClientRect().left")
+                labels = page.locator("#scores tr > :first-child").evaluate_all(
+                    "cells => cells.map((c) => [c.textContent, c.getBoundingClientRect().left])")
+                assert [text for text, _x in labels][-1] == "Σύνολο" and len(labels) >= 4
+                assert all(abs(x - left) <= 1 for _text, x in labels), (left, labels)
+                at = page.locator("#scores tr > :first-child").last.evaluate(
+                    "c => { window.scrollBy(0, c.getBoundingClientRect().top - 200);"
+                    " const r = c.getBoundingClientRect();"
+                    " return c.contains(document.elementFromPoint(r.left + 4, r.top + r.height / 2)); }")
+                assert at  # drawn over the players' columns, not under them
+                scroll.screenshot(path=str(output_dir / "phone_scores_scrolled_el.png"))
+                assert fits(page)
+            finally:
+                context.close()
+    finally:
+        server.shutdown()
+
+
 def test_a_tap_the_box_refused_as_stale_says_nothing_was_recorded_once(phone, hub, tmp_path):
     """A phone that missed the box's news (its Wi-Fi dropped the live stream) sends Ann's discard after the table's
     Next ended the round: the box refuses it and says "...: nothing was recorded; look and tap again", and the page
