@@ -337,9 +337,10 @@ def test_roll_vp_chips_are_limited_by_the_chips_in_the_box(tmp_path):
 
 
 @pytest.mark.parametrize(("field", "value", "limit"),
-                         [("credits", HUGE, "112"), ("vp", HUGE, "500"), ("credits", 113, "112")])
+                         [("credits", HUGE, "500"), ("vp", HUGE, "500"), ("credits", 501, "500")])
 def test_among_credits_and_vp_have_bounds(tmp_path, field, value, limit):
-    # Among digest §1: 32 x 1-credit + 16 x 5-credit tokens = 112 credits.
+    # Bounds against typing slips only: the 112 credits in the box (32 x 1 + 16 x 5) are no limit, the rulebook
+    # never says the Supply runs out (a Sheptas discarding every round holds 136: tests/test_among_secret.py).
     data = rulebook_example()
     data["players"][1][field] = value
     code, _, err = score("among", write_text(tmp_path, json.dumps(data), "a.json"), "--json")
@@ -355,12 +356,12 @@ def test_schemas_carry_the_same_maxima():
     assert '"maximum": 110' in roll
     among = json.loads((SCHEMAS / "among-score-input.schema.json").read_text(encoding="utf-8"))
     props = among["$defs"]["player"]["properties"]
-    assert (props["credits"]["maximum"], props["vp"]["maximum"]) == (112, 500)
+    assert (props["credits"]["maximum"], props["vp"]["maximum"]) == (500, 500)
     from rules.among_the_stars.endgame import MAX_CREDITS, MAX_VP
     from rules.race.scoring import vp_chips_in_box
     from rules.roll.endgame import MAX_VP_CHIPS
 
-    assert (vp_chips_in_box(), MAX_VP_CHIPS, MAX_CREDITS, MAX_VP) == (88, 110, 112, 500)
+    assert (vp_chips_in_box(), MAX_VP_CHIPS, MAX_CREDITS, MAX_VP) == (88, 110, 500, 500)
 
 
 def test_schemas_reject_the_huge_numbers():

@@ -62,9 +62,13 @@ __all__ = [
     "score_position",
 ]
 
-MAX_CREDITS = 32 * 1 + 16 * 5
-"""112 credits: every credit token in the box (digest §1: 32 x 1-credit, 16 x 5-credit); a
-player cannot hold more than the supply."""
+MAX_CREDITS = 500
+"""A generous bound on a player's credits, as :data:`MAX_VP`: anything above is a typing slip. The credit
+tokens in the box (digest §1: 32 x 1 and 16 x 5, 112 credits) are no limit: the rulebook (3 Setup) puts the
+credits in the Supply and never says the Supply runs out, and a player alone passes 112 in a game played by the
+rules (a Sheptas discarding every round of the aggressive mode: 4 x 10 + 27 x 4 = 148 credits). The box keeps no
+other bound during play, and warns above this one (:meth:`rules.among_the_stars.game.AmongTheStarsGame`'s credits
+correction)."""
 
 MAX_VP = 500
 """A generous bound on VP before end-game scoring: at most 27 locations are built in a game

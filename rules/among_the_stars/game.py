@@ -31,6 +31,7 @@ from rules.among_the_stars.data import (
     catalogue,
 )
 from rules.among_the_stars.endgame import (
+    MAX_CREDITS,
     PlayerPosition,
     Position,
     check_position,
@@ -431,7 +432,9 @@ class AmongTheStarsGame(GameBase):
         return state.with_player(replace(p, vp=max(0, p.vp + delta)))
 
     def _credits_changed(self, state: AmongState, ctx: EventContext) -> AmongState:
-        """A correction of a player's credits, never below 0 (rulebook 4 'The three actions')."""
+        """A correction of a player's credits, never below 0 (rulebook 4 'The three actions'). The 112 credits in the
+        box are no limit (the rulebook never says the Supply runs out): a warning only above
+        :data:`rules.among_the_stars.endgame.MAX_CREDITS`, the bound ``companion score among`` keeps."""
         p = state.player(ctx.player())
         delta = self._delta(ctx)
         if p.credits + delta < 0:
@@ -443,6 +446,10 @@ class AmongTheStarsGame(GameBase):
                        p.credits, player=p.name, credits=p.credits, loss=-delta, missing=-delta - p.credits),
                 p.name, Severity.WARNING,
                 N_("rulebook 4 'The three actions': a player pays only with credits they have"))
+        if p.credits + delta > MAX_CREDITS:  # the score file's bound: no game gives that many (a typing slip?)
+            ctx.finding(Text("{player} now has {credits} credits, more than {most}: no game gives that many "
+                             "(misread amount?)", player=p.name, credits=p.credits + delta, most=MAX_CREDITS),
+                        p.name, Severity.WARNING, N_("rulebook 6 'Game end'"), player=p.name)
         return state.with_player(replace(p, credits=max(0, p.credits + delta)))
 
     def _station_read(self, state: AmongState, ctx: EventContext) -> AmongState:
