@@ -262,8 +262,9 @@ class GameFlow:
         (``"dice in cup + credits"``, :attr:`rules.core.GameInfo.tiebreak`), when the game declares it.
 
         Only what every player may see counts (:meth:`rules.core.Game.public`): before the game is over, Eclipse's
-        final positions already entered on the phones are left out of every total, tie-break and line, wherever the
-        result is shown (the history, the phones, the touchscreen, the exports' standing); once it is over, all."""
+        final positions and a Qualeen's secret objective already entered on the phones are left out of every total,
+        tie-break and line, wherever the result is shown (the history, the phones, the touchscreen, the exports'
+        standing); once it is over, all."""
         view = self.engine_view()
         breakdowns = self.spec.scores(self.session.game.public(self.session.replay().state))
         ranked = standings(self.session.game, breakdowns)
@@ -297,8 +298,8 @@ class GameFlow:
 
     def hidden_left_out(self) -> Any:
         """Why this game's standing leaves something out (the flow's ``hidden_note``: Eclipse's final positions
-        already entered count once the game is scored), or None: the game is over, or nothing entered is hidden
-        (:meth:`rules.core.Game.public` gives the state as it is)."""
+        already entered, Among the Stars' Qualeen secret objective, count once the game is scored), or None: the game
+        is over, or nothing entered is hidden (:meth:`rules.core.Game.public` gives the state as it is)."""
         if self.over():
             return None
         state = self.session.replay().state

@@ -81,8 +81,8 @@ class Form:
         id: what the phone posts (``"tile"``).
         label: what the phone shows (``"Tile built"``).
         fields: its inputs.
-        private: hidden information (an end-of-game position with face-down tiles): entered only on the
-            player's own phone, the one that claimed the seat; no other phone and not the touchscreen
+        private: hidden information (an end-of-game position with face-down tiles, a secret objective): entered
+            only on the player's own phone, the one that claimed the seat; no other phone and not the touchscreen
             sends it (403), and nothing of it is shown to the table before the game's end. The game keeps
             it out of its view and findings.
     """

@@ -188,9 +188,9 @@ class GameBase:
 
     def public(self, state: Any) -> Any:
         """``state`` as every player may see it now: what a player keeps hidden until the rules reveal it (Eclipse's
-        final positions, entered face down until the game is scored) left out, so that a standing computed from it
-        (:meth:`rules.core.Game.scores` of the result) shows nothing hidden. Default: the state itself (a game whose
-        hidden choices do not score: Race's action cards, Roll's phase selections)."""
+        final positions, Among the Stars' Qualeen secret objective, entered until the game is scored) left out, so
+        that a standing computed from it (:meth:`rules.core.Game.scores` of the result) shows nothing hidden. Default:
+        the state itself (a game whose hidden choices do not score: Race's action cards, Roll's phase selections)."""
         return state
 
     def apply(self, state: Any, event: Event) -> tuple[Any, list[Finding]]:

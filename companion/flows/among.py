@@ -22,7 +22,8 @@ from companion.i18n import AND, N_, Listing, Text, lazy, plural
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
-from rules.among_the_stars.game import LOCATION_BUILT, REACTOR_BUILT, objectives_dealt
+from rules.among_the_stars.game import LOCATION_BUILT, REACTOR_BUILT, SECRET_OBJECTIVE_CHOSEN, objectives_dealt
+from rules.names import term
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
 
@@ -51,7 +52,9 @@ class AmongFlow(FlowBase):
         "round_ended": lazy("the end of the round"),
         "conflict_played": lazy("Conflict card played"),
         "station_read": lazy("the camera's read of the stations"),
+        SECRET_OBJECTIVE_CHOSEN: lazy("Secret objective (Qualeen)"),
     }
+    hidden_note = Text("a Qualeen's secret objective stays hidden: it counts once the game is scored")
 
     def check_setup(self, settings: Mapping[str, Any]) -> None:
         """:meth:`FlowBase.check_setup`: the objectives ticked (if any) are as many as the table deals. Three ticked
@@ -100,11 +103,44 @@ class AmongFlow(FlowBase):
                 Text("VP track correction"),
                 (Field("delta", Text("VP +/-"), kind="int", minimum=-50, maximum=50),),
             ),
+            self._secret_form(view),
         )
 
+    @staticmethod
+    def _secret_form(view: Mapping[str, Any]) -> Form:
+        """A Qualeen's secret objective (rulebook 'Races', Qualeen: at setup draw 2 extra objectives and keep 1
+        secretly): a private form, entered on the player's own phone only; its choices are the objectives not face up
+        on the table (those are refused with why)."""
+        cat = catalogue()
+        face_up = set(view.get("objectives") or ())
+        kept = tuple(o for o in cat.objectives.values() if o.name not in face_up)
+        why = Text("it is face up on the table: your secret objective is one of the 2 extra objectives you drew")
+        return Form("secret", Text("Secret objective (Qualeen)"), (
+            Field("objective", Text("Objective"), choices=tuple(o.name for o in kept),
+                  labels=tuple(term("among_the_stars.objective", o.id) for o in kept),
+                  unavailable=tuple((o.name, why) for o in cat.objectives.values() if o.name in face_up)),),
+            private=True)
+
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
-        """Every form while the game runs; none once it is scored."""
-        return [] if progress.over else ["location", "reactor", "discard", "credits", "vp"]
+        """Every form while the game runs; none once it is scored. A Qualeen player's own phone also has the secret
+        objective (rulebook 'Races', Qualeen), kept open to correct a slip until the game is scored."""
+        if progress.over:
+            return []
+        qualeen = any(p["name"] == player and p.get("race") == "qualeen" for p in view["players"])
+        return ["location", "reactor", "discard", "credits", "vp", *(["secret"] if qualeen else [])]
+
+    def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """The secret objective is a Qualeen's alone (rulebook 'Races', Qualeen); else :meth:`FlowBase.closed_why`."""
+        if form.id == "secret" and not progress.over:
+            return Text("only a Qualeen player keeps a secret objective")
+        return super().closed_why(form, view, progress, player)
+
+    def corrects(self, form: str, values: Any, player: str, events: Any) -> int | None:
+        """A secret objective entered again replaces the one entered before (the player keeps one)."""
+        if form != "secret":
+            return None
+        return next((e.seq for e in reversed(events) if e.kind == SECRET_OBJECTIVE_CHOSEN and e.player == player),
+                    None)
 
     def report_event(
         self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]
@@ -120,6 +156,8 @@ class AmongFlow(FlowBase):
             return "credits_changed", {"delta": values["delta"], "reason": N_("reported on the phone")}
         if form == "vp":
             return "vp_changed", {"delta": values["delta"], "reason": N_("reported on the phone")}
+        if form == "secret":
+            return SECRET_OBJECTIVE_CHOSEN, {"objective": values["objective"]}
         raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:

@@ -65,6 +65,7 @@ __all__ = [
     "LOCATION_BUILT",
     "REACTOR_BUILT",
     "ROUND_ENDED",
+    "SECRET_OBJECTIVE_CHOSEN",
     "STATION_READ",
     "VP_CHANGED",
     "AmongPlayer",
@@ -96,6 +97,11 @@ STATION_READ = "station_read"
 """payload ``{"station": [...]}`` in the score-input shape: a camera read of ``event.player``'s
 station, checked as a whole (findings only; the state keeps the engine's station)."""
 
+SECRET_OBJECTIVE_CHOSEN = "secret_objective_chosen"
+"""payload ``{"objective": name}``: a Qualeen player's secret objective (rulebook 'Races', Qualeen: at setup draw 2
+extra objectives and keep 1 secretly), one not face up on the table; ``event.player`` keeps it. Entered on that
+player's own phone and left out of :meth:`AmongTheStarsGame.public` until the game is scored."""
+
 VIRTUAL = ("virtual player 1", "virtual player 2")
 _VIRTUAL = {
     "left": N_("2 players: leave your hand beside the virtual player on the left, take its hand, shuffle, put {count} "
@@ -126,6 +132,8 @@ class AmongPlayer:
     station: Station
     escrow: int = 0
     acted: tuple[int, int] = (0, 0)  # (year, round) of the last action
+    secret_objective: str | None = None  # a Qualeen's secret objective (its id), hidden until the game is scored
+    secret_revealed: bool = False  # a secret Accelerated Construction met and revealed (Hungarian FAQ, Qualeen)
 
 
 @dataclass(frozen=True)
@@ -452,6 +460,31 @@ class AmongTheStarsGame(GameBase):
                         p.name, Severity.WARNING, N_("rulebook 6 'Game end'"), player=p.name)
         return state.with_player(replace(p, credits=max(0, p.credits + delta)))
 
+    def _secret_objective(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """A Qualeen player's secret objective (rulebook 'Races', Qualeen: at setup draw 2 extra objectives and keep 1
+        secretly; it scores at game end even when tied): one of the objectives not face up on the table. A second
+        one replaces the first (a slip corrected: the player keeps one). No finding names it (findings are shown to
+        the whole table).
+
+        Raises:
+            BadEvent: the player does not play the Qualeen, an unknown objective, or one face up on the table.
+        """
+        cat = self.cat
+        p = state.player(ctx.player())
+        if p.race != "qualeen":
+            raise ctx.bad(Text("only a Qualeen player keeps a secret objective"))
+        name = ctx.require("objective", str)
+        try:
+            obj = cat.objective(name)
+        except UnknownCard as exc:
+            raise ctx.bad(f"unknown objective {name!r}; did you mean {' or '.join(exc.suggestions) or '?'}") from None
+        if obj.id in state.objectives:
+            raise ctx.bad(Text("{objective} is face up on the table: a secret objective is one of the 2 extra "
+                               "objectives drawn (Among the Stars, Races: Qualeen)",
+                               objective=term("among_the_stars.objective", obj.id)))
+        return self._accelerated_secret(state.with_player(replace(p, secret_objective=obj.id, secret_revealed=False)),
+                                        ctx)
+
     def _station_read(self, state: AmongState, ctx: EventContext) -> AmongState:
         """A camera read of a player's station, checked as a whole (findings only; the state keeps the engine's
         station)."""
@@ -504,8 +537,11 @@ class AmongTheStarsGame(GameBase):
         return self._year_ended(state, ctx)
 
     def _accelerated(self, state: AmongState, ctx: EventContext) -> AmongState:
-        """Objective Accelerated Construction: the first player alone to reach its VP scores it at once."""
+        """Objective Accelerated Construction: the first player alone to reach its VP scores it at once. A Qualeen
+        holding it secretly reveals it as soon as it is met (Hungarian FAQ, Qualeen) and scores it even when tied
+        (rulebook 'Races', Qualeen)."""
         cat = self.cat
+        state = self._accelerated_secret(state, ctx)
         if state.accelerated_done or "accelerated_construction" not in state.objectives:
             return state
         threshold = cat.rules["accelerated_construction_threshold"]
@@ -527,6 +563,22 @@ class AmongTheStarsGame(GameBase):
                          vp=obj.vp), winner.name, Severity.INFO,
                     N_("objective card (Accelerated Construction)"))
         return replace(state.with_player(winner), accelerated_done=True)
+
+    def _accelerated_secret(self, state: AmongState, ctx: EventContext) -> AmongState:
+        """A Qualeen's secret Accelerated Construction met (the track at its VP or more): revealed at once (Hungarian
+        FAQ, Qualeen: "this one objective is revealed when it is met") and scored, even when another player is as far
+        (rulebook 'Races', Qualeen)."""
+        cat = self.cat
+        obj = cat.objectives["accelerated_construction"]
+        threshold = cat.rules["accelerated_construction_threshold"]
+        for p in state.players:
+            if p.secret_objective == obj.id and not p.secret_revealed and p.vp >= threshold:
+                ctx.finding(Text("{objective}: {player} reveals it as their secret objective, met at {threshold} VP, "
+                                 "+{vp} VP", objective=term("among_the_stars.objective", obj.id), player=p.name,
+                                 threshold=threshold, vp=obj.vp), p.name, Severity.INFO,
+                            N_("Qualeen race tile and FAQ"), player=p.name)
+                state = state.with_player(replace(p, vp=p.vp + obj.vp, secret_revealed=True))
+        return state
 
     def _year_ended(self, state: AmongState, ctx: EventContext) -> AmongState:
         """Rulebook 5 'Round end': each station corrected; then the next year's income, or the game's end
@@ -563,6 +615,7 @@ class AmongTheStarsGame(GameBase):
         VP_CHANGED: _vp_changed,
         CREDITS_CHANGED: _credits_changed,
         STATION_READ: _station_read,
+        SECRET_OBJECTIVE_CHOSEN: _secret_objective,
     }
 
     def scores(self, state: AmongState) -> list[ScoreBreakdown]:
@@ -571,6 +624,15 @@ class AmongTheStarsGame(GameBase):
         if state.over:
             return list(state.scores)
         return self._score_now(state)
+
+    def public(self, state: AmongState) -> AmongState:
+        """``state`` without a Qualeen's secret objective not yet revealed (rulebook 'Races', Qualeen: kept secretly
+        until game end; entered on the player's own phone) until the game is over and scored; once it is, the state
+        itself. A secret Accelerated Construction met is revealed at once (Hungarian FAQ) and stays."""
+        if state.over or not any(p.secret_objective and not p.secret_revealed for p in state.players):
+            return state
+        return replace(state, players=tuple(p if p.secret_revealed else replace(p, secret_objective=None)
+                                            for p in state.players))
 
     def progress(self, state: AmongState) -> Progress:
         """Year and round (rulebook 4 'Round overview': 4 years of 6 rounds, 7 in years 2-4 of the
@@ -593,7 +655,9 @@ class AmongTheStarsGame(GameBase):
         """The table scored as it stands (rulebook 6)."""
         cat = self.cat
         position = Position(
-            [PlayerPosition(p.name, p.race, p.credits, p.vp, p.station) for p in state.players],
+            [PlayerPosition(p.name, p.race, p.credits, p.vp, p.station,
+                            cat.objectives[p.secret_objective] if p.secret_objective else None)
+             for p in state.players],
             [cat.objectives[o] for o in state.objectives], state.aggressive,
         )
         return score_position(position, cat)

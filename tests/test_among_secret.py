@@ -1,0 +1,163 @@
+"""Among the Stars: a Qualeen player's secret objective, entered on their own phone, hidden until the game is scored.
+
+Rulebook 'Races' (the rules digest §11 and the Hungarian race tile): "Qualeen. At setup, draw 2 extra objectives and
+keep one secretly. It may be scored at game end even when tied." The Hungarian FAQ: a secret Accelerated Construction
+is revealed as soon as it is met. The box had no form for it: only a `companion score among` file could carry it.
+
+Every total is worked by hand in the comments (rulebook 6 'Game end': objectives, end-game abilities, empty reactors,
+1 VP per 3 credits).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion import i18n
+from companion.errors import BadEntry
+from companion.library import Library
+from rules.among_the_stars import AMONG_GAME
+from rules.among_the_stars.game import SECRET_OBJECTIVE_CHOSEN
+from rules.core import BadEvent, Severity
+from tests.test_among_game import Log, run
+from tests.test_flow import start
+
+HIDDEN = "a Qualeen's secret objective stays hidden: it counts once the game is scored"
+THREE = "Ágnes,Bálint,Csilla"
+FACE_UP = ["First Line of Defense", "Intergalactic Trade", "Peace Among the Stars"]  # 3 players: 3 objectives
+
+
+def qualeen_table(store, secret: str | None = "On Budget", **options):
+    """Ágnes (Qualeen), Bálint and Csilla (no race); the three colour objectives above face up; Ágnes keeps
+    ``secret`` on her phone."""
+    flow = start(store, "among", THREE, races=["Qualeen", "", ""], objectives=FACE_UP, **options)
+    if secret:
+        flow.report("Ágnes", "secret", {"objective": secret})
+    return flow
+
+
+def every_round_discarded(flow, rounds: int = 24) -> None:
+    """Every player discards for 3 credits every round of the 4 years (rulebook 4 'Discard a card for credits')."""
+    for _ in range(rounds):
+        for name in flow.names:
+            flow.report(name, "discard", {})
+        flow.next_phase()
+
+
+def totals(players) -> dict[str, int]:
+    return {p["name"]: p["total"] for p in players}
+
+
+def test_the_secret_objective_scores_even_when_tied_and_only_once_the_game_is_scored(store):
+    """Each of the three discards every round: 4 x 10 + 24 x 3 = 112 credits each, 112 // 3 = 37 VP; the Main
+    Reactor keeps its 2 cubes (0 VP); no location anywhere, so every face-up colour objective is tied at 0 and goes to
+    nobody. Ágnes' secret On Budget (most credits, 5 VP: the Hungarian 'Game end' example) is tied three ways at 112,
+    and still scores for her (Qualeen: even when tied): Ágnes 37 + 5 = 42, Bálint 37, Csilla 37."""
+    flow = qualeen_table(store)
+    library = Library(store)
+    every_round_discarded(flow, 23)
+    record = library.record(flow.session.id)  # the last round not played yet: the history shows the table alone,
+    # 40 + 23 x 3 = 109 credits each, 109 // 3 = 36 VP, and no secret +5 for Ágnes yet
+    assert totals(record["result"]["players"]) == {"Ágnes": 36, "Bálint": 36, "Csilla": 36}
+    assert str(record["hidden"]) == HIDDEN
+    shown = {k: v for k, v in flow.view().items() if k != "forms"}  # the forms list every objective one may keep
+    assert "On Budget" not in json.dumps(shown, default=str)  # the phones' and touchscreen's view
+    every_round_discarded(flow, 1)
+    assert flow.over()
+    result = flow.view()["result"]
+    assert totals(result["players"]) == {"Ágnes": 42, "Bálint": 37, "Csilla": 37}
+    assert result["winners"] == ["Ágnes"]
+    [objectives] = [c for c in result["players"][0]["categories"] if c["category"] == "objectives"]
+    assert objectives["vp"] == 5 and "On Budget (secret) +5" in str(objectives["detail"])
+    assert library.record(flow.session.id)["hidden"] is None
+
+
+def test_a_secret_not_tied_for_best_scores_nothing_and_the_others_cannot_score_it():
+    """Bálint adds 3 credits by a correction and everyone discards every round: Bálint 115, Ágnes and Csilla 112. Ágnes'
+    secret On Budget is not hers (115 > 112): 0. Bálint leads On Budget but it is not face up: 0 for him too.
+    Totals: Ágnes 37, Bálint 115 // 3 = 38, Csilla 37."""
+    log = Log()
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Ágnes", objective="On Budget")
+    log.add("credits_changed", "Bálint", delta=3, reason="test")
+    for _ in range(24):
+        log.end_round("Ágnes", "Bálint", "Csilla")
+    r = run(log, players=[{"name": "Ágnes", "race": "Qualeen"}, "Bálint", "Csilla"], objectives=FACE_UP)
+    assert r.state.over
+    assert {b.player: b.total for b in r.state.scores} == {"Ágnes": 37, "Bálint": 38, "Csilla": 37}
+
+
+def test_marvels_in_space_kept_secretly_and_tied_gives_no_lead():
+    """Marvels in Space scores 2 x the lead over the next player (digest §12); tied for best, Ágnes' lead over the
+    best other player is 0, so "even when tied" scores 2 x 0 = 0 (the score file's rule, the same here)."""
+    log = Log()
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Ágnes", objective="Marvels in Space")
+    for _ in range(24):
+        log.end_round("Ágnes", "Bálint")
+    r = run(log, players=[{"name": "Ágnes", "race": "Qualeen"}, "Bálint"])
+    [agnes] = [b for b in r.state.scores if b.player == "Ágnes"]
+    assert dict((line.category, line.vp) for line in agnes.lines)["objectives"] == 0
+
+
+def test_a_secret_accelerated_construction_is_revealed_when_met_even_when_tied():
+    """Hungarian FAQ (Qualeen): "this one objective is revealed when it is met". Both reach 50 VP in round 1 (a
+    correction each): a face-up Accelerated Construction tied would go to nobody, but Ágnes keeps it secretly and
+    scores its 4 VP at the round's end (50 + 4 = 54), said to the table; Bálint stays at 50."""
+    log = Log()
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Ágnes", objective="Accelerated Construction")
+    log.add("vp_changed", "Ágnes", delta=50, reason="test")
+    log.add("vp_changed", "Bálint", delta=50, reason="test")
+    log.end_round("Ágnes", "Bálint")
+    r = run(log, players=[{"name": "Ágnes", "race": "Qualeen"}, "Bálint"])
+    assert (r.state.player("Ágnes").vp, r.state.player("Bálint").vp) == (54, 50)
+    [said] = [f for f in r.findings if "secret" in str(f.what)]
+    assert said.severity is Severity.INFO and "+4 VP" in str(said.what)
+    assert AMONG_GAME.public(r.state) == r.state  # revealed: nothing left to hide
+    log.end_round("Ágnes", "Bálint")  # never twice
+    assert run(log, players=[{"name": "Ágnes", "race": "Qualeen"}, "Bálint"]).state.player("Ágnes").vp == 54
+
+
+def test_the_form_is_private_to_the_qualeen_and_offers_only_objectives_not_face_up(store):
+    flow = qualeen_table(store, secret=None)
+    assert flow.private_form("secret")
+    view = flow.view()
+    assert "secret" in view["open_forms"]["Ágnes"] and "secret" not in view["open_forms"]["Bálint"]
+    [form] = [f for f in view["forms"] if f["id"] == "secret"]
+    assert form["private"] and set(form["fields"][0]["choices"]) == {
+        "Well Organised", "Grand Attractions", "Marvels in Space", "On Budget", "Accelerated Construction"}
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ágnes", "secret", {"objective": "First Line of Defense"})
+    assert "face up on the table" in str(refused.value)
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Bálint", "secret", {"objective": "On Budget"})
+    said = {lang: i18n.localize(i18n.message_of(refused.value), lang) for lang in ("en", "hu")}
+    assert said == {"en": "only a Qualeen player keeps a secret objective",
+                    "hu": "csak a Qualeen játékosnak van titkos célja"}
+    flow.report("Ágnes", "secret", {"objective": "Grand Attractions"})
+    flow.report("Ágnes", "secret", {"objective": "On Budget"})  # a slip corrected: the newest one is kept
+    state = flow.session.replay().state
+    assert state.player("Ágnes").secret_objective == "on_budget"
+    assert AMONG_GAME.public(state).player("Ágnes").secret_objective is None
+    assert flow.findings() == []  # nothing said to the table names it
+
+
+def test_the_rules_refuse_a_secret_objective_from_a_player_of_another_race():
+    log = Log()
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Bálint", objective="On Budget")
+    with pytest.raises(BadEvent, match="only a Qualeen player"):
+        run(log, players=[{"name": "Ágnes", "race": "Qualeen"}, "Bálint"])
+
+
+def test_only_the_phone_holding_the_qualeens_seat_sends_the_secret(store):
+    """A private report (as Eclipse's final position): no other phone may enter it, not even for a seat no phone
+    holds yet; the phone that claimed Ágnes' seat may."""
+    from tests.test_desk import ANN_PHONE, BOB_PHONE, act, box
+
+    loop = box(qualeen_table(store, secret=None))
+    secret = {"form": "secret", "values": {"objective": "On Budget"}}
+    refused = act(loop, "report", player="Ágnes", client=BOB_PHONE, **secret)
+    assert refused["status"] == 403 and "Ágnes enters it on their own phone" in refused["error"]
+    act(loop, "claim_seat", player="Ágnes", client=ANN_PHONE)
+    assert act(loop, "report", player="Ágnes", client=BOB_PHONE, **secret)["status"] == 403
+    assert act(loop, "report", player="Ágnes", client=ANN_PHONE, **secret)["status"] == 200
+    assert loop.flow.session.replay().state.player("Ágnes").secret_objective == "on_budget"
