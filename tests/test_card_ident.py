@@ -451,6 +451,16 @@ def test_the_papers_percentile_is_numpys_linear_percentile_per_channel(shape, q)
     np.testing.assert_allclose(channel_percentile(img, q), want, rtol=1e-6)
 
 
+def test_the_papers_percentile_of_a_small_image_worked_by_hand():
+    # 20 pixels, the 85th percentile at rank 0.85 x 19 = 16.15: blue 0..19 -> 16 + 0.15 x (17 - 16) = 16.15; green all
+    # 7 -> 7; red ten 1s then ten 3s -> ranks 16 and 17 are both 3 -> 3
+    img = np.zeros((4, 5, 3), np.float32)
+    img[..., 0] = np.arange(20).reshape(4, 5)
+    img[..., 1] = 7
+    img[..., 2] = np.repeat([1.0, 3.0], 10).reshape(4, 5)
+    np.testing.assert_allclose(channel_percentile(img, 85.0), [16.15, 7.0, 3.0], rtol=1e-6)
+
+
 def test_the_ink_hue_histogram_of_a_crop_is_its_pixels_binned_one_by_one():
     # the histogram of crops computed together, against the ink pixels of one crop binned one by one as the
     # feature is defined: hue = (atan2(b, a) + pi) / 2 pi x bins, split between the two nearest bins, weighted by
