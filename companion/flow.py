@@ -25,6 +25,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
      "next": {"label": "Settle", "enabled": true, "why": "", "asked": "" | what the last Next asks to confirm},
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
      "choices_now": {"Ann": {form id: {field name: {"choices": [...], "none": "..."}}}},
+     "undo": {"Ann": {"label": null | what the phone's Undo does now, "shown": bool}} (:meth:`GameFlow.undo_label`),
      "findings": [{"what", "where", "severity", "rule", "seq", "todo"}],
      "result": null | {"players": [...], "winners": [...], "team_scores"?: {team: VP}},
      "export": null | {"bgstats_url": "bgstats://..."}}
@@ -359,6 +360,7 @@ class GameFlow:
             "forms": [f.to_json() for f in self.spec.forms(ev)],
             "open_forms": {name: self.spec.open_forms(ev, progress, name) for name in self.names},
             "choices_now": {name: self.spec.choices_now(ev, progress, name) for name in self.names},
+            "undo": {name: self.undo_label(ev, progress, name) for name in self.names},
             "findings": self.findings(),
             "result": self.result() if t.over else None,
             "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,
@@ -486,7 +488,35 @@ class GameFlow:
         if not isinstance(form_id, str):
             return None
         applied = set(self.session.replay().applied)
-        return self.spec.corrects(form_id, values, player, [e for e in self.session.events() if e.seq in applied])
+        events = [e for e in self.session.events() if e.seq in applied]
+        corrected = self.spec.corrects(form_id, values, player, events)
+        if corrected is None and form_id in self.spec.entry_forms(*self._now(), player):
+            # a hidden end-of-game entry entered again replaces the player's earlier one: one entry in force,
+            # which their Undo then withdraws whole
+            return next((e.seq for e in reversed(events) if e.player == player
+                         and self.spec.report_forms.get(e.kind) == form_id), None)
+        return corrected
+
+    def _entries(self, ev: Mapping[str, Any], progress: Progress, player: str) -> tuple[list[str], list[Event]]:
+        """The hidden end-of-game entry forms open to ``player`` now (:meth:`companion.flow_spec.FlowBase.entry_forms`)
+        and ``player``'s reports in force on them, oldest first; ``([], [])`` outside such an entry."""
+        forms = self.spec.entry_forms(ev, progress, player)
+        if not forms:
+            return [], []
+        applied = set(self.session.replay().applied)
+        return forms, [e for e in self.session.events() if e.seq in applied and e.player == player
+                       and self.spec.report_forms.get(e.kind) in forms]
+
+    def undo_label(self, ev: Mapping[str, Any], progress: Progress, player: str) -> dict[str, Any]:
+        """What ``player``'s phone's Undo does now: ``{"label": Text or None, "shown": bool}``. Outside a hidden
+        end-of-game entry the label is None (the page's own "Undo my last report") and the button shown; during one
+        it names the entry it withdraws ("Withdraw my entry: Final position"), shown only once the player has one in
+        force (:meth:`undo_report` reaches no further back)."""
+        forms, mine = self._entries(ev, progress, player)
+        if not forms:
+            return {"label": None, "shown": True}
+        labels = {f.id: f.label for f in self.spec.forms(ev)}
+        return {"label": Text("Withdraw my entry: {form}", form=labels.get(forms[0], forms[0])), "shown": bool(mine)}
 
     def undo_report(self, player: Any, origin: str = "phone") -> Event | None:
         """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted).
@@ -497,7 +527,10 @@ class GameFlow:
         Raises:
             BadEntry: unknown player; the game is over (the same refusal as a new report's: only the
                 table's Undo reopens the last round); or the report's form (``spec.report_forms``) is closed
-                now (a setup after the first round started, a choice already revealed).
+                now (a setup after the first round started, a choice already revealed); or, during a hidden
+                end-of-game entry (:meth:`companion.flow_spec.FlowBase.entry_forms`: Eclipse's final positions),
+                the player has no entry in force: a report made before the rounds ended is never withdrawn then
+                (it would reopen the last round, which only the touchscreen's Undo does).
         """
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
@@ -505,8 +538,14 @@ class GameFlow:
         ev, progress = self._now()
         if progress.over:  # the scores are final: only the table's Undo reopens the last round
             raise BadEntry(Text(REPORTS_CLOSED))
-        applied = set(self.session.replay().applied)
-        mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
+        forms, mine = self._entries(ev, progress, player)
+        if forms and not mine:
+            label = next((f.label for f in self.spec.forms(ev) if f.id == forms[0]), forms[0])
+            raise BadEntry(Text("{player} has entered nothing to withdraw ({form}): the last round is over, and only "
+                                "the touchscreen's Undo reopens it", player=player, form=label))
+        if not forms:
+            applied = set(self.session.replay().applied)
+            mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
         if not mine:
             return None
         form = self.spec.report_forms.get(mine[-1].kind)

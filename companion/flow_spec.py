@@ -300,6 +300,10 @@ class GameSpec(Protocol):
         """The choices the table leaves ``player`` in a form's field (:meth:`FlowBase.choices_now`)."""
         ...
 
+    def entry_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
+        """The hidden end-of-game entry forms open to ``player`` now (:meth:`FlowBase.entry_forms`), or []."""
+        ...
+
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """Why ``player`` may not report ``value`` in ``form``'s ``field`` now (:meth:`FlowBase.outside_choices`)."""
         ...
@@ -394,6 +398,18 @@ class FlowBase:
             events: the events in force, oldest first.
         """
         return None
+
+    def entry_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
+        """The forms of a hidden end-of-game entry open to ``player`` now (Eclipse, End of the game: each player's
+        final position, reputation tiles face down), or [] outside such an entry: the ids of the open forms when
+        every form open to ``player`` is private (:attr:`Form.private`), the table waiting for nothing but hidden
+        entries. While they are open a phone's Undo withdraws only the player's own report on one of them
+        (:meth:`companion.flow.GameFlow.undo_report`), never a report made before the rounds ended, and a report on
+        one of them again replaces the player's earlier one; the private form's event kind must be named in
+        :attr:`report_forms`. A flow overrides this where its entry differs."""
+        open_now = self.open_forms(view, progress, player)
+        private = {f.id for f in self.forms(view) if f.private}
+        return list(open_now) if open_now and all(f in private for f in open_now) else []
 
     def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """The choices the table leaves ``player`` now in some fields of the open forms, narrower than the field's own

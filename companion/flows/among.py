@@ -55,6 +55,7 @@ class AmongFlow(FlowBase):
         SECRET_OBJECTIVE_CHOSEN: lazy("Secret objective (Qualeen)"),
     }
     hidden_note = Text("a Qualeen's secret objective stays hidden: it counts once the game is scored")
+    report_forms = {SECRET_OBJECTIVE_CHOSEN: "secret"}  # a private form's reports, named (FlowBase.entry_forms)
 
     def check_setup(self, settings: Mapping[str, Any]) -> None:
         """:meth:`FlowBase.check_setup`: the objectives ticked (if any) are as many as the table deals. Three ticked

@@ -148,6 +148,7 @@ class EclipseFlow(FlowBase):
 
     game = ECLIPSE_GAME
     hidden_note = Text("final positions already entered stay hidden: they count once the game is scored")
+    report_forms = {events.POSITION_REPORTED: "position"}  # the hidden final position (FlowBase.entry_forms)
     event_words = {  # every kind of rules.eclipse.events: what "recorded" and "withdrawn" say, in the players' words
         events.ACTION_TAKEN: lazy("Action"), events.PASSED: lazy("Pass"), events.PHASE_ENDED: lazy("the next phase"),
         events.DIRECTION_CHOSEN: lazy("Turn Order card: next round's direction"),
