@@ -369,3 +369,78 @@ def test_a_report_the_dropdown_cuts_is_named_whole_under_it(browser, hub, tmp_pa
                 context.close()
     finally:
         server.shutdown()
+
+
+def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entry(browser, hub, tmp_path):  # noqa: F811
+    """After round 9, "Undo my last report" sat beside "Report" on each phone; tapped before entering a final
+    position it withdrew the player's round-9 Pass and the game stood at round 9's Cleanup again. On 360 px phones (Ann
+    in Greek, Bob in English) the button now names the entry it withdraws, shows only once there is one, withdraws
+    Ann's own entry and nothing before it, and the game is scored from the entry she makes next: Ann reputation 3 +
+    hex 221 (3) = 6, Bob reputation 4 + hex 232 (3) = 7 (Eclipse, End of the game; rules/data/eclipse/hexes.json)."""
+    from playwright.sync_api import expect
+
+    from tests.test_evening_browser import fits
+    from tests.test_phone_browser import TIMEOUT_MS
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    contexts = []
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
+            for name, sector, cell in (("Ann", "221", [0, -2]), ("Bob", "232", [0, 2])):
+                answer = hub.request("report", origin="cli", timeout=5, player=name, form="home",
+                                     values={"sector": sector, "hex": cell, "rotation": 0})
+                assert answer is not None and answer["status"] == 200, answer
+            for _ in range(200):  # nine rounds of passes and Next, through the box's loop
+                game = hub.snapshot().view["game"]
+                if game["stage"] == "reporting":
+                    break
+                if game["stage"] == "action":
+                    answer = hub.request("report", origin="cli", timeout=5, player=game["turn"], form="pass", values={})
+                else:
+                    answer = hub.request("next_phase", origin="cli", timeout=5)
+                assert answer is not None and answer["status"] == 200, answer
+            pages = {}
+            for name, locale in (("Ann", "el-GR"), ("Bob", "en-US")):
+                context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
+                                              locale=locale)
+                contexts.append(context)
+                page = context.new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                errors: list[str] = []
+                page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+                page.goto(join_url(server, hub))
+                page.locator("#seats button", has_text=name).click()
+                expect(page.locator("#me")).to_have_text(name)
+                pages[name] = (page, errors)
+            (ann, ann_errors), (bob, bob_errors) = pages["Ann"], pages["Bob"]
+            expect(ann.locator("#form-pick option")).to_have_text(["Τελική θέση (κρυφό: μόνο στο τηλέφωνό σας)"])
+            expect(ann.locator("#undo-report")).to_be_hidden()  # nothing entered: nothing to withdraw
+            expect(bob.locator("#undo-report")).to_be_hidden()
+
+            report(ann, "position", reputation_4=2, money=9)
+            expect(ann.locator("#report-result")).to_contain_text("Τελική θέση")
+            undo = ann.locator("#undo-report")
+            expect(undo).to_be_visible()
+            expect(undo).to_have_text("Απόσυρση της καταχώρισής μου: Τελική θέση")
+            assert fits(ann)
+            expect(bob.locator("#undo-report")).to_be_hidden()  # Bob has entered nothing
+            undo.click()
+            expect(ann.locator("#report-result")).to_contain_text("αποσύρθηκε")
+            expect(undo).to_be_hidden()
+            expect(bob.locator("#round-label")).to_have_text("Game end: final positions")  # not round 9's Cleanup
+            assert flow.progress().stage == "reporting"
+            assert [e.kind for e in flow.session.events()][-2:] == ["position_reported", "undo"]
+
+            report(ann, "position", reputation_4=0, money=0, reputation_3=1)  # the form kept what she sent before
+            expect(undo).to_be_visible()
+            report(bob, "position", reputation_4=1)
+            for page in (ann, bob):
+                expect(page.locator("#score-section")).to_be_visible()
+            expect(bob.locator("#winner")).to_have_text("Winner: Bob")
+            result = hub.snapshot().view["game"]["result"]
+            assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 6, "Bob": 7}
+            assert ann_errors == [] and bob_errors == []
+    finally:
+        for context in contexts:
+            context.close()
+        server.shutdown()

@@ -535,6 +535,13 @@
     }
     $("send").hidden = Object.values(narrowed).some((left) => !(left.choices || []).length);
     showFormName();
+    // what Undo does now (game.undo): during a hidden end-of-game entry it withdraws only this seat's entry, named
+    // on the button, and shows once there is one; else the page's own "Undo my last report"
+    const undo = (game.undo || {})[me] || {};
+    const button = $("undo-report");
+    if (!button.dataset.own) button.dataset.own = button.textContent;
+    button.textContent = undo.label || button.dataset.own;
+    button.hidden = undo.shown === false;
   }
 
   // The chosen report's name, whole under the dropdown when the dropdown cuts it (a closed <select> shows one line:
