@@ -166,6 +166,14 @@ class RollDiceConfig:
             generator's seeds 1020-1039 every die the look read again had a first NCC of 0.70 or less (0.66 or less
             where it was taken); a weak Eclipse combat die (weak for a close second face, not a poor match) had 0.94.
             Above 1: every weak die of a colour printed dark is looked at.
+        spot_colour_sure, spot_clip, spot_neutral: the last look at a die still read unreadable after the lamp's look
+            (:func:`vision.roll_dice.recentre.recentre_reads`): a colour printed dark whose body alone makes it sure
+            (:func:`vision.roll_dice.assemble.colour_sure` at least ``spot_colour_sure``; above 1: no such look) is
+            matched again on its box and the squares round it with the lamp's reflection taken out pixel by pixel
+            as white light over the body's colour (:func:`vision.roll_dice.lamp.spot_free_inks`; channels at
+            ``spot_clip`` or above, clipped, left out of each pixel's fit; a body whose linear colour has a cosine
+            of ``spot_neutral`` or more with white is not looked at: its light and the lamp's look alike). The new
+            read is taken as the lamp's look takes one; a face already read (even weakly) is never replaced by it.
         recentre_below: the second read of a weak face (``recentre_*``) only at a die whose best template's NCC in
             the first read is below this: a face matched so well is weak for a close second face (an Eclipse combat
             die whose best template scored 0.94), not for a box off its top, and the squares round it would have to
@@ -490,6 +498,9 @@ class RollDiceConfig:
     lamp_close: int = 5
     lamp_gamma: float = 2.2
     lamp_below: float = 0.8
+    spot_colour_sure: float = 0.9
+    spot_clip: int = 250
+    spot_neutral: float = 0.97
     relocate_below: float = 0.6
     relocate_margin: float = 0.3
     relocate_step: int = 2

@@ -9,6 +9,11 @@ each channel's light level is estimated as a morphological closing of its linear
 wider than a symbol's stroke, which it fills with the light round it), and the light that level adds over the body is
 subtracted from every pixel of the face, so the spot's body goes back to the body's colour and the ink under it
 towards its own darkness. A plain face printed dark (no level above its body) is unchanged.
+
+Under a spot's peak over a wide stroke that level is the one beside the stroke, below the peak, so part of the spot is
+left. :func:`spot_free_inks` takes the reflection out by its colour instead: the lamp's light is white, a coloured
+body is not, so each pixel tells how much of it is the body's light and how much the lamp's (used for dice still
+unreadable after this look, :mod:`vision.roll_dice.recentre`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from .glare import glare_masks
 from .observations import RollDieObservation, TopFaces
 from .tops import INK_CHANNELS, ink_maps, upright_patch
 
-__all__ = ["lamp_free_inks", "lamp_reads"]
+__all__ = ["lamp_free_inks", "lamp_reads", "spot_free_inks", "spot_tells"]
 
 
 def lamp_free_inks(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -69,6 +74,69 @@ def lamp_free_inks(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConf
                 continue
             flat = np.maximum(lin[i] - lift, lin[i].min(axis=(0, 1)))
             logp[i] = np.log(255.0 * flat.astype(np.float64) ** (1.0 / g) + off)
+    diff = logp - bodies[:, None, None, :]
+    bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
+    chroma = np.sqrt(channel_sum((diff @ LOG_RGB_BASIS[:2].T) ** 2)).astype(np.float32)
+    return np.stack([bright, chroma], 1)
+
+
+def spot_tells(bodies: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """``bool[N]``: whether a body colour (``float[N, 3]``, log(BGR + ``log_offset``)) is far enough from white for
+    :func:`spot_free_inks` to tell its own light from a white reflection: the cosine of its linear colour
+    (``((exp(b) - log_offset) / 255) ** lamp_gamma``) with white below ``spot_neutral``."""
+    b = np.asarray(bodies, np.float64).reshape(-1, 3)
+    lin = (np.clip(np.exp(b) - float(config.log_offset), 0.0, 255.0) / 255.0) ** float(config.lamp_gamma)
+    norm = np.linalg.norm(lin, axis=1)
+    return (norm > 0) & (lin.sum(1) / np.sqrt(3.0) < config.spot_neutral * norm)
+
+
+def spot_free_inks(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Ink maps ``float32[N, 2, h, w]`` (as :func:`lamp_free_inks`) of upright top-face patches ``uint8[N, h, w, 3]``
+    (BGR) with the lamp's reflection taken out by its colour, against the body colours ``bodies`` (``float[N, 3]``,
+    log(BGR + ``log_offset``)).
+
+    In linear light (``(v / 255) ** lamp_gamma``) a pixel of a die's top face is its print's share ``a`` of the body
+    colour plus the lamp's reflection ``g`` in the lamp's own colour, taken as white (the camera balances the lamp):
+    ``v = a * body + g * (1, 1, 1)``. A coloured body and white span a plane, so each pixel gives both ``a`` and ``g``
+    (least squares over its channels, those at ``spot_clip`` or above, clipped by the camera, left out; a pixel with
+    fewer than two such channels is left as it is); what ``g`` adds (at least 0) is taken off the pixel in the face's
+    own square (the central ``patch`` px). A dark ink is dark in every channel, so it keeps its own darkness under a
+    reflection however wide the stroke, where a light level read beside the strokes (:func:`lamp_free_inks`) falls
+    short of the spot's peak. A body too near white (the cosine of its linear colour with white at least
+    ``spot_neutral``) cannot tell its own light from the lamp's: its plain ink map. Raises nothing."""
+    patches = np.asarray(patches)
+    n = len(patches)
+    bodies = np.asarray(bodies, np.float64).reshape(n, 3)
+    if n == 0:
+        h, w = patches.shape[1:3]
+        return np.zeros((0, INK_CHANNELS, h, w), np.float32)
+    logp = to_log(patches, config).astype(np.float64)
+    g = float(config.lamp_gamma)
+    off = float(config.log_offset)
+    h, w = patches.shape[1:3]
+    mh, mw = max(0, (h - config.patch) // 2), max(0, (w - config.patch) // 2)
+    lin = (patches.astype(np.float64) / 255.0) ** g                                       # [N, h, w, 3]
+    body = (np.clip(np.exp(bodies) - off, 0.0, 255.0) / 255.0) ** g                      # [N, 3]
+    white = np.full(3, 1.0 / np.sqrt(3.0))
+    tells = spot_tells(bodies, config)
+    for i in np.flatnonzero(tells).tolist():
+        b = body[i]
+        face = lin[i, mh:h - mh, mw:w - mw]                                                # [p, p, 3]
+        ok = (patches[i, mh:h - mh, mw:w - mw] < config.spot_clip).astype(np.float64)      # channels not clipped
+        # per pixel, the 2 x 2 normal equations of v = a * b + s * white over its unclipped channels
+        bb = ok @ (b * b)
+        bw = ok @ (b * white)
+        ww = ok @ (white * white)
+        vb = (ok * face) @ b
+        vw = (ok * face) @ white
+        det = bb * ww - bw * bw
+        good = (ok.sum(-1) >= 2) & (det > 1e-9 * np.maximum(bb * ww, 1e-12))
+        s = np.where(good, (bb * vw - bw * vb) / np.where(good, det, 1.0), 0.0)
+        lift = np.maximum(s, 0.0)[..., None] * white                                       # [p, p, 3]
+        if not lift.any():
+            continue
+        flat = np.maximum(face - lift, 0.0)
+        logp[i, mh:h - mh, mw:w - mw] = np.log(255.0 * flat ** (1.0 / g) + off)
     diff = logp - bodies[:, None, None, :]
     bright = (diff @ LOG_RGB_BASIS[2]).astype(np.float32)
     chroma = np.sqrt(channel_sum((diff @ LOG_RGB_BASIS[:2].T) ** 2)).astype(np.float32)

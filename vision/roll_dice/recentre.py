@@ -4,17 +4,17 @@ unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from ..profiles import DiceProfile
-from .assemble import decide_each
+from .assemble import colour_sure, decide_each
 from .config import RollDiceConfig
-from .faces import best_turn, search_faces
+from .faces import best_turn, keep_ink_polarity, search_faces
 from .glare import glare_masks
-from .lamp import lamp_reads
+from .lamp import lamp_reads, spot_free_inks, spot_tells
 from .nadir import nadir_point, towards_top
 from .observations import RollDieObservation, TopFaces
 from .shape import die_likeness, edge_angle, expected_sides, snap_top
@@ -109,7 +109,7 @@ def _add_snapped(out: list[tuple[float, ...]], frame: np.ndarray, square: np.nda
 def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, expected: np.ndarray,
                      rot_templates: np.ndarray, template_pol: np.ndarray | None,
                      config: RollDiceConfig, away: tuple[np.ndarray, np.ndarray] | None = None,
-                     ) -> tuple[np.ndarray, np.ndarray]:
+                     spot: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Each die's face matched at every square :func:`recentre_boxes` gives, its ink measured against the body colour
     of that square (a box on a side face had the side's colour as its body), each template seeing the ink as its own
     colour prints it (:func:`vision.roll_dice.faces.search_faces`, the first match's shifts, glare left out).
@@ -125,6 +125,9 @@ def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, e
         away: optional (``float[N, 2]`` unit vectors from the camera's nadir towards each die, ``float[N]`` how far
             its side faces reach, in sides: :func:`vision.roll_dice.nadir.towards_top`), for the squares away from
             the nadir (:func:`recentre_boxes`); None: none tried.
+        spot: the box itself is tried too, and each square's ink is cut with the lamp's reflection taken out by its
+            colour (:func:`vision.roll_dice.lamp.spot_free_inks`) and read as dark ink by every template
+            (``template_pol`` unused): for dice printed dark only.
 
     Returns:
         (NCC ``float32[N, K]`` at each die's best square, that square ``float[N, 5]`` moved to where its best
@@ -138,13 +141,19 @@ def recentred_scores(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, e
     aways = [None] * n if away is None else list(zip(*away, strict=True))
     boxes = [recentre_boxes(frame, r, b, e, config, a)
              for r, b, e, a in zip(np.asarray(rects, np.float64), bodies, expected, aways, strict=True)]
+    if spot:                                                    # the box itself too: its ink was not seen so
+        boxes = [np.vstack([[r[0], r[1], np.sqrt(max(r[2] * r[3], 1.0)), np.sqrt(max(r[2] * r[3], 1.0)), r[4]], b])
+                 for r, b in zip(np.asarray(rects, np.float64), boxes, strict=True)]
     every = np.concatenate(boxes)
     if len(every) == 0:
         return np.full((n, k), -1.0, np.float32), np.asarray(rects, np.float64).reshape(n, 5).copy()
     p, m = config.patch, config.patch_margin
     patches = np.stack([upright_patch(frame, cx, cy, s, ang, p, m) for cx, cy, s, _, ang in every])
-    inks, _ = ink_maps(patches, config, m)
+    inks, measured = ink_maps(patches, config, m)
     glare = glare_masks(patches, inks[:, 0], config)
+    if spot:                                  # the reflection taken out by its colour; each template sees dark ink
+        inks = keep_ink_polarity(spot_free_inks(patches, measured, config), np.full(len(inks), -1.0), config)
+        template_pol = None
     score, corner = search_faces(inks, rot_templates, template_pol, config, config.shift_step, config.shift_refine,
                                  glare)
     ncc = best_turn(score)                                                                  # [M, K]
@@ -180,7 +189,9 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
     keeps its box, so the dice found, the false dice and the colours are those of the first read: only faces (and
     their confidences) change, a replaced one's confidence at most ``recentre_cap``. A weak read no square read better,
     of a colour printed dark, then gets the lamp's look on its own box (:func:`vision.roll_dice.lamp.lamp_reads`: a
-    soft lamp spot taken off, ``lamp_close``; only a face whose dark-printed templates matched below ``lamp_below``).
+    soft lamp spot taken off, ``lamp_close``; only a face whose dark-printed templates matched below ``lamp_below``);
+    one still unreadable whose colour is sure, the reflection taken out by its colour on its box and the squares round
+    it (:func:`_spot_reads`, ``spot_*``).
     ``recentre`` off: ``kept``'s reads as they are. ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``:
     ``float[N, K]``."""
     reads = [obs for _, obs in kept]
@@ -200,6 +211,14 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
         if config.recentre_nadir_shifts:
             nadir, tilt = nadir_point(tops.rects[:, :2], every, frame.shape[:2], config.recentre_focal)
             away = towards_top(tops.rects[idx, :2], nadir, tilt, config.recentre_focal, frame.shape[1])
+    pos = {w: j for j, w in enumerate(weak)}
+
+    def expected_of(w: int) -> float:
+        return float(expected[pos[w]])
+
+    def away_of(w: int) -> tuple[np.ndarray, float] | None:
+        return None if away is None else (away[0][pos[w]], float(away[1][pos[w]]))
+
     # a face already matched at recentre_below or better is weak for a close second face, not for a box off the top:
     # no square round it can beat that match by recentre_gain, so none is tried
     first = ncc[idx].max(1)
@@ -227,4 +246,59 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
         for w, new in zip(still, lit, strict=True):
             if new is not None:
                 reads[w] = new
+        left = [w for w, new in zip(still, lit, strict=True) if new is None]       # the lamp's look read none better
+        for w, new in _spot_reads(frame, tops, colour_p, ncc, [kept[w] for w in left], left, expected_of, away_of,
+                                  profile, rot_templates, template_pol, config):
+            reads[w] = new
     return tuple(reads)
+
+
+def _spot_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray,
+                weak: Sequence[tuple[int, RollDieObservation]], at: Sequence[int],
+                expected_of: Callable[[int], float], away_of: Callable[[int], tuple[np.ndarray, float] | None],
+                profile: DiceProfile, rot_templates: np.ndarray, template_pol: np.ndarray,
+                config: RollDiceConfig) -> list[tuple[int, RollDieObservation]]:
+    """The last look at weak reads ``weak`` (``[(top face index, read)]``, at positions ``at`` of the reads) that
+    neither the squares round the box nor the lamp's look read better: a die read unreadable (a face read, even a
+    weak one, is kept: the look only reads a face where there was none) whose colour prints dark, whose body alone
+    makes that colour sure (:func:`vision.roll_dice.assemble.colour_sure` at least ``spot_colour_sure``) and whose
+    best dark-printed template matched below ``lamp_below`` is matched again on its box and on the squares round it
+    (:func:`recentred_scores`) with the lamp's reflection taken out by its colour
+    (:func:`vision.roll_dice.lamp.spot_free_inks`). ``[(position, new read)]`` for those whose best dark-printed
+    template then beats the first read's by ``recentre_gain`` and that read a face in the same colour, the box kept,
+    the confidence at most ``recentre_cap``: found, false dice and colours never change. ``spot_colour_sure`` above 1:
+    none. ``expected_of``, ``away_of``: the side a die has at a read's place and its nadir's direction, by position
+    (as :func:`recentre_boxes` takes them)."""
+    if config.spot_colour_sure > 1.0 or not weak or template_pol is None:
+        return []
+    pol = np.asarray(template_pol, np.float64)
+    dark = pol < 0
+    if not dark.any():
+        return []
+    colour_dark = {c: pol[k] < 0 for k, (c, _) in enumerate(profile.template_pairs)}
+    colours = list(profile.colours)
+    first = np.asarray(ncc)[:, dark].max(1)
+    look = [j for j, (i, obs) in enumerate(weak)
+            if obs.face is None and colour_dark.get(obs.colour, False) and first[i] < config.lamp_below
+            and colour_sure(colour_p[i], colours.index(obs.colour)) >= config.spot_colour_sure
+            and spot_tells(tops.body[i], config)[0]]
+    if not look:
+        return []
+    idx = np.array([weak[j][0] for j in look], np.int64)
+    aways = [away_of(at[j]) for j in look]
+    away = None
+    if all(a is not None for a in aways):
+        away = (np.array([a[0] for a in aways]), np.array([a[1] for a in aways]))
+    new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], np.array([expected_of(at[j]) for j in look]),
+                                  rot_templates, None, config, away, spot=True)
+    better = new_ncc[:, dark].max(1) >= first[idx] + config.recentre_gain
+    if not better.any():
+        return []
+    again = {j: obs for _, j, obs in decide_each(tops.take(idx), colour_p[idx], new_ncc, profile, config,
+                                                 template_pol)}
+    out = []
+    for a, j in enumerate(look):
+        new, old = again.get(a), weak[j][1]
+        if better[a] and new is not None and new.face is not None and new.colour == old.colour:
+            out.append((at[j], replace(new, box=old.box, confidence=min(float(new.confidence), config.recentre_cap))))
+    return out
