@@ -1,6 +1,7 @@
 """The faces of the die sizes not chosen (vision/roll_dice/sizes.py, the reader's stage ``other_sizes``): hand-made
 faces whose answer is known from how they are made. A face another size found is added only where the size chosen has
-no face, when no face of the size chosen overlaps it, and only with a plain symbol on a die's top."""
+no face, when no face of the size chosen overlaps it, and only with a plain symbol on a die's top; it takes a chosen
+face's place only when plainly surer and of the side the table's plane gives a die there."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ import pytest
 
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.observations import TopFaces
-from vision.roll_dice.sizes import clear_of, faces_apart, other_size_faces, other_size_guard
+from vision.roll_dice.sizes import (
+    clear_of,
+    faces_apart,
+    meets,
+    other_size_could,
+    other_size_faces,
+    other_size_guard,
+    other_size_swaps,
+)
 
 CFG = RollDiceConfig()
 HI = CFG.other_size_match_ramp[1]  # a plain symbol: the top of the ramp
@@ -120,3 +129,100 @@ def test_of_sizes_whose_evidence_is_equal_the_one_whose_faces_match_best_ranks_f
     assert _match_quality((4.0, 0.84, tops, sure), CFG) == pytest.approx(4 * 0.95 ** 4)
     assert _match_quality((4.0, 0.67, tops, loose), CFG) == pytest.approx(4 * 0.80 ** 4)
     assert _match_quality((0.0, 1.0, faces([]), np.zeros((0, 2))), CFG) == 0.0
+
+
+#: four plain dice of side 40 px at the size chosen, spread over the frame: the table's plane gives 40 px everywhere
+SURE = [[100, 100, 40, 40, 0], [300, 100, 40, 40, 0], [100, 300, 40, 40, 0], [300, 300, 40, 40, 0]]
+
+
+def table_with(weak: list[float], score: float) -> TopFaces:
+    """:data:`SURE` and, last, the face ``weak`` of die score ``score`` (NCC :func:`plain`: its die weight is
+    ``score``)."""
+    got = faces(SURE + [weak])
+    return got.lowered(np.array([1.0, 1.0, 1.0, 1.0, score]))
+
+
+def test_a_surer_face_of_the_planes_side_takes_the_place_of_a_weak_chosen_face():
+    """A piece of a die cut at the size chosen (side 26 px where the plane gives 40: 0.35 off, die weight 0.5) and
+    the whole die at another size (side 40 px, die weight 1: 0.5 surer, above ``other_size_swap_margin`` 0.3)."""
+    chosen = table_with([200, 200, 26, 26, 0], 0.5)
+    whole = faces([[202, 200, 40, 40, 0]], [DIE])
+    assert meets(whole.rects, chosen.rects, CFG).tolist() == [[False, False, False, False, True]]
+    got, ncc = other_size_faces(chosen, plain(5), [(whole, plain(1))], CFG)
+    assert len(got.rects) == 5 and ncc.shape == (5, 2)
+    assert np.array_equal(got.rects[:4], chosen.rects[:4]) and np.array_equal(got.rects[4], whole.rects[0])
+    assert got.scores[4] == 1.0
+    weights = np.array([1.0, 1.0, 1.0, 1.0, 0.5])
+    assert other_size_swaps(chosen, weights, whole, np.ones(1), faces([]), np.zeros(0), CFG).tolist() == [True]
+    assert other_size_could(whole, chosen, weights, CFG).tolist() == [True]
+
+
+def test_a_chosen_face_not_plainly_weaker_keeps_its_place():
+    """Die weight 0.8 against the other size's 1: 0.2 surer, below ``other_size_swap_margin`` 0.3; and off, none."""
+    chosen = table_with([200, 200, 26, 26, 0], 0.8)
+    whole = faces([[202, 200, 40, 40, 0]], [DIE])
+    got, _ = other_size_faces(chosen, plain(5), [(whole, plain(1))], CFG)
+    assert len(got.rects) == 5 and np.array_equal(got.rects, chosen.rects)
+    weights = np.array([1.0, 1.0, 1.0, 1.0, 0.8])
+    assert other_size_could(whole, chosen, weights, CFG).tolist() == [False]
+    off = replace(CFG, other_size_swap_margin=None)
+    got, _ = other_size_faces(table_with([200, 200, 26, 26, 0], 0.5), plain(5), [(whole, plain(1))], off)
+    assert np.array_equal(got.rects[4], chosen.rects[4])
+
+
+def test_a_face_of_a_side_the_plane_does_not_give_there_takes_no_place():
+    """The plane gives 40 px at (200, 200); a face of side 60 px there is 0.5 off (above ``other_size_swap_fit``
+    0.25), however sure: a die and the table beyond it cut at too large a size."""
+    chosen = table_with([200, 200, 40, 40, 0], 0.5)
+    large = faces([[205, 200, 60, 60, 0]], [DIE])
+    got, _ = other_size_faces(chosen, plain(5), [(large, plain(1))], CFG)
+    assert np.array_equal(got.rects, chosen.rects)
+    # a face the plane's side that meets a sure chosen die too (within duplicate_dist x 40 px of it) takes no place
+    both = faces([[120, 100, 40, 40, 0]], [DIE])
+    assert meets(both.rects, chosen.rects, CFG)[0, 0]
+    assert np.array_equal(other_size_faces(chosen, plain(5), [(both, plain(1))], CFG)[0].rects, chosen.rects)
+
+
+def test_a_replacing_face_is_weighed_as_the_chosen_faces_are():
+    """Its symbol NCC 0.5 is below ``other_size_match_ramp`` (a face added where nothing lies needs more) but its die
+    weight, measured as a chosen face's, is max(0.6 on ``match_ramp`` (0.5 - 0.35) / 0.25, shape alone 0.5) = 0.6,
+    0.4 above the chosen face's 0.2: it takes the place."""
+    assert CFG.other_size_match_ramp[0] > 0.5 and CFG.match_ramp == (0.35, 0.6) and CFG.shape_only == 0.5
+    chosen = table_with([200, 200, 26, 26, 0], 0.2)
+    whole = faces([[202, 200, 40, 40, 0]], [DIE])
+    got, ncc = other_size_faces(chosen, plain(5), [(whole, plain(1, 0.5))], CFG)
+    assert len(got.rects) == 5 and np.array_equal(got.rects[4], whole.rects[0]) and ncc[4, 0] == 0.5
+
+
+def test_a_sure_face_not_plainly_of_a_dies_shape_takes_no_place():
+    """A tile's print cut at another size across its frame: a symbol as plain as a die's (NCC at the top of the ramp:
+    die weight 1, 0.5 above the chosen face's) and the plane's side, but an outline share of 0.5, die-likeness
+    (0.5 - 0.3) / 0.3 = 2/3 on ``outline_ramp`` (0.3, 0.6), below ``other_size_swap_shape`` 0.9: it takes no place;
+    with a die's outline (likeness 1) it does."""
+    assert CFG.outline_ramp == (0.3, 0.6) and CFG.other_size_swap_shape == 0.9
+    chosen = table_with([200, 200, 26, 26, 0], 0.5)
+    weights = np.array([1.0, 1.0, 1.0, 1.0, 0.5])
+    print_edge = faces([[202, 200, 40, 40, 0]], [[1.0, 0.5, 0.5]])
+    got, _ = other_size_faces(chosen, plain(5), [(print_edge, plain(1))], CFG)
+    assert np.array_equal(got.rects, chosen.rects)
+    assert other_size_could(print_edge, chosen, weights, CFG).tolist() == [False]
+    whole = faces([[202, 200, 40, 40, 0]], [DIE])
+    got, _ = other_size_faces(chosen, plain(5), [(whole, plain(1))], CFG)
+    assert np.array_equal(got.rects[4], whole.rects[0])
+
+
+def test_a_die_shaped_face_too_weak_by_itself_takes_no_place_of_nothing():
+    """Where the size chosen saw nothing die-like (die weight 0), a die-shaped face of another size whose symbol matches
+    no template (NCC 0.3, below ``match_ramp``'s 0.35: its weight is its shape's alone, ``shape_only`` 0.5, x its
+    candidate score 0.7 = 0.35) is 0.35 surer, above ``other_size_swap_margin`` 0.3, but under
+    ``other_size_swap_least`` 0.4: it takes no place. Of candidate score 0.9 (weight 0.45) it does."""
+    assert CFG.shape_only == 0.5 and CFG.match_ramp[0] == 0.35 and CFG.other_size_swap_least == 0.4
+    chosen = table_with([200, 200, 26, 26, 0], 0.0)
+    weights = np.array([1.0, 1.0, 1.0, 1.0, 0.0])
+    for score, swapped in ((0.7, False), (0.9, True)):
+        blot = faces([[202, 200, 40, 40, 0]], [DIE]).lowered(np.array([score]))
+        got, _ = other_size_faces(chosen, plain(5), [(blot, plain(1, 0.3))], CFG)
+        assert np.array_equal(got.rects[-1], blot.rects[0]) == swapped, score
+        assert len(got.rects) == 5
+        assert other_size_swaps(chosen, weights, blot, np.array([0.5 * score]), faces([]), np.zeros(0),
+                                CFG).tolist() == [swapped]

@@ -80,6 +80,21 @@ class RollDiceConfig:
             dice found (691 to 695 of 751), no more false dice; without the overlap and die-likeness terms 6 more dice
             were found and 7 more false dice reported (pieces of a die or its neighbour cut at another size,
             overlapping a face of the size chosen by 0.08-0.38 of it, and a check of no die's shape).
+        other_size_swap_margin, other_size_swap_fit: a face of another size also takes the place of the faces of the
+            size chosen it meets (:func:`vision.roll_dice.sizes.other_size_swaps`) when its die score is at least
+            ``other_size_swap_margin`` above each of theirs and its side lies within ``other_size_swap_fit`` (a
+            share) of the side the table's plane gives a die there, nearer than each of theirs
+            (:func:`vision.roll_dice.shape.expected_sides`, fitted on every face weighted by its die score): on a
+            tilted table the one size chosen is wrong at one end, where its faces cut a die into a piece or run it
+            into the table and score low. None: no face replaced. Only a face whose shape is plainly a die's top takes
+            a place (die-likeness at least ``other_size_swap_shape``, :func:`vision.roll_dice.shape.die_likeness`),
+            and only with a die weight of at least ``other_size_swap_least``: a tile's print cut at another size
+            (across its frame, or a panel of its art; on the generated Roll tables a first read not yet told of the
+            tiles) scores 0.5-0.96 over chosen faces of 0-0.53, but its likeness is 0.57-0.59 or its weight 0.30
+            with nothing die-like there at the size chosen (a blot whose symbol matches at NCC 0.45); a printed
+            board's digit box and a gingham check cut at another size come in at likeness 0.61-0.86 or weight
+            0.38-0.41. The dice it recovers on tilted tables (white dice whose symbol matches poorly, NCC 0.37-0.53)
+            are die-like at 0.94-1.00 and weigh 0.49-0.72.
         fragment_min_frac, merge_fit, merge_max_frac: face-core fragments above
             ``fragment_min_frac`` x die area, of a core smaller than ``merge_max_frac`` x die area,
             are merged while the union fits in ``merge_fit`` x the die side.
@@ -457,6 +472,10 @@ class RollDiceConfig:
     other_size_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     other_size_shape_ramp: tuple[float, float] = (0.3, 0.6)
     other_size_overlap: float = 0.05
+    other_size_swap_margin: float | None = 0.3
+    other_size_swap_fit: float = 0.25
+    other_size_swap_shape: float = 0.9
+    other_size_swap_least: float = 0.4
     duplicate_dist: float = 0.6
     side_darker: float = 0.15
     side_chroma: float = 0.15

@@ -36,7 +36,7 @@ from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_retur
 from .sheen import capped_by_sheen
 from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
-from .sizes import faces_apart, joined, other_size_faces, other_size_guard
+from .sizes import faces_apart, joined, other_size_could, other_size_faces
 from .texture import table_repeats
 from .tops import drop_duplicates, extract_tops, rect_box
 
@@ -459,23 +459,30 @@ class RollDiceReader:
         return joined([tops, more]), np.concatenate([ncc.reshape(len(tops.rects), ncc_more.shape[1]),
                                                      ncc_more])
 
-    def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, tops: TopFaces, ncc: np.ndarray,
-                     seen: dict[float, TopFaces], looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray]:
+    def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, evidence: float, tops: TopFaces,
+                     ncc: np.ndarray, seen: dict[float, TopFaces],
+                     looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray]:
         """(top faces, NCC ``[N, K]``): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the faces the other
-        sizes tried found where the size chosen has none (:func:`vision.roll_dice.sizes.other_size_faces`). ``seen``:
-        each size's top faces (:meth:`_tops_for`). Only the faces :func:`vision.roll_dice.sizes.other_size_guard` and
-        a perfect symbol match would make a die are matched (:meth:`_match`; a size read to the end, in ``looked``
-        (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the table's pattern
-        (:meth:`_not_pattern`) among themselves, so the faces added are the same whichever sizes the search read to
-        the end. Added after the size search, they never move the size chosen."""
+        sizes tried found where the size chosen has none or only a plainly weaker face
+        (:func:`vision.roll_dice.sizes.other_size_faces`). ``seen``: each size's top faces (:meth:`_tops_for`). Only
+        the faces a perfect symbol match could add or make replace one
+        (:func:`vision.roll_dice.sizes.other_size_could`) are matched (:meth:`_match`; a size read to the end, in
+        ``looked`` (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the table's
+        pattern (:meth:`_not_pattern`) among themselves, so the faces added are the same whichever sizes the search
+        read to the end. Added after the size search, they never move the size chosen. Where the size search's
+        ``evidence`` is below ``size_min_evidence`` no face replaces one: no face of the frame plainly shows a die, so
+        nothing says how large a die is where (an empty playmat's print matches a symbol better at one size than
+        another)."""
         if cfg.other_size_match_ramp is None:
             return tops, ncc
+        if evidence < cfg.size_min_evidence:
+            cfg = replace(cfg, other_size_swap_margin=None)
         others = []
+        sure = die_weights(tops, ncc.reshape(len(tops.rects), -1), cfg) if len(tops.rects) else np.zeros(0)
         for size, faces in seen.items():
             if size == chosen or len(faces.rects) == 0:
                 continue
-            could = np.flatnonzero(other_size_guard(faces, tops, cfg)
-                                   * die_weights(faces, np.ones((len(faces.rects), 1)), cfg) >= cfg.min_confidence)
+            could = np.flatnonzero(other_size_could(faces, tops, sure, cfg))
             if len(could) == 0:
                 continue
             look = looked.get(size)
@@ -522,7 +529,8 @@ class RollDiceReader:
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at)
-        tops, ncc = stage("other_sizes", self._other_sizes, frame, cfg, best[1], tops, ncc, seen, looked)
+        tops, ncc = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
+                          looked)
         evidence, chosen = best[0], best[1]
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)

@@ -8,7 +8,14 @@ has found its own top faces too, and some of them lie where the chosen size has 
 no vouching of the size search: it counts only with a plain symbol of the owner's dice (a cloth's check cut out at
 another size matches a symbol at NCC 0.4-0.5), a die's top (:func:`vision.roll_dice.shape.die_likeness`: one colour to
 its rim, standing out all round) and no overlap with a face of the chosen size (two dice's top faces never overlap: a
-face that does is that die, or its neighbour, cut at the wrong size)."""
+face that does is that die, or its neighbour, cut at the wrong size).
+
+On a tilted table the one size chosen is wrong at one end: there its faces cut a die into a piece or run it into the
+table and score low, while another size's face of the same die scores high. Such a face takes the place of the chosen
+faces it meets (:func:`other_size_swaps`) when it is plainly surer than each of them and its side fits the table's
+plane (:func:`vision.roll_dice.shape.expected_sides`) better than theirs; only a face plainly of a die's shape and
+sure enough by itself: otherwise a panel of a tile's art, a printed board's box or a cloth's check cut at another size
+takes the place of a piece of print (their symbols match as well as a white die's)."""
 
 from __future__ import annotations
 
@@ -17,9 +24,10 @@ import numpy as np
 from .assemble import _ramp, die_weights, top_overlap
 from .config import RollDiceConfig
 from .observations import TopFaces
-from .shape import die_likeness
+from .shape import die_likeness, expected_sides
 
-__all__ = ["clear_of", "faces_apart", "joined", "other_size_faces", "other_size_guard"]
+__all__ = ["clear_of", "faces_apart", "joined", "meets", "other_size_could", "other_size_faces", "other_size_guard",
+           "other_size_swaps"]
 
 
 def faces_apart(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
@@ -48,6 +56,80 @@ def clear_of(rects: np.ndarray, others: np.ndarray, share: float) -> np.ndarray:
     return out
 
 
+def meets(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
+    """``bool[N, M]``: where ``others[j]`` (``float[M, 5]`` frame px) lies within ``duplicate_dist`` x the smaller
+    side of ``rects[i]`` (``float[N, 5]``) or overlaps it by more than ``other_size_overlap`` of the smaller
+    (:func:`faces_apart`, :func:`clear_of` pair by pair)."""
+    n, m = len(rects), len(others)
+    if n == 0 or m == 0:
+        return np.zeros((n, m), bool)
+    side = np.sqrt(np.abs(rects[:, 2] * rects[:, 3]))[:, None]
+    other = np.sqrt(np.abs(others[:, 2] * others[:, 3]))[None, :]
+    dist = np.hypot(rects[:, None, 0] - others[None, :, 0], rects[:, None, 1] - others[None, :, 1])
+    out = dist <= cfg.duplicate_dist * np.minimum(side, other)
+    reach = 0.7072 * (np.maximum(rects[:, 2], rects[:, 3])[:, None] + np.maximum(others[:, 2], others[:, 3])[None, :])
+    for i, j in zip(*np.nonzero((dist < reach) & ~out), strict=True):
+        if top_overlap(rects[i], others[j]) > cfg.other_size_overlap:
+            out[i, j] = True
+    return out
+
+
+def _surest_met(meet: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``float[N]``: the highest of ``weights`` (``float[M]``) over the faces each row of ``meet`` (``bool[N, M]``)
+    meets, -inf where it meets none."""
+    if meet.shape[1] == 0:
+        return np.full(meet.shape[0], -np.inf)
+    return np.where(meet, np.asarray(weights, np.float64)[None, :], -np.inf).max(1)
+
+
+def other_size_could(faces: TopFaces, chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
+    """``bool[N]``: which of ``faces`` (found at a size not chosen) could be added or take a chosen face's place with
+    the best symbol match, before any is matched: :func:`other_size_guard` x its die score at NCC 1 reaches
+    ``min_confidence``, or, where it meets faces of ``chosen`` (their die weights ``chosen_weights`` ``float[M]``),
+    its die-likeness reaches ``other_size_swap_shape`` and its die-likeness factor x that score reaches
+    ``min_confidence``, ``other_size_swap_least`` and each of theirs + ``other_size_swap_margin``."""
+    n = len(faces.rects)
+    upper = die_weights(faces, np.ones((n, 1)), cfg)
+    could = other_size_guard(faces, chosen, cfg) * upper >= cfg.min_confidence
+    if cfg.other_size_swap_margin is None or n == 0:
+        return could
+    shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(n)
+    w = _ramp(shape, cfg.other_size_shape_ramp) * upper
+    top = _surest_met(meets(faces.rects, chosen.rects, cfg), chosen_weights)
+    return could | ((shape >= cfg.other_size_swap_shape) & (w >= max(cfg.min_confidence, cfg.other_size_swap_least))
+                    & (w >= top + cfg.other_size_swap_margin))
+
+
+def other_size_swaps(chosen: TopFaces, chosen_weights: np.ndarray, faces: TopFaces, weights: np.ndarray,
+                     also: TopFaces, also_weights: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
+    """``bool[A]``: which of ``faces`` (``A`` faces of sizes not chosen, die weights ``weights``) take the place of the
+    faces of ``chosen`` (die weights ``chosen_weights``) they meet (:func:`meets`): each weighs at least
+    ``other_size_swap_least`` (and ``min_confidence``) and is surer than every one of them by
+    ``other_size_swap_margin``, and its side (px, the root of its area) lies within ``other_size_swap_fit``
+    (a share) of the side the table's plane gives a die at its place and nearer to it than each of theirs. The plane
+    (:func:`vision.roll_dice.shape.expected_sides`) is fitted on ``chosen``, ``also`` (the faces of other sizes
+    added where the size chosen has none, die weights ``also_weights``) and ``faces``, each weighted by its die
+    weight: the surest dice of every size say how large a die is where. ``other_size_swap_margin`` None: none."""
+    a = len(faces.rects)
+    if cfg.other_size_swap_margin is None or a == 0:
+        return np.zeros(a, bool)
+    meet = meets(faces.rects, chosen.rects, cfg)
+    top = _surest_met(meet, chosen_weights)
+    least = max(cfg.min_confidence, cfg.other_size_swap_least)
+    sure = meet.any(1) & (weights >= least) & (weights >= top + cfg.other_size_swap_margin)
+    if not sure.any():
+        return sure
+    rects = np.concatenate([chosen.rects, also.rects, faces.rects])
+    sides = np.sqrt(np.abs(rects[:, 2] * rects[:, 3]))
+    w = np.concatenate([np.asarray(chosen_weights, np.float64), np.asarray(also_weights, np.float64),
+                        np.asarray(weights, np.float64)])
+    off = np.abs(sides / np.maximum(expected_sides(rects[:, :2], sides, w, cfg), 1e-9) - 1.0)
+    n = len(chosen.rects)
+    mine = off[len(rects) - a:]
+    theirs = np.where(meet, off[:n][None, :], np.inf).min(1) if n else np.full(a, np.inf)
+    return sure & (mine <= cfg.other_size_swap_fit) & (mine < theirs)
+
+
 def joined(parts: list[TopFaces]) -> TopFaces:
     """The top faces of ``parts`` one after the other (their evidence None where any part has none)."""
     ev = None if any(p.evidence is None for p in parts) else np.concatenate([p.evidence for p in parts])
@@ -69,26 +151,51 @@ def other_size_guard(faces: TopFaces, chosen: TopFaces, cfg: RollDiceConfig) -> 
 
 def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFaces, np.ndarray]],
                      cfg: RollDiceConfig) -> tuple[TopFaces, np.ndarray]:
-    """(top faces, NCC ``float[N + A, K]``): the faces ``chosen`` (``N`` faces at the size chosen, their NCC ``ncc``
-    ``float[N, K]``) and after them the ``A`` faces of ``others`` added.
+    """(top faces, NCC ``float[N' + A, K]``): the faces ``chosen`` (``N`` faces at the size chosen, their NCC ``ncc``
+    ``float[N, K]``) but those another size's face takes the place of, and after them the ``A`` faces of ``others``
+    added.
 
     ``others``: per size not chosen, its top faces and their NCC ``float[M, K]`` (matched and tested for the table's
     pattern as the chosen faces were). Each face's die score is scaled by :func:`other_size_guard` and by its best
     NCC on ``other_size_match_ramp``; those whose die weight (:func:`vision.roll_dice.assemble.die_weights`) then
-    reaches ``min_confidence`` are added, of several at one place (within ``duplicate_dist`` x the smaller side) the
-    one of the highest die weight. ``other_size_match_ramp`` None: none added. Raises nothing."""
+    reaches ``min_confidence`` are added. A face meeting chosen faces, of die-likeness at least
+    ``other_size_swap_shape``, its score scaled by its die-likeness on ``other_size_shape_ramp`` only (its die
+    weight then measured as theirs is: something die-like lies there at both sizes), is added in their place where
+    :func:`other_size_swaps` says.
+    Of several at one place (within ``duplicate_dist`` x the smaller side) the one of the highest die weight is
+    kept; the chosen faces a kept replacing face meets are left out. ``other_size_match_ramp`` None: none added.
+    Raises nothing."""
     if cfg.other_size_match_ramp is None:
         return chosen, ncc
+    chosen_w = die_weights(chosen, ncc.reshape(len(chosen.rects), -1), cfg) if len(chosen.rects) else np.zeros(0)
     adds: list[tuple[TopFaces, np.ndarray]] = []
+    swaps: list[tuple[TopFaces, np.ndarray]] = []
     for faces, got in others:
         if len(faces.rects) == 0:
             continue
         best = got.max(1) if got.size else np.zeros(len(faces.rects))
-        keep = other_size_guard(faces, chosen, cfg) * _ramp(best, cfg.other_size_match_ramp)
-        faces = faces.lowered(keep)
-        strong = np.flatnonzero(die_weights(faces, got, cfg) >= cfg.min_confidence)
+        match = _ramp(best, cfg.other_size_match_ramp)
+        free = faces.lowered(other_size_guard(faces, chosen, cfg) * match)
+        strong = np.flatnonzero(die_weights(free, got, cfg) >= cfg.min_confidence)
         if len(strong):
-            adds.append((faces.take(strong), got[strong].reshape(len(strong), -1)))
+            adds.append((free.take(strong), got[strong].reshape(len(strong), -1)))
+        if cfg.other_size_swap_margin is not None:
+            shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(len(faces.rects))
+            met = faces.lowered(_ramp(shape, cfg.other_size_shape_ramp))   # weighed as the chosen faces are
+            could = np.flatnonzero(meets(faces.rects, chosen.rects, cfg).any(1) & (shape >= cfg.other_size_swap_shape)
+                                   & (die_weights(met, got, cfg) >= cfg.min_confidence))
+            if len(could):
+                swaps.append((met.take(could), got[could].reshape(len(could), -1)))
+    n_add = sum(len(f.rects) for f, _ in adds)
+    if swaps:
+        also = joined([f for f, _ in adds]) if adds else chosen.take(np.zeros(0, np.int64))
+        also_w = die_weights(also, np.concatenate([g for _, g in adds]), cfg) if adds else np.zeros(0)
+        cand = joined([f for f, _ in swaps])
+        cand_ncc = np.concatenate([g for _, g in swaps])
+        take = np.flatnonzero(other_size_swaps(chosen, chosen_w, cand, die_weights(cand, cand_ncc, cfg), also,
+                                               also_w, cfg))
+        if len(take):
+            adds.append((cand.take(take), cand_ncc[take]))
     if not adds:
         return chosen, ncc
     more = joined([a for a, _ in adds])
@@ -98,5 +205,12 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
         if faces_apart(more.rects[i:i + 1], more.rects[kept], cfg)[0]:
             kept.append(i)
     kept.sort()
+    stay = np.ones(len(chosen.rects), bool)
+    replacing = [i for i in kept if i >= n_add]
+    if replacing:
+        stay &= ~meets(more.rects[replacing], chosen.rects, cfg).any(0)
     more = more.take(np.asarray(kept, np.int64))
-    return joined([chosen, more]), np.concatenate([ncc.reshape(len(chosen.rects), ncc_more.shape[1]), ncc_more[kept]])
+    left = np.flatnonzero(stay)
+    k = ncc_more.shape[1]
+    return (joined([chosen.take(left), more]),
+            np.concatenate([ncc.reshape(len(chosen.rects), k)[left], ncc_more[kept]]))
