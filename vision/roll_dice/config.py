@@ -354,6 +354,14 @@ class RollDiceConfig:
             raised (1 - ``raised_ramp`` of the two shares' sum) has its die score scaled by 1 - that product x (1 - its
             best template NCC on ``flat_match_ramp``: only a near-perfect match of the owner's symbols overrides the
             flat evidence; a board's digit matches a symbol at 0.55-0.75) (``flat_surface_ramp`` None: no test).
+        blank_share, blank_ref_weight, blank_refs, blank_edge: the blank-face test
+            (:func:`vision.roll_dice.blank.blank_faces`): a read die whose middle's stroke spread
+            (:func:`vision.roll_dice.shape.stroke_spread`) is at most ``blank_share`` of the largest of the other dice
+            read in its colour with die weight at least ``blank_ref_weight`` (at least ``blank_refs`` of them), with
+            no good symbol match (best NCC at most the bottom of ``flat_match_ramp``), is wholly blank beside them
+            (an empty check of a cloth, a board's empty box) and is dropped whatever its weight; a face whose square
+            reaches within ``blank_edge`` x its side of the frame's border (half a die) may be cut off and is
+            neither judged nor a bar (``blank_share`` None: no test).
         unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
             for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
             read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
@@ -609,6 +617,10 @@ class RollDiceConfig:
     raised_ramp: tuple[float, float] = (0.2, 0.5)
     flat_surface_ramp: tuple[float, float] | None = (0.2, 0.4)
     flat_match_ramp: tuple[float, float] = (0.8, 0.95)
+    blank_share: float | None = 0.3
+    blank_ref_weight: float = 0.5
+    blank_refs: int = 2
+    blank_edge: float = 0.5
     unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7
