@@ -31,10 +31,12 @@ from .config import RollDiceConfig
 __all__ = ["blank_faces", "cut_off"]
 
 
-def cut_off(rects: np.ndarray, width: int, height: int, config: RollDiceConfig) -> np.ndarray:
+def cut_off(rects: np.ndarray, width: int, height: int, config: RollDiceConfig,
+            edge: float | None = None) -> np.ndarray:
     """``bool[N]``: which faces the frame's edge may cut off: a corner of the face's square ``rects`` (``float[N, 5]``
-    frame px: centre x, y, width, height, angle in degrees) lies within ``blank_edge`` x its longer side of the border
-    of a ``width`` x ``height`` frame, or beyond it. Raises ``ValueError`` for a frame of no pixels."""
+    frame px: centre x, y, width, height, angle in degrees) lies within ``edge`` (default ``blank_edge``) x its longer
+    side of the border of a ``width`` x ``height`` frame, or beyond it. Raises ``ValueError`` for a frame of no
+    pixels."""
     if width <= 0 or height <= 0:
         raise ValueError(f"cut_off: a frame of {width} x {height} px has no pixels")
     r = np.asarray(rects, np.float64).reshape(-1, 5)
@@ -42,7 +44,7 @@ def cut_off(rects: np.ndarray, width: int, height: int, config: RollDiceConfig) 
     c, s = np.abs(np.cos(a)), np.abs(np.sin(a))
     half_x = (r[:, 2] * c + r[:, 3] * s) / 2.0                              # the rotated square's half extents
     half_y = (r[:, 2] * s + r[:, 3] * c) / 2.0
-    margin = config.blank_edge * np.maximum(r[:, 2], r[:, 3])
+    margin = (config.blank_edge if edge is None else float(edge)) * np.maximum(r[:, 2], r[:, 3])
     return ((r[:, 0] - half_x < margin) | (r[:, 0] + half_x > width - 1 - margin)
             | (r[:, 1] - half_y < margin) | (r[:, 1] + half_y > height - 1 - margin))
 

@@ -362,6 +362,16 @@ class RollDiceConfig:
             (an empty check of a cloth, a board's empty box) and is dropped whatever its weight; a face whose square
             reaches within ``blank_edge`` x its side of the frame's border (half a die) may be cut off and is
             neither judged nor a bar (``blank_share`` None: no test).
+        boxed_sides, boxed_patch, boxed_span, boxed_step, boxed_along, boxed_inner, boxed_line, boxed_return,
+            boxed_off, boxed_same, boxed_edge: the printed-box test (:mod:`vision.roll_dice.boxed`): on an upright
+            patch of ``boxed_patch`` px spanning ``boxed_span`` sides round a read die, bands ``boxed_step`` half faces
+            deep parallel to each side (within ``boxed_along`` x their distance of the side's middle); the face's
+            colour at a side is the mean of the bands' medians over ``boxed_inner`` (half faces from the middle); the
+            side is framed where a band starting within ``boxed_line`` is more than ``boxed_off`` (log-RGB distance)
+            from it and one of the next ``boxed_return`` bands within ``boxed_same`` of it again (a printed line with
+            the board behind it). A read framed on ``boxed_sides`` sides or more with no good symbol match (best NCC
+            at most the bottom of ``flat_match_ramp``) is a box printed on a board, dropped whatever its weight; one
+            within ``boxed_edge`` x its side of the frame's border is not judged (``boxed_sides`` None: no test).
         unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
             for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
             read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
@@ -621,6 +631,17 @@ class RollDiceConfig:
     blank_ref_weight: float = 0.5
     blank_refs: int = 2
     blank_edge: float = 0.5
+    boxed_sides: int | None = 3
+    boxed_patch: int = 50
+    boxed_span: float = 2.5
+    boxed_step: float = 0.1
+    boxed_along: float = 0.6
+    boxed_inner: tuple[float, float] = (0.6, 0.9)
+    boxed_line: tuple[float, float] = (0.9, 1.5)
+    boxed_return: int = 6
+    boxed_off: float = 0.3
+    boxed_same: float = 0.15
+    boxed_edge: float = 0.6
     unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7

@@ -21,6 +21,7 @@ from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import _ramp, assemble_indexed, die_weights, size_evidence, symbol_weights
 from .blank import blank_faces, cut_off
+from .boxed import drop_boxed
 from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, recut_candidates, tried_sides
 from .colours import colour_posteriors, estimate_light
 from .config import RollDiceConfig
@@ -548,6 +549,7 @@ class RollDiceReader:
                      self._template_pol, cfg)
         dice = stage("doubt", capped_by_side_doubt, frame, tops, ncc, kept, dice, cfg)
         dice = stage("sheen", capped_by_sheen, tops.body, kept, dice, self._protos, self.profile.colours, lit, cfg)
+        kept, dice = stage("boxed", drop_boxed, frame, tops, ncc, kept, dice, cfg)
         dice = stage("blank", _not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
