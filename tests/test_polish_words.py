@@ -34,9 +34,21 @@ MASCULINE_NOUN = re.compile(r"\bgracz(?:a|owi|em|u)? \{(?:player|players|names|w
 left alone."""
 
 
+LIST = r"\{(?:players|names)\}"
+"""The placeholders a list of one name or more fills ("Łucja" alone, "Łucja, Ann")."""
+
+MEN_PLURAL = re.compile(
+    LIST + r"\s+(?:(?:nie|już|razem)\s+)*\w+li\b|\b\w+li:\s*" + LIST + r"|\b[Zz]wycięzcy\b[^;]*" + LIST
+)
+"""A list of names as the subject of a masculine-personal plural past ("{players} osiągnęli razem", "zanim spasowali:
+{players}") or under the men's plural noun ("zwycięzcy (ex aequo): {names}"): wrong for one name ("Łucja
+osiągnęli") and for women only ("osiągnęły", "zwyciężczynie"); the list stands after a neutral lead-in instead
+("remis, po 5 PZ: Łucja, Ann", "pas: Łucja", "wspólne zwycięstwo: Łucja, Ann")."""
+
+
 def gendered(text: str) -> list[str]:
-    """The pieces of ``text`` that give a player a man's grammatical gender."""
-    return [m.group(0) for pattern in (MASCULINE_PAST, MASCULINE_NOUN) for m in pattern.finditer(text)]
+    """The pieces of ``text`` that give a player a man's grammatical gender, or a list of names the men's plural."""
+    return [m.group(0) for pattern in (MASCULINE_PAST, MASCULINE_NOUN, MEN_PLURAL) for m in pattern.finditer(text)]
 
 
 @pytest.mark.parametrize("text", [
@@ -51,6 +63,10 @@ def gendered(text: str) -> list[str]:
     "brak zgłoszonego przydziału dla gracza {player}",
     "na {sector} jest już dysk wpływu gracza {owner}; na heksie jest jeden dysk",
     "nieznany gracz {player}; gracze: {players}",
+    "{objective}: {players} osiągnęli razem {best} PZ; nikt nie punktuje",
+    "spasowali: {players}; następną rundę zaczyna: {player}",
+    "faza akcji kończy się, zanim spasowali: {players}",
+    "zwycięzcy (ex aequo): {names}",
 ])
 def test_a_mans_form_about_a_player_is_found(text):
     assert gendered(text)
@@ -68,6 +84,11 @@ def test_a_mans_form_about_a_player_is_found(text):
     "Wygrywa: {names}",
     "Wspólne zwycięstwo: {names}",
     "ekran odrzucił jasność ({why})",
+    "{objective}: remis, po {best} PZ: {players}; nikt nie punktuje",
+    "pas: {players}; następną rundę zaczyna: {player}",
+    "faza akcji kończy się bez pasu: {players}",
+    "wspólne zwycięstwo: {names}",
+    "czekamy na: {players}",
 ])
 def test_a_sentence_that_fits_every_player_is_left_alone(text):
     assert gendered(text) == []
@@ -76,7 +97,9 @@ def test_a_sentence_that_fits_every_player_is_left_alone(text):
 def test_no_polish_sentence_gives_a_player_a_mans_form():
     """Every Polish message about a player fits a woman as well as a man: the camera's questions ("Łucja: zbudowano
     Turret na [0, 1]?"), the rules' findings ("Łucja: brak akcji w roku 1, rundzie 1"), the winner ("Wygrywa:
-    Łucja"), a phone's seat ("Łucja: miejsce ustalone")."""
+    Łucja"), a phone's seat ("Łucja: miejsce ustalone"); a list of names, which may hold one name or only women's,
+    after a neutral lead-in ("pas: Łucja", "spasowali: Łucja" before; "remis, po 5 PZ: Łucja, Ann", "Łucja, Ann
+    osiągnęli razem" before)."""
     assert [(english, said) for english, said in pairs("pl") if gendered(said)] == []
 
 
