@@ -88,6 +88,8 @@ PROBLEMS: dict[str, str] = {
     "among.race_taken": N_("another player plays {race}: the box has one tile per race (Among the Stars rulebook, "
                            "Setup 7)"),
     "among.secret_objective": N_("only a Qualeen player keeps a secret objective"),
+    "among.secret_face_up": N_("{objective} is face up on the table: a secret objective is one of the 2 extra "
+                               "objectives drawn (Among the Stars, Races: Qualeen)"),
     # Eclipse (rules.eclipse.endgame)
     "true_or_false_got": N_("must be true or false, got {got}"),
     "eclipse.rise_species": N_("{species} is a Rise of the Ancients species, and rise_of_the_ancients is false"),

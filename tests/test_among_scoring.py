@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from rules.among_the_stars import AMONG_GAME, final_scores
 from rules.core import CheckingGame, Severity
 from rules.games import GAMES
@@ -216,6 +217,29 @@ def test_unknown_objective_and_race_suggest_names():
         final_scores({"players": [player("A", 0, 0, [MR], race="Shepta")]})
     assert err.value.field == "players[0].race" and "Sheptas" in err.value.suggestions
 
+
+
+def test_a_qualeens_secret_objective_face_up_on_the_table_is_refused_naming_it(tmp_path, capsys):
+    """Rulebook 'Races', Qualeen: at setup she draws 2 extra objectives and keeps 1 secretly, so her secret objective
+    is never one of those face up. A score file that says so is refused, naming it, as her phone's form refuses it;
+    one of the objectives not face up is scored (First Line of Defense: 2 red for Q alone, 5 VP; On Budget face up is
+    tied at 0 credits, nobody's)."""
+    face_up = ["First Line of Defense", "Marvels in Space"]
+    data = {"objectives": face_up, "players": [
+        player("Q", 0, 0, chain("Turret", 2), race="Qualeen", secret_objective="Marvels in Space"),
+        player("B", 0, 0, [MR])]}
+    with pytest.raises(ScoreInputError) as err:
+        final_scores(data)
+    assert err.value.field == "players[0].secret_objective" and err.value.code == "among.secret_face_up"
+    assert str(err.value).startswith("players[0].secret_objective: Marvels in Space is face up on the table")
+    path = tmp_path / "final.json"
+    path.write_text(json.dumps(data))
+    assert main(["--language", "pl", "score", "among", str(path)]) == 1
+    said = capsys.readouterr().err
+    assert "Marvels in Space" in said and "face up" not in said and said.count("\n") == 1
+    data["objectives"] = ["On Budget"]
+    data["players"][0]["secret_objective"] = "First Line of Defense"
+    assert {line.category: line.vp for line in by_name(final_scores(data))["Q"].lines}["objectives"] == 5
 
 # -- check command and schema ---------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ Input (``schemas/among-score-input.schema.json``)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rules.among_the_stars.abilities import end_game_vp
@@ -55,6 +55,7 @@ __all__ = [
     "PlayerPosition",
     "Position",
     "check_position",
+    "check_secret_objective",
     "final_scores",
     "objective_awards",
     "parse_position",
@@ -162,6 +163,24 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
     return Station(tuple(cards))
 
 
+def check_secret_objective(objective: Objective, face_up: Collection[str], where: str) -> None:
+    """Refuse ``objective`` as a Qualeen's secret objective when it is one of the objectives face up on the table
+    (rulebook 'Races', Qualeen: at setup draw 2 extra objectives and keep 1 secretly). The one check of a secret
+    objective entered on a Qualeen's phone (:meth:`rules.among_the_stars.game.AmongTheStarsGame`) and in a score
+    file (:func:`parse_position`).
+
+    Args:
+        objective: the secret objective.
+        face_up: the ids of the objectives face up on the table.
+        where: the field that names the secret objective (``players[0].secret_objective``), for the error.
+
+    Raises:
+        ScoreInputError: code ``among.secret_face_up``, naming the objective as the players' edition prints it.
+    """
+    if objective.id in face_up:
+        raise ScoreInputError.coded(where, "among.secret_face_up", objective=_objective_term(objective))
+
+
 def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
     """The table from the score/check input (see the module docstring), or :class:`ScoreInputError`."""
     cat = cat or catalogue()
@@ -201,6 +220,7 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
             if race != "qualeen":
                 raise ScoreInputError.coded(f.path("secret_objective"), "among.secret_objective")
             secret = _lookup(cat.objective, f.str("secret_objective"), f.path("secret_objective"), "objective")
+            check_secret_objective(secret, [o.id for o in objectives], f.path("secret_objective"))
         players.append(PlayerPosition(
             name=name, race=race, credits=f.int("credits", low=0, high=MAX_CREDITS), vp=f.int("vp", low=0, high=MAX_VP),
             station=parse_station(f.get("station"), f.path("station"), cat), secret_objective=secret,

@@ -35,6 +35,7 @@ from rules.among_the_stars.endgame import (
     PlayerPosition,
     Position,
     check_position,
+    check_secret_objective,
     final_scores,
     parse_station,
     score_position,
@@ -478,10 +479,10 @@ class AmongTheStarsGame(GameBase):
             obj = cat.objective(name)
         except UnknownCard as exc:
             raise ctx.bad(f"unknown objective {name!r}; did you mean {' or '.join(exc.suggestions) or '?'}") from None
-        if obj.id in state.objectives:
-            raise ctx.bad(Text("{objective} is face up on the table: a secret objective is one of the 2 extra "
-                               "objectives drawn (Among the Stars, Races: Qualeen)",
-                               objective=term("among_the_stars.objective", obj.id)))
+        try:
+            check_secret_objective(obj, state.objectives, "objective")
+        except ScoreInputError as exc:
+            raise ctx.bad(exc.problem) from None
         return self._accelerated_secret(state.with_player(replace(p, secret_objective=obj.id, secret_revealed=False)),
                                         ctx)
 
