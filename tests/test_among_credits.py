@@ -14,19 +14,8 @@ import json
 
 from rules.core import Severity
 from tests.test_among_game import Log, run
+from tests.test_among_secret import every_round_discarded, totals
 from tests.test_flow import start
-
-
-def every_round_discarded(flow, rounds: int = 24) -> None:
-    """Every player discards for credits every round of the 4 years (rulebook 4 'Discard a card for credits')."""
-    for _ in range(rounds):
-        for name in flow.names:
-            flow.report(name, "discard", {})
-        flow.next_phase()
-
-
-def totals(players) -> dict[str, int]:
-    return {p["name"]: p["total"] for p in players}
 
 
 def test_a_sheptas_holding_136_credits_is_scored_the_same_in_play_and_from_a_score_file(store, tmp_path):

@@ -38,7 +38,7 @@ def qualeen_table(store, secret: str | None = "On Budget", **options):
 
 
 def every_round_discarded(flow, rounds: int = 24) -> None:
-    """Every player discards for 3 credits every round of the 4 years (rulebook 4 'Discard a card for credits')."""
+    """Every player discards for credits every round of the 4 years (rulebook 4 'Discard a card for credits')."""
     for _ in range(rounds):
         for name in flow.names:
             flow.report(name, "discard", {})

@@ -32,10 +32,9 @@ def test_roll_phase_selection_without_dice_reveals_the_selected_phases():
         replay(ROLL_GAME, {"players": ["Ann", "Bob"]}, events(("phase_selected", "Ann", {"phase": "dance"})))
 
 
-def test_the_last_round_note_gives_way_to_the_result_once_the_game_is_over(store):
-    """Roll for the Galaxy p.8 End check and Race for the Galaxy (end of game): emptying the VP pool makes the round
-    the last one, and the findings say so while it is played. Once the game is over the result says it ended: the
-    note is no longer listed (it was, under the final scores); Undo back into the round lists it again."""
+def roll_at_the_last_rounds_end(store) -> GameFlow:
+    """A two-player Roll for the Galaxy game at Manage Empire of the round in which Ann's 24 VP emptied the pool (2
+    players: the pool holds 24 VP, p.2 Setup): the end of the last round (p.8 End check)."""
     roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
     for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 1, "Old Earth")):
         roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
@@ -46,6 +45,14 @@ def test_the_last_round_note_gives_way_to_the_result_once_the_game_is_over(store
     roll.next_phase()  # V Ship
     roll.report("Ann", "vp", {"vp": 24})  # 2 players: the pool holds 24 VP (p.2 Setup); it is empty now
     roll.next_phase()  # Manage Empire, the end of the last round
+    return roll
+
+
+def test_the_last_round_note_gives_way_to_the_result_once_the_game_is_over(store):
+    """Roll for the Galaxy p.8 End check and Race for the Galaxy (end of game): emptying the VP pool makes the round
+    the last one, and the findings say so while it is played. Once the game is over the result says it ended: the
+    note is no longer listed (it was, under the final scores); Undo back into the round lists it again."""
+    roll = roll_at_the_last_rounds_end(store)
 
     def last_round_notes(flow):
         return [f["what"] for f in flow.view()["findings"] if "this is the last round" in str(f["what"])]
@@ -153,16 +160,7 @@ def test_no_round_can_be_started_from_a_phone_once_the_last_round_is_at_its_end(
     from companion import i18n
     from companion.errors import BadEntry
 
-    roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
-    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 1, "Old Earth")):
-        roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
-                                      "home_world": home, "development": "Investment Credits", "world": "Gem World"})
-    roll.report("Ann", "select", {"phase": "ship"})
-    roll.report("Bob", "select", {"phase": "ship"})
-    roll.next_phase()  # Reveal
-    roll.next_phase()  # V Ship
-    roll.report("Ann", "vp", {"vp": 24})  # 2 players: the pool holds 24 VP (p.2 Setup); it is empty now
-    roll.next_phase()  # Manage Empire, the end of the last round
+    roll = roll_at_the_last_rounds_end(store)
     view = roll.view()
     assert view["stage"] == "manage" and view["ending"] and view["next"]["label"] == "End game"
     assert "select" not in view["open_forms"]["Ann"] and "vp" in view["open_forms"]["Ann"]

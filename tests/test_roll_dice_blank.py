@@ -13,10 +13,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.roll_dice.blank import blank_faces, cut_off
+from vision.roll_dice.blank import blank_faces, cut_off, not_blank
 from vision.roll_dice.config import RollDiceConfig
 from vision.roll_dice.observations import RollDieObservation, TopFaces
-from vision.roll_dice.reader import _not_blank
 from vision.roll_dice.shape import stroke_spread
 
 CFG = RollDiceConfig()
@@ -137,11 +136,11 @@ def test_the_reader_drops_a_blank_check_and_keeps_every_die():
     dice = [RollDieObservation("white", "explore", (80 + 100 * i, 80, 40, 40), 0.6) for i in range(n)]
     kept = list(enumerate(dice))
     size = (480, 640)
-    assert _not_blank(size, tops, ncc, kept, dice, CFG) == tuple(dice[:3])
+    assert not_blank(size, tops, ncc, kept, dice, CFG) == tuple(dice[:3])
     red = dice[:3] + [replace(dice[3], colour="red")]
-    assert _not_blank(size, tops, ncc, list(enumerate(red)), red, CFG) == tuple(red)
-    assert _not_blank(size, tops, ncc, kept, dice, replace(CFG, blank_share=None)) == tuple(dice)
+    assert not_blank(size, tops, ncc, list(enumerate(red)), red, CFG) == tuple(red)
+    assert not_blank(size, tops, ncc, kept, dice, replace(CFG, blank_share=None)) == tuple(dice)
     edge = rects.copy()
     edge[3, 0] = 18.0
     at_edge = TopFaces(edge, tops.scores, tops.ink, tops.body)
-    assert _not_blank(size, at_edge, ncc, kept, dice, CFG) == tuple(dice)
+    assert not_blank(size, at_edge, ncc, kept, dice, CFG) == tuple(dice)

@@ -26,7 +26,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .assemble import die_weights
 from .config import RollDiceConfig
+from .observations import RollDieObservation, TopFaces
+from .shape import stroke_spread
 
 __all__ = ["blank_faces", "cut_off"]
 
@@ -88,3 +91,20 @@ def blank_faces(stroke: np.ndarray, colours: Sequence[str], weights: np.ndarray,
         bar = float(stroke[others].max())
         out[i] = bar > 0.0 and stroke[i] <= config.blank_share * bar
     return out
+
+
+def not_blank(size: tuple[int, int], tops: TopFaces, ncc: np.ndarray, kept: Sequence[tuple[int, RollDieObservation]],
+               dice: Sequence[RollDieObservation], cfg: RollDiceConfig) -> tuple[RollDieObservation, ...]:
+    """The reads ``dice`` (in the order of ``kept``, ``[(top face index, read)]``) less those whose face is wholly
+    blank beside the printed faces of its colour (:func:`blank_faces` of its top face's :func:`stroke_spread`,
+    whatever its weight); a face the edge of the frame of ``size`` (height, width px) may cut off (:func:`cut_off`)
+    is neither judged nor a bar. ``blank_share`` None or fewer than two reads: ``dice`` as they are."""
+    dice = tuple(dice)
+    if cfg.blank_share is None or len(dice) < 2 or tops.ink is None:
+        return dice
+    idx = np.array([i for i, _ in kept], np.int64)
+    weights = die_weights(tops, ncc, cfg)[idx]
+    best = (ncc.max(1) if ncc.size else np.zeros(len(tops.rects)))[idx]
+    edge = cut_off(tops.rects[idx], int(size[1]), int(size[0]), cfg)
+    blank = blank_faces(stroke_spread(tops.ink[idx], cfg), [d.colour for d in dice], weights, best, edge, cfg)
+    return tuple(d for d, b in zip(dice, blank, strict=True) if not b)

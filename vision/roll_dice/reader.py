@@ -20,7 +20,7 @@ from ..inference import Model
 from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import _ramp, assemble_indexed, die_weights, size_evidence, symbol_weights
-from .blank import blank_faces, cut_off
+from .blank import not_blank
 from .boxed import drop_boxed
 from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, recut_candidates, tried_sides
 from .colours import colour_posteriors, estimate_light
@@ -30,11 +30,11 @@ from .faces import distinctive_templates, match_faces_polarised, relocate_faces,
 from .foreground import foreground
 from .glare import face_glare
 from .nadir import side_reach_of_tops
-from .observations import MEASURED_SIZE, RollDiceRead, RollDieObservation, TopFaces
+from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .outline import square_outline
 from .raised import raised_edges
 from .recentre import recentre_reads
-from .shape import SurroundingLogs, die_likeness, pattern_lattice, stroke_spread, surface_returns
+from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
 from .sheen import capped_by_sheen
 from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
@@ -550,7 +550,7 @@ class RollDiceReader:
         dice = stage("doubt", capped_by_side_doubt, frame, tops, ncc, kept, dice, cfg)
         dice = stage("sheen", capped_by_sheen, tops.body, kept, dice, self._protos, self.profile.colours, lit, cfg)
         kept, dice = stage("boxed", drop_boxed, frame, tops, ncc, kept, dice, cfg)
-        dice = stage("blank", _not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
+        dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched
@@ -672,23 +672,6 @@ def _not_texture(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
         return tops
     texture = table_repeats(frame, tops.rects, cfg, todo, dice)
     return tops.lowered(1.0 - _ramp(np.maximum(texture, 0.0), cfg.texture_ramp) * (1.0 - plain))
-
-
-def _not_blank(size: tuple[int, int], tops: TopFaces, ncc: np.ndarray, kept: Sequence[tuple[int, RollDieObservation]],
-               dice: Sequence[RollDieObservation], cfg: RollDiceConfig) -> tuple[RollDieObservation, ...]:
-    """The reads ``dice`` (in the order of ``kept``, ``[(top face index, read)]``) less those whose face is wholly
-    blank beside the printed faces of its colour (:func:`blank_faces` of its top face's :func:`stroke_spread`,
-    whatever its weight); a face the edge of the frame of ``size`` (height, width px) may cut off (:func:`cut_off`)
-    is neither judged nor a bar. ``blank_share`` None or fewer than two reads: ``dice`` as they are."""
-    dice = tuple(dice)
-    if cfg.blank_share is None or len(dice) < 2 or tops.ink is None:
-        return dice
-    idx = np.array([i for i, _ in kept], np.int64)
-    weights = die_weights(tops, ncc, cfg)[idx]
-    best = (ncc.max(1) if ncc.size else np.zeros(len(tops.rects)))[idx]
-    edge = cut_off(tops.rects[idx], int(size[1]), int(size[0]), cfg)
-    blank = blank_faces(stroke_spread(tops.ink[idx], cfg), [d.colour for d in dice], weights, best, edge, cfg)
-    return tuple(d for d, b in zip(dice, blank, strict=True) if not b)
 
 
 def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
