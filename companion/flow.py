@@ -530,7 +530,7 @@ class GameFlow:
                 now (a setup after the first round started, a choice already revealed); or, during a hidden
                 end-of-game entry (:meth:`companion.flow_spec.FlowBase.entry_forms`: Eclipse's final positions),
                 the player has no entry in force: a report made before the rounds ended is never withdrawn then
-                (it would reopen the last round, which only the touchscreen's Undo does).
+                (it would reopen the last round, which only the table's Undo does).
         """
         if not isinstance(player, str) or player not in self.names:
             raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
@@ -542,7 +542,8 @@ class GameFlow:
         if forms and not mine:
             label = next((f.label for f in self.spec.forms(ev) if f.id == forms[0]), forms[0])
             raise BadEntry(Text("{player} has entered nothing to withdraw ({form}): the last round is over, and only "
-                                "the touchscreen's Undo reopens it", player=player, form=label))
+                                "the table's Undo reopens it (the touchscreen's, or “Undo the table's last entry” on "
+                                "a phone)", player=player, form=label))
         if not forms:
             applied = set(self.session.replay().applied)
             mine = [e for e in self.session.events() if e.seq in applied and e.player == player]

@@ -25,8 +25,8 @@ from companion.player_names import parse_players
 from tests.test_among_secret import qualeen_table
 from tests.test_eclipse_flow import at_final_scoring
 
-NOTHING = ("Ann has entered nothing to withdraw (Final position): the last round is over, and only the touchscreen's "
-           "Undo reopens it")
+NOTHING = ("Ann has entered nothing to withdraw (Final position): the last round is over, and only the table's Undo "
+           "reopens it (the touchscreen's, or “Undo the table's last entry” on a phone)")
 WITHDRAW = "Withdraw my entry: Final position"
 
 
