@@ -31,6 +31,21 @@ def report(page, form: str, **values) -> None:
     page.locator("#send").click()
 
 
+def pass_to_the_final_positions(hub) -> None:
+    """Every player passes and the table taps Next, through the box's loop, until the nine rounds are over and the
+    table waits for the final positions (Eclipse, End of the game)."""
+    for _ in range(200):
+        game = hub.snapshot().view["game"]
+        if game["stage"] == "reporting":
+            return
+        if game["stage"] == "action":
+            answer = hub.request("report", origin="cli", timeout=5, player=game["turn"], form="pass", values={})
+        else:
+            answer = hub.request("next_phase", origin="cli", timeout=5)
+        assert answer is not None and answer["status"] == 200, answer
+    raise AssertionError("the nine rounds did not end in 200 steps")
+
+
 def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_path, output_dir):  # noqa: F811
     from playwright.sync_api import expect
 
@@ -76,15 +91,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             expect(ann.locator("#note")).to_contain_text("passed: Bob; next round starts: Bob")
 
             # The rest of the game is played at the table, through the box's loop, up to the end of round 9.
-            for _ in range(200):
-                game = hub.snapshot().view["game"]
-                if game["stage"] == "reporting":
-                    break
-                if game["stage"] == "action":
-                    answer = hub.request("report", origin="cli", timeout=5, player=game["turn"], form="pass", values={})
-                else:
-                    answer = hub.request("next_phase", origin="cli", timeout=5)
-                assert answer is not None and answer["status"] == 200, answer
+            pass_to_the_final_positions(hub)
             for page in (ann, bob):
                 expect(page.locator("#form-pick option")).to_have_text(
                     ["Final position (hidden: only on your phone)"])
@@ -390,15 +397,7 @@ def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entr
                 answer = hub.request("report", origin="cli", timeout=5, player=name, form="home",
                                      values={"sector": sector, "hex": cell, "rotation": 0})
                 assert answer is not None and answer["status"] == 200, answer
-            for _ in range(200):  # nine rounds of passes and Next, through the box's loop
-                game = hub.snapshot().view["game"]
-                if game["stage"] == "reporting":
-                    break
-                if game["stage"] == "action":
-                    answer = hub.request("report", origin="cli", timeout=5, player=game["turn"], form="pass", values={})
-                else:
-                    answer = hub.request("next_phase", origin="cli", timeout=5)
-                assert answer is not None and answer["status"] == 200, answer
+            pass_to_the_final_positions(hub)
             pages = {}
             for name, locale in (("Ann", "el-GR"), ("Bob", "en-US")):
                 context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,

@@ -68,8 +68,9 @@ def profile() -> DiceProfile:
                        template_side=CFG.template)
 
 
-def _reads(profile: DiceProfile, img: np.ndarray, cfg: RollDiceConfig = CFG):
-    """(the first match's NCC ``[3]``, the lamp's look at it: a read or None) of the red die of ``img``."""
+def first_match(profile: DiceProfile, img: np.ndarray, cfg: RollDiceConfig = CFG):
+    """(the profile's rotated templates, their polarity, the first match's NCC ``[1, K]``, the top face) of the die
+    of side ``SIDE`` px at ``CENTRE`` of ``img``: what the recentre stage's looks start from."""
     tpl = np.asarray(profile.templates, np.float32)
     pol = template_polarity(tpl, cfg)
     rot = rotated_templates(tpl, cfg)
@@ -77,9 +78,13 @@ def _reads(profile: DiceProfile, img: np.ndarray, cfg: RollDiceConfig = CFG):
     inks, bodies = ink_maps(patch[None], cfg)
     score, _ = search_faces(inks, rot, pol, cfg, cfg.shift_step, cfg.shift_refine,
                             glare_masks(patch[None], inks[:, 0], cfg))
-    ncc = best_turn(score)
     rect = np.array([[CENTRE[0], CENTRE[1], SIDE, SIDE, 0.0]])
-    tops = TopFaces(rect, np.ones(1), inks, bodies, None)
+    return rot, pol, best_turn(score), TopFaces(rect, np.ones(1), inks, bodies, None)
+
+
+def _reads(profile: DiceProfile, img: np.ndarray, cfg: RollDiceConfig = CFG):
+    """(the first match's NCC ``[3]``, the lamp's look at it: a read or None) of the red die of ``img``."""
+    rot, pol, ncc, tops = first_match(profile, img, cfg)
     weak = [(0, RollDieObservation("red", None, (46, 46, 28, 28), 0.5))]
     return ncc[0], lamp_reads(img, tops, np.array([[1.0, 0.0]]), ncc, weak, profile, rot, pol, cfg)[0]
 

@@ -15,10 +15,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.test_roll_dice_lamp import first_match
 from vision.profiles import DiceProfile
-from vision.roll_dice import RollDiceConfig, TopFaces
-from vision.roll_dice.faces import best_turn, rotated_templates, search_faces, template_of, template_polarity
-from vision.roll_dice.glare import glare_masks
+from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.faces import template_of
 from vision.roll_dice.lamp import lamp_free_inks, spot_free_inks, spot_tells
 from vision.roll_dice.observations import RollDieObservation
 from vision.roll_dice.recentre import recentre_reads
@@ -113,15 +113,7 @@ def _spot_read(profile: DiceProfile, img: np.ndarray, colour_p, face: str | None
     """(the first match's NCC ``[3]``, the read :func:`recentre_reads` makes of the red die of ``img``, first read
     red with ``face`` at 0.3) with the lamp's closing look off (``lamp_close`` 0): what the look by colour does."""
     cfg = replace(cfg, lamp_close=0)
-    tpl = np.asarray(profile.templates, np.float32)
-    pol = template_polarity(tpl, cfg)
-    rot = rotated_templates(tpl, cfg)
-    patch = _patch(img)
-    inks, bodies = ink_maps(patch[None], cfg)
-    score, _ = search_faces(inks, rot, pol, cfg, cfg.shift_step, cfg.shift_refine,
-                            glare_masks(patch[None], inks[:, 0], cfg))
-    ncc = best_turn(score)
-    tops = TopFaces(np.array([[CENTRE[0], CENTRE[1], SIDE, SIDE, 0.0]]), np.ones(1), inks, bodies, None)
+    rot, pol, ncc, tops = first_match(profile, img, cfg)
     kept = [(0, RollDieObservation("red", face, (46, 46, 28, 28), 0.3))]
     return ncc[0], recentre_reads(img, tops, np.array([colour_p], np.float64), ncc, kept, profile, rot, pol, cfg)[0]
 
