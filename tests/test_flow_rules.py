@@ -48,6 +48,18 @@ def roll_at_the_last_rounds_end(store) -> GameFlow:
     return roll
 
 
+def race_with_the_pool_emptied(store) -> GameFlow:
+    """A two-player Race for the Galaxy game in its first round whose 24 VP pool (2 players, Race: Setup) Ann's
+    Consume has just emptied: the round is the last one (Race: end of game)."""
+    race = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
+    race.report("Ann", "start", {"card": "Old Earth"})
+    race.report("Bob", "start", {"card": "New Sparta"})
+    race.report("Ann", "select", {"action": "Consume: x2 VP"})
+    race.report("Bob", "select", {"action": "Consume: Trade ($)"})
+    race.report("Ann", "vp", {"vp": 24})  # 2 players: 24 VP in the pool (Race: Setup), now empty
+    return race
+
+
 def test_the_last_round_note_gives_way_to_the_result_once_the_game_is_over(store):
     """Roll for the Galaxy p.8 End check and Race for the Galaxy (end of game): emptying the VP pool makes the round
     the last one, and the findings say so while it is played. Once the game is over the result says it ended: the
@@ -63,12 +75,7 @@ def test_the_last_round_note_gives_way_to_the_result_once_the_game_is_over(store
     assert roll.view()["findings"]  # the other findings stay listed
     roll.session.undo("touchscreen")  # the table's Undo reopens the last round
     assert not roll.view()["over"] and len(last_round_notes(roll)) == 1
-    race = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
-    race.report("Ann", "start", {"card": "Old Earth"})
-    race.report("Bob", "start", {"card": "New Sparta"})
-    race.report("Ann", "select", {"action": "Consume: x2 VP"})
-    race.report("Bob", "select", {"action": "Consume: Trade ($)"})
-    race.report("Ann", "vp", {"vp": 24})  # 2 players: 24 VP in the pool (Race: Setup), now empty
+    race = race_with_the_pool_emptied(store)
     assert [str(n).split(":")[0] for n in last_round_notes(race)] == [
         "the VP pool is empty (set-aside chips pay out until the round ends)"]
     while not race.view()["over"]:
@@ -173,12 +180,7 @@ def test_no_round_can_be_started_from_a_phone_once_the_last_round_is_at_its_end(
     roll.next_phase()
     assert roll.view()["over"] and roll.view()["round"] == 1
 
-    race = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
-    race.report("Ann", "start", {"card": "Old Earth"})
-    race.report("Bob", "start", {"card": "New Sparta"})
-    race.report("Ann", "select", {"action": "Consume: x2 VP"})
-    race.report("Bob", "select", {"action": "Consume: Trade ($)"})
-    race.report("Ann", "vp", {"vp": 24})  # 2 players: 24 VP in the pool (Race: Setup), now empty
+    race = race_with_the_pool_emptied(store)
     while race.view()["stage"] != "round_end":
         race.next_phase()
     view = race.view()

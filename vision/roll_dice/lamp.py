@@ -49,12 +49,9 @@ def lamp_free_inks(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConf
     at its edges, below the spot's peak there, so part of the spot is left. A face printed dark with no spot (no level
     above its body) is unchanged; a light symbol is a level above the body too, and is taken out: for dice printed
     dark only. ``lamp_close`` below 2: the plain ink maps. Raises nothing."""
-    patches = np.asarray(patches)
-    n = len(patches)
-    bodies = np.asarray(bodies, np.float64).reshape(n, 3)
-    if n == 0:
-        h, w = patches.shape[1:3]
-        return np.zeros((0, INK_CHANNELS, h, w), np.float32)
+    patches, bodies = np.asarray(patches), np.asarray(bodies, np.float64).reshape(len(patches), 3)
+    if len(patches) == 0:
+        return _no_inks(patches)
     logp = to_log(patches, config).astype(np.float64)                                   # [N, h, w, 3]
     k = int(config.lamp_close)
     if k >= 2:
@@ -67,7 +64,7 @@ def lamp_free_inks(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConf
         face[mh:h - mh, mw:w - mw] = 1.0
         lin = (patches.astype(np.float32) / np.float32(255.0)) ** np.float32(g)          # [N, h, w, 3]
         body = (np.clip(np.exp(bodies) - off, 0.0, 255.0) / 255.0) ** g                 # [N, 3]
-        for i in range(n):
+        for i in range(len(patches)):
             level = cv2.morphologyEx(lin[i], cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
             lift = np.maximum(level - body[i].astype(np.float32), 0.0) * face
             if not lift.any():
@@ -104,12 +101,9 @@ def spot_free_inks(patches: np.ndarray, bodies: np.ndarray, config: RollDiceConf
     reflection however wide the stroke, where a light level read beside the strokes (:func:`lamp_free_inks`) falls
     short of the spot's peak. A body too near white (the cosine of its linear colour with white at least
     ``spot_neutral``) cannot tell its own light from the lamp's: its plain ink map. Raises nothing."""
-    patches = np.asarray(patches)
-    n = len(patches)
-    bodies = np.asarray(bodies, np.float64).reshape(n, 3)
-    if n == 0:
-        h, w = patches.shape[1:3]
-        return np.zeros((0, INK_CHANNELS, h, w), np.float32)
+    patches, bodies = np.asarray(patches), np.asarray(bodies, np.float64).reshape(len(patches), 3)
+    if len(patches) == 0:
+        return _no_inks(patches)
     logp = to_log(patches, config).astype(np.float64)
     g = float(config.lamp_gamma)
     off = float(config.log_offset)
@@ -193,3 +187,9 @@ def lamp_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc: np.
             continue
         out[j] = replace(new, box=old.box, confidence=min(float(new.confidence), config.recentre_cap))
     return out
+
+
+def _no_inks(patches: np.ndarray) -> np.ndarray:
+    """The ink maps ``float32[0, INK_CHANNELS, h, w]`` of no patches (``uint8[0, h, w, 3]``)."""
+    h, w = patches.shape[1:3]
+    return np.zeros((0, INK_CHANNELS, h, w), np.float32)
