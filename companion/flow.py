@@ -561,7 +561,8 @@ class GameFlow:
             label = closed.label if closed is not None else self.spec.event_label(mine[-1].kind)
             why = self.spec.closed_why(closed, ev, progress, player) if closed is not None else ""
             raise BadEntry(Text("{player}'s report ({what}) can no longer be withdrawn: it could not be reported again "
-                                "now ({why}); the touchscreen's Undo takes back the newest event",
+                                "now ({why}); the table's Undo takes back the newest event (the touchscreen's, or "
+                                "“Undo the table's last entry” on a phone)",
                                 player=player, what=label, why=why or progress.round_label))
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
 

@@ -154,9 +154,15 @@ def test_a_setup_cannot_be_withdrawn_from_a_phone_once_that_player_is_done(store
     flow.report("Bob", "select", {"phase": "settle"})
     flow.next_phase()  # Reveal (p.4): the selections are public now and run this round
     last = flow.session.last_seq
-    with pytest.raises(BadEntry, match=r"Ann.s report \(.*\) can no longer be withdrawn"):
+    with pytest.raises(BadEntry, match=r"Ann.s report \(.*\) can no longer be withdrawn") as refused:
         flow.undo_report("Ann")
     assert flow.session.last_seq == last
+    # the table's Undo both ways: a box without a touchscreen has the phones' "Undo the table's last entry"
+    assert str(refused.value).endswith("the table's Undo takes back the newest event (the touchscreen's, or “Undo "
+                                       "the table's last entry” on a phone)")
+    from companion import i18n
+    assert i18n.localize(i18n.message_of(refused.value), "pl").endswith(
+        "najnowsze zdarzenie cofa Cofnij stołu (na ekranie dotykowym albo „Cofnij ostatni wpis stołu” w telefonie)")
 
 
 def test_no_round_can_be_started_from_a_phone_once_the_last_round_is_at_its_end(store):
