@@ -48,7 +48,7 @@ from companion import records
 from companion.actions import Action, posted
 from companion.errors import BadEntry, SessionError, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
-from companion.i18n import N_, Listing, Text, message_of
+from companion.i18n import AND, N_, Listing, Text, message_of
 from companion.player_names import parse_players
 from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.scoring import standings
@@ -183,7 +183,52 @@ class GameFlow:
 
     def table(self) -> TableRound:
         """The round as the touchscreen shows it (see :class:`TableRound`)."""
-        return self.spec.table(*self._now())
+        return self._table(*self._now())
+
+    def _table(self, ev: Mapping[str, Any], progress: Progress) -> TableRound:
+        """The game's :meth:`GameSpec.table` of the table as it stands, with the last look at hidden entries: a Next
+        that would score the game while a player has entered nothing on a private form open to them (Eclipse's final
+        position, a Qualeen's secret objective) asks the table first (:attr:`TableRound.next_confirm`, after the
+        game's own question)."""
+        t = self.spec.table(ev, progress)
+        missing = self.hidden_missing(ev, progress)
+        if missing:
+            asks = [Text("{names}: nothing entered yet ({form}); press {next} again to score the game without it, "
+                         "or enter it on the phone first", names=Listing(names, AND), form=label, next=Text("Next"))
+                    for label, names in missing.items()]
+            t.next_confirm = Listing([*([t.next_confirm] if t.next_confirm else []), *asks], " ")
+        return t
+
+    def hidden_missing(self, ev: Mapping[str, Any], progress: Progress) -> dict[str, list[str]]:
+        """The players who have entered nothing on a private form open to them (:attr:`Form.private`: a hidden entry,
+        its event kind named in ``spec.report_forms``), by the form's label, when the Next the table would press now
+        scores the game; ``{}`` otherwise (the game goes on, or every hidden entry is in). Looked at only in the last
+        round or while the table waits for hidden entries alone (:meth:`FlowBase.entry_forms`)."""
+        if progress.over:
+            return {}
+        private = {f.id: f.label for f in self.spec.forms(ev) if f.private}
+        opened = {n: [f for f in self.spec.open_forms(ev, progress, n) if f in private] for n in self.names}
+        if not any(opened.values()):
+            return {}
+        if not progress.last_round and not any(self.spec.entry_forms(ev, progress, n) for n, f in opened.items() if f):
+            return {}
+        applied = set(self.session.replay().applied)
+        entered = {(e.player, self.spec.report_forms.get(e.kind)) for e in self.session.events() if e.seq in applied}
+        missing: dict[str, list[str]] = {}
+        for name, forms in opened.items():
+            for form in forms:
+                if (name, form) not in entered:
+                    missing.setdefault(private[form], []).append(name)
+        planned = self.spec.next_events(ev, progress)
+        if not missing or not planned:
+            return {}
+        game, state, seq = self.session.game, self.session.replay().state, self.session.last_seq
+        try:
+            for k, (kind, payload) in enumerate(planned, 1):
+                state, _ = game.apply(state, Event(seq + k, kind, dict(payload), time.time(), None, "touchscreen"))
+        except (BadEvent, UnknownEvent):
+            return {}
+        return missing if game.progress(state).over else {}
 
     def over(self) -> bool:
         """Whether the game has ended (``progress.over``)."""
@@ -316,7 +361,7 @@ class GameFlow:
     def view(self) -> dict[str, Any]:
         """The flow's view dict (shape in the module doc)."""
         ev, progress = self._now()
-        t = self.spec.table(ev, progress)
+        t = self._table(ev, progress)
         columns = self.spec.columns_now(ev)
         players = []
         for k, s in enumerate(self.seats):
@@ -409,7 +454,7 @@ class GameFlow:
                 pressed again to confirm (the message says what it skips).
         """
         ev, progress = self._now()
-        t = self.spec.table(ev, progress)
+        t = self._table(ev, progress)
         planned = [] if t.over else self.spec.next_events(ev, progress)
         if not planned:
             raise BadEntry(Text("the game is over") if t.over else (t.next_why or Text("nothing to advance now")))

@@ -102,6 +102,8 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             expect(bob.locator("#score-section")).to_be_hidden()  # nothing shows before everyone has reported
             # Bob: reputation 4 + 2, hex 232 (3) = 9.
             report(bob, "position", reputation_4=1, reputation_2=1, money=1, science=0, materials=0)
+            expect(bob.locator("#phone-next")).to_have_text("Next: Score the game")  # a last look, then scored
+            bob.locator("#phone-next").click()
             for page in (ann, bob):
                 expect(page.locator("#score-section")).to_be_visible()
                 expect(page.locator("#winner")).to_have_text("Winner: Ann")
@@ -378,12 +380,14 @@ def test_a_report_the_dropdown_cuts_is_named_whole_under_it(browser, hub, tmp_pa
         server.shutdown()
 
 
-def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entry(browser, hub, tmp_path):  # noqa: F811
+def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entry(browser, hub, tmp_path,  # noqa: F811
+                                                                                     output_dir):
     """After round 9, "Undo my last report" sat beside "Report" on each phone; tapped before entering a final
     position it withdrew the player's round-9 Pass and the game stood at round 9's Cleanup again. On 360 px phones (Ann
     in Greek, Bob in English) the button now names the entry it withdraws, shows only once there is one, withdraws
-    Ann's own entry and nothing before it, and the game is scored from the entry she makes next: Ann reputation 3 +
-    hex 221 (3) = 6, Bob reputation 4 + hex 232 (3) = 7 (Eclipse, End of the game; rules/data/eclipse/hexes.json)."""
+    Ann's own entry and nothing before it. Bob, the last to enter, still withdraws his slip (reputation 4 + 4) before
+    "Score the game" on Ann's phone scores the entries in force: Ann reputation 3 + hex 221 (3) = 6, Bob reputation 4 +
+    hex 232 (3) = 7 (Eclipse, End of the game; rules/data/eclipse/hexes.json)."""
     from playwright.sync_api import expect
 
     from tests.test_evening_browser import fits
@@ -432,7 +436,19 @@ def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entr
 
             report(ann, "position", reputation_4=0, money=0, reputation_3=1)  # the form kept what she sent before
             expect(undo).to_be_visible()
-            report(bob, "position", reputation_4=1)
+            report(bob, "position", reputation_4=2)  # the last entry, by a slip: still his to withdraw
+            expect(bob.locator("#score-section")).to_be_hidden()
+            bob_undo = bob.locator("#undo-report")
+            expect(bob_undo).to_have_text("Withdraw my entry: Final position")
+            bob.screenshot(path=str(output_dir / "phone_eclipse_last_look_en.png"), full_page=True)
+            bob_undo.click()
+            expect(bob.locator("#report-result")).to_contain_text("withdrawn")
+            report(bob, "position", reputation_2=0, reputation_4=1)
+            score = ann.locator("#phone-next")
+            expect(score).to_have_text("Επόμενο: Βαθμολόγηση παιχνιδιού")
+            assert fits(ann)
+            ann.screenshot(path=str(output_dir / "phone_eclipse_last_look_el.png"), full_page=True)
+            score.click()
             for page in (ann, bob):
                 expect(page.locator("#score-section")).to_be_visible()
             expect(bob.locator("#winner")).to_have_text("Winner: Bob")

@@ -132,6 +132,9 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
                                     "military": 4, "grid": 2, "nano": 0, "discoveries": 1})
     assert flow.view()["players"][0]["vp"] is None  # nothing of her report shows before the end
     flow.report("Bob", "position", {"reputation_4": 1, "money": 1, "science": 1, "materials": 1, "military": 5})
+    view = flow.view()  # every position in: a last look, until the table scores the game
+    assert (view["stage"], view["next"]["label"], view["over"]) == ("reporting", "Score the game", False)
+    flow.next_phase()
     view = flow.view()
     assert view["over"] and view["stage"] == "over"
     # Ann: reputation 3 + 2 = 5; hexes 221 (3 VP) + 103 (2 VP) = 5; one discovery kept 2; military 4 tiles 1 VP
@@ -157,9 +160,10 @@ def test_score_now_asks_before_scoring_without_a_players_final_position(store):
     flow.report("Ann", "position", {"reputation_3": 1, "money": 2})
     with pytest.raises(BadEntry) as asked:
         flow.next_phase()
-    assert str(asked.value) == ("Bob: no final position entered yet; press Next again to score the game without it, "
-                                "or enter it on the phone first")
-    assert i18n.localize(i18n.message_of(asked.value), "el").startswith("Bob: δεν δηλώθηκε ακόμη τελική θέση")
+    assert str(asked.value) == ("Bob: nothing entered yet (Final position); press Next again to score the game "
+                                "without it, or enter it on the phone first")
+    assert i18n.localize(i18n.message_of(asked.value), "el").startswith(
+        "Bob: δεν καταχωρίστηκε ακόμη τίποτα (Τελική θέση)")
     assert flow.view()["next"]["asked"] == str(asked.value) and not flow.view()["over"]
     flow.next_phase()  # pressed again: scored without Bob's position
     result = flow.view()["result"]
@@ -211,6 +215,7 @@ def test_alliances_score_as_a_team_in_the_result_and_the_exports(store, output_d
         values = {f"reputation_{v}": reputation.count(v) for v in (1, 2, 3, 4)}
         flow.report(name, "position", {**values, "discoveries": discoveries, "military": track, "grid": track,
                                        "nano": track, "money": 0, "science": 0, "materials": 0})
+    flow.next_phase()  # Score the game
     result = flow.view()["result"]
     assert {p["name"]: p["total"] for p in result["players"]} == {
         "Alexandros": 26, "Giannis": 44, "Kostas": 30, "Vasilis": 32, "Iakovos": 31, "Loukas": 30}

@@ -52,7 +52,8 @@ def test_undo_before_any_final_position_keeps_the_game_at_its_end(store):
 def test_undo_withdraws_the_players_own_final_position_whole_and_the_game_is_scored_from_the_next(store):
     """Ann enters reputation 4 + 4 and 9 Money, enters it again as reputation 2 (a correction: it replaces the
     first), then withdraws it: she is waited for again and her button is hidden, Bob's entry is untouched. She enters
-    reputation 3; Bob's reputation 4 ends the game: Ann 3 + 3 = 6, Bob 4 + 3 = 7 (neither withdrawn entry counts)."""
+    reputation 3, Bob reputation 4, and Score the game scores it: Ann 3 + 3 = 6, Bob 4 + 3 = 7 (neither withdrawn
+    entry counts)."""
     flow = at_final_scoring(store)
     flow.report("Ann", "position", {"reputation_4": 2, "money": 9})
     first = flow.session.last_seq
@@ -72,6 +73,7 @@ def test_undo_withdraws_the_players_own_final_position_whole_and_the_game_is_sco
 
     flow.report("Ann", "position", {"reputation_3": 1})
     flow.report("Bob", "position", {"reputation_4": 1})
+    flow.next_phase()  # Score the game
     result = flow.view()["result"]
     assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 6, "Bob": 7}
     assert result["winners"] == ["Bob"]

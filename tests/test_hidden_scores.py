@@ -56,7 +56,9 @@ def test_the_history_of_a_game_in_final_scoring_shows_no_hidden_position(store):
     assert sum(record["result"]["players"][0]["breakdown"].values()) == 3  # no reputation line with a value
     assert bgstats_scores(record["bgstats_url"]) == {"Ann": 3, "Bob": 3}
     assert record["winners"] == [] and not record["finished"]
-    flow.report("Bob", "position", BOB_POSITION)  # the last position entered: the game is scored
+    flow.report("Bob", "position", BOB_POSITION)  # the last position entered: a last look before Score the game
+    assert not flow.over() and library.record(flow.session.id)["winners"] == []
+    flow.next_phase()
     assert flow.over()
     record = library.record(flow.session.id)
     assert totals(record["players"]) == {"Ann": 14, "Bob": 5} and record["winners"] == ["Ann"]
@@ -71,6 +73,7 @@ def test_the_tie_break_of_a_game_not_over_holds_no_hidden_resources(store):
     flow.report("Ann", "position", ANN_POSITION)
     assert flow.result()["players"][0]["tiebreak"] == before
     flow.report("Bob", "position", BOB_POSITION)
+    flow.next_phase()  # Score the game
     assert flow.result()["players"][0]["tiebreak"] != before
 
 
@@ -132,6 +135,7 @@ def test_a_watcher_another_player_and_the_player_see_no_hidden_position(store, t
     answer = post_through_loop(bob, loop, "/api/report", {"player": "Bob", "form": "position",
                                                          "values": BOB_POSITION})
     assert answer.status_code == 200, answer.get_json()
+    do(loop, "next_phase")  # Score the game
     do(loop, "history")
     do(loop, "open_game", session=session)
     loop.publish(picture=False)
@@ -204,6 +208,7 @@ def test_the_history_says_why_a_total_leaves_out_a_final_position_entered(store)
     record = library.record(flow.session.id)
     assert str(record["hidden"]) == HIDDEN and totals(record["players"]) == {"Ann": 3, "Bob": 3}
     flow.report("Bob", "position", BOB_POSITION)
+    flow.next_phase()  # Score the game
     assert library.record(flow.session.id)["hidden"] is None and flow.over()
 
 
@@ -240,6 +245,7 @@ def test_the_touchscreens_history_says_why_and_offers_export_once_the_game_is_ov
     assert answer.error == "Export once the game is over: its record holds what the table has not revealed yet"
     assert not (tmp_path / "exports" / f"{session}.json").exists()
     flow.report("Bob", "position", BOB_POSITION)
+    flow.next_phase()  # Score the game
     do(loop, "games")
     do(loop, "history")
     do(loop, "open_game", session=session)

@@ -149,6 +149,9 @@ class EclipseFlow(FlowBase):
     game = ECLIPSE_GAME
     hidden_note = Text("final positions already entered stay hidden: they count once the game is scored")
     report_forms = {events.POSITION_REPORTED: "position"}  # the hidden final position (FlowBase.entry_forms)
+    fixed = {"confirm_scores": True}
+    """A game on the box is scored by Next ("Score the game") once every final position is in, not on the last one
+    entered: until then each player may still withdraw or correct theirs (:attr:`FlowBase.entry_forms`)."""
     event_words = {  # every kind of rules.eclipse.events: what "recorded" and "withdrawn" say, in the players' words
         events.ACTION_TAKEN: lazy("Action"), events.PASSED: lazy("Pass"), events.PHASE_ENDED: lazy("the next phase"),
         events.DIRECTION_CHOSEN: lazy("Turn Order card: next round's direction"),
@@ -536,11 +539,8 @@ class EclipseFlow(FlowBase):
             rows[p["name"]] = {"hexes": p["controlled_hexes"], "ambassadors": len(p.get("relations", ())),
                                "alliance": alliance or None, "vp": None}
         note, label, why = self._note(view, progress)
-        confirm = ""
-        if stage == "reporting" and progress.waiting and not over:  # Eclipse scores each player's position (2.1)
-            confirm = Text("{names}: no final position entered yet; press {next} again to score the game without it, "
-                           "or enter it on the phone first", names=Listing(progress.waiting, AND), next=Text("Next"))
-        return TableRound(progress, phases, note, label, why, pool=None, players=rows, next_confirm=confirm)
+        # a final position missing when Next scores the game: the shared flow asks (companion.flow.GameFlow._table)
+        return TableRound(progress, phases, note, label, why, pool=None, players=rows)
 
     def _note(self, view: Mapping[str, Any], progress: Progress) -> tuple[str, str, str]:
         """(note, Next's label, why Next cannot be pressed)."""
@@ -549,6 +549,10 @@ class EclipseFlow(FlowBase):
         if progress.over:
             return Text("Game over: the scores are final"), Text("Game over"), Text("the game is over")
         if stage == "reporting":
+            if not progress.waiting:  # every position in: a last look before the table scores the game
+                return (Text("every final position is in; each player may still withdraw or correct theirs on their "
+                             "phone until the table presses {next}", next=Text("Score the game")),
+                        Text("Score the game"), "")
             missing = Listing(progress.waiting)
             return (
                 Text(

@@ -118,6 +118,9 @@ INFO = GameInfo(
                label=Text("round 9's Upkeep and Cleanup"),
                help=Text("play Upkeep and Cleanup of round 9 before scoring; they change only the resources that break "
                     "ties (unconfirmed for the first edition)")),
+        # the flow's (companion.flows.eclipse): a game played on the box is scored when the table says so
+        # (``game_ended``) once every final position is in, not on the last one entered; off for logs before it
+        Option("confirm_scores", "bool", default=False, offered=False),
     ),
     score_input="json",
     rulebook="Eclipse, first edition (Lautapelit.fi 2011), with Rise of the Ancients (2012): Greek rulebook "
@@ -211,6 +214,7 @@ class EclipseGame(GameBase):
             rounds=rounds.start(checked.players, turn_order_card=checked["turn_order_card"],
                                 simultaneous=checked["simultaneous"], last_round_upkeep=checked["last_round_upkeep"]),
             galaxy=Galaxy.of([centre]), guardians={CENTRE: guardian}, hidden_worlds=checked["hidden_worlds"],
+            confirm_scores=checked["confirm_scores"],
         )
 
     def before(self, state: EclipseState, ctx: EventContext) -> bool:
@@ -367,7 +371,8 @@ class EclipseGame(GameBase):
         """Round 1-9 and phase (stage ``action``, ``combat``, ``upkeep``, ``cleanup``), whose turn (the Action
         phase), the last round (9); after it the stage ``reporting`` while players enter their hidden
         information, then ``over``. Waiting: in the Action phase, the players who have not passed; while
-        reporting, those who have not reported."""
+        reporting, those who have not reported (none once all have, where the table scores the game itself:
+        :attr:`rules.eclipse.state.EclipseState.confirm_scores`)."""
         r = state.rounds
         if state.over:
             return Progress(round=r.round, round_label=Text("Round {round} of {rounds}: game over",

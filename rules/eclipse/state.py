@@ -92,8 +92,11 @@ class EclipseState:
         aim: the volley aimed and not rolled yet (``volley_aimed``: who fires what at whom, the computers and
             shields that count, the dice to roll), or None.
         blueprints: ``(player, ship type)`` -> the :class:`rules.eclipse.fleet.Blueprint` reported.
-        ended: the table stopped waiting for reports.
+        ended: the table stopped waiting for reports (``game_ended``: Next).
         hidden_worlds: the Hidden Worlds variant is played (Rise of the Ancients p.9).
+        confirm_scores: the game is over only once the table ends it (``game_ended``), every final position in
+            or not, so the last player to enter theirs can still withdraw or correct it; False (a log recorded
+            before the setting): the last position entered ends the game.
     """
 
     players: tuple[EclipsePlayer, ...]
@@ -110,6 +113,7 @@ class EclipseState:
     blueprints: Mapping[tuple[str, str], Any] = field(default_factory=dict)
     ended: bool = False
     hidden_worlds: bool = False
+    confirm_scores: bool = False
 
     def player(self, name: str) -> EclipsePlayer:
         """The player called ``name`` (KeyError when none)."""
@@ -128,14 +132,17 @@ class EclipseState:
 
     @property
     def reporting(self) -> bool:
-        """The rounds are over and the table waits for end-of-game reports."""
-        return self.rounds.over and not self.ended and any(p.report is None for p in self.players)
+        """The rounds are over and the table waits for end-of-game reports (with :attr:`confirm_scores`, until it
+        ends the game, every report in or not)."""
+        return self.rounds.over and not self.ended and (self.confirm_scores
+                                                        or any(p.report is None for p in self.players))
 
     @property
     def over(self) -> bool:
-        """The game has ended and is scored: the rounds are over, and every player reported (or the table stopped
-        waiting)."""
-        return self.rounds.over and (self.ended or all(p.report is not None for p in self.players))
+        """The game has ended and is scored: the rounds are over, and the table ended it (``game_ended``) or, without
+        :attr:`confirm_scores`, every player reported."""
+        return self.rounds.over and (self.ended or (not self.confirm_scores
+                                                    and all(p.report is not None for p in self.players)))
 
     def controlled(self, name: str) -> list[Cell]:
         """The hexes holding ``name``'s influence disc."""
