@@ -90,6 +90,13 @@ PROBLEMS: dict[str, str] = {
     "among.secret_objective": N_("only a Qualeen player keeps a secret objective"),
     "among.secret_face_up": N_("{objective} is face up on the table: a secret objective is one of the 2 extra "
                                "objectives drawn (Among the Stars, Races: Qualeen)"),
+    "among.secret_revealed_unsaid": N_("{objective} kept secretly is revealed as soon as it is met ({threshold} VP; "
+                                       "Qualeen, Hungarian FAQ) and this track is at {vp}: add secret_revealed, true "
+                                       "when it was (its {award} VP are on the track already) or false when not "
+                                       "(they are scored now)"),
+    "among.secret_revealed_other": N_("only a secret Accelerated Construction is revealed before the end of the game "
+                                      "(Qualeen, Hungarian FAQ): leave secret_revealed out for any other secret "
+                                      "objective, or none"),
     # Eclipse (rules.eclipse.endgame)
     "true_or_false_got": N_("must be true or false, got {got}"),
     "eclipse.rise_species": N_("{species} is a Rise of the Ancients species, and rise_of_the_ancients is false"),

@@ -161,3 +161,87 @@ def test_only_the_phone_holding_the_qualeens_seat_sends_the_secret(store):
     assert act(loop, "report", player="Ágnes", client=BOB_PHONE, **secret)["status"] == 403
     assert act(loop, "report", player="Ágnes", client=ANN_PHONE, **secret)["status"] == 200
     assert loop.flow.session.replay().state.player("Ágnes").secret_objective == "on_budget"
+
+
+AC = "Accelerated Construction"
+REVEALED = "Accelerated Construction (secret): revealed when met, its 4 VP on the VP track"
+
+
+def secret_ac_file(vp: int, **revealed) -> dict:
+    """A score file of the worked game below: Ágnes (Qualeen, secret Accelerated Construction) and Bálint, 112 credits
+    each, only their Main Reactors (2 cubes each: no empty reactor), no objective face up."""
+    from tests.test_among_scoring import MR, player
+    return {"players": [player("Ágnes", vp, 112, [MR], race="Qualeen", secret_objective=AC, **revealed),
+                        player("Bálint", 0, 112, [MR])]}
+
+
+def lines(breakdown) -> dict:
+    return {line.category: (line.vp, str(line.detail)) for line in breakdown.lines}
+
+
+def test_a_secret_accelerated_construction_met_in_play_scores_once_in_the_box_and_in_a_score_file():
+    """Hungarian FAQ (Qualeen): a secret Accelerated Construction "is revealed when it is met - no need to wait for the
+    end of the game", and scored then (digest §12: 4 VP to the first at 50). The box: Ágnes reaches 50 in year 1
+    (a correction), it is revealed, 50 + 4 = 54 on the track; both discard every round (4 x 10 + 24 x 3 = 112
+    credits, 37 VP). End: Ágnes 54 + 37 = 91, Bálint 37, her objectives line 0 and saying why. A score file of the
+    same table says so with secret_revealed true and scores the same; kept secret to the end (false, track 50) it
+    scores its 4 VP now: 50 + 4 + 37 = 91; a file that does not say which, with a track at 50 or more, is refused
+    (it cannot know whether the 4 VP are on the track); not met (49) it scores nothing: 49 + 37 = 86."""
+    from rules.among_the_stars import final_scores
+    from rules.scoring import ScoreInputError
+
+    log = Log()
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Ágnes", objective=AC)
+    log.add("vp_changed", "Ágnes", delta=50, reason="test")
+    for _ in range(24):
+        log.end_round("Ágnes", "Bálint")
+    r = run(log, players=[{"name": "Ágnes", "race": "Qualeen"}, "Bálint"])
+    box = {b.player: b for b in r.state.scores}
+    assert {name: b.total for name, b in box.items()} == {"Ágnes": 91, "Bálint": 37}
+    assert lines(box["Ágnes"])["objectives"] == (0, REVEALED)
+
+    told = {b.player: b for b in final_scores(secret_ac_file(54, secret_revealed=True))}
+    assert {name: b.total for name, b in told.items()} == {"Ágnes": 91, "Bálint": 37}
+    assert lines(told["Ágnes"]) == lines(box["Ágnes"])  # the box and the file agree line by line
+    kept = {b.player: b for b in final_scores(secret_ac_file(50, secret_revealed=False))}
+    assert kept["Ágnes"].total == 91 and lines(kept["Ágnes"])["objectives"] == (4, "Accelerated Construction "
+                                                                                   "(secret) +4")
+    with pytest.raises(ScoreInputError) as unsaid:
+        final_scores(secret_ac_file(54))
+    assert unsaid.value.field == "players[0].secret_revealed" and unsaid.value.code == "among.secret_revealed_unsaid"
+    assert "at 54" in str(unsaid.value) and "(50 VP" in str(unsaid.value)
+    unmet = {b.player: b for b in final_scores(secret_ac_file(49))}
+    assert unmet["Ágnes"].total == 86 and lines(unmet["Ágnes"])["objectives"] == (0, "")
+
+
+def test_secret_revealed_is_for_a_secret_accelerated_construction_only():
+    from rules.among_the_stars import final_scores
+    from rules.scoring import ScoreInputError
+
+    data = secret_ac_file(10, secret_revealed=True)
+    data["players"][0]["secret_objective"] = "On Budget"  # scored at the end, never revealed before it
+    with pytest.raises(ScoreInputError) as refused:
+        final_scores(data)
+    assert refused.value.code == "among.secret_revealed_other"
+    data["players"][0]["secret_revealed"] = "yes"
+    with pytest.raises(ScoreInputError, match="must be true or false"):
+        final_scores(data)
+
+
+def test_a_secret_objective_entered_after_the_first_round_is_said_to_the_table_without_naming_it(store):
+    """Rulebook 'Races', Qualeen: "At setup, draw 2 extra objectives and keep one secretly". Entered (and corrected)
+    in year 1's first round: nothing to say. Entered in round 2 (or changed later): a warning to the table naming
+    Ágnes and the round, never the objective (she could have picked it knowing who leads what)."""
+    flow = qualeen_table(store, secret=None)
+    flow.report("Ágnes", "secret", {"objective": "Grand Attractions"})
+    flow.report("Ágnes", "secret", {"objective": "Well Organised"})  # a slip corrected in round 1
+    assert flow.findings() == []
+    every_round_discarded(flow, 1)
+    flow.report("Ágnes", "secret", {"objective": "On Budget"})
+    [late] = flow.findings()
+    assert (late["severity"], late["player"]) == ("warning", "Ágnes")
+    assert late["rule"] == "Among the Stars, Qualeen race tile"
+    assert late["what"] == ("Ágnes entered a secret objective in year 1, round 2: a Qualeen keeps one from the setup, "
+                            "so it is entered in the first round")
+    assert "On Budget" not in str(flow.view()["findings"]) and "Well Organised" not in str(flow.view()["findings"])
+    assert i18n.localize(late["what"], "hu").startswith("Ágnes az 1. év 2. körében adott meg titkos célt")

@@ -88,9 +88,10 @@ class PlayerPosition:
     """One player at the end of the game: name, race id (or None), credits, VP on the track, station."""
 
     def __init__(self, name: str, race: str | None, credits: int, vp: int, station: Station,
-                 secret_objective: Objective | None = None) -> None:
+                 secret_objective: Objective | None = None, secret_revealed: bool = False) -> None:
         self.name, self.race, self.credits, self.vp, self.station = name, race, credits, vp, station
         self.secret_objective = secret_objective
+        self.secret_revealed = secret_revealed  # a secret Accelerated Construction revealed when met: VP on the track
 
 
 class Position:
@@ -207,7 +208,8 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
         raise ScoreInputError.coded("players", "among.player_count", count=len(players_raw))
     players: list[PlayerPosition] = []
     for k, raw in enumerate(players_raw):
-        f = Fields(raw, field_path("players", k)).only("name", "race", "secret_objective", "credits", "vp", "station")
+        f = Fields(raw, field_path("players", k)).only("name", "race", "secret_objective", "secret_revealed", "credits",
+                                                       "vp", "station")
         name = f.str("name")
         check_distinct_names([p.name for p in players] + [name])
         race = None
@@ -221,11 +223,37 @@ def parse_position(data: Any, cat: Catalogue | None = None) -> Position:
                 raise ScoreInputError.coded(f.path("secret_objective"), "among.secret_objective")
             secret = _lookup(cat.objective, f.str("secret_objective"), f.path("secret_objective"), "objective")
             check_secret_objective(secret, [o.id for o in objectives], f.path("secret_objective"))
+        vp = f.int("vp", low=0, high=MAX_VP)
         players.append(PlayerPosition(
-            name=name, race=race, credits=f.int("credits", low=0, high=MAX_CREDITS), vp=f.int("vp", low=0, high=MAX_VP),
+            name=name, race=race, credits=f.int("credits", low=0, high=MAX_CREDITS), vp=vp,
             station=parse_station(f.get("station"), f.path("station"), cat), secret_objective=secret,
+            secret_revealed=_secret_revealed(f, secret, vp, cat),
         ))
     return Position(players, objectives, aggressive)
+
+
+def _secret_revealed(f: Fields, secret: Objective | None, vp: int, cat: Catalogue) -> bool:
+    """A score file's ``secret_revealed``: whether a Qualeen's secret Accelerated Construction was revealed when met,
+    its VP moved onto the track then (Hungarian FAQ, Qualeen: "this one objective is revealed when it is met - no need
+    to wait for the end of the game"). Required when the track shows it met (``vp`` at its threshold or more): the
+    file alone cannot tell whether its VP are on the track already. Below the threshold it may be left out (false).
+
+    Raises:
+        ScoreInputError: not true or false; given for another secret objective, or without one
+            (``among.secret_revealed_other``); missing where the track shows it met (``among.secret_revealed_unsaid``).
+    """
+    where = f.path("secret_revealed")
+    given = f.obj.get("secret_revealed")
+    if given is not None and not isinstance(given, bool):
+        raise ScoreInputError.coded(where, "true_or_false")
+    accelerated = secret is not None and secret.kind == "accelerated"
+    if given is not None and not accelerated:
+        raise ScoreInputError.coded(where, "among.secret_revealed_other")
+    threshold = cat.rules["accelerated_construction_threshold"]
+    if given is None and accelerated and vp >= threshold:
+        raise ScoreInputError.coded(where, "among.secret_revealed_unsaid", objective=_objective_term(secret),
+                                    threshold=threshold, vp=vp, award=secret.vp)
+    return bool(given)
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -283,11 +311,10 @@ def score_position(position: Position, cat: Catalogue | None = None) -> list[Sco
                 details[name].append(Text("{card} +{vp}", card=_objective_term(obj), vp=vp))
     for p in players:
         if p.secret_objective is not None:
-            vp = objective_awards(p.secret_objective, players, secret_holder=p.name)[p.name]
+            vp, said = _secret_award(p, players, cat)
             objective_vp[p.name] += vp
-            if vp:
-                details[p.name].append(Text("{objective} (secret) +{vp}", objective=_objective_term(p.secret_objective),
-                                            vp=vp))
+            if said is not None:
+                details[p.name].append(said)
     out = []
     for p in players:
         others = [q.station for q in players if q is not p]
@@ -308,6 +335,24 @@ def score_position(position: Position, cat: Catalogue | None = None) -> list[Sco
         )
         out.append(ScoreBreakdown(p.name, lines, tiebreak=(p.station.non_reactor_locations(), p.credits)))
     return out
+
+
+def _secret_award(p: PlayerPosition, players: Sequence[PlayerPosition], cat: Catalogue) -> tuple[int, Text | None]:
+    """A Qualeen's secret objective at the end (rulebook 'Races', Qualeen: scored even when tied) and what its line
+    says. A secret Accelerated Construction is revealed as soon as it is met (Hungarian FAQ) and scored then, as the
+    face-up one is (digest §12: first to 50 VP): revealed, its VP are on the track already (0 now, said so); met
+    (the track at its threshold) but not revealed, it is scored now; not met, 0. The box (its state's
+    ``secret_revealed``) and a score file (``secret_revealed``) both come here."""
+    obj = p.secret_objective
+    assert obj is not None
+    if obj.kind == "accelerated":
+        if p.secret_revealed:
+            return 0, Text("{objective} (secret): revealed when met, its {vp} VP on the VP track",
+                           objective=_objective_term(obj), vp=obj.vp)
+        vp = obj.vp if p.vp >= cat.rules["accelerated_construction_threshold"] else 0
+    else:
+        vp = objective_awards(obj, players, secret_holder=p.name)[p.name]
+    return vp, Text("{objective} (secret) +{vp}", objective=_objective_term(obj), vp=vp) if vp else None
 
 
 def _objective_term(obj: Objective) -> str:

@@ -465,7 +465,8 @@ class AmongTheStarsGame(GameBase):
         """A Qualeen player's secret objective (rulebook 'Races', Qualeen: at setup draw 2 extra objectives and keep 1
         secretly; it scores at game end even when tied): one of the objectives not face up on the table. A second
         one replaces the first (a slip corrected: the player keeps one). No finding names it (findings are shown to
-        the whole table).
+        the whole table); one entered after year 1's first round, first or again, is a warning naming the round only
+        (chosen at setup: a late one may have been picked knowing who leads what).
 
         Raises:
             BadEvent: the player does not play the Qualeen, an unknown objective, or one face up on the table.
@@ -483,6 +484,11 @@ class AmongTheStarsGame(GameBase):
             check_secret_objective(obj, state.objectives, "objective")
         except ScoreInputError as exc:
             raise ctx.bad(exc.problem) from None
+        if (state.year, state.round) != (1, 1):  # kept from the setup: entered (or changed) later, the table is told
+            ctx.finding(Text("{player} entered a secret objective in year {year}, round {round}: a Qualeen keeps one "
+                             "from the setup, so it is entered in the first round", player=p.name, year=state.year,
+                             round=state.round),
+                        p.name, Severity.WARNING, N_("Qualeen race tile"), player=p.name)
         return self._accelerated_secret(state.with_player(replace(p, secret_objective=obj.id, secret_revealed=False)),
                                         ctx)
 
@@ -657,7 +663,7 @@ class AmongTheStarsGame(GameBase):
         cat = self.cat
         position = Position(
             [PlayerPosition(p.name, p.race, p.credits, p.vp, p.station,
-                            cat.objectives[p.secret_objective] if p.secret_objective else None)
+                            cat.objectives[p.secret_objective] if p.secret_objective else None, p.secret_revealed)
              for p in state.players],
             [cat.objectives[o] for o in state.objectives], state.aggressive,
         )
