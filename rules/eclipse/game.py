@@ -120,7 +120,9 @@ INFO = GameInfo(
                     "ties (unconfirmed for the first edition)")),
         # the flow's (companion.flows.eclipse): a game played on the box is scored when the table says so
         # (``game_ended``) once every final position is in, not on the last one entered; off for logs before it
-        Option("confirm_scores", "bool", default=False, offered=False),
+        Option("confirm_scores", "bool", default=False, offered=False,
+               help=Text("the game is scored when the table presses “Score the game” once every final position is "
+                         "in, so each player can still correct their own (End of the game)")),
     ),
     score_input="json",
     rulebook="Eclipse, first edition (Lautapelit.fi 2011), with Rise of the Ancients (2012): Greek rulebook "
