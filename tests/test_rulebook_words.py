@@ -22,7 +22,7 @@ import pytest
 from companion.flows.among import AMONG_FLOW
 from companion.flows.race import RACE_FLOW
 from companion.flows.roll import ROLL_FLOW
-from companion.i18n import Text, in_game, localize
+from companion.i18n import TERM_CONTEXT, Text, in_game, localize
 from companion.kept_words import from_kept, to_kept
 from rules.race.scoring import DEVELOPMENTS
 from rules.roll.endgame import EndPosition, score_position
@@ -234,3 +234,34 @@ def test_no_roll_message_says_races_word_for_a_development_in_greek():
     assert races_word == []
     assert localize(plural("{n} development", "{n} developments", 7), "el") == "7 τεχνολογίες"
     assert _bare("στοίβας τεχνολογίας") in _bare(_rulebook(ROLL_EL, None))
+
+
+def test_every_greek_race_message_says_one_word_for_a_development():
+    """Greek Race for the Galaxy says a development one way: "ανάπτυξη", the Develop phase's own word ("Ανάπτυξη",
+    the Greek Roll rulebook's page for Race players, p.9: "προς την Ανάπτυξη και την Αποίκηση"); no Greek Race
+    rulebook is among the seeds to name the card otherwise. The card type read "Εξέλιξη" and the score file's
+    second copy "τεχνολογίας" (Roll's word, p.8). Every Greek message of the Race rules whose English names a
+    development (its English in ``rules/race``, the score file's ``race.*`` problems, the card type) keeps to it."""
+    root = Path(__file__).resolve().parents[1]
+    sources = "\n".join(path.read_text(encoding="utf-8") for path in (root / "rules" / "race").glob("*.py"))
+    said = {m.group(1) for m in re.finditer(r'\b(?:N_|Text|plural|_)\(\s*"((?:[^"\\]|\\.)+)"', sources)}
+    problems = (root / "rules" / "problems.py").read_text(encoding="utf-8")
+    said |= {"".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
+             for m in re.finditer(r'"race\.\w+": N_\(((?:\s*"(?:[^"\\]|\\.)*")+)\)', problems)}
+    race = [message for message in catalog("el") if message.id and message.context != ROLL
+            and any(first == start or (len(start) >= 12 and first.startswith(start)) for start in said
+                    for first in ((message.id if isinstance(message.id, str) else message.id[0]),))]
+    assert len(race) >= 40
+    naming = [message for message in race
+              if re.search(r"\bdevelopments?\b", re.sub(r"\{\w+\}", "", message.id if isinstance(message.id, str)
+                                                            else message.id[0]), re.I)]  # not a {development} field
+    assert len(naming) >= 7
+    other_words = [message.id for message in naming
+                   for text in ((message.string,) if isinstance(message.string, str) else message.string)
+                   if re.search(r"τεχνολογ|εξ[έε]λιξ|εξελίξ|βελτίωσ", text, re.I)
+                   or not re.search(r"αν[άα]πτυξ|αναπτύξ", text, re.I)]
+    assert other_words == []
+    assert localize(in_game(RACE, "developments"), "el") == "αναπτύξεις"
+    assert _msgstr("el", TERM_CONTEXT, "Development") == "Ανάπτυξη"  # the card type (race.card_type)
+    assert _msgstr("el", TERM_CONTEXT, "Develop") == "Ανάπτυξη"
+    assert _bare("προς την Ανάπτυξη και την Αποίκηση") in _bare(_rulebook(ROLL_EL, 9))
