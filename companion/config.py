@@ -190,10 +190,10 @@ def _box_name(value: Any) -> str:
                               size=len(text.encode("utf-8"))))
     if any(ord(c) < 32 or c in ".\\" for c in text):
         raise ValueError(Text("a box name has no dots, backslashes or control characters"))
-    if not re.search(r"[A-Za-z0-9]", text):
+    if not any(ch.isalnum() for ch in text):  # "Τραπέζι" is a name: its network name is spelt in a-z (host_label)
         raise ValueError(
-            Text("a box name needs at least one letter a-z or digit (its network name companion.local is made from "
-                 "them)")
+            Text("a box name needs at least one letter or digit, in any alphabet (its network name, such as "
+                 "companion.local, is spelt from them)")
         )
     return text
 

@@ -23,6 +23,8 @@ import threading
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from anyascii import anyascii
+
 __all__ = ["SERVICE_TYPE", "Announcer", "host_label", "service_name"]
 
 log = logging.getLogger(__name__)
@@ -34,10 +36,12 @@ DEFAULT_LABEL = "companion"
 
 
 def host_label(box_name: str) -> str:
-    """The box's ``.local`` host label from its name: letters a-z and digits, other runs as ``-``
-    (accents dropped), at most 63 characters; ``"Kitchen table"`` -> ``"kitchen-table"``,
-    ``"companion"`` -> ``"companion"``. A name with no letter or digit gives ``"companion"``."""
-    ascii_text = unicodedata.normalize("NFKD", box_name).encode("ascii", "ignore").decode("ascii")
+    """The box's ``.local`` host label from its name, transliterated to ASCII (``anyascii``): letters a-z and
+    digits, other runs as ``-``, at most 63 characters; ``"Kitchen table"`` -> ``"kitchen-table"``,
+    ``"Τραπέζι"`` -> ``"trapezi"``, ``"Łódź club #2"`` -> ``"lodz-club-2"``. The box keeps its name as written
+    (the DNS-SD service, :func:`service_name`); a name with nothing that spells a letter or digit gives
+    ``"companion"``."""
+    ascii_text = anyascii(unicodedata.normalize("NFKC", box_name))
     label = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:63].strip("-")
     return label or DEFAULT_LABEL
 

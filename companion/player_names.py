@@ -20,6 +20,7 @@ from rules.scoring import has_visible, name_key
 __all__ = [
     "EMOJI_JOINERS",
     "LIKELY_SEPARATORS",
+    "MAX_MARKS",
     "MAX_NAME",
     "check_player_colour",
     "check_player_name",
@@ -30,6 +31,9 @@ __all__ = [
 ]
 
 MAX_NAME = 40  # characters of a player's name
+MAX_MARKS = 4
+"""Combining marks one letter of a name may carry, decomposed (NFD): Vietnamese "ệ" carries 2, Greek polytonic "ᾯ" 3,
+a Tibetan stack or a Thai vowel with its tone 2-4; "e" with 8 stacked marks draws over the lines around it."""
 
 
 EMOJI_JOINERS = frozenset({0x200D}) | frozenset(range(0xE0020, 0xE0080))
@@ -43,13 +47,26 @@ def _variation_selector(char: str) -> bool:
     return 0xFE00 <= ord(char) <= 0xFE0F or 0xE0100 <= ord(char) <= 0xE01EF
 
 
+def _marks_per_letter(name: str) -> list[int]:
+    """How many combining marks (Unicode category M) follow each character of ``name`` that is not one, the name
+    decomposed (NFD: "ệ" is e + 2 marks, polytonic "ᾯ" Ω + 3)."""
+    runs: list[int] = []
+    for ch in unicodedata.normalize("NFD", name):
+        if unicodedata.category(ch)[0] == "M" and runs:
+            runs[-1] += 1
+        else:
+            runs.append(0)
+    return runs
+
+
 def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
     """The one rule for a player's name (the CLI's ``--players`` and the setup step alike): not
     empty (it shows something), at most :data:`MAX_NAME` characters, no ``,`` or ``:``, no control or format
     characters (Unicode category C: NUL, right-to-left overrides, ...) besides those of emoji
-    (:data:`EMOJI_JOINERS`), and not the name of one of ``others`` ignoring case and accents ("Ann" and "ann",
-    "Ελένη" and "ΕΛΕΝΗ" are the same player: :func:`named_player` takes either for the other). Returns the stripped
-    name (NFC).
+    (:data:`EMOJI_JOINERS`), no letter with more than :data:`MAX_MARKS` combining marks, and not the name of one of
+    ``others`` ignoring case, accents and compatibility forms ("Ann", "ann" and a full-width "ＡＮＮ", "Ελένη" and
+    "ΕΛΕΝΗ" are the same player: :func:`named_player` takes either for the other). Returns the stripped name (NFC,
+    as typed: a full-width name stays full-width).
 
     Raises:
         BadEntry: one line naming the problem.
@@ -64,6 +81,12 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
         raise BadEntry(Text("{name!r}: a name may not hold ',' or ':'", name=name))
     if any(unicodedata.category(ch)[0] == "C" and ord(ch) not in EMOJI_JOINERS for ch in name):
         raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
+    marks = max(_marks_per_letter(name), default=0)
+    if marks > MAX_MARKS:
+        raise BadEntry(Text("{name!r}: a letter carries at most {most} accents or marks; one here carries {count}",
+                            name="".join(ch for ch in unicodedata.normalize("NFD", name)
+                                         if unicodedata.category(ch)[0] != "M")[:20],
+                            most=MAX_MARKS, count=marks))
     if not has_visible("".join(ch for ch in name if not _variation_selector(ch))):  # joiners alone show nothing
         raise BadEntry(Text("a player name is empty: give the player's name"))
     same = next((o for o in others if name_key(o) == name_key(name)), None)

@@ -197,13 +197,15 @@ class Fields:
 
 
 def name_key(name: str) -> str:
-    """What two names of the same player share, ignoring case and accents: "Ann", " ANN " and "ann";
-    "Ελένη", "ελενη" and "ΕΛΕΝΗ" (a phone's keyboard often has no accent, and Greek capitals drop theirs).
+    """What two names of the same player share, ignoring case, accents and compatibility forms: "Ann", " ANN ",
+    "ann" and a full-width "ＡＮＮ" (an East Asian keyboard's letters); "Ελένη", "ελενη" and "ΕΛΕΝΗ" (a phone's
+    keyboard often has no accent, and Greek capitals drop theirs).
 
-    The name is decomposed (NFD), its combining marks left out, then case-folded (``"ς"`` and ``"Σ"``
-    fold to ``"σ"``). A letter of its own stays itself: "Łukasz" and "Lukasz" are two names.
+    The name is decomposed with its compatibility forms folded (NFKD: NFKC's folding, "ＡＮＮ" is "ANN", "ﬁ" is
+    "fi"), its combining marks left out, then case-folded (``"ς"`` and ``"Σ"`` fold to ``"σ"``). A letter of its
+    own stays itself: "Łukasz" and "Lukasz" are two names.
     """
-    decomposed = unicodedata.normalize("NFD", name.strip())
+    decomposed = unicodedata.normalize("NFKD", name.strip())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 

@@ -413,10 +413,15 @@ def test_the_problems_logged_at_the_start_are_in_the_commands_language(tmp_path,
 
 
 @pytest.mark.parametrize("name, ok", [("companion", True), ("Kitchen table", True), ("Στο τραπέζι 2", True),
-                                      ("", False), ("a.b", False), ("x" * 64, False), ("---", False)])
+                                      ("Τραπέζι", True), ("Стол", True), ("", False), ("a.b", False),
+                                      ("x" * 64, False), ("---", False)])
 def test_box_names(name, ok, tmp_path):
+    """A name in any alphabet names the box (its network name is spelt in a-z: tests/test_mdns.py); one with no
+    letter or digit at all, a dot or more than 63 bytes does not."""
     path = write(tmp_path, f'[box]\nname = "{name}"\n')
     assert (not load(path, env={}).problems) is ok
+    if ok:
+        assert load(path, env={})["box.name"] == name  # kept as written, for the service phones see
 
 
 @pytest.mark.parametrize("lang", ["el", "pl", "hu"])

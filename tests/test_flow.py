@@ -7,6 +7,7 @@ Scores are worked by hand in comments from the printed tile/card values (rules/d
 from __future__ import annotations
 
 import json
+import unicodedata
 import urllib.parse
 from datetime import UTC, datetime
 
@@ -69,6 +70,36 @@ def test_a_name_in_any_case_and_without_its_accents_is_the_table_s_player(said, 
     assert named_player(said, names) == table
     with pytest.raises(BadEntry, match="already playing; names must differ \\(ignoring case and accents\\)"):
         check_player_name(said, names)
+
+
+def test_a_full_width_name_is_the_same_player_as_its_ascii_spelling():
+    """A full-width "ＡＮＮ" (U+FF21 U+FF2E U+FF2E, an East Asian keyboard's letters) showed as "ANN" beside "Ann" and
+    joined as a second player: compatibility forms are folded (NFKC) before names are compared."""
+    full_width = "\uff21\uff2e\uff2e"
+    with pytest.raises(BadEntry, match="already playing"):
+        check_player_name(full_width, ["Ann"])
+    assert named_player(full_width, ["Ann", "Bob"]) == "Ann"
+    assert named_player("\uff4a\uff4f", ["Jo"]) == "Jo"  # ｊｏ
+    assert check_player_name(full_width) == full_width  # alone it is a name, kept as typed
+
+
+def test_a_letter_under_a_stack_of_marks_is_refused_and_real_accents_are_names():
+    """"e" with 8 combining marks draws over the lines around it; a letter carries at most 4, decomposed (NFD).
+    Hand-worked: Vietnamese "Nguyễn" (its e: e + U+0302 + U+0303, 2 marks), polytonic Greek "ᾯ" (Ω + U+0314 + U+0342
+    + U+0345, 3), Thai "น้ำ" (a tone mark and a vowel above its consonant: 2) and "Ελένη" with a combining accent
+    are names."""
+    from companion.i18n import say
+
+    with pytest.raises(BadEntry) as stacked:
+        check_player_name("e" + "\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a" + "va")
+    assert say(stacked.value, "en") == "'eva': a letter carries at most 4 accents or marks; one here carries 8"
+    for lang in ("el", "pl", "hu"):
+        assert "4" in say(stacked.value, lang) and "8" in say(stacked.value, lang), lang
+        assert say(stacked.value, lang) != say(stacked.value, "en"), lang
+    with pytest.raises(BadEntry, match="carries 5"):
+        check_player_name("Zo" + "\u0301" * 5)
+    for name in ("Nguye\u0302\u0303n", "\u1faf Ann", "\u0e19\u0e49\u0e33", "Ελε\u0301νη", "Zo" + "\u0301" * 4):
+        assert check_player_name(name) == unicodedata.normalize("NFC", name)
 
 
 def test_names_that_differ_by_more_than_case_and_accents_stay_apart():

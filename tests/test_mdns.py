@@ -84,8 +84,11 @@ def browser():
 def test_host_labels_and_service_names():
     assert host_label("companion") == "companion"
     assert host_label("Kitchen table") == "kitchen-table"
-    assert host_label("Łódź club #2") == "odz-club-2"  # Ł has no ASCII decomposition
-    assert host_label("Τραπέζι") == "companion"       # nothing ASCII left: the default
+    assert host_label("Łódź club #2") == "lodz-club-2"  # Ł spelt L, though it has no ASCII decomposition
+    assert host_label("Τραπέζι") == "trapezi"            # a Greek name spelt in a-z (ELOT 743: τ-ρ-α-π-έ-ζ-ι)
+    assert host_label("Στο τραπέζι 2") == "sto-trapezi-2"
+    assert host_label("Asztal ＃1") == "asztal-1"        # a full-width sign is the sign
+    assert host_label("!!!") == "companion"              # nothing that spells a letter or digit: the default
     assert service_name("Kitchen table") == "Kitchen table._http._tcp.local."
 
 
