@@ -48,7 +48,7 @@ from companion import records
 from companion.actions import Action, posted
 from companion.errors import BadEntry, SessionError, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
-from companion.i18n import AND, N_, Listing, Text, message_of
+from companion.i18n import AND, N_, Listing, Text, localize, message_of
 from companion.player_names import parse_players
 from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
 from rules.scoring import standings
@@ -623,11 +623,16 @@ class GameFlow:
         "bgg_id", "session", "started_at", "ended_at" (Unix s), "finished", "rounds", "players":
         [result players], "winners", "findings": [...], "events": [Event.to_json()]}``. A game not finished
         (still in Setup, or stopped early) has no winner yet: ``"winners"`` is empty and every player's
-        ``"winner"`` is false, whatever the scores stand at."""
+        ``"winner"`` is false, whatever the scores stand at. Each score line's ``"category"`` and ``"detail"`` are the
+        English that tools read; its ``"said": {"category", "detail"}`` is the same in the current language (the
+        phone's that downloads it, else the box's)."""
         events = self.session.events()
         progress = self.progress()
         # the screens' citation and tie-break label: not in format 1
         result = {k: v for k, v in self.result().items() if k not in ("rule", "tiebreak_rule")}
+        result["players"] = [{**p, "categories": [{**c, "said": localize({"category": c["category"],
+                                                                            "detail": c["detail"]})}
+                                                  for c in p["categories"]]} for p in result["players"]]
         if not progress.over:
             result = {**result, "winners": [], "players": [{**p, "winner": False} for p in result["players"]]}
         return {

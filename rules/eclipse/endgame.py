@@ -110,29 +110,40 @@ FILE_ROWS = frozenset(n for n, _ in ROWS) - {8, 9}
 """The rows the score file's totals hold: all but 8 and 9 (UNCONFIRMED; the file has no field for row 8)."""
 
 ROW_SOURCES = {
-    1: "reputation tiles, face value (Rise of the Ancients p.5 Diplomatic Fleet holds one)",
-    2: "Ambassador tiles received",
-    3: "controlled hexes' printed VP",
-    4: "Discovery tiles kept as VP (Rise of the Ancients p.14)",
-    5: "Monoliths in controlled hexes",
-    6: "tech tracks: 4 tiles 1, 5 tiles 2, 6 tiles 3, 7 tiles 5 (Rise of the Ancients p.4: Rare Technologies count)",
-    7: "Traitor card; the Rho Indi Syndicate lose nothing (Rise of the Ancients p.15)",
-    8: "Descendants of Draco: Ancients left on the board (Second Dawn's rule; UNCONFIRMED for the first edition)",
-    9: "Planta: controlled hexes (Second Dawn's rule; UNCONFIRMED for the first edition)",
-    10: "Ancient Cruisers destroyed (Rise of the Ancients p.6)",
-    11: "Ancient Dreadnought destroyed (Rise of the Ancients p.6)",
-    12: "Ancient Monument (Rise of the Ancients p.5)",
-    13: "Artifact Link: Artifacts in controlled hexes (Rise of the Ancients p.5, p.8 Ancient Orbital)",
-    14: "Shellworld in a controlled hex (Rise of the Ancients p.5)",
-    15: "Warp Portal token in a controlled hex (Rise of the Ancients p.5)",
-    16: "Ancient Warp Portal in a controlled hex (Rise of the Ancients p.8)",
-    17: "Alliance tile: face up +2, Traitor side -3 (Rise of the Ancients p.11)",
-    18: "Shrines of Enlightenment tile (Rise of the Ancients p.15)",
-    19: "Shrines in controlled hexes (Rise of the Ancients p.15)",
-    20: "Exiles: Orbitals holding a cube (Rise of the Ancients p.14)",
-    21: "Magellan: Discoveries discarded or used as ship parts (Rise of the Ancients p.14)",
+    1: Text("reputation tiles, face value (Rise of the Ancients p.{page} {development} holds one)", page=5,
+            development=component_word("Diplomatic Fleet")),
+    2: Text("Ambassador tiles received"),
+    3: Text("controlled hexes' printed VP"),
+    4: Text("Discovery tiles kept as VP (Rise of the Ancients p.{page})", page=14),
+    5: Text("Monoliths in controlled hexes"),
+    6: Text("tech tracks: 4 tiles 1, 5 tiles 2, 6 tiles 3, 7 tiles 5 (Rise of the Ancients p.{page}: Rare Technologies "
+            "count)", page=4),
+    7: Text("Traitor card; the {species} lose nothing (Rise of the Ancients p.{page})", species="Rho Indi Syndicate",
+            page=15),
+    8: Text("{species}: Ancients left on the board (Second Dawn's rule; UNCONFIRMED for the first edition)",
+            species="Descendants of Draco"),
+    9: Text("{species}: controlled hexes (Second Dawn's rule; UNCONFIRMED for the first edition)", species="Planta"),
+    10: Text("{ships} destroyed (Rise of the Ancients p.{page})", ships=Text("Ancient Cruisers"), page=6),
+    11: Text("{ships} destroyed (Rise of the Ancients p.{page})", ships=Text("Ancient Dreadnought"), page=6),
+    12: Text("{tile} (Rise of the Ancients p.{page})", tile=component_word("Ancient Monument"), page=5),
+    13: Text("{development}: Artifacts in controlled hexes (Rise of the Ancients p.{page}, p.{other_page} {discovery})",
+             development=component_word("Artifact Link"), page=5, other_page=8,
+             discovery=component_word("Ancient Orbital")),
+    14: Text("{tile} in a controlled hex (Rise of the Ancients p.{page})", tile=component_word("Shellworld"), page=5),
+    15: Text("{tile} token in a controlled hex (Rise of the Ancients p.{page})", tile=component_word("Warp Portal"),
+             page=5),
+    16: Text("{tile} in a controlled hex (Rise of the Ancients p.{page})", tile=component_word("Ancient Warp Portal"),
+             page=8),
+    17: Text("Alliance tile: face up +2, Traitor side -3 (Rise of the Ancients p.{page})", page=11),
+    18: Text("{tile} tile (Rise of the Ancients p.{page})", tile=Text("Shrines of Enlightenment"), page=15),
+    19: Text("Shrines in controlled hexes (Rise of the Ancients p.{page})", page=15),
+    20: Text("{species}: Orbitals holding a cube (Rise of the Ancients p.{page})", species="Exiles", page=14),
+    21: Text("{species}: Discoveries discarded or used as ship parts (Rise of the Ancients p.{page})",
+             species="Magellan", page=14),
 }
-"""Where each row comes from, as the breakdown line's detail says it."""
+"""Where each row comes from, as the breakdown line's detail says it: a :class:`Text` (the English is what tools
+read; the phones say it in their language), a Development or Discovery named as everywhere else
+(:func:`rules.eclipse.words.component_word`), a species by its printed name."""
 
 ALLIANCES_MAX = 3
 """Alliances in the box (Rise of the Ancients p.10: Nova, Vortex and a third), each of 3 tiles (9 Alliance tiles,
