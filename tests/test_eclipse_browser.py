@@ -459,3 +459,40 @@ def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entr
         for context in contexts:
             context.close()
         server.shutdown()
+
+
+def test_the_greek_undo_button_says_what_it_does_on_two_lines_at_most(browser, hub, tmp_path, output_dir):  # noqa: F811
+    """On a 360 px phone in Greek, Eclipse's "Undo my last report" read "Αναίρεση της τελευταίας μου αναφοράς" on five
+    lines beside "Αναφορά": it reads "Αναιρώ την αναφορά μου" ("I undo my report": a phone withdraws its own newest
+    report, the table's Undo is another button), on at most two lines; the messages that name the button name it so."""
+    from playwright.sync_api import expect
+
+    from tests.test_evening_browser import fits
+    from tests.test_phone_browser import TIMEOUT_MS
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
+                                  locale="el-GR")
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]):
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(join_url(server, hub))
+            page.locator("#seats button", has_text="Ann").click()
+            expect(page.locator("#me")).to_have_text("Ann")
+            report(page, "home", sector="221 Procyon", hex=(0, -2), rotation=0)
+            undo = page.locator("#undo-report")
+            expect(undo).to_be_visible()
+            lines = undo.evaluate("""node => {
+                const range = document.createRange(); range.selectNodeContents(node);
+                return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }""")
+            page.locator("#report-section").screenshot(path=str(output_dir / "phone_eclipse_undo_el_360.png"))
+            expect(undo).to_have_text("Αναιρώ την αναφορά μου")
+            assert 1 <= lines <= 2, lines
+            assert fits(page)
+            assert errors == []
+    finally:
+        context.close()
+        server.shutdown()
