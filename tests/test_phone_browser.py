@@ -378,7 +378,8 @@ def test_the_score_rows_labels_stay_in_view_while_the_players_columns_scroll(bro
     """Four players of Race for the Galaxy with Greek names at the end of the game (the 48-chip pool emptied: 24 each
     for Ζωή and Παναγιώτης): on a 360 px phone the breakdown is wider than the phone and scrolls sideways in itself,
     and the rows' labels ('Δείκτες ΠΝ', 'Κόσμοι', 'Σύνολο') scrolled out of sight with it, leaving numbers nobody
-    could place. Scrolled to its end, every row's label still stands at the table's left edge, over the columns."""
+    could place. Scrolled to its end, every row's label still stands at the table's left edge, over the columns, and
+    the rule cited under the table ("Κανόνας: ...") is whole in view at that edge too."""
     from playwright.sync_api import expect
 
     from tests.test_evening_browser import fits
@@ -417,6 +418,12 @@ def test_the_score_rows_labels_stay_in_view_while_the_players_columns_scroll(bro
                     " const r = c.getBoundingClientRect();"
                     " return c.contains(document.elementFromPoint(r.left + 4, r.top + r.height / 2)); }")
                 assert at  # drawn over the players' columns, not under them
+                # the rule cited under the table ("Κανόνας: ...") scrolled away with the columns: it stays in view
+                expect(page.locator("#scores caption.rule")).to_contain_text("Race for the Galaxy")
+                right = scroll.evaluate("e => e.getBoundingClientRect().right")
+                rule = page.locator("#scores caption.rule > span").evaluate(
+                    "s => { const r = s.getBoundingClientRect(); return [r.left, r.right]; }")
+                assert left - 1 <= rule[0] and rule[1] <= right + 1, (left, right, rule)
                 scroll.screenshot(path=str(output_dir / "phone_scores_scrolled_el.png"))
                 assert fits(page)
             finally:

@@ -432,7 +432,11 @@ window.Box = (function () {
       for (const p of result.players) row.append(cell("td", p.winner ? "winner" : "", (p.tiebreak || []).join(" ") || "-"));
       table.append(row);
     }
-    if (result.rule) table.append(cell("caption", "rule", format(_("Rule: {rule}"), { rule: result.rule })));
+    if (result.rule) {  // under the table, its words held in view while the players' columns scroll (flow.css)
+      const caption = cell("caption", "rule", "");
+      caption.append(cell("span", "", format(_("Rule: {rule}"), { rule: result.rule })));
+      table.append(caption);
+    }
   }
 
   return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
