@@ -92,14 +92,16 @@ def test_host_labels_and_service_names():
     assert service_name("Kitchen table") == "Kitchen table._http._tcp.local."
 
 
-def test_the_announced_service_is_browsed_on_loopback_and_withdrawn_on_stop(browser):
-    name = service_name("Test box")
-    with Announcer("Test box", 8123, lambda: LOOPBACK, interfaces=[LOOPBACK], poll_s=0.2) as announcer:
+@pytest.mark.parametrize("box, host", [("Test box", "test-box.local."), ("Τραπέζι 2", "trapezi-2.local.")])
+def test_the_announced_service_is_browsed_on_loopback_and_withdrawn_on_stop(browser, box, host):
+    """A box named in Greek is browsed under its Greek name, its host spelt in a-z."""
+    name = service_name(box)
+    with Announcer(box, 8123, lambda: LOOPBACK, interfaces=[LOOPBACK], poll_s=0.2) as announcer:
         assert announcer.wait_announced(WAIT_S)
         seen = browser.wait(lambda s: s.get(name) is not None, "the announced service")
         info = seen[name]
         assert info.port == 8123
-        assert info.server == "test-box.local."
+        assert info.server == host
         assert info.parsed_addresses() == [LOOPBACK]
         assert info.properties == {b"path": b"/"}
     browser.wait(lambda s: name in s and s[name] is None, "the goodbye")
