@@ -396,7 +396,7 @@ def shown_strings(view: Any, key: str | None = None) -> Iterator[str]:
                      "polygons", "tiebreak"):
                 continue
             if k == "detail" and "category" in view:
-                continue  # a score line's detail is for tools (English); pages show the category and VP
+                continue  # a score line's detail: pages show the category and VP (Race's and Roll's list card names)
             if k in ("breakdown", "team_scores") and isinstance(v, dict):
                 yield from (str(c) for c in v)  # the categories are its keys
                 continue
