@@ -53,6 +53,7 @@ LABELS = [
     ("el", None, "Military track tiles", "Πλακίδια στον Μετρητή Στρατού", ECLIPSE_EL, 16,
      "την Τεχνολογία στον Μετρητή Τεχνολογίας Στρατού"),
     ("el", None, "Starbase", "Αστροβάση", ECLIPSE_EL, 15, "Αρχικές Τεχνολογίες: Αστροβάση"),  # the ship, as its tile
+    ("el", None, "Development tiles", "πλακίδια Ανάπτυξης", ECLIPSE_EL, 3, "8 Πλακίδια Ανάπτυξης"),  # p.3 contents
     ("el", None, "Shrines of Enlightenment", "Βωμοί της Φώτισης", ECLIPSE_EL, 15, "Οι Βωμοί της Φώτισης"),
     ("el", None, "Species", "Φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),  # p.12, and p.14 ΕΞΩΓΗΙΝΕΣ ΦΥΛΕΣ
     ("el", None, "species", "φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),
@@ -99,6 +100,8 @@ PHRASES = [
     ("el", "Rise of the Ancients p.10-11 Alliances", "σ.10-11 Συμμαχίες", ECLIPSE_EL, 10, "ΣΥΜΜΑΧΙΕΣ"),
     ("el", "Rise of the Ancients p.15 Shrines", "σ.15 Βωμοί", ECLIPSE_EL, 15, "Βωμ"),
     ("el", "each player's species", "η φυλή κάθε παίκτη", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),
+    ("el", "{development} is listed twice; each Development tile is unique", "κάθε Πλακίδιο Ανάπτυξης είναι μοναδικό",
+     ECLIPSE_EL, 5, "Κάθε Πλακίδιο Ανάπτυξης είναι μοναδικό"),  # p.5 ΑΝΑΠΤΥΞΗ
     # Race in Polish: the phase is the rulebook's "II Rozwój"
     ("pl", "second copy of the development {card} (a tableau holds one copy of each development, rulebook Develop "
      "phase)", "faza Rozwoju", RACE_PL, None, "II Rozwój"),
@@ -265,3 +268,16 @@ def test_every_greek_race_message_says_one_word_for_a_development():
     assert _msgstr("el", TERM_CONTEXT, "Development") == "Ανάπτυξη"  # the card type (race.card_type)
     assert _msgstr("el", TERM_CONTEXT, "Develop") == "Ανάπτυξη"
     assert _bare("προς την Ανάπτυξη και την Αποίκηση") in _bare(_rulebook(ROLL_EL, 9))
+
+
+def test_no_greek_message_calls_a_development_an_exelixi():
+    """The Greek Rise of the Ancients calls its Development tiles "Πλακίδια Ανάπτυξης" (p.3, p.5), as Greek Race says
+    "ανάπτυξη" and Greek Roll "τεχνολογία": no Greek message naming a development says "Εξέλιξη" (five Eclipse
+    messages did, beside "Αναπτύξεις" in the same game's citations)."""
+    naming = [message for message in catalog("el") if message.id
+              and re.search(r"develop", message.id if isinstance(message.id, str) else message.id[0], re.I)]
+    assert len(naming) >= 30
+    assert [message.id for message in naming
+            for text in ((message.string,) if isinstance(message.string, str) else message.string)
+            if re.search(r"εξ[έε]λιξ|εξελίξ", text, re.I)] == []
+    assert _bare("Πλακίδια Ανάπτυξης") in _bare(_rulebook(ECLIPSE_EL, 5))
