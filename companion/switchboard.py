@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.actions import NAVIGATION, Action, Posted, posted
 from companion.errors import BadEntry, SessionError
-from companion.flow import NOT_ALLOWED, Outcome
+from companion.flow import NOT_ALLOWED, STALE, Outcome
 from companion.i18n import Listing, Text
 from companion.modes.base import BOX_GAME
 
@@ -145,6 +145,8 @@ class Switchboard:
             self.switch(made(loop))
             return Outcome([], {ModeName.CHOOSE: Text("choose a game"), ModeName.HISTORY: Text("the games played"),
                                 ModeName.SETTINGS: Text("settings")}[target], changed=True)
+        if (left := self._left_chooser(act)) is not None:
+            return left
         if what is Action.CHOOSE_GAME:
             game = act.payload.game
             mode = library.dice_mode(loop) if game == "d6" and library.dice_reader is not None else \
@@ -158,6 +160,33 @@ class Switchboard:
             getattr(mode, "setup", None), "spec", None
         )
         return Outcome([], title.title if title is not None else Text("Dice (d6)"), changed=True)
+
+    def _left_chooser(self, act: Posted) -> Outcome | None:
+        """A phone's Choose (or Resume) tapped on a chooser the box has since left, refused as stale (409), or None.
+
+        A phone shows the chooser until the box's next state reaches it: another phone (or the touchscreen) may have
+        chosen a game a moment before, or both tapped at once. Carried out, the late tap would move the table off the
+        game it is setting up, and both phones would be told their game was chosen. The phone's page has these
+        buttons only on the chooser (Resume also on the history); a game being played is left only as
+        :func:`companion.phone_policy.leaving_refused` says (the desk asks the table first), and the touchscreen draws
+        what the box shows, so neither is judged here; a game the box does not have is refused as such."""
+        from companion.loop_table import MODE_WORDS
+        from companion.modes import ModeName
+
+        current, library = self.loop.mode, self.loop.library
+        if act.action is Action.CHOOSE_GAME and act.payload.game not in (g["game"] for g in library.offered()):
+            return None  # no such game: refused as such
+        if act.action is Action.RESUME_GAME and not library.has_game(act.payload.session):
+            return None  # no such game recorded here: refused as such
+        shown = {ModeName.CHOOSE} | ({ModeName.HISTORY} if act.action is Action.RESUME_GAME else set())
+        if act.origin != "phone" or current.name in shown or self.leaving(act) is not None:
+            return None
+        spec = getattr(getattr(current, "flow", None), "spec", None) or getattr(
+            getattr(current, "setup", None), "spec", None
+        )
+        where = spec.title if spec is not None else MODE_WORDS.get(current.name, current.name.value)
+        return Outcome([], "", Text("the box is no longer on the game chooser (it now shows {where}): nothing changed; "
+                                    "look at the screen and tap again", where=where), STALE)
 
     def switch(self, mode: Mode) -> None:
         """Show ``mode`` now: the pairing goes with it (the phones stay joined), it is entered, and where the box is
