@@ -224,6 +224,9 @@ def host_setting(value: Any) -> str:
 
 def _folder(value: Any) -> str:
     text = _text(value).strip()
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):  # "\u0000" in TOML: no path holds it (os refuses a NUL)
+        raise ValueError(Text('{value} holds a control character, which no folder name has: give the folder\'s path, '
+                              'or "" for the default', value=toml_value(value)))
     if text and not Path(text).expanduser().is_absolute():
         raise ValueError(Text('give an absolute folder ("/var/lib/tabletop-companion") or "" for the default, '
                               "not {value}", value=toml_value(value)))

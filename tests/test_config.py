@@ -493,3 +493,31 @@ def test_bad_values_are_quoted_as_written_in_the_toml_file(tmp_path):
     assert 'nie "yes"' in text["web.announce"] and "'yes'" not in text["web.announce"]
     assert "np. \"x\"" in text["box.data_dir"] and "['x']" not in text["box.data_dir"]
     assert "True" not in text["web.host"] and "true" in text["web.host"]
+
+
+@pytest.mark.parametrize("escaped", ["\\u0000", "\\n", "\\u001b", "\\u007f"])
+def test_a_data_folder_holding_a_control_character_is_a_problem_and_the_box_starts_on_the_default(
+        tmp_path, monkeypatch, escaped):
+    """`data_dir = "/srv/ga\\u0000mes"` (a TOML escape: the file holds no such byte) passed `config check` as ok and
+    stopped `companion run` and `demo` at start with a traceback (a NUL cannot be in a path or the environment). No
+    folder name holds a control character: it is named as a problem, in the owner's language, and the default
+    folder is used."""
+    from companion.i18n import say
+
+    path = write(tmp_path, f'[box]\ndata_dir = "{tmp_path}/ga{escaped}mes"\n')
+    config = load(path, env={})
+    [problem] = config.problems
+    assert (problem.key, problem.line) == ("box.data_dir", 2)
+    assert config["box.data_dir"] == ""
+    assert f'"{tmp_path}/ga{escaped}mes"' in str(problem.message)  # as written in the file
+    english = str(problem.message)
+    assert english.endswith('holds a control character, which no folder name has: give the folder\'s path, or "" '
+                            'for the default; the default "" is used')
+    for lang, words in (("el", "περιέχει χαρακτήρα ελέγχου"), ("pl", "zawiera znak sterujący"),
+                        ("hu", "vezérlőkaraktert tartalmaz")):
+        assert words in say(problem.message, lang), say(problem.message, lang)
+    monkeypatch.setenv("TABLETOP_CONFIG", str(path))
+    monkeypatch.setenv("TABLETOP_DATA_DIR", "")  # remembered, so the value apply_box_config sets is undone after
+    monkeypatch.delenv("TABLETOP_DATA_DIR")
+    applied = apply_box_config(box_args(["demo"]))  # raised ValueError (embedded null byte) before
+    assert applied["box.data_dir"] == "" and applied.origin("box.data_dir") == "default"
