@@ -25,7 +25,16 @@ if TYPE_CHECKING:
 __all__ = ["PhonesPanel"]
 
 ROWS = 6
-"""Seats listed (the games seat at most 6)."""
+"""Seats listed in full-size rows; more players (Eclipse seats 9: Rise of the Ancients, the 7-9 player game) are listed
+in rows drawn closer (:data:`MOST`)."""
+MOST = 9
+"""Seats listed at most (the most any game seats)."""
+
+
+def _rows(count: int) -> tuple[int, int, int]:
+    """``(top, pitch, height)`` in px of the rows of ``count`` seats, right of the QR code and above the note at y 376:
+    up to :data:`ROWS` rows of 48 px under the title's line, else up to :data:`MOST` rows of 36 px from the top."""
+    return (62, 54, 48) if count <= ROWS else (10, 40, 36)
 
 
 class PhonesPanel(ScreenState):
@@ -38,12 +47,14 @@ class PhonesPanel(ScreenState):
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         buttons = []
-        for k, p in enumerate(_players(view)[:ROWS]):
+        players = _players(view)
+        top, pitch, height = _rows(len(players))
+        for k, p in enumerate(players[:MOST]):
             buttons.append(
                 Button(
                     Action.RELEASE_SEAT,
                     _("Free seat"),
-                    ts.rect(640, 62 + k * 54, 150, 48),
+                    ts.rect(640, top + k * pitch, 150, height),
                     bool(p.get("claimed")),
                     (("player", p["name"]),),
                     f"release_seat:{p['name']}",
@@ -73,18 +84,21 @@ class PhonesPanel(ScreenState):
             hint = (_("Seats are claimed once the game has players.") if (view.get("game") or {}).get("flow")
                     else _("Dice mode: every joined phone may Read now and Undo."))
             ts.wrap(hint, (x, ts.y(70)), ts.x(500), 28, DIM, max_lines=4)
-        for k, p in enumerate(players[:ROWS]):
-            row = ts.rect(276, 62 + k * 54, 356, 48)
+        top, pitch, height = _rows(len(players))
+        size = 30 if height >= 48 else 24
+        for k, p in enumerate(players[:MOST]):
+            row = ts.rect(276, top + k * pitch, 356, height)
             pygame.draw.rect(surface, PANEL, row, border_radius=ts.s(8))
             ts.draw_seat_dot(p.get("colour"), (row.x + ts.s(18), row.centery), ts.s(11))
-            ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), 30, TEXT, anchor="midleft", min_size=14)
+            ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), size, TEXT, anchor="midleft",
+                        min_size=14)
             held, colour = (_("phone joined"), GOOD) if p.get("claimed") else (_("no phone"), DIM)
             ts.text_fit(
-                held, (row.right - ts.s(10), row.centery), ts.s(140), 24, colour, anchor="midright", min_size=12
+                held, (row.right - ts.s(10), row.centery), ts.s(140), size - 6, colour, anchor="midright", min_size=12
             )
-        if len(players) > ROWS:
+        if len(players) > MOST:
             ts.text_fit(
-                _("+{count} more").format(count=len(players) - ROWS), (x, ts.y(62 + ROWS * 54)), ts.x(300), 22, DIM
+                _("+{count} more").format(count=len(players) - MOST), (x, ts.y(top + MOST * pitch)), ts.x(300), 22, DIM
             )
         note = (
             _("Every phone must scan the new code and claim its seat again; the game itself is kept.")

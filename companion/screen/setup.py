@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from companion.screen.window import TouchScreen
 
 ROWS = 4
-"""Rows of seats (two a row) the setup screen lists: 8 players."""
+"""Rows of seats the setup screen lists: two a row up to 8 players, three a row beyond (Eclipse seats 9: Rise of the
+Ancients, the 7-9 player game)."""
 
 
 def _next_player_name(players: list[dict[str, Any]]) -> str:
@@ -104,10 +105,13 @@ class Setup(ScreenState):
         game = view.get("game") or {}
         players = game.get("players") or []
         buttons = []
-        for k, p in enumerate(players[:ROWS * 2]):  # two columns of seats under the QR code
-            row, col = divmod(k, 2)
-            buttons.append(Button(Tap.SETUP_PICK, p["name"], ts.rect(414 + col * 194, 180 + row * 54, 186, 50), True,
-                                  (("player", p["name"]),), f"setup_pick:{p['name']}"))
+        columns = 2 if len(players) <= ROWS * 2 else 3  # the seats under the QR code, 380 px wide
+        width = (380 - 8 * (columns - 1)) // columns
+        for k, p in enumerate(players[:ROWS * columns]):
+            row, col = divmod(k, columns)
+            chip = ts.rect(414 + col * (width + 8), 180 + row * 54, width, 50)
+            buttons.append(Button(Tap.SETUP_PICK, p["name"], chip, True, (("player", p["name"]),),
+                                  f"setup_pick:{p['name']}"))
         full = len(players) >= int(game.get("max_players") or 5)
         buttons += [
             Button(Action.SETUP_PLAYER, _("Add player"), ts.rect(6, 404, 170, 70), not full,

@@ -1,0 +1,92 @@
+"""Eclipse seats nine (Rise of the Ancients, the 7-9 player game): the touchscreen's setup lists every player to tap
+for a seat, and its phones panel frees every player's seat. Found at a Hungarian table of nine: the setup listed
+eight (Orsolya, seat 9, could not be picked to tap her seat), and the phones panel six ("+3 more": no Free seat for
+seats 7-9)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from companion.app import MainLoop
+from companion.flows import FLOWS
+from companion.hub import StateHub
+from companion.screen import Screen, TouchScreen
+from companion.setup_flow import TableSetup
+from device import FakeCamera
+from vision.motion import StillnessDetector
+
+W, H = 320, 240
+NINE = ("Ágnes", "Bálint", "Zsófia", "Katalin", "László", "Gergely", "Erzsébet", "Krisztián", "Orsolya")
+
+
+def _nine_at_the_table(store):
+    hub = StateHub()
+    loop = MainLoop(source=FakeCamera([np.full((H, W, 3), (60, 90, 40), np.uint8)] * 30), reader=None, session=None,
+                    hub=hub, stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"]),
+                    make_camera=lambda flow: None, stop_at_end=True, sleep=lambda s: None)
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    loop.screen = screen
+    loop.step()
+    for name in NINE:
+        hub.post_action("setup_player", origin="phone", player=name)
+    loop.step()
+    assert [p["name"] for p in hub.snapshot().view["game"]["players"]] == list(NINE)
+    return loop, hub, screen
+
+
+def _tap(screen, hub, pos):
+    return [screen.handle_event(pygame.event.Event(t, button=1, pos=pos), hub)
+            for t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)][-1]
+
+
+def _apart(rects) -> bool:
+    return all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
+def test_the_setup_lists_all_nine_players_and_the_ninth_taps_her_seat(store, output_dir):
+    loop, hub, screen = _nine_at_the_table(store)
+    screen.render(hub.snapshot())
+    assert screen.state is Screen.SETUP
+    chips = [screen.buttons.get(f"setup_pick:{name}") for name in NINE]
+    assert all(chip is not None for chip in chips), [n for n, c in zip(NINE, chips, strict=True) if c is None]
+    others = [b.rect for key, b in screen.buttons.items() if not key.startswith("setup_pick:")]
+    screen_rect = pygame.Rect(0, 0, 800, 480)
+    qr = screen.qr_target.rect
+    for chip in chips:  # on the screen, under the QR code, apart from each other and from the buttons below
+        assert screen_rect.contains(chip.rect) and chip.rect.top >= qr.bottom
+        assert chip.rect.width >= 110 and chip.rect.height >= 48  # a finger's tap
+        assert not any(chip.rect.colliderect(other) for other in others)
+    assert _apart([chip.rect for chip in chips])
+    screen.save_png(output_dir / "setup_nine_players.png")
+    # Orsolya (seat 9) taps her name, then her seat at the picture's right edge
+    assert _tap(screen, hub, chips[8].rect.center) is None and screen.seating == "Orsolya"
+    frame = screen.frame_rect
+    assert _tap(screen, hub, (frame.right - 2, frame.centery)) == "setup_seat"
+    loop.step()
+    seat = hub.snapshot().view["game"]["seat_points"]["Orsolya"]
+    assert seat[0] > 0.95 * W and abs(seat[1] - H / 2) < 0.05 * H
+
+
+def test_the_phones_panel_frees_the_seat_of_each_of_nine_players(store, output_dir):
+    loop, hub, screen = _nine_at_the_table(store)
+    hub.post_action("setup_even", origin="touchscreen")
+    hub.post_action("setup_start", origin="touchscreen")
+    loop.step()
+    for name in NINE:
+        hub.post_action("claim_seat", origin="phone", client=f"{name}-phone", player=name)
+    loop.step()
+    screen.phones_open = True
+    screen.render(hub.snapshot())
+    frees = [screen.buttons.get(f"release_seat:{name}") for name in NINE]
+    assert all(free is not None and free.enabled for free in frees), [
+        n for n, f in zip(NINE, frees, strict=True) if f is None]
+    others = [b.rect for key, b in screen.buttons.items() if not key.startswith("release_seat:")]
+    for free in frees:
+        assert pygame.Rect(0, 0, 800, 480).contains(free.rect) and free.rect.height >= 36  # 7 mm on the 7" screen
+        assert not any(free.rect.colliderect(other) for other in others)
+    assert _apart([free.rect for free in frees])
+    screen.save_png(output_dir / "phones_nine_players.png")
+    assert _tap(screen, hub, frees[8].rect.center) == "release_seat"
+    loop.step()
+    assert "Orsolya" not in loop.pairing.claims and "Krisztián" in loop.pairing.claims
