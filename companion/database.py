@@ -372,7 +372,8 @@ def _connect_ro(path: Path) -> tuple[sqlite3.Connection, int]:
 def connect(path: Path) -> tuple[sqlite3.Connection, int, StorageError | None]:
     """Open the session database at ``path``: read-write (WAL, migrated) when the storage allows it, else,
     for an existing file whose storage refuses writes (read-only file, folder or file system, an I/O error),
-    read-only so what was recorded can still be shown.
+    read-only so what was recorded can still be shown (an empty file holds nothing to show: a database first made on
+    a full disk is left empty, and is refused as the storage refused it).
 
     Returns:
         ``(connection, schema version, None)``, or ``(connection, the file's schema version, the
@@ -385,8 +386,8 @@ def connect(path: Path) -> tuple[sqlite3.Connection, int, StorageError | None]:
     try:
         return _connect_rw(path), SCHEMA_VERSION, None
     except StorageError as exc:
-        if exc.kind == "busy" or not path.is_file():
-            raise
+        if exc.kind == "busy" or not path.is_file() or path.stat().st_size == 0:
+            raise  # nothing recorded to show: a new file the full disk left empty holds no sessions to read
         refused = exc
     conn, schema = _connect_ro(path)
     log.warning("%s", _("session database {path} opened read-only: {problem}").format(

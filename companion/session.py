@@ -199,8 +199,11 @@ class SessionStore:
 
     def _release_box_lock(self) -> None:
         if self._box_lock is not None:
-            self._box_lock.close()  # closing the file releases the flock
-            self._box_lock = None
+            lock, self._box_lock = self._box_lock, None
+            try:
+                lock.close()  # closing the file releases the flock
+            except OSError:  # the pid a full disk refused is flushed again: the file is closed all the same
+                pass
 
     @classmethod
     def open_or_recover(cls, path: Path | str, exclusive: bool = False) -> SessionStore:

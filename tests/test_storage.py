@@ -323,3 +323,41 @@ def test_a_box_whose_file_writes_the_kernel_refuses_answers_503_and_stays_up(tmp
     with SessionStore(db) as store:  # nothing acknowledged is lost
         [info] = store.list_sessions()
         assert info.events == acknowledged
+
+
+def test_a_first_start_on_a_card_that_takes_no_more_bytes_says_so_and_the_next_start_after_room_is_made_plays(
+        tmp_path):
+    """A first start on a full card: SQLite makes an empty database file and cannot write its first page, and the
+    pid cannot be written into the lock file. The box said only "companion: the disk is full" (exit 1): closing the
+    lock file flushed the refused pid again, and that error hid the database's own line; a second start opened the
+    empty file read-only and said "listing sessions failed: no such table: sessions". Each start now says the
+    database's line with what to do (exit 3: no session database), and once there is room the box starts on the
+    file left behind. (The kernel refuses every write past 0 bytes here, RLIMIT_FSIZE, as a full card does.)"""
+    pytest.importorskip("resource")
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    db = tmp_path / "card" / "demo.sqlite3"
+    db.parent.mkdir()
+    args = ["demo", "--db", str(db), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]
+    env = {**os.environ, "PYTHONPATH": str(repo), "TABLETOP_DATA_DIR": str(tmp_path / "data"),
+           "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+
+    def start(limited: bool) -> subprocess.CompletedProcess:
+        limit = ("import resource, signal; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+                 "resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)); ") if limited else ""
+        script = limit + "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))"
+        return subprocess.run([sys.executable, "-c", script, *args], env=env, cwd=repo, capture_output=True,
+                              text=True, timeout=180)
+
+    for _ in range(2):
+        full = start(limited=True)
+        last = full.stderr.strip().splitlines()[-1]
+        assert full.returncode == 3, full.stderr[-2000:]
+        assert last.startswith(f"companion demo: session database {db}: the storage ") and "--db" in last, last
+        assert "Traceback" not in full.stderr and "no such table" not in full.stderr
+        assert db.exists() and db.stat().st_size == 0  # what SQLite left: nothing recorded, nothing read from it
+    room = start(limited=False)
+    assert room.returncode == 0, room.stderr[-2000:]
+    with SessionStore(db) as store:
+        assert [info.game for info in store.list_sessions()] == ["d6"]
