@@ -107,3 +107,18 @@ def test_many_crops_searched_together_find_each_crops_own_shifts(W, H, s):
         want_best, want_trim = search.fine_ncc(bigs, s, r, t, trim=2)
         np.testing.assert_allclose(best, want_best, atol=1e-5)
         np.testing.assert_allclose(trimmed, want_trim, atol=1e-9)
+
+
+def test_the_search_reads_each_pair_from_one_row_the_reference_or_its_half_turn_block_by_block():
+    # a 4 x 6 map of 2 channels, one reference: its 3 x 2 blocks are 2 x 2 pixels each; row 0 of the pairs' maps is
+    # the reference block by block (block (0, 0) = pixels 0, 1, 4, 5, then block (0, 1) = 2, 3, 6, 7, ...), row 1
+    # the reference turned a half turn (pixel k of 24 is pixel 23 - k), block by block the same way
+    maps = np.arange(2 * 24, dtype=np.float32).reshape(1, 2, 24)
+    search = DeckSearch(maps, (4, 6), np.array([0.5, 0.5], np.float32), np.array([0]))
+    rows = search.halves()[0]
+    assert rows.shape == (2, 2, 24) and rows.flags.c_contiguous
+    by_blocks = [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15, 16, 17, 20, 21, 18, 19, 22, 23]
+    assert rows[0, 0].tolist() == by_blocks
+    assert rows[0, 1].tolist() == [24 + k for k in by_blocks]
+    assert rows[1, 0].tolist() == [23 - k for k in by_blocks]
+    assert rows[1, 1].tolist() == [47 - k for k in by_blocks]

@@ -120,10 +120,12 @@ class DeckSearch:
 
     def halves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The references and, after them, the same references turned a half turn (row ``N + i`` is reference
-        ``i`` turned; derived on first use), laid out for the fine search: (maps float32[C, 2N, K] with each
-        channel's pixels in block order (:meth:`block_order`), block-sum index float32[C, 2N, K/4] (the maps in
+        ``i`` turned; derived on first use), laid out for the fine search: (maps float32[2N, C, K] with each
+        channel's pixels in block order (:meth:`block_order`), block-sum index float32[2N, C, K/4] (the maps in
         row-major order when not pooled), per-block sums and sums of squares float32[2N, C, 6]). A pair at a half
-        turn of the query reads row ``N + i``: one gather, no per-call flipping."""
+        turn of the query reads row ``N + i``: one gather, no per-call flipping. Each row (a pair's maps, its index)
+        is one contiguous block, and the search reads its pairs' rows from here only (the batched search too: the
+        maps are held once in this layout, besides the deck's own)."""
         if self._halves is None:
             N, C = self.flat.shape[0], self.C
             order, _ = self.block_order()
@@ -132,8 +134,7 @@ class DeckSearch:
                 per_c = a.reshape(N, C, -1)
                 return np.concatenate([per_c, per_c[:, :, ::-1]])
 
-            self._halves = (np.ascontiguousarray(both(self.flat)[:, :, order].transpose(1, 0, 2)),
-                            np.ascontiguousarray(both(self.index).transpose(1, 0, 2)),
+            self._halves = (np.ascontiguousarray(both(self.flat)[:, :, order]), np.ascontiguousarray(both(self.index)),
                             both(self.ref_block_sum), both(self.ref_block_sq))
         return self._halves
 
@@ -298,18 +299,18 @@ class DeckSearch:
             uniq = seen.nonzero()[0]
             at = (seen.cumsum() - 1)[shifts]                                              # [k, m] -> uniq
             uy, ux = np.divmod(uniq, n)
-            r = refs2[:, row]                                                           # [C, m, K]
+            r = refs2[row]                                                              # [m, C, K]
             if H % 3 == 0 and W % 2 == 0:   # 6 blocks of one size: every block's product in one batched call
                 win = _windows(big, s, H, W)[uy, ux]                                    # [U, C, H, W]
                 win = win.reshape(len(uniq), C, 3, H // 3, 2, W // 2).transpose(1, 2, 4, 0, 3, 5)
                 kb = (H // 3) * (W // 2)
                 prod = np.matmul(win.reshape(C, 6, len(uniq), kb),
-                                 r.reshape(C, m, 6, kb).transpose(0, 2, 3, 1)).transpose(1, 0, 2, 3)  # [6, C, U, m]
+                                 r.reshape(m, C, 6, kb).transpose(1, 2, 3, 0)).transpose(1, 0, 2, 3)  # [6, C, U, m]
             else:
                 prod = np.empty((6, C, len(uniq), m), np.float32)
                 for j, view in enumerate(_block_windows(big, s, H, W)):
                     win = view[uy, ux].reshape(len(uniq), C, -1).transpose(1, 0, 2)     # [C, U, block's pixels]
-                    np.matmul(win, r[:, :, bounds[j]:bounds[j + 1]].transpose(0, 2, 1), out=prod[j])
+                    np.matmul(win, r[:, :, bounds[j]:bounds[j + 1]].transpose(1, 2, 0), out=prod[j])
             total = prod.sum(axis=0) * (inv[uniq] * w[None, :]).T[:, :, None]          # [C, U, m]
             pairs = np.arange(m)
             ncc = total.sum(axis=0)[at, pairs[None, :]]                                 # [k, m]
@@ -341,8 +342,7 @@ class DeckSearch:
         C, N, n = self.C, self.flat.shape[0], 2 * s + 1
         S = n * n
         w = self.weights
-        _, idx2, bsum2, bsq2 = self.halves()
-        refs_b = self.block_refs()                                                    # [C, 6, 2N, kb]
+        refs2, idx2, bsum2, bsq2 = self.halves()                                      # [2N, C, K], [2N, C, K/4]
         bigs, rows, owner = [], [], []      # one query per (crop, base turn): its maps, its pairs' rows, whose
         for i, (bd, refs, turns) in enumerate(queries):
             turns, refs = np.asarray(turns), np.asarray(refs)
@@ -365,7 +365,7 @@ class DeckSearch:
         # each pair's best shifts estimated on the 2 x 2 block sums (one product per query)
         blk = big[:, :, :-1, :-1] + big[:, :, 1:, :-1] + big[:, :, :-1, 1:] + big[:, :, 1:, 1:]
         prod = np.concatenate([np.matmul(_pooled_windows_many(blk[q:q + 1], n, H // 2, W // 2).reshape(C, S, -1),
-                                         idx2[:, rows[q]].transpose(0, 2, 1)) for q in range(Q)],
+                                         idx2[rows[q]].transpose(1, 2, 0)) for q in range(Q)],
                               axis=2)                                                 # [C, S, P]
         est = (prod * (inv * w[None, None, :])[qof].transpose(2, 1, 0)).sum(axis=0)  # [S, P]
         k = max(1, min(self.fine_shifts, S))
@@ -386,7 +386,8 @@ class DeckSearch:
         E = np.empty((C, 6, k, P), np.float32)                                       # each pair at its shifts
         for q in range(Q):
             a, b = off[q], off[q + 1]
-            pq = np.matmul(win[:, :, uoff[q]:uoff[q + 1]], refs_b[:, :, rows[q]].transpose(0, 1, 3, 2))  # [C,6,U,m]
+            pq = np.matmul(win[:, :, uoff[q]:uoff[q + 1]],
+                           refs2[rows[q]].reshape(b - a, C, 6, kb).transpose(1, 2, 3, 0))      # [C, 6, U, m]
             E[..., a:b] = pq[:, :, at[:, a:b] - uoff[q], np.arange(b - a)[None, :]]
         pairs = np.arange(P)
         invw = (inv[qof[None, :], shifts] * w).transpose(2, 0, 1)                    # [C, k, P]
@@ -410,17 +411,6 @@ class DeckSearch:
                 out[i][1][sel] = trimmed[off[q]:off[q + 1]]
         return out
 
-    def block_refs(self) -> np.ndarray:
-        """float32[C, 6, 2N, kb]: the maps of :meth:`halves` (the references, then their half turns) block by block
-        (the 6 blocks of :func:`block_bounds`, of kb pixels each: the maps' blocks must be of one size), so the
-        references of some pairs are one gather, block-major (derived on first use)."""
-        got = getattr(self, "_block_refs", None)
-        if got is None:
-            refs2 = self.halves()[0]
-            C, R, K = refs2.shape
-            got = self._block_refs = np.ascontiguousarray(refs2.reshape(C, R, 6, K // 6).transpose(0, 2, 1, 3))
-        return got
-
     def _shift_estimates(self, big: np.ndarray, s: int, row: np.ndarray, inv: np.ndarray) -> np.ndarray:
         """int[k, M]: the shifts (row-major (dy, dx)) of each pair's ``k`` = ``fine_shifts`` highest correlations
         estimated from 2 x 2 block sums (exact, from the maps themselves, when the maps' sides are odd; ``row``:
@@ -433,7 +423,7 @@ class DeckSearch:
         W, H = self.size
         n = 2 * s + 1
         pw = _pooled_windows(blk, n, p, H // p, W // p).reshape(S, C, -1)                     # [S, C, K/4]
-        prod = np.matmul(pw.transpose(1, 0, 2), self.halves()[1][:, row].transpose(0, 2, 1))  # [C, S, M]
+        prod = np.matmul(pw.transpose(1, 0, 2), self.halves()[1][row].transpose(1, 2, 0))    # [C, S, M]
         wi = inv * self.weights[None, :]
         est = (prod * wi.T[:, :, None]).sum(axis=0)        # the channels added in order, as one by one: [S, m]
         return (-est).argsort(axis=0)[:max(1, min(self.fine_shifts, S))]             # [k, m]
