@@ -14,7 +14,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.roll_dice.boxed import drop_boxed, framed_sides
+from vision.roll_dice.boxed import colour_excess, drop_boxed, framed_sides
+from vision.roll_dice.colours import lit_distances
 from vision.roll_dice.config import RollDiceConfig
 from vision.roll_dice.observations import RollDieObservation, TopFaces
 
@@ -124,3 +125,53 @@ def test_no_reads_and_mismatched_inputs():
                 replace(CFG, boxed_inner=(0.6, 0.6)), replace(CFG, boxed_line=(0.6, 1.5))):
         with pytest.raises(ValueError, match="no bands inside the edge"):
             framed_sides(frame, FACE, bad)
+
+
+def test_colour_excess_over_the_frames_dice_of_that_colour():
+    """Three white reads at squared distances 1.0, 1.5 and 9.0 from the white prototype (the last weighing 0.3, under
+    the peers' 0.5) and a red one at 4.0: each white less the median of the other whites weighing 0.5 or more (1.0 -
+    1.5, 1.5 - 1.0, 9.0 - median(1.0, 1.5) = 7.75); the red, with no other red, its distance itself."""
+    out = colour_excess([1.0, 1.5, 9.0, 4.0], ["white", "white", "white", "red"], [1.0, 1.0, 0.3, 1.0], 0.5)
+    assert out.tolist() == pytest.approx([-0.5, 0.5, 7.75, 4.0])
+    assert colour_excess([], [], [], 0.5).shape == (0,)
+    with pytest.raises(ValueError, match="one each"):
+        colour_excess([1.0, 2.0], ["white"], [1.0, 1.0], 0.5)
+
+
+def test_lit_distances_see_the_prototypes_through_the_light():
+    """Under a light that adds 0.2 to every log channel (saturation scale 1), a body 0.2 above a prototype is at
+    distance 0 from it, and a body 0.2 + 0.35 (one brightness_sigma brighter) at 3 x 1 ** 2 = 3 (the brightness term
+    of :func:`colour_distances`)."""
+    protos = np.array([[0.0, 0.0, 0.0], [0.5, -0.5, 0.0]])
+    light = np.array([0.2, 0.2, 0.2, 1.0])
+    body = np.array([[3.2, 3.2, 3.2], [3.55, 3.55, 3.55]])
+    d = lit_distances(body, protos + 3.0, light, CFG)
+    assert d[:, 0].tolist() == pytest.approx([0.0, 3.0])
+    assert d[0, 1] > 0.0
+    assert lit_distances(np.zeros((0, 3)), protos, light, CFG).shape == (0, 2)
+
+
+def test_a_box_framed_on_two_sides_goes_only_when_unlike_its_colours_dice():
+    """The box with lines on two sides (left and top) on the left of the frame, read as a white die, the die of the
+    third test on the right read as a red one, both at best NCC 0.6. Framed on two sides, under boxed_sides 3: without
+    colour distances the box stays. With the box 6.0 from the white prototype and no other white read (its excess is
+    6.0, at least boxed_unlike 2.0) it goes; at 1.5 (a white die's colour beside a band of the cloth) it stays. The die,
+    framed nowhere, stays at any distance (30, a red under a warm lamp)."""
+    frame = np.zeros((200, 400, 3), np.uint8)
+    frame[:, :200] = _box("lt")
+    frame[:, 200:] = _die()
+    rects = np.array([[100.0, 100.0, 40.0, 40.0, 0.0], [300.0, 100.0, 40.0, 40.0, 0.0]])
+    dice = [RollDieObservation("white", "explore", (80, 80, 40, 40), 0.6),
+            RollDieObservation("red", "settle", (280, 80, 40, 40), 0.6)]
+    kept = [(0, dice[0]), (1, dice[1])]
+    ncc = np.full((2, 3), 0.6)
+    colours = ("white", "red")
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG) == (kept, tuple(dice))
+    far = np.array([[6.0, 9.0], [40.0, 30.0]])
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG, far, colours) == ([kept[1]], (dice[1],))
+    near = np.array([[1.5, 9.0], [40.0, 30.0]])
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG, near, colours) == (kept, tuple(dice))
+    off = replace(CFG, boxed_half_sides=None)
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, off, far, colours) == (kept, tuple(dice))
+    with pytest.raises(ValueError, match="not among"):
+        drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG, far, ("white", "blue"))

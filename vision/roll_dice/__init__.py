@@ -97,7 +97,9 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     read.
 8c. ``boxed`` (:func:`.boxed.drop_boxed`) -- a die whose colour leaves near its edge and comes back just beyond on
     three sides or more (a printed line with the board behind it: a numbered box of a player board's track) and whose
-    symbol matches poorly is a box printed on a board, not a die: it is left out whatever its weight.
+    symbol matches poorly is a box printed on a board, not a die: it is left out whatever its weight. So is one
+    framed on two sides whose body is also unlike the frame's dice of its colour (its colour distance under the
+    frame's light at least 2 more than theirs): a box read off centre, or a track's corner.
 8d. ``blank`` (:func:`.blank.not_blank`, :func:`.blank.blank_faces`) -- a die whose middle is as flat as paper
     beside the other dice read in its colour (its stroke spread at most 0.3 of the plainest of theirs: the same
     print under the same light) and whose symbol matches poorly is an empty check of a cloth or an empty box of a

@@ -17,6 +17,15 @@ again. A face framed on ``boxed_sides`` sides or more, with no good symbol match
 ``flat_match_ramp``), is a printed box and is dropped whatever its weight. A face whose bands would reach past the
 frame's border (within ``boxed_edge`` x its side: the border is repeated there) is not judged.
 
+A box read off centre, or a corner of a track, shows its line on two sides only, as a real die does where the
+cloth's band of its own colour runs past its side faces (a white die on a white check). What tells them apart there is
+the colour: a die's body is one of the game's dice colours and reads like the frame's other dice of that colour under
+the same light, while the board's surface inside a box is whatever the board is printed in. A read framed on
+``boxed_half_sides`` sides, with no good symbol match, whose squared colour distance to its colour's prototype under
+the frame's light (:func:`vision.roll_dice.colours.lit_distances`) exceeds the median of the frame's other reads of
+that colour weighing at least ``boxed_peer_weight`` (:func:`colour_excess`; none: the distance itself) by at least
+``boxed_unlike`` is a box too.
+
 The printed-square test of the candidates (:func:`vision.roll_dice.shape.surface_returns`) asks a broader ring round
 the face for the body colour again; between a track's lines and its neighbouring boxes' digits that ring returns on
 only about a third of its sectors, under that test's bar, where the bands right beyond a side see the line and the
@@ -30,12 +39,13 @@ from functools import lru_cache
 
 import numpy as np
 
+from .assemble import die_weights
 from .blank import cut_off
 from .config import RollDiceConfig
 from .observations import RollDieObservation, TopFaces
 from .shape import surrounding_logs
 
-__all__ = ["drop_boxed", "framed_sides"]
+__all__ = ["colour_excess", "drop_boxed", "framed_sides"]
 
 
 @lru_cache(maxsize=8)
@@ -108,14 +118,40 @@ def framed_sides(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig) -
     return hit.sum(1).astype(np.int64)
 
 
+def colour_excess(gaps: np.ndarray, colours: Sequence[str], weights: np.ndarray, peer_weight: float) -> np.ndarray:
+    """``float[N]``: how much further each of N reads lies from its colour's prototype than the frame's other reads of
+    that colour: its squared colour distance ``gaps[i]`` less the median of those of the other reads of the same
+    colour weighing at least ``peer_weight`` (the light model's misfit for that colour in this frame, which all its
+    dice share), or the distance itself where there is no such read. ``gaps``: ``float[N]`` each read's squared
+    distance to its own colour's prototype under the frame's light; ``colours``: N colour names; ``weights``:
+    ``float[N]`` die weights. Raises ``ValueError`` when the three differ in length."""
+    gaps = np.asarray(gaps, np.float64).reshape(-1)
+    weights = np.asarray(weights, np.float64).reshape(-1)
+    if not len(gaps) == len(colours) == len(weights):
+        raise ValueError(f"colour_excess: {len(gaps)} distances, {len(colours)} colours and {len(weights)} weights: "
+                         "one each")
+    names = np.asarray(list(colours), dtype=object)
+    out = gaps.copy()
+    for i in range(len(gaps)):
+        peers = (names == names[i]) & (weights >= peer_weight)
+        peers[i] = False
+        if peers.any():
+            out[i] = gaps[i] - float(np.median(gaps[peers]))
+    return out
+
+
 def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequence[tuple[int, RollDieObservation]],
-               dice: Sequence[RollDieObservation], cfg: RollDiceConfig
+               dice: Sequence[RollDieObservation], cfg: RollDiceConfig, gaps: np.ndarray | None = None,
+               colours: Sequence[str] = ()
                ) -> tuple[list[tuple[int, RollDieObservation]], tuple[RollDieObservation, ...]]:
     """``(kept, dice)`` less the printed boxes: the reads ``dice`` are in the order of ``kept`` (``[(top face index,
-    read)]``), both kept in step; a box is a face framed on at least ``boxed_sides`` sides (:func:`framed_sides`)
-    with best template NCC at most the bottom of ``flat_match_ramp``, not within ``boxed_edge`` x its side of the
-    ``frame``'s border (:func:`.blank.cut_off`). ``boxed_sides`` None or no reads: both as they are. Raises
-    ``ValueError`` when ``kept`` and ``dice`` differ in length."""
+    read)]``), both kept in step; a box is a face with best template NCC at most the bottom of ``flat_match_ramp``,
+    not within ``boxed_edge`` x its side of the ``frame``'s border (:func:`.blank.cut_off`), framed on at least
+    ``boxed_sides`` sides (:func:`framed_sides`), or on at least ``boxed_half_sides`` with a :func:`colour_excess` of
+    at least ``boxed_unlike``. ``gaps``: ``float[N, C]`` squared colour distances of the N top faces to the C
+    prototypes named ``colours`` under the frame's light (:func:`vision.roll_dice.colours.lit_distances`; None: the
+    two-sided test is not made). ``boxed_sides`` None or no reads: both as they are. Raises ``ValueError`` when
+    ``kept`` and ``dice`` differ in length, or for a read of a colour ``colours`` does not name."""
     kept, dice = list(kept), tuple(dice)
     if len(kept) != len(dice):
         raise ValueError(f"drop_boxed: {len(kept)} kept faces and {len(dice)} reads: one each")
@@ -128,6 +164,16 @@ def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequenc
     todo = ~edge & (best <= cfg.flat_match_ramp[0])
     boxed = np.zeros(len(dice), bool)
     if todo.any():
-        boxed[todo] = framed_sides(frame, rects[todo], cfg) >= cfg.boxed_sides
+        framed = framed_sides(frame, rects[todo], cfg)
+        boxed[todo] = framed >= cfg.boxed_sides
+        if gaps is not None and cfg.boxed_half_sides is not None:
+            names = list(colours)
+            unknown = sorted({d.colour for d in dice} - set(names))
+            if unknown:
+                raise ValueError(f"drop_boxed: reads of colours {unknown} not among the prototypes' {names}")
+            own = np.asarray(gaps, np.float64)[idx, [names.index(d.colour) for d in dice]]
+            excess = colour_excess(own, [d.colour for d in dice], die_weights(tops, ncc, cfg)[idx],
+                                   cfg.boxed_peer_weight)
+            boxed[todo] |= (framed >= cfg.boxed_half_sides) & (excess[todo] >= cfg.boxed_unlike)
     keep = np.flatnonzero(~boxed)
     return [kept[i] for i in keep], tuple(dice[i] for i in keep)

@@ -11,7 +11,7 @@ from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
 
 __all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "channel_sigma", "colour_distances", "colour_posteriors",
-           "estimate_light", "has_white_die", "white_offset"]
+           "estimate_light", "has_white_die", "lit_distances", "white_offset"]
 
 
 def channel_sigma(body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -116,6 +116,15 @@ def _scaled_protos(protos: np.ndarray, scale: float) -> np.ndarray:
     return (white + (pc - white) * scale) @ LOG_RGB_BASIS[:2] + (protos @ LOG_RGB_BASIS[2])[:, None] * LOG_RGB_BASIS[2]
 
 
+def lit_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Squared colour distances ``float[N, C]`` (:func:`colour_distances`) of body colours ``float[N, 3]`` (log-RGB)
+    to the prototypes ``float[C, 3]`` as a frame's ``light`` ``float[4]`` (:func:`estimate_light`: log-RGB offset,
+    saturation scale) shows them: what :func:`colour_posteriors` weighs. Raises nothing; no body gives ``[0, C]``."""
+    if len(body) == 0:
+        return np.zeros((0, len(protos)))
+    return colour_distances(body, _scaled_protos(protos, float(light[3])), np.asarray(light[:3], np.float64), config)
+
+
 def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """Colour posteriors ``[N, C]`` of body colours ``float[N, 3]`` (log-RGB) under a known ``light``
     ``float[4]`` (:func:`estimate_light`: log-RGB offset, saturation scale), with a "none of these" option
@@ -124,7 +133,7 @@ def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, c
     n = len(body)
     if n == 0:
         return np.zeros((0, len(protos)))
-    d = colour_distances(body, _scaled_protos(protos, float(light[3])), np.asarray(light[:3], np.float64), config)
+    d = lit_distances(body, protos, light, config)
     # an extra "none of these" class of fixed distance: a die far from every prototype (glare,
     # an unknown colour) gets low probabilities everywhere instead of a confident nearest colour
     logits = -0.5 * np.concatenate([d, np.full((n, 1), config.colour_outlier_d2)], axis=1)

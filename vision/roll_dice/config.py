@@ -372,6 +372,11 @@ class RollDiceConfig:
             the board behind it). A read framed on ``boxed_sides`` sides or more with no good symbol match (best NCC
             at most the bottom of ``flat_match_ramp``) is a box printed on a board, dropped whatever its weight; one
             within ``boxed_edge`` x its side of the frame's border is not judged (``boxed_sides`` None: no test).
+        boxed_half_sides, boxed_unlike, boxed_peer_weight: a read framed on ``boxed_half_sides`` sides only is a box
+            when its body is also unlike the frame's dice of its colour: its squared colour distance to its colour's
+            prototype under the frame's light at least ``boxed_unlike`` more than the median of the frame's other
+            reads of that colour weighing at least ``boxed_peer_weight`` (the distance itself without such reads;
+            :func:`vision.roll_dice.boxed.colour_excess`) (``boxed_half_sides`` None: no such test).
         unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
             for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
             read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
@@ -642,6 +647,9 @@ class RollDiceConfig:
     boxed_off: float = 0.3
     boxed_same: float = 0.15
     boxed_edge: float = 0.6
+    boxed_half_sides: int | None = 2
+    boxed_unlike: float = 2.0
+    boxed_peer_weight: float = 0.5
     unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7

@@ -23,7 +23,7 @@ from .assemble import _ramp, assemble_indexed, die_weights, size_evidence, symbo
 from .blank import not_blank
 from .boxed import drop_boxed
 from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, recut_candidates, tried_sides
-from .colours import colour_posteriors, estimate_light
+from .colours import colour_posteriors, estimate_light, lit_distances
 from .config import RollDiceConfig
 from .doubt import capped_by_side_doubt
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
@@ -549,7 +549,8 @@ class RollDiceReader:
                      self._template_pol, cfg)
         dice = stage("doubt", capped_by_side_doubt, frame, tops, ncc, kept, dice, cfg)
         dice = stage("sheen", capped_by_sheen, tops.body, kept, dice, self._protos, self.profile.colours, lit, cfg)
-        kept, dice = stage("boxed", drop_boxed, frame, tops, ncc, kept, dice, cfg)
+        kept, dice = stage("boxed", drop_boxed, frame, tops, ncc, kept, dice, cfg,
+                           lit_distances(tops.body, self._protos, lit, cfg), self.profile.colours)
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
