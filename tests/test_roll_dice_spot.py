@@ -1,7 +1,8 @@
 """The lamp's reflection taken out by its colour (vision/roll_dice/lamp.py `spot_free_inks`, the last look of
 vision/roll_dice/recentre.py): on a coloured die printed dark, a white spot over a wide stroke is taken off pixel by
-pixel, the ink under its peak as dark as without it; a body near white is left as it is; only a die read unreadable
-whose colour the body makes sure is looked at.
+pixel, the ink under its peak as dark as without it; a body near white is left as it is; only a die whose colour the
+body makes sure is looked at, when it was read unreadable or its face was read from another print's template (a
+light-printed one matching the spot), the latter replaced only where its own print then matches about as well.
 
 Dice are drawn by hand with numpy in linear light (the camera's tone curve, gamma 2.2, applied after), as a glossy die
 reflects a lamp: a red body (B, G, R) = (0.02, 0.03, 0.40), a dark ink (0.01, 0.01, 0.01), a white spot of peak 0.5.
@@ -21,7 +22,7 @@ from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.faces import template_of
 from vision.roll_dice.lamp import lamp_free_inks, spot_free_inks, spot_tells
 from vision.roll_dice.observations import RollDieObservation
-from vision.roll_dice.recentre import recentre_reads
+from vision.roll_dice.recentre import other_print_reads, recentre_reads
 from vision.roll_dice.tops import ink_maps, upright_patch
 
 CFG = RollDiceConfig()
@@ -129,16 +130,63 @@ def test_a_sure_red_die_read_unreadable_under_a_spot_reads_its_face(profile):
     assert off.face is None
 
 
-def test_a_doubtful_colour_or_a_face_already_read_is_left_to_the_other_looks(profile):
+def test_a_doubtful_colour_or_a_face_read_from_its_own_print_is_left_to_the_other_looks(profile):
     img = _die(RED, "bar", spot=0.5, spot_at=(1.0, -2.0))
     # the body between red and purple (0.8 of its chance red, under spot_colour_sure 0.9): not looked at
     _, doubtful = _spot_read(profile, img, [0.8, 0.2])
     assert doubtful.face is None
-    # a face read, however weakly: the look by colour never replaces it (what the other looks make of it stands)
+    # a weaker spot off the bar: the die's own dark print still matches best (red settle 0.77 against purple's light
+    # disc 0.66), so a face read there, however weakly, is never replaced by the look by colour
+    weaker = _die(RED, "bar", spot=0.2, spot_at=(4.0, 4.0))
+    ncc, _ = _spot_read(profile, weaker, [0.98, 0.02])
+    assert int(np.argmax(ncc)) == 0 and ncc[0] < CFG.lamp_below
     for face in ("wild", "settle"):
-        _, on = _spot_read(profile, img, [0.98, 0.02], face)
-        _, off = _spot_read(profile, img, [0.98, 0.02], face, replace(CFG, spot_colour_sure=1.5))
+        _, on = _spot_read(profile, weaker, [0.98, 0.02], face)
+        _, off = _spot_read(profile, weaker, [0.98, 0.02], face, replace(CFG, spot_colour_sure=1.5))
         assert on == off
+
+
+def test_a_face_read_from_another_prints_symbol_is_read_again_by_colour(profile):
+    # the spot over the bar matches purple's light-printed disc best (about 0.82) and the red die's own templates
+    # poorly: a red die (printed dark) read wild from it is the spot's read; taken off by colour, the bar comes back
+    img = _die(RED, "bar", spot=0.5, spot_at=(1.0, -2.0))
+    ncc, read = _spot_read(profile, img, [0.98, 0.02], "wild")
+    assert int(np.argmax(ncc)) == 2 and ncc[0] < CFG.lamp_below
+    assert (read.colour, read.face) == ("red", "settle") and read.confidence <= CFG.recentre_cap
+    assert read.box == (46, 46, 28, 28)
+    # the setting off: the face read stands
+    _, off = _spot_read(profile, img, [0.98, 0.02], "wild", replace(CFG, spot_other_print=False))
+    assert off.face == "wild"
+
+
+def test_a_face_read_from_another_print_stays_where_its_own_print_matches_worse_than_the_spot_did(profile):
+    # a second dark stroke (4 px wide) across the face beside the bar: the spot still matches purple's light disc at
+    # about 0.82, but the red die's own print, the spot taken off, matches settle at about 0.73 only; that beats the
+    # first match's dark templates (about 0.39) by more than recentre_gain, but does not come within recentre_gain of
+    # the 0.82 the wild was read from: no better evidence than the spot's, so the face read stands
+    img = _die(RED, "bar", spot=0.5, spot_at=(1.0, -2.0))
+    img[48:72, 49:53] = (3, 3, 3)
+    ncc, read = _spot_read(profile, img, [0.98, 0.02], "wild")
+    assert int(np.argmax(ncc)) == 2 and ncc[2] > 0.8 and ncc[:2].max() < 0.45
+    assert read.face == "wild"
+
+
+def test_other_print_reads_are_faces_of_a_dark_printed_colour_whose_best_template_is_printed_light(profile):
+    # templates red settle, red wild (printed dark) and purple wild (printed light), as the profile's
+    pol = np.array([-1.0, -1.0, 1.0])
+    ncc = np.array([[0.5, 0.3, 0.8],    # red read wild, purple's light disc best: the spot's read
+                    [0.7, 0.3, 0.6],    # red read settle from its own print
+                    [0.2, 0.3, 0.9],    # a purple die: printed light itself
+                    [0.4, 0.3, 0.8],    # red, unreadable: no face to have been read from anything
+                    [0.1, 0.2, 0.7]])   # red read wild, the light disc best
+    kept = [(0, RollDieObservation("red", "wild", (0, 0, 28, 28), 0.5)),
+            (1, RollDieObservation("red", "settle", (40, 0, 28, 28), 0.4)),
+            (2, RollDieObservation("purple", "wild", (80, 0, 28, 28), 0.9)),
+            (3, RollDieObservation("red", None, (0, 40, 28, 28), 0.0)),
+            (4, RollDieObservation("red", "wild", (40, 40, 28, 28), 0.95))]
+    assert other_print_reads(kept, ncc, profile, pol, CFG) == [0, 4]
+    assert other_print_reads(kept, ncc, profile, None, CFG) == []
+    assert other_print_reads(kept, ncc, profile, pol, replace(CFG, spot_other_print=False)) == []
 
 
 def test_a_plain_die_read_unreadable_is_not_read_again_by_colour(profile):

@@ -188,7 +188,19 @@ class RollDiceConfig:
             as white light over the body's colour (:func:`vision.roll_dice.lamp.spot_free_inks`; channels at
             ``spot_clip`` or above, clipped, left out of each pixel's fit; a body whose linear colour has a cosine
             of ``spot_neutral`` or more with white is not looked at: its light and the lamp's look alike). The new
-            read is taken as the lamp's look takes one; a face already read (even weakly) is never replaced by it.
+            read is taken as the lamp's look takes one; a face already read (even weakly) is never replaced by it,
+            unless ``spot_other_print``.
+        spot_other_print: a face read in a colour printed dark whose first match's best template is printed light
+            (:func:`vision.roll_dice.recentre.other_print_reads`: a lamp's soft spot on dark ink is a smooth bright
+            bump, which light-printed templates of other colours match as light ink) gets that look too, whatever its
+            confidence, and the look's read replaces it on the same terms (its best dark-printed template beating the
+            first match's by ``recentre_gain``, a face, the same colour, confidence at most ``recentre_cap``) and only
+            where that template also comes within ``recentre_gain`` of the light-printed one the face was read from
+            (else the spot-free match is no better evidence than the spot's). False: only dice read unreadable. On the
+            second generator, faces right 332 -> 334 of 341 (1000-1019) and 347 -> 348 of 359 (1020-1039): dark ink
+            under a spot read wild or develop from purple's light templates (1011, 1013, 1023 twice) read right; a
+            blue produce read wild (1031); the dice found, false dice and colours unchanged. Without the second bar
+            333 and 348 (a right green settle lost on 1009).
         recentre_below: the second read of a weak face (``recentre_*``) only at a die whose best template's NCC in
             the first read is below this: a face matched so well is weak for a close second face (an Eclipse combat
             die whose best template scored 0.94), not for a box off its top, and the squares round it would have to
@@ -543,6 +555,7 @@ class RollDiceConfig:
     spot_colour_sure: float = 0.9
     spot_clip: int = 250
     spot_neutral: float = 0.97
+    spot_other_print: bool = True
     relocate_below: float = 0.6
     relocate_margin: float = 0.3
     relocate_step: int = 2

@@ -191,33 +191,31 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
     of a colour printed dark, then gets the lamp's look on its own box (:func:`vision.roll_dice.lamp.lamp_reads`: a
     soft lamp spot taken off, ``lamp_close``; only a face whose dark-printed templates matched below ``lamp_below``);
     one still unreadable whose colour is sure, the reflection taken out by its colour on its box and the squares round
-    it (:func:`_spot_reads`, ``spot_*``).
+    it (:func:`_spot_reads`, ``spot_*``), as is any read, weak or not, whose face came from another print's template
+    (:func:`other_print_reads`, ``spot_other_print``).
     ``recentre`` off: ``kept``'s reads as they are. ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``:
     ``float[N, K]``."""
     reads = [obs for _, obs in kept]
     if not config.recentre or len(rot_templates) == 0:
         return tuple(reads)
     weak = weak_reads(kept, config)
-    if not weak:
+    led = other_print_reads(kept, ncc, profile, template_pol, config)
+    if not weak and not led:
         return tuple(reads)
-    idx = np.array([kept[w][0] for w in weak], np.int64)
-    expected = np.zeros(len(idx))                                  # the side a die has there: for the snap only
-    away = None
-    if config.recentre_snap:
-        sides = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
-        shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
-        every = expected_sides(tops.rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)
-        expected = every[idx]
-        if config.recentre_nadir_shifts:
-            nadir, tilt = nadir_point(tops.rects[:, :2], every, frame.shape[:2], config.recentre_focal)
-            away = towards_top(tops.rects[idx, :2], nadir, tilt, config.recentre_focal, frame.shape[1])
-    pos = {w: j for j, w in enumerate(weak)}
+    seen = sorted(set(weak) | set(led))
+    at = np.array([kept[w][0] for w in seen], np.int64)
+    sized, towards = _places(frame, tops, at, config)
+    pos = {w: j for j, w in enumerate(seen)}
 
     def expected_of(w: int) -> float:
-        return float(expected[pos[w]])
+        return float(sized[pos[w]])
 
     def away_of(w: int) -> tuple[np.ndarray, float] | None:
-        return None if away is None else (away[0][pos[w]], float(away[1][pos[w]]))
+        return None if towards is None else (towards[0][pos[w]], float(towards[1][pos[w]]))
+
+    mine = np.array([pos[w] for w in weak], np.int64)              # the weak reads' rows of ``at``
+    idx, expected = at[mine], sized[mine]
+    away = None if towards is None else (towards[0][mine], towards[1][mine])
 
     # a face already matched at recentre_below or better is weak for a close second face, not for a box off the top:
     # no square round it can beat that match by recentre_gain, so none is tried
@@ -247,20 +245,60 @@ def recentre_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc:
             if new is not None:
                 reads[w] = new
         left = [w for w, new in zip(still, lit, strict=True) if new is None]       # the lamp's look read none better
-        for w, new in _spot_reads(frame, tops, colour_p, ncc, [kept[w] for w in left], left, expected_of, away_of,
-                                  profile, rot_templates, template_pol, config):
+    else:
+        left = []
+    if template_pol is not None:       # unreadable still, or read from another print's template: the look by colour
+        spot = [w for w in seen if w in set(left) or w in set(led)]
+        for w, new in _spot_reads(frame, tops, colour_p, ncc, [kept[w] for w in spot], spot, expected_of, away_of,
+                                  profile, rot_templates, template_pol, config, set(led)):
             reads[w] = new
     return tuple(reads)
+
+
+def _places(frame: np.ndarray, tops: TopFaces, at: np.ndarray,
+            config: RollDiceConfig) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """(the side a die has at each top face ``at`` (``int[M]`` indices of ``tops``), px, ``float[M]``; the unit
+    vectors from the camera's nadir towards them and their side faces' reach,
+    :func:`vision.roll_dice.nadir.towards_top`, or None) for the squares :func:`recentre_boxes` tries: zeros and None
+    without ``recentre_snap``, None without ``recentre_nadir_shifts``."""
+    if not config.recentre_snap:
+        return np.zeros(len(at)), None
+    sides = np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    shape = die_likeness(tops.evidence, config) if tops.evidence is not None else np.ones(len(sides))
+    every = expected_sides(tops.rects[:, :2], sides, np.asarray(tops.scores, np.float64) * shape, config)
+    if not config.recentre_nadir_shifts:
+        return every[at], None
+    nadir, tilt = nadir_point(tops.rects[:, :2], every, frame.shape[:2], config.recentre_focal)
+    return every[at], towards_top(tops.rects[at, :2], nadir, tilt, config.recentre_focal, frame.shape[1])
+
+
+def other_print_reads(kept: Sequence[tuple[int, RollDieObservation]], ncc: np.ndarray, profile: DiceProfile,
+                      template_pol: np.ndarray | None, config: RollDiceConfig) -> list[int]:
+    """The positions in ``kept`` (``[(top face index, read)]``) of the reads whose face was read from another
+    print's symbol: a face read, in a colour printed dark, whose first match's best template (``ncc`` ``float[N, K]``)
+    is printed light (``template_pol`` ``float[K]``: -1 dark, +1 light). A die's own print never matches a
+    light-printed template best; a lamp's soft spot on dark ink does (a smooth bright bump, as light ink is), so such
+    a read is the spot's, whatever its confidence (:func:`_spot_reads` looks at it by colour). ``spot_other_print``
+    off, no polarity or no template: none."""
+    if not config.spot_other_print or template_pol is None or ncc.size == 0:
+        return []
+    pol = np.asarray(template_pol, np.float64)
+    colour_dark = {c: pol[k] < 0 for k, (c, _) in enumerate(profile.template_pairs)}
+    best = np.asarray(ncc).argmax(1)
+    return [w for w, (i, obs) in enumerate(kept)
+            if obs.face is not None and colour_dark.get(obs.colour, False) and pol[best[i]] > 0]
 
 
 def _spot_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray,
                 weak: Sequence[tuple[int, RollDieObservation]], at: Sequence[int],
                 expected_of: Callable[[int], float], away_of: Callable[[int], tuple[np.ndarray, float] | None],
                 profile: DiceProfile, rot_templates: np.ndarray, template_pol: np.ndarray,
-                config: RollDiceConfig) -> list[tuple[int, RollDieObservation]]:
+                config: RollDiceConfig, led: set[int] = frozenset()) -> list[tuple[int, RollDieObservation]]:
     """The last look at weak reads ``weak`` (``[(top face index, read)]``, at positions ``at`` of the reads) that
-    neither the squares round the box nor the lamp's look read better: a die read unreadable (a face read, even a
-    weak one, is kept: the look only reads a face where there was none) whose colour prints dark, whose body alone
+    neither the squares round the box nor the lamp's look read better, and reads whose face came from another print
+    (positions in ``led``, :func:`other_print_reads`): a die read unreadable, or at a position in ``led`` (any other
+    face read, even a weak one, is kept: the look reads a face where there was none or where the face read was the
+    spot's) whose colour prints dark, whose body alone
     makes that colour sure (:func:`vision.roll_dice.assemble.colour_sure` at least ``spot_colour_sure``) and whose
     best dark-printed template matched below ``lamp_below`` is matched again on its box and on the squares round it
     (:func:`recentred_scores`) with the lamp's reflection taken out by its colour
@@ -279,7 +317,8 @@ def _spot_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc: np
     colours = list(profile.colours)
     first = np.asarray(ncc)[:, dark].max(1)
     look = [j for j, (i, obs) in enumerate(weak)
-            if obs.face is None and colour_dark.get(obs.colour, False) and first[i] < config.lamp_below
+            if (obs.face is None or at[j] in led) and colour_dark.get(obs.colour, False)
+            and first[i] < config.lamp_below
             and colour_sure(colour_p[i], colours.index(obs.colour)) >= config.spot_colour_sure
             and spot_tells(tops.body[i], config)[0]]
     if not look:
@@ -291,7 +330,12 @@ def _spot_reads(frame: np.ndarray, tops: TopFaces, colour_p: np.ndarray, ncc: np
         away = (np.array([a[0] for a in aways]), np.array([a[1] for a in aways]))
     new_ncc, _ = recentred_scores(frame, tops.rects[idx], tops.body[idx], np.array([expected_of(at[j]) for j in look]),
                                   rot_templates, None, config, away, spot=True)
-    better = new_ncc[:, dark].max(1) >= first[idx] + config.recentre_gain
+    own = new_ncc[:, dark].max(1)
+    better = own >= first[idx] + config.recentre_gain
+    # a face read from another print's template is replaced only where the die's own print, the spot taken off,
+    # matches about as well as that template matched the spot (within recentre_gain): else it is no better evidence
+    read = np.array([weak[j][1].face is not None for j in look], bool)
+    better &= ~read | (own >= np.asarray(ncc)[idx].max(1) - config.recentre_gain)
     if not better.any():
         return []
     again = {j: obs for _, j, obs in decide_each(tops.take(idx), colour_p[idx], new_ncc, profile, config,
