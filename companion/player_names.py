@@ -89,7 +89,7 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
                             most=MAX_MARKS, count=marks))
     if not has_visible("".join(ch for ch in name if not _variation_selector(ch))):  # joiners alone show nothing
         raise BadEntry(Text("a player name is empty: give the player's name"))
-    same = next((o for o in others if name_key(o) == name_key(name)), None)
+    same = taken_name(name, others)
     if same is not None:
         if same == name:
             raise BadEntry(Text("{name!r} is already playing; names must differ (ignoring case and accents)",
@@ -97,6 +97,15 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
         raise BadEntry(Text("{name!r} (as {same!r}) is already playing; names must differ (ignoring case and accents)",
                             name=name, same=same))
     return name
+
+
+def taken_name(name: str, others: Sequence[str]) -> str | None:
+    """The one of ``others`` that is ``name``'s player, as the box tells players apart (ignoring case, accents and
+    compatibility forms: :func:`rules.scoring.name_key`; "player 1" is "Player 1", "ΕΛΕΝΗ" is "Ελένη"), or None
+    when ``name`` is free. The one comparison behind :func:`check_player_name`'s "already playing" and the
+    touchscreen's choice of a free "Player N"."""
+    key = name_key(name)
+    return next((o for o in others if name_key(o) == key), None)
 
 
 def named_player(name: Any, names: Sequence[str]) -> Any:

@@ -3,6 +3,7 @@ game's options in play, Add player, Split evenly, Start (:mod:`companion.setup_f
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -10,6 +11,7 @@ import pygame
 
 from companion.actions import Action
 from companion.i18n import _, ngettext
+from companion.player_names import taken_name
 from companion.screen.canvas import (
     ACCENT,
     BG,
@@ -34,9 +36,12 @@ Ancients, the 7-9 player game)."""
 
 
 def _next_player_name(players: list[dict[str, Any]]) -> str:
-    """``"Player N"`` for the first N not taken (players added on the touchscreen have no keyboard)."""
-    names = {p.get("name") for p in players}
-    return next(_("Player {n}").format(n=k) for k in range(1, 10) if _("Player {n}").format(n=k) not in names)
+    """``"Player N"`` for the first N whose name no player has, as the box compares names
+    (:func:`companion.player_names.taken_name`: a phone's "player 1" takes "Player 1"); players added on the
+    touchscreen have no keyboard."""
+    names = [str(p.get("name")) for p in players]
+    return next(_("Player {n}").format(n=k) for k in itertools.count(1)
+                if taken_name(_("Player {n}").format(n=k), names) is None)
 
 
 def options_in_play(options: list[dict[str, Any]]) -> list[str]:
