@@ -45,7 +45,7 @@ from rules.text import AND, N_, OR, Listing, Text, in_game, plural
 __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_",
            "as_written", "ask_language",
            "asked_language", "fit_at_output", "kept_as_written", "reset_fit_at_output", "box_language", "fit_articles",
-           "current_language", "enter_language", "leave_language", "format_datetime", "format_number", "lazy",
+           "current_language", "enter_language", "leave_language", "format_datetime", "Moment", "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
            "pgettext", "pick_language", "plural", "plurals", "say", "say_template",
            "set_box_language", "text_of", "translations", "use_language", "in_game"]
@@ -340,6 +340,8 @@ def _say(value: str, lang: str) -> str:
         return value.said(lang)
     if isinstance(value, Listing):
         return value.spoken(lambda part: str(localize(part, lang)))
+    if isinstance(value, Moment):
+        return value.said(lang)
     return str(value)
 
 
@@ -511,8 +513,44 @@ def format_number(value: float | int, digits: int | None = None) -> str:
     return format_decimal(value, format=fmt, locale=_locale())
 
 
-def format_datetime(timestamp: float, style: str = "medium") -> str:
-    """Unix seconds as the current language writes a date and time (local time)."""
+def format_datetime(timestamp: float, style: str = "medium", lang: str | None = None) -> str:
+    """Unix seconds as ``lang`` (None: the current language) writes a date and time (local time); ``style`` is
+    Babel's ``"short"``, ``"medium"``, ``"long"`` or ``"full"``."""
     from datetime import datetime
 
-    return _babel_datetime(datetime.fromtimestamp(timestamp), format=style, locale=_locale())
+    locale = _locale() if lang is None else Locale.parse(_known(lang))
+    return _babel_datetime(datetime.fromtimestamp(timestamp), format=style, locale=locale)
+
+
+class Moment(str):
+    """A date and time kept to be written as the hearer's language writes it (a message's parameter: the history's
+    "{title} of {when}" answered to a Hungarian phone says "2026. 12. 06. 9:53", to the box in English
+    "12/6/26, 9:53 AM"); :func:`localize` writes it with :func:`format_datetime`. As a plain ``str`` it is the
+    English.
+
+    Attributes:
+        timestamp: Unix seconds (local time is shown).
+        style: Babel's date-time style (``"short"``, ``"medium"``, ...).
+    """
+
+    timestamp: float
+    style: str
+
+    def __new__(cls, timestamp: float, style: str = "medium") -> Moment:
+        self = str.__new__(cls, format_datetime(timestamp, style, "en"))
+        self.timestamp = float(timestamp)
+        self.style = style
+        return self
+
+    def said(self, lang: str) -> str:
+        """The moment as ``lang`` writes it."""
+        return format_datetime(self.timestamp, self.style, lang)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Moment, (self.timestamp, self.style))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Moment:
+        return self
+
+    def __copy__(self) -> Moment:
+        return self

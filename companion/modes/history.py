@@ -81,6 +81,7 @@ class HistoryMode(BoxMode):
 
 
 def _when(record: dict[str, Any]) -> str:
-    from companion.i18n import format_datetime
+    """When the game started, written in the language of whoever the answer is said to (a phone's own)."""
+    from companion.i18n import Moment
 
-    return format_datetime(record["started_at"], "short") if record.get("started_at") else ""
+    return Moment(record["started_at"], "short") if record.get("started_at") else ""
