@@ -746,7 +746,7 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
             if undo is None:
                 return Outcome([], Text("{player} has no report to undo", player=p.player))
             withdrawn = next((e for e in flow.session.events() if e.seq == undo.payload["seq"]), None)
-            what = flow.spec.event_label(withdrawn.kind) if withdrawn is not None else Text("report")
+            what = flow.spec.event_label(withdrawn.kind, withdrawn.payload) if withdrawn is not None else Text("report")
             return Outcome([undo], Text("{player}'s report withdrawn: {what}", player=p.player, what=what),
                            detail=f"{p.player}: report #{undo.payload['seq']} undone (event {undo.seq})")
     except BadEntry as exc:

@@ -645,3 +645,33 @@ def test_a_second_pass_out_of_turn_is_refused_and_the_turn_stays(store):
     flow.report("Cy", "pass", {})
     flow.report("Dee", "pass", {})  # everyone has passed: Combat, Ann (the first to pass) starts the next round
     assert flow.view()["round_label"] == "Round 1 of 9, Combat phase"
+
+
+
+# Explore and Influence as the Greek, Polish and Hungarian tables call them (Eclipse 1.2 Action phase), not the
+# phase's "Action" ("Ενέργειες")
+ACTION_NAMES = {"el": ("Εξερεύνηση", "Επιρροή"), "pl": ("Eksploracja", "Wpływ"), "hu": ("Felfedezés", "Befolyás")}
+RECORDED = {"el": "καταγράφηκε: {what}", "pl": "zapisano: {what}", "hu": "rögzítve: {what}"}
+
+
+@pytest.mark.parametrize(("lang", "players"), [("el", "Γιώργος,Ζωή"), ("pl", "Zofia,Piotr"), ("hu", "Ágnes,Bálint")])
+def test_an_action_is_echoed_and_withdrawn_as_the_action_taken(store, lang, players):
+    from companion.actions import Action
+    from companion.flow import handle_action
+
+    flow = start(store, players)
+    first, second = players.split(",")
+    flow.report(first, "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+    flow.report(second, "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+    turn = flow.view()["turn"]
+    other = second if turn == first else first
+    toward = [0, -1] if turn == first else [0, 1]  # ring I, next to the explorer's starting sector
+    explored = handle_action(flow, {"action": Action.REPORT, "origin": "phone", "player": turn, "form": "explore",
+                                    "values": {"sector": "103 Beta Leonis", "hex": toward, "rotation": 0}})
+    influenced = handle_action(flow, {"action": Action.REPORT, "origin": "phone", "player": other,
+                                      "form": "influence", "values": {}})
+    explore, influence = ACTION_NAMES[lang]
+    assert i18n.say(explored.message, lang) == RECORDED[lang].format(what=f"{turn}: {explore}")
+    assert i18n.say(influenced.message, lang) == RECORDED[lang].format(what=f"{other}: {influence}")
+    undone = handle_action(flow, {"action": Action.UNDO_REPORT, "origin": "phone", "player": other})
+    assert undone.error is None and i18n.say(undone.message, lang).endswith(f": {influence}"), undone

@@ -43,7 +43,15 @@ from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
 from rules.eclipse.rounds import ACTIONS, REACTIONS
-from rules.eclipse.words import ANCIENTS_WORD, RESOURCE_WORDS, SHIP_WORDS, component_word, ship_word, structure_word
+from rules.eclipse.words import (
+    ACTION_WORDS,
+    ANCIENTS_WORD,
+    RESOURCE_WORDS,
+    SHIP_WORDS,
+    component_word,
+    ship_word,
+    structure_word,
+)
 
 __all__ = ["ECLIPSE_FLOW", "EclipseFlow", "MAP_REACH"]
 
@@ -173,6 +181,15 @@ class EclipseFlow(FlowBase):
         Column("alliance", Text("Alliance")),
     )
     camera = ECLIPSE_CAMERA
+
+    def event_label(self, kind: str, payload: Mapping[str, Any] | None = None) -> str:
+        """An action (or reaction) said as the action taken, as the rulebook names it (1.2 Action phase: Explore,
+        Influence, Research, Upgrade, Build, Move), so "recorded" and "withdrawn" name it; other kinds as
+        :attr:`event_words`."""
+        action = (payload or {}).get("action") if kind == events.ACTION_TAKEN else None
+        if action in ACTION_WORDS:
+            return ACTION_WORDS[action]
+        return super().event_label(kind, payload)
 
     # -- forms -----------------------------------------------------------------------------------------
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
