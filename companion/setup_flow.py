@@ -64,17 +64,18 @@ log = logging.getLogger(__name__)
 
 OPTION_HEADINGS = {"species": N_("Species"), "start_worlds": N_("Start worlds"), "races": N_("Races")}
 OPTION_WORDS = {"species": N_("species"), "start_worlds": N_("start worlds"), "races": N_("races")}
+OPTION_ONE = {"species": N_("species"), "start_worlds": N_("start world"), "races": N_("race")}
 """The per-player options' names as the setup page shows them (the games' options with ``per_player``): as a
-heading, and in a sentence."""
+heading, in a sentence, and one player's pick ("Ágnes: race Sheptas", Hungarian "faj", not "fajok")."""
 
 
-def option_word(name: str, heading: bool = False) -> Text:
-    """A per-player option's name for the players (``"species"``; ``"Species"`` as a heading), said in their
-    language."""
+def option_word(name: str, heading: bool = False, one: bool = False) -> Text:
+    """A per-player option's name for the players (``"species"``; ``"Species"`` as a heading; ``one``: a single
+    player's pick, ``"race"``), said in their language."""
     word = name.replace("_", " ")
     if heading:
         return Text(OPTION_HEADINGS.get(name, word.capitalize()))
-    return Text(OPTION_WORDS.get(name, word))
+    return Text((OPTION_ONE if one else OPTION_WORDS).get(name, word))
 
 
 __all__ = ["SETUP_ACTIONS", "TableSetup"]
@@ -330,7 +331,7 @@ class TableSetup:
         except BadEvent as exc:
             raise BadEntry(message_of(exc)) from None
         self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)
-        return Text("{player}: {option} {value}", player=name, option=option_word(found.name),
+        return Text("{player}: {option} {value}", player=name, option=option_word(found.name, one=True),
                     value=checked[name] or Text("none"))
 
     @property

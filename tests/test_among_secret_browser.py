@@ -51,7 +51,7 @@ def test_the_secret_objective_is_entered_on_the_qualeens_phone_alone_and_shown_o
             (_, agnes, _), (_, balint, _) = phones
             secret = i18n.localize(i18n.Text("{form} (hidden: only on your phone)",
                                              form=i18n.Text("Secret objective (Qualeen)")), "hu")
-            assert secret == "Titkos Cél (Qualeen) (rejtett: csak a telefonodon)"
+            assert secret == "Titkos cél (Qualeen) (rejtett: csak a telefonodon)"
             expect(agnes.locator("#form-pick option", has_text=secret)).to_have_count(1)
             expect(balint.locator("#form-pick option", has_text="Qualeen")).to_have_count(0)
             agnes.locator("#form-pick").select_option("secret")

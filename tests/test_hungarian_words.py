@@ -48,3 +48,67 @@ def test_no_hungarian_list_of_names_stands_under_a_plural_pronoun():
     játékos helyére (Anna)", the waiting lines "várakozás a fázisválasztásra: Anna", Eclipse's early end of the Action
     phase "az Akció fázis véget ér passz nélkül: Anna" ("ezek …: Anna" and "várakozás rájuk: Anna" before)."""
     assert [(english, said) for english, said in pairs("hu") if THESE_NAMES.search(said)] == []
+
+
+PROPER_NAMES = ("Gyorsított Gyártás", "Ősi Kaptárak", "Ősi Szülőbolygó", "Galaktikus Központ", "Rise of the Ancients",
+                "A Fajok")
+"""Names of one thing that keep their capitals inside a label: an objective card, Rise of the Ancients' sections and
+sector type (Ancient Homeworlds), the Galactic Center hex, the expansion's title, the Among the Stars rulebook's
+"A Fajok" (Races) cited as printed."""
+
+
+def title_cased(english: str, said: str) -> list[str]:
+    """The labels in ``said`` written in Title Case: in each part between punctuation (a label, or one item of a
+    list), two to four words whose words after the first all start with a capital ("Lap Eldobása Creditért",
+    "{n} Energia Kocka"), leaving out placeholders, words carried over from ``english`` (names, "VP" as "GYP" is
+    all capitals), :data:`PROPER_NAMES` and rulebook headings as printed, quoted („Kör Áttekintése”) or after
+    their number ("7 Agresszív Mód"). Hungarian
+    writes a label in sentence case: "Lap eldobása creditért", "Erőmű építése", "2 energiakocka"."""
+    body = re.sub(r"„[^”]*”", " ", PLACEHOLDER.sub(" ", said))
+    for name in PROPER_NAMES:
+        body = body.replace(name, " ")
+    carried = set(re.findall(r"\w+", english))
+    found = []
+    for part in re.split(r"[:;,.()\"!?+–]", body):
+        if part.strip()[:1].isdigit():  # a rulebook section after its number
+            continue
+        words = re.findall(r"[^\W\d_]+", part)
+        rest = [w for w in words[1:] if w not in carried and not w.isupper()]
+        if 2 <= len(words) <= 4 and words[0][0].isupper() and rest and all(w[0].isupper() for w in rest):
+            found.append(part.strip())
+    return found
+
+
+@pytest.mark.parametrize("english, said, found", [
+    ("Card discarded for credits", "Lap Eldobása Creditért", ["Lap Eldobása Creditért"]),
+    ("{n} energy cubes", "{n} Energia Kocka", ["Energia Kocka"]),
+    ("Card discarded for credits", "Lap eldobása creditért", []),
+    ("{n} energy cubes", "{n} energiakocka", []),
+    ("rulebook 6 'Game end'", "szabálykönyv 6 „Játék Vége”", []),  # a heading as the rulebook prints it
+    ("(Among the Stars rulebook, 7 Aggressive mode)", "(Among the Stars szabálykönyv, 7 Agresszív Mód)", []),
+    ("objective card (Accelerated Construction)", "Célkártya (Gyorsított Gyártás)", []),
+    ("Secret objective (Qualeen)", "Titkos Cél (Qualeen)", ["Titkos Cél"]),
+])
+def test_a_title_cased_label_is_found(english, said, found):
+    assert title_cased(english, said) == found
+
+
+def test_hungarian_labels_are_in_sentence_case():
+    """Among the Stars' forms and rows on a Hungarian phone: "Erőmű építése", "Lap eldobása creditért",
+    "2 energiakocka", "Titkos cél (Qualeen)" (Title Case before, as English writes a heading)."""
+    assert [(english, said) for english, said in pairs("hu") if title_cased(english, said)] == []
+
+
+@pytest.mark.parametrize(("lang", "said"), [("hu", "Ágnes: faj Sheptas"), ("pl", "Ágnes: rasa Sheptas"),
+                                            ("el", "Ágnes: φυλή Sheptas"), ("en", "Ágnes: race Sheptas")])
+def test_a_players_race_is_said_in_the_singular(store, lang, said):
+    """One player picks one race (Among the Stars, Races: each player takes one race tile): "Ágnes: faj Sheptas",
+    not the plural "fajok" (races) the setup page's heading uses."""
+    from companion.flows import FLOWS
+    from companion.i18n import say
+    from companion.setup_flow import TableSetup
+
+    setup = TableSetup(store, FLOWS["among"])
+    for name in ("Ágnes", "Bálint"):
+        setup.add_player(name)
+    assert say(setup.choose("Ágnes", "races", "Sheptas"), lang) == said

@@ -67,9 +67,9 @@ LABELS = [
     ("hu", None, "Station", "Űrállomás", AMONG_HU, None, "Űrállomás"),
     ("hu", None, "Credits", "Credit", AMONG_HU, None, "megmaradt 3 Credit után"),  # 6 Játék Vége
     ("hu", None, "VP", "GYP", AMONG_HU, None, "GYP jár"),  # 6 Játék Vége
-    ("hu", None, "VP track", "Pontozó Tábla", AMONG_HU, None, "Pontozó Tábla"),
+    ("hu", None, "VP track", "Pontozó tábla", AMONG_HU, None, "Pontozó Tábla"),  # sentence case in a label
     ("hu", None, "Location", "Helyszín", AMONG_HU, None, "Helyszín Kártya"),
-    ("hu", None, "Power Reactor built", "Erőmű Építése", AMONG_HU, None, "Erőmű Építése"),  # 4 Kör Áttekintése
+    ("hu", None, "Power Reactor built", "Erőmű építése", AMONG_HU, None, "Erőmű Építése"),  # 4 Kör Áttekintése
 ]
 
 # (language, msgid, a part of the catalog's msgstr, seed, page or None, the rulebook's words there)

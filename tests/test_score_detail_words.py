@@ -119,7 +119,7 @@ def test_among_the_stars_details_are_said_in_the_players_language() -> None:
     said = {lang: {category: localize(detail, lang) for category, detail in gyorgy.items()}
             for lang in ("el", "pl", "hu")}
     assert gyorgy["empty reactors"] == "3 reactors with no cubes"
-    assert said["hu"]["empty reactors"] == "3 reaktor Energia Kocka nélkül"
+    assert said["hu"]["empty reactors"] == "3 reaktor energiakocka nélkül"
     assert said["pl"]["empty reactors"] == "3 reaktory bez kostek energii"
     assert said["el"]["empty reactors"] == "3 αντιδραστήρες χωρίς κύβους ενέργειας"
     assert said["hu"]["credits"] == "5 Credit, 1 GYP minden 3 Credit után"
