@@ -360,6 +360,25 @@ def test_an_action_that_does_not_apply_is_named_as_the_phone_posts_it_and_where_
     assert say(answer.error, "en") == "History does not apply now (a game in play)"
 
 
+def test_a_history_action_during_a_setup_names_what_is_refused_not_the_setup_steps(store, tmp_path):
+    """A phone's {"action": "open"} (or "export") while a game was being set up read "set up the game first: add
+    players, then Start", as if opening a past game waited for this setup: it names History and where the box is;
+    nothing moves. A report during the setup still asks for the setup first."""
+    from companion.i18n import say
+
+    loop = evening(store, tmp_path)
+    do(loop, "choose_game", game="race")
+    do(loop, "setup_player", player="Ann")
+    assert loop.mode_name is ModeName.SETUP
+    answer = loop.dispatch({"action": Action.OPEN_GAME, "origin": "phone", "session": "x"})
+    assert say(answer.error, "en") == "History does not apply now (a game being set up)"
+    assert say(answer.error, "pl") == "Historia nie ma teraz zastosowania (przygotowanie gry)"
+    assert loop.mode_name is ModeName.SETUP and [p["name"] for p in loop.view()["game"]["players"]] == ["Ann"]
+    answer = loop.dispatch({"action": Action.REPORT, "origin": "phone", "player": "Ann", "form": "phase",
+                            "values": {}})
+    assert say(answer.error, "en") == "set up the game first: add players, then Start"
+
+
 def test_opening_a_game_on_the_chooser_is_refused_naming_where_players_open_it(store, tmp_path):
     """A phone's {"action": "open"} on the chooser read "History does not apply now (the game chooser)", though
     History is a button right there: it names where a past game opens (History) and, with games left open, the

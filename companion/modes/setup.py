@@ -76,7 +76,8 @@ class SetupMode(Mode):
 
     def handle(self, act: Posted) -> Outcome | None:
         """A setup action (Next = Start); a rename or removal carries the seat's claim along; "read now" is
-        taken (nothing to read yet); Quit is the loop's; anything else waits for the game."""
+        taken (nothing to read yet); Quit and the box's own actions that do not apply here (a past game's open) are
+        the loop's to answer; anything else waits for the game."""
         if act.action is Action.QUIT:
             return None
         if act.action is Action.READ_NOW:
@@ -84,6 +85,8 @@ class SetupMode(Mode):
             return Outcome([], Text("reading now"))
         if act.action is Action.NEXT_PHASE:
             act = dataclasses.replace(act, action=Action.SETUP_START, payload=Action.SETUP_START.payload())
+        if act.action.phone == "box":  # the history's open, the table check's OK: not this setup's to wait for
+            return None  # the loop names the action refused and where the box is
         if act.action not in SETUP_ACTIONS:
             return Outcome([], "", Text("set up the game first: add players, then Start"))
         frame = self.loop.last_frame
