@@ -17,7 +17,7 @@ Glossary (one term per idea across the codebase):
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -291,6 +291,10 @@ class Option:
             is one component's sides. Every player takes a component of their own, so the entries must fit
             on distinct components (:func:`rules.settings.components_conflict`); an entry on no listed
             component is a component of its own. Empty: each entry is its own component (:attr:`distinct`).
+        components_refusal: with :attr:`components`, the refusal said instead of :attr:`distinct`, made from the
+            entries of every player on the entries that do not fit (in seat order, repeats kept) and how many
+            components carry them: a sentence
+            whose counts agree ("2 players chose Planta, and only 1 player board shows it").
     """
 
     name: str
@@ -307,6 +311,7 @@ class Option:
     player_key: str | None = None
     distinct: str = ""
     components: tuple[tuple[str, ...], ...] = ()
+    components_refusal: Callable[[tuple[str, ...], int], str] | None = None
 
     def __post_init__(self) -> None:
         if self.components and not (self.per_player and self.distinct):

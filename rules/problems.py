@@ -120,8 +120,8 @@ PROBLEMS: dict[str, str] = {
     "eclipse.rise_alliances": N_("Alliances are a Rise of the Ancients module, and rise_of_the_ancients is false"),
     "eclipse.rise_orbital": N_("the Ancient Orbital is a Rise of the Ancients discovery"),
     "eclipse.player_count": N_("must list 1-9 players (Eclipse with Rise of the Ancients seats 2-9), got {count}"),
-    "eclipse.boards": N_("{species} need {count} player boards, and only {boards} carry them (each board is "
-                         "double-sided; one player plays it)"),
+    "eclipse.boards": N_("{count} players chose {species}, and the player boards that show them number {boards} "
+                         "(each board is double-sided; one player plays it)"),
     "eclipse.alliances_few_players": N_("Alliances are not used with {count} players (4 or more)"),
     "eclipse.alliance_tiles": N_("{count} players hold a {alliance} tile; an alliance has {most}"),
     "eclipse.hex_held_twice": N_("hex {hex} is also in {other}.controlled_hexes; a hex holds one influence disc"),

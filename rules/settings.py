@@ -236,6 +236,9 @@ def check_entries(info: GameInfo, option: Option, raw: Sequence[Any]) -> tuple[s
     if option.components:
         conflict = components_conflict(value, option.components)
         if conflict is not None:
+            if option.components_refusal is not None:
+                unfit = set(conflict[0])  # every player on those entries, not only the fewest that cannot fit
+                raise BadSettings(option.components_refusal(tuple(v for v in value if v in unfit), conflict[1]))
             raise BadSettings(Text(option.distinct, value=Listing(conflict[0], AND),
                                    components=conflict[1]))
     elif option.distinct:

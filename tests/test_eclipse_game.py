@@ -40,7 +40,7 @@ def errors(result):
 
 
 def test_setup_refuses_one_board_twice_and_options_for_another_player_count():
-    with pytest.raises(BadSettings, match="Terran Union and Planta: each needs a player board of its own, and only 1"):
+    with pytest.raises(BadSettings, match="2 players chose Terran Union and Planta, and only 1 player board shows"):
         GAME.initial_state({"players": [{"name": "A", "species": "Terran Union"}, {"name": "B", "species": "Planta"}]})
     three = GAME.initial_state({"players": ["A", "B", "C"], "species": ["Magellan", "Magellan", "Magellan"]})
     assert [p.species for p in three.players] == ["Magellan"] * 3  # Magellan is on the back of all three new boards

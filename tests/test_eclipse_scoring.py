@@ -110,6 +110,8 @@ def test_ties_go_to_resources_then_are_shared():
     (lambda d: d["players"][0].update(species="Eridiani Empire"), "players[0].species",
      "did you mean 'Eridani Empire'"),
     (lambda d: d["players"][3].update(species="Eridani Empire"), "players[3].species", "player boards"),
+    (lambda d: [p.update(species="Planta") for p in d["players"][2:]], "players[3].species",
+     "2 players chose Planta, and the player boards that show them number 1"),  # not "Planta and Planta need ..."
     (lambda d: d["players"][2].update(controlled_hexes=["224", "101"]),
      "players[2].controlled_hexes[1]", "also in players[1]"),
     (lambda d: d["players"][1].update(developments=["Trade Fleet"]), "players[1].developments[0]",

@@ -46,6 +46,30 @@ def test_two_species_on_one_board_say_how_many_boards_carry_them_in_each_languag
 
     with pytest.raises(BadSettings) as refused:
         GAME.initial_state({"players": [{"name": "A", "species": "Terran Union"}, {"name": "B", "species": "Planta"}]})
-    assert "de csak 1 tábla hordozza őket" in say(refused.value, "hu")
-    assert "μόνο 1 ταμπλό τα έχουν" in say(refused.value, "el")
-    assert "liczba plansz, na których są: 1" in say(refused.value, "pl")
+    assert "de csak 1 játékostábla hordozza őket" in say(refused.value, "hu")
+    assert "μόνο 1 ταμπλό παίκτη τα έχει" in say(refused.value, "el")
+    assert "liczba plansz gracza z tymi rasami: 1" in say(refused.value, "pl")
+
+
+@pytest.mark.parametrize(("species", "said"), [
+    (["Planta", "Planta"], "2 players chose Planta, and only 1 player board shows it"),
+    (["Terran Union", "Planta"], "2 players chose Terran Union and Planta, and only 1 player board shows them"),
+    (["Planta", "Planta", "Planta"], "3 players chose Planta, and only 1 player board shows it"),
+    (["Magellan"] * 4, "4 players chose Magellan, and only 3 player boards show it"),  # the back of the three new
+    (["Planta", "Terran Union", "Orion Hegemony", "Planta"],
+     "3 players chose Planta and Terran Union, and only 1 player board shows them"),
+])
+def test_a_species_chosen_by_more_players_than_boards_is_said_in_a_sentence(species, said) -> None:
+    """Two players on Planta read "Planta and Planta: each needs a player board of its own, and only 1 carry them":
+    the species once, the players counted, the board a count that agrees (Rise of the Ancients p.3: Terran Union and
+    Planta are the two sides of one board)."""
+    from companion.i18n import say
+    from rules import BadSettings
+    from tests.test_eclipse_game import GAME
+
+    with pytest.raises(BadSettings) as refused:
+        GAME.initial_state({"players": [{"name": f"P{k}", "species": s} for k, s in enumerate(species)]})
+    assert say(refused.value, "en").startswith(said + " ("), say(refused.value, "en")
+    for lang in ("el", "pl", "hu"):
+        said_there = say(refused.value, lang)
+        assert species[0] in said_there and said_there != say(refused.value, "en"), said_there

@@ -465,8 +465,9 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
     conflict = components_conflict([p.species for p in players], BOARDS)
     if conflict is not None:
         last = max(k for k, p in enumerate(players) if p.species in conflict[0])
+        chose = [p.species for p in players if p.species in conflict[0]]  # every player on those species
         raise ScoreInputError.coded(f"players[{last}].species", "eclipse.boards",
-                                    species=Listing(conflict[0], AND), count=len(conflict[0]), boards=conflict[1])
+                                    species=Listing(dict.fromkeys(chose), AND), count=len(chose), boards=conflict[1])
     _check_held_once(players)
     _check_bag(players)
     _one_holder(players, "traitor", Text("the Traitor card"))

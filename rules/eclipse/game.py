@@ -61,7 +61,7 @@ from rules.eclipse.mapcheck import check_placement
 from rules.eclipse.placement import STRUCTURES
 from rules.eclipse.state import MODULES, EclipsePlayer, EclipseState, player_position, position
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, component_word
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, boards_refusal, component_word
 from rules.engine import EventContext, GameBase
 from rules.scoring import ScoreInputError
 from rules.settings import check_settings
@@ -95,7 +95,7 @@ INFO = GameInfo(
         Option(
             "species", "choices", default=(), per_player=True, player_key="species",
             label=Text("each player's species"),
-            choices=SPECIES, components=BOARDS,
+            choices=SPECIES, components=BOARDS, components_refusal=boards_refusal,
             distinct=N_("{value}: each needs a player board of its own, and only {components} carry them "
                         "(each board is double-sided and one player plays it; Rise of the Ancients p.3: Magellan is "
                         "on the back of the three new boards)"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules.eclipse.data import DEVELOPMENTS, DISCOVERIES
 from rules.names import term
-from rules.text import Text
+from rules.text import AND, Listing, Text, plural
 
 __all__ = ["ACTION_WORDS", "ANCIENTS_WORD", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "SHIP_WORDS",
            "STRUCTURE_WORDS", "component_word", "ship_word", "structure_word"]
@@ -68,3 +68,23 @@ MODULE_WORDS = {
 }
 """Each Rise of the Ancients module in players' words (a refusal names it: "the alliances module is for 4-9
 players")."""
+
+
+def boards_refusal(entries: tuple[str, ...], boards: int) -> Text:
+    """The refusal of species that more players chose than the player boards carrying them (Rise of the Ancients
+    p.3: every board is double-sided and one player plays it; Magellan is on the back of the three new boards): each
+    species once, the players counted, the boards a count its words agree with. ``entries`` in seat order, repeats
+    kept (``("Planta", "Planta")``: "2 players chose Planta, and only 1 player board shows it")."""
+    names = tuple(dict.fromkeys(entries))
+    if len(names) == 1:
+        return plural("{players} players chose {value}, and only {n} player board shows it (each board is double-sided "
+                      "and one player plays it; Rise of the Ancients p.3: Magellan is on the back of the three new "
+                      "boards)",
+                      "{players} players chose {value}, and only {n} player boards show it (each board is double-sided "
+                      "and one player plays it; Rise of the Ancients p.3: Magellan is on the back of the three new "
+                      "boards)", boards, players=len(entries), value=names[0])
+    return plural("{players} players chose {value}, and only {n} player board shows them (each board is double-sided "
+                  "and one player plays it; Rise of the Ancients p.3: Magellan is on the back of the three new boards)",
+                  "{players} players chose {value}, and only {n} player boards show them (each board is double-sided "
+                  "and one player plays it; Rise of the Ancients p.3: Magellan is on the back of the three new boards)",
+                  boards, players=len(entries), value=Listing(names, AND))
