@@ -37,10 +37,40 @@ def test_vp_chips_outside_consume_are_flagged_and_the_pool_never_goes_negative()
     assert view["vp_pool"] == 0 and view["vp_set_aside_paid"] == 6
     assert any("6 VP" in f.what and "set aside" in f.what for f in r.findings if f.severity is Severity.INFO)
     assert r.state.player("Ann").vp_chips == 30 and r.state.ending
-    # in Consume: no warning
-    ok = race_run(race_setup().round(Ann="consume_trade", Bob="produce")("vp_changed", player="Ann", delta=3))
+    # in Consume, after consuming a good (Alpha Centauri's windfall good, Old Earth's consume power): no warning
+    ok = race_run(race_setup(ann="Alpha Centauri").round(Ann="consume_x2", Bob="produce")
+                  ("good_removed", player="Ann", world="Alpha Centauri")("vp_changed", player="Ann", delta=3))
     assert not [f for f in ok.findings if f.severity is not Severity.INFO]
     assert ok.state.pool == 21
+
+
+CHIPS_WITHOUT_GOODS = "no good of theirs was consumed this Consume phase"
+
+
+def test_vp_chips_with_no_good_consumed_in_consume_are_questioned():
+    """IV Consume: VP chips are what consume powers give for the goods they consume (or, Deficit Spending and Merchant
+    World, for cards discarded from hand). 14 chips taken with no good consumed raised nothing: it is now a question
+    (a warning, nothing refused) naming the rule; a good consumed first, or a power that pays for cards from hand,
+    leaves it unasked, and a new Consume phase asks again."""
+    log = race_setup(ann="Alpha Centauri").round(Ann="consume_trade", Bob="produce")("vp_changed", player="Ann",
+                                                                                      delta=14)
+    result = race_run(log)
+    [asked] = [f for f in result.findings if CHIPS_WITHOUT_GOODS in f.what]
+    assert asked.severity is Severity.WARNING and "14 VP" in asked.what and "Ann" in asked.what
+    assert asked.rule == ("Race for the Galaxy, Consume phase: VP chips come from consume powers (goods, or cards "
+                          "from hand as Deficit Spending)")
+    assert result.state.player("Ann").vp_chips == 14  # taken as reported
+    consumed = race_setup(ann="Alpha Centauri").round(Ann="consume_trade", Bob="produce")
+    consumed("good_removed", player="Ann", world="Alpha Centauri")("vp_changed", player="Ann", delta=2)
+    assert not [f for f in race_run(consumed).findings if CHIPS_WITHOUT_GOODS in f.what]
+    # the good counts in its own Consume phase only: the next round's chips with nothing consumed are asked about
+    consumed.done(2)("round_ended").round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=2)
+    assert [f for f in race_run(consumed).findings if CHIPS_WITHOUT_GOODS in f.what]
+    # Deficit Spending (placed in Develop, before this Consume phase) pays VP for cards from hand: not asked
+    spending = race_setup().round(Ann="develop", Bob="consume_trade")("card_placed", player="Ann",
+                                                                       card="Deficit Spending").done()
+    spending("vp_changed", player="Ann", delta=2)
+    assert not [f for f in race_run(spending).findings if CHIPS_WITHOUT_GOODS in f.what]
 
 
 def test_more_chips_than_the_box_holds_is_a_warning():

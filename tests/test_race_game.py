@@ -425,7 +425,8 @@ def test_a_short_game_end_to_end_and_its_view_is_a_score_input():
     log("card_placed", player="Ann", card="Space Marines", paid=1)  # cost 2 - 1 (bonus)
     log.done()("card_placed", player="Ann", card="Galactic Resort", paid=3)
     log("card_placed", player="Bob", card="Gem World", paid=2).done()("round_ended", hands={"Ann": 3, "Bob": 4})
-    log.round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=24).done()
+    log.round(Ann="consume_x2", Bob="produce")("good_removed", player="Ann", world="Galactic Resort")  # consumed
+    log("vp_changed", player="Ann", delta=24).done()
     log("good_placed", player="Bob", world="Gem World").done()("round_ended", hands={"Ann": 2, "Bob": 5})
     r = run(log)
     assert [f.severity for f in r.findings] == [Severity.INFO, Severity.INFO]  # last round; game over

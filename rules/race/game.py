@@ -139,8 +139,14 @@ def _reset_phase(state: RaceState) -> RaceState:
     return replace(
         state,
         players=tuple(replace(p, placed_in_phase=0, extra_military=0, free_world=False,
-                              produce_used=()) for p in state.players),
+                              produce_used=(), consumed=0) for p in state.players),
     )
+
+
+def _vp_without_goods(player: PlayerState, phase_count: int) -> bool:
+    """Whether a consume power of ``player``'s gives VP for something other than goods: cards discarded from hand
+    (``DISCARD_HAND`` with ``GET_VP``: Deficit Spending, Merchant World), placed before this phase (digest §4 IV)."""
+    return any(p.has("DISCARD_HAND", "GET_VP") for c in active_cards(player, phase_count) for p in c.powers_in(4))
 
 
 def _pays_for_military(player: PlayerState, phase_count: int) -> bool:
@@ -396,6 +402,15 @@ class RaceGame(GameBase):
                 where,
                 Severity.WARNING,
                 N_("Consume phase: VP chips"),
+            )
+        elif vp > 0 and not player.consumed and not _vp_without_goods(player, state.phase_count):
+            ctx.finding(
+                Text("{player} takes {vp} VP in chips, but no good of theirs was consumed this Consume phase and no "
+                     "power of theirs gives VP for cards from hand: which consume power paid them?",
+                     player=player.name, vp=vp),
+                where,
+                Severity.WARNING,
+                N_("Consume phase: VP chips come from consume powers (goods, or cards from hand as Deficit Spending)"),
             )
         state = _put(state, replace(player, vp_chips=player.vp_chips + vp))
         from_pool = min(vp, state.pool)
@@ -653,7 +668,7 @@ class RaceGame(GameBase):
             ctx.finding(Text("a good on {card} is consumed or sold outside the Consume phase",
                              card=card.name), where, Severity.WARNING, N_("Consume phase"))
         tableau = player.tableau[:index] + (replace(player.tableau[index], good=False),) + player.tableau[index + 1 :]
-        return _put(state, replace(player, tableau=tableau))
+        return _put(state, replace(player, tableau=tableau, consumed=player.consumed + 1))
 
     handlers = {
         START_WORLD: _start_world,

@@ -86,6 +86,7 @@ class PlayerState:
     extra_military: int = 0  # from discarded New Military Tactics, until the end of this Settle phase
     free_world: bool = False  # discarded Colony Ship: the next world this Settle phase is free
     produce_used: tuple[str, ...] = ()  # windfall-production sources used this Produce phase
+    consumed: int = 0  # goods consumed or sold this Consume phase
 
     def find(self, card: str) -> int | None:
         """Index of ``card`` in the tableau, or None."""
