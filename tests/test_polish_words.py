@@ -17,6 +17,9 @@ import pytest
 
 from tests.catalogs import pairs
 
+PLACEHOLDER = re.compile(r"\{[^}]*\}")
+"""A message's placeholder ("{card}"): not a word of its own."""
+
 PERSON = r"\{(?:player|players|names|winner|who)\}"
 """The placeholders a player's name (or the players' names) fills."""
 
@@ -131,3 +134,21 @@ def test_the_diplomacy_refusal_names_the_other_player_as_the_table_wrote_the_nam
     assert said.startswith("{other} i ty nie macie stosunków dyplomatycznych") and not UNINFLECTED.search(said)
     players_named = [(e, s) for e, s in pairs("pl") if re.search(r"\{(?:player|winner|who|holder|owner)\}", s)]
     assert [(e, s) for e, s in players_named if UNINFLECTED.search(s)] == []
+
+
+def test_every_polish_race_message_calls_a_development_technologia():
+    """The Polish Race for the Galaxy rulebook calls a development card "technologia" (its components: "technologia",
+    "świat"; II Rozwój, "dodaje wybraną technologię do swego układu kart"): every Polish message of Race's rules and
+    flow that names a development says it so, one word for the idea ("Rozwój" stays the phase's name)."""
+    import re
+
+    from tests.catalogs import catalog
+
+    def of_race(message) -> bool:
+        return message.context == "Race for the Galaxy" or any(
+            loc.startswith(("rules/race/", "companion/flows/race")) for loc, _line in message.locations)
+
+    naming = [(m.id, m.string) for m in catalog("pl") if m.id and of_race(m)
+              and re.search(r"\bdevelopments?\b", PLACEHOLDER.sub("", m.id if isinstance(m.id, str) else m.id[0]))]
+    assert len(naming) >= 6  # the score row, the 6-cost rules, the copy found twice
+    assert [(i, s) for i, s in naming if "technologi" not in (s if isinstance(s, str) else s[0]).lower()] == []
