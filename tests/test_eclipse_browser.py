@@ -72,7 +72,7 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             # Ann explores 101 Castor at (0, -1) as printed: only a half wormhole towards her home (221's printed
             # 6 faces it, 101 has no half-circle on its edge 12): both phones show the rule and the fix at once.
             report(ann, "explore", sector="101 Castor", hex=(0, -1), rotation=0, **{"from": (0, -2)})
-            expect(ann.locator("#report-result")).to_contain_text("Ann: Action recorded")
+            expect(ann.locator("#report-result")).to_contain_text("Ann: Explore recorded")
             for page in (ann, bob):
                 expect(page.locator("#findings li").first).to_contain_text("only a half wormhole")
                 expect(page.locator("#findings li").first).to_contain_text("Eclipse, Wormhole Generator")
@@ -150,8 +150,8 @@ def test_the_setup_step_picks_each_players_species_on_the_phone(browser, hub, tm
                 picks.nth(0).select_option("Terran Directorate")
                 expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
                 picks.nth(1).select_option("Eridani Empire")  # the other side of Ann's board
-                expect(page.locator("#setup-result")).to_contain_text("Terran Directorate and Eridani Empire: each "
-                                                                       "needs a player board of its own")
+                expect(page.locator("#setup-result")).to_contain_text(
+                    "2 players chose Terran Directorate and Eridani Empire, and only 1 player board shows them")
                 expect(picks.nth(1)).to_have_value("")  # the refused pick is not kept
                 picks.nth(1).select_option("Orion Hegemony")
                 expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
