@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from vision.roll_dice import RollDiceConfig
-from vision.roll_dice.assemble import die_weights
 from vision.roll_dice.observations import TopFaces
 from vision.roll_dice.sizes import (
     clear_of,
@@ -227,24 +226,3 @@ def test_a_die_shaped_face_too_weak_by_itself_takes_no_place_of_nothing():
         assert len(got.rects) == 5
         assert other_size_swaps(chosen, weights, blot, np.array([0.5 * score]), faces([]), np.zeros(0),
                                 CFG).tolist() == [swapped]
-
-
-def test_a_chosen_face_no_read_reports_does_not_keep_another_sizes_die_out():
-    """A box the size chosen cut across a tilted die's top and side face matches no symbol and is no die's shape (die
-    weight 0: never reported); the same die's top at another size, plainly a die, lies within ``duplicate_dist`` of it.
-    Only the chosen faces a read would report keep a face of another size out, so the die is added; a chosen face of
-    a plain symbol at the same place still keeps it out."""
-    dead = faces([[100, 100, 40, 40, 0]], [CHECK])
-    dead_ncc = plain(1, 0.0)
-    weight = die_weights(dead, dead_ncc, CFG)
-    assert weight[0] < CFG.min_confidence
-    other = faces([[110, 100, 52, 52, 0]], [DIE])                 # 10 px off: within duplicate_dist x 40
-    assert not faces_apart(other.rects, dead.rects, CFG)[0]
-    assert other_size_guard(other, dead, CFG)[0] == 0.0            # every chosen face counted: kept out
-    assert other_size_guard(other, dead, CFG, weight)[0] == 1.0    # only those a read reports: free
-    assert other_size_could(other, dead, weight, CFG)[0]
-    got, ncc = other_size_faces(dead, dead_ncc, [(other, plain(1))], CFG)
-    assert len(got.rects) == 2 and np.array_equal(got.rects[1], other.rects[0]) and ncc[1, 0] == HI
-    sure = faces([[100, 100, 40, 40, 0]], [DIE])
-    assert die_weights(sure, plain(1), CFG)[0] >= CFG.min_confidence
-    assert len(other_size_faces(sure, plain(1), [(other, plain(1))], CFG)[0].rects) == 1

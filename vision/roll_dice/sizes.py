@@ -90,8 +90,7 @@ def other_size_could(faces: TopFaces, chosen: TopFaces, chosen_weights: np.ndarr
     ``min_confidence``, ``other_size_swap_least`` and each of theirs + ``other_size_swap_margin``."""
     n = len(faces.rects)
     upper = die_weights(faces, np.ones((n, 1)), cfg)
-    sure = None if cfg.other_size_swap_margin is None else chosen_weights   # a die size vouched for: see the guard
-    could = other_size_guard(faces, chosen, cfg, sure) * upper >= cfg.min_confidence
+    could = other_size_guard(faces, chosen, cfg) * upper >= cfg.min_confidence
     if cfg.other_size_swap_margin is None or n == 0:
         return could
     shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(n)
@@ -139,23 +138,14 @@ def joined(parts: list[TopFaces]) -> TopFaces:
                     np.concatenate([p.ink for p in parts]), np.concatenate([p.body for p in parts]), ev)
 
 
-def other_size_guard(faces: TopFaces, chosen: TopFaces, cfg: RollDiceConfig,
-                     chosen_weights: np.ndarray | None = None) -> np.ndarray:
+def other_size_guard(faces: TopFaces, chosen: TopFaces, cfg: RollDiceConfig) -> np.ndarray:
     """``float[N]`` 0..1: the factor of the die score of each of ``faces`` (found at a size not chosen) but its symbol:
     its die-likeness on ``other_size_shape_ramp`` (1 without evidence), 0 where a face of ``chosen`` (the size
     chosen) overlaps it by more than ``other_size_overlap``, or where it lies within ``duplicate_dist`` x the smaller
-    side of one (:func:`faces_apart`). With ``chosen_weights`` (``float[M]``, the chosen faces' die weights) only the
-    chosen faces a read would report (at least ``min_confidence``) count: a face no read reports (a box cut across a
-    tilted die's top and side, matching no symbol) is no die the other face could be seen again of. The callers give
-    them only where a face can take a chosen face's place (``other_size_swap_margin`` set: the size search vouched
-    for a die size; on an empty printed table every face is weak and none says where a die is). Known before any
-    face is matched, so a face it zeroes costs no match."""
+    side of one (:func:`faces_apart`). Known before any face is matched, so a face it zeroes costs no match."""
     n = len(faces.rects)
     shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(n)
-    rects = chosen.rects
-    if chosen_weights is not None and len(rects):
-        rects = rects[np.asarray(chosen_weights, np.float64) >= cfg.min_confidence]
-    free = faces_apart(faces.rects, rects, cfg) & clear_of(faces.rects, rects, cfg.other_size_overlap)
+    free = faces_apart(faces.rects, chosen.rects, cfg) & clear_of(faces.rects, chosen.rects, cfg.other_size_overlap)
     return _ramp(shape, cfg.other_size_shape_ramp) * free
 
 
@@ -185,8 +175,7 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
             continue
         best = got.max(1) if got.size else np.zeros(len(faces.rects))
         match = _ramp(best, cfg.other_size_match_ramp)
-        free = faces.lowered(other_size_guard(faces, chosen, cfg,
-                                              None if cfg.other_size_swap_margin is None else chosen_w) * match)
+        free = faces.lowered(other_size_guard(faces, chosen, cfg) * match)
         strong = np.flatnonzero(die_weights(free, got, cfg) >= cfg.min_confidence)
         if len(strong):
             adds.append((free.take(strong), got[strong].reshape(len(strong), -1)))
