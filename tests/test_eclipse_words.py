@@ -73,3 +73,62 @@ def test_a_species_chosen_by_more_players_than_boards_is_said_in_a_sentence(spec
     for lang in ("el", "pl", "hu"):
         said_there = say(refused.value, lang)
         assert species[0] in said_there and said_there != say(refused.value, "en"), said_there
+
+
+@pytest.mark.parametrize(("development", "greek"), [
+    ("Diplomatic Fleet", "Διπλωματικός Στόλος"), ("Mining Colony", "Αποικία Εξόρυξης"),
+    ("Ancient Monument", "Αρχαίο Μνημείο")])
+def test_a_development_two_players_hold_is_named_in_greek_whatever_its_gender(development, greek) -> None:
+    """Each Development tile is unique (Rise of the Ancients p.5, Greek "Κάθε Πλακίδιο Ανάπτυξης είναι μοναδικό"):
+    a score file giving one to two players is refused naming the tile as the Greek rulebook does, after the noun
+    whose article it takes ("την Διπλωματικός Στόλος", English "Diplomatic Fleet", before)."""
+    from companion.i18n import say
+    from rules.eclipse.endgame import final_scores
+    from rules.scoring import ScoreInputError
+    from tests.test_eclipse_cases import case
+
+    data = case("score-rise-of-the-ancients-rows")
+    for player in data["players"][1:3]:
+        player["developments"] = [development]
+    with pytest.raises(ScoreInputError) as refused:
+        final_scores(data)
+    assert say(refused.value, "el") == (f"players[2].developments[0]: το players[1] κρατά επίσης το Πλακίδιο "
+                                        f"Ανάπτυξης {greek}· κάθε Πλακίδιο Ανάπτυξης είναι μοναδικό")
+    assert str(refused.value) == (f"players[2].developments[0]: players[1] holds {development} too; each Development "
+                                  "tile is unique")
+
+
+def test_a_token_without_its_development_is_named_in_greek() -> None:
+    """A Warp Portal tile on a hex needs the Warp Portal Development (Rise of the Ancients p.8): the Greek refusal
+    names it "Πύλη Στρεβλώσεως" (p.5), as the score rows do."""
+    from companion.i18n import say
+    from rules.eclipse.endgame import final_scores
+    from rules.scoring import ScoreInputError
+    from tests.test_eclipse_cases import case
+
+    data = case("score-rise-of-the-ancients-rows")  # players[0] lays a Warp Portal on 105
+    data["players"][0]["developments"] = []
+    with pytest.raises(ScoreInputError) as refused:
+        final_scores(data)
+    assert say(refused.value, "el") == ("players[0].warp_portal_hex: ένα πλακίδιο Πύλη Στρεβλώσεως μπαίνει σε "
+                                        "εξάγωνο μόνο με την Ανάπτυξη Πύλη Στρεβλώσεως στο 'developments'")
+
+
+@pytest.mark.parametrize(("guardian", "greek"), [("Ancient Dreadnought", "Αρχαίο Θωρηκτό"),
+                                                 ("Ancient Cruiser", "Αρχαίο Καταδρομικό")])
+def test_a_guardian_still_on_a_hex_is_named_in_the_players_words(guardian, greek) -> None:
+    """An influence disc waits until the hex's guardian is destroyed (Rise of the Ancients p.6-7): the refusal and its
+    fix name the guardian in Greek ("Αρχαίο Θωρηκτό", Greek p.6), without an article that fits one gender."""
+    from companion.i18n import say
+    from rules.eclipse.data import catalogue
+    from rules.eclipse.galaxy import Galaxy, PlacedHex
+    from rules.eclipse.placement import check_influence_target
+
+    centre = PlacedHex(catalogue().sector("001"), (0, 0), 0, False)
+    [verdict] = check_influence_target(Galaxy.of([centre]), (0, 0), "Ann", owners={}, ancients={},
+                                       guardians={(0, 0): guardian})
+    label = centre.sector.label
+    assert say(verdict.message, "el") == (f"στον τομέα {label} βρίσκεται ακόμη {greek}: κανένας Δίσκος Επιρροής "
+                                          "μέχρι να καταστραφεί")
+    assert say(verdict.fix, "el") == f"{greek}: πρέπει πρώτα να καταστραφεί"
+    assert verdict.message == f"{label} still holds the {guardian}: no influence disc until it is destroyed"

@@ -111,3 +111,36 @@ def test_no_greek_sentence_makes_a_player_a_man():
     after a colon ("αναμονή για την επιλογή φάσης: Ζωή", "… των Ζωή" before); the setup's "Πατήστε ένα όνομα, μετά τη
     θέση του" ("έναν παίκτη, μετά τη θέση του": his, before)."""
     assert [(english, said) for english, said in pairs("el") if gendered(said)] == []
+
+
+TILE = r"\{(?:development|discovery|structure|tech|guardian)\}"
+"""The placeholders an Eclipse tile's or piece's name fills: a Development ("Διπλωματικός Στόλος", "Αποικία
+Εξόρυξης", "Αρχαίο Μνημείο": Greek rulebook p.5, p.20), a Discovery ("Αρχαία Τροχιά", p.8), a structure built or laid
+("Μονόλιθος", "Τροχιά", "Βωμός"), a technology, a guardian ("Αρχαίο Θωρηκτό", p.6)."""
+
+ARTICLE_BEFORE_TILE = re.compile(r"(?<!\w)(?:[Οο]|[Ηη]|[Ττ]ο|[Ττ]ον|[Ττ]ην?|[Ττ]ου|[Ττ]ης|[Οο]ι|[Ττ]α|[Ττ]ους|[Ττ]ις"
+                                 r"|[Ττ]ων|[Σσ]τ(?:ο|ον|ην?|ου|ης|ους|ις|α|ων)|[Έέ]ναν?|[Μμ]ια|[Μμ]ία) [«\"]?" + TILE)
+"""An article right before a tile's name ("κρατά επίσης την {development}", "είναι το {structure}"): it fits the
+names of one gender only (την Αποικία Εξόρυξης, but not την Διπλωματικός Στόλος). The name stands after the noun it
+is ("το πλακίδιο {structure}", "την Ανάπτυξη {development}", whose article is the noun's), with no article, or after
+a colon."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("το {other} κρατά επίσης την {development}· κάθε Πλακίδιο Ανάπτυξης είναι μοναδικό", True),
+    ("Κατασκευή: σε ποιο εξάγωνο [q, r] είναι το {structure};", True),
+    ("καταστρέψτε πρώτα το {guardian}", True),
+    ("{holder} έχει την Ανάπτυξη {development}", False),
+    ("υπάρχει ένα πλακίδιο {structure}, και είναι ήδη στον χάρτη", False),
+    ("{development}: Τεχνουργήματα σε εξάγωνα που ελέγχετε", False),
+])
+def test_an_article_before_a_tiles_name_is_found(text, found):
+    assert bool(ARTICLE_BEFORE_TILE.search(text)) is found
+
+
+def test_no_greek_sentence_gives_a_tile_the_gender_of_another():
+    """Every Greek message naming an Eclipse tile reads right whatever its name's gender: a Development another
+    player holds ("κρατά επίσης το Πλακίδιο Ανάπτυξης Διπλωματικός Στόλος"; "την Διπλωματικός Στόλος" before), the
+    hex a Monolith or an Orbital is built on ("το πλακίδιο Μονόλιθος"; "το Μονόλιθος", "το Τροχιά" before), a guardian
+    still on a hex."""
+    assert [(english, said) for english, said in pairs("el") if ARTICLE_BEFORE_TILE.search(said)] == []

@@ -344,7 +344,8 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str],
     for key, development in (("warp_portal_hex", "Warp Portal"), ("shellworld_hex", "Shellworld")):
         tokens[key] = read_sector_or_null(f.get(key), f.path(key), cat)
         if tokens[key] is not None and development not in developments:
-            raise ScoreInputError.coded(f.path(key), "eclipse.token_without_development", tile=development)
+            raise ScoreInputError.coded(f.path(key), "eclipse.token_without_development",
+                                        tile=component_word(development))
     ancient_portal = read_sector_or_null(f.get("ancient_warp_portal_hex"), f.path("ancient_warp_portal_hex"), cat)
     alliance, side = _read_alliance(f, alliances)
     position = PlayerPosition(
@@ -393,7 +394,7 @@ def _read_developments(f: Fields, rise: bool) -> list[str]:
         here = field_path(f.path("developments"), k)
         dev = read_choice(value, here, DEVELOPMENTS, Text("Development tiles"))
         if dev in developments:
-            raise ScoreInputError.coded(here, "eclipse.development_twice", development=dev)
+            raise ScoreInputError.coded(here, "eclipse.development_twice", development=component_word(dev))
         developments.append(dev)
     if developments and not rise:
         raise ScoreInputError.coded(f.path("developments"), "eclipse.rise_developments")
@@ -510,7 +511,7 @@ def _check_held_once(players: Sequence[PlayerPosition]) -> None:
         for j, dev in enumerate(p.developments):
             if dev in held:
                 raise ScoreInputError.coded(f"players[{k}].developments[{j}]", "eclipse.development_held_twice",
-                                            other=f"players[{held[dev]}]", development=dev)
+                                            other=f"players[{held[dev]}]", development=component_word(dev))
             held[dev] = k
 
 

@@ -43,7 +43,7 @@ from rules.eclipse.galaxy import (
     rotations_with_full_wormhole,
 )
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import RESOURCE_WORDS, structure_word
+from rules.eclipse.words import RESOURCE_WORDS, ship_word, structure_word
 from rules.text import N_, OR, Listing, Text, plural
 
 __all__ = [
@@ -346,7 +346,7 @@ def check_influence_target(galaxy: Galaxy, cell: Cell, player: str, *, owners: M
         out.append(Verdict("hex_controlled", False, ANCIENTS,
             Text("{sector} already holds {owner}'s influence disc; a hex holds one disc",
                  sector=h.sector.label, owner=owner), Text("remove the other disc first (only combat does that)")))
-    guardian = guardians.get(cell)
+    guardian = ship_word(guardians.get(cell))
     if guardian:
         out.append(Verdict("ancients_present", False, ANCIENTS,
                            Text("{sector} still holds the {guardian}: no influence disc until it is destroyed",
