@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pygame
+import pytest
 
 from companion.app import MainLoop
 from companion.flows import FLOWS
@@ -90,3 +91,49 @@ def test_the_phones_panel_frees_the_seat_of_each_of_nine_players(store, output_d
     assert _tap(screen, hub, frees[8].rect.center) == "release_seat"
     loop.step()
     assert "Orsolya" not in loop.pairing.claims and "Krisztián" in loop.pairing.claims
+
+
+LONGEST = ("Αλεξάνδρα-Κωνσταντίνα Παπαδοπούλου-Ξενοφ", "Małgorzata Wiśniewska-Szczepańska-Kowalcz",
+           "Szentgyörgyi-Hegedűs Erzsébet Zsuzsanna", "Brzęczyszczykiewicz Grzegorz Władysław", "Ἀρχιμήδης",
+           "Gergely Krisztián Orsolya Mária Ágnes", "Łucja", "Ζωή", "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW")
+"""Nine names of up to 40 characters (the most a name holds: :data:`companion.player_names.MAX_NAME`)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+@pytest.mark.parametrize("seats", [6, 9])
+def test_scan_to_join_and_the_link_are_drawn_whole_beside_six_or_nine_seats(seats, lang, output_dir):
+    """With six seats or more the rows reach under the QR code's line: "Scan to join" and the join link ran on under
+    the rows and were hidden there ("Σαρώστε για σύνδεση: ένα τηλέφωνο χωρίς αυτόν το…" cut by the sixth row). Both
+    stay in the QR code's column, whole, above the note, in every language and beside the longest names."""
+    from companion import i18n
+    from companion.hub import Pairing
+    from companion.screen.canvas import ELLIPSIS
+    from companion.screen.phones import PhonesPanel
+
+    link = "http://192.168.100.200:8080/join/Zq3uV7aB9_kLmN0pQrStUv"  # a join secret: 22 characters (records.py)
+    players = [{"name": name, "colour": colour, "claimed": k % 2 == 0}
+               for k, (name, colour) in enumerate(zip(LONGEST, ("red", "blue", "green", "yellow", "purple", "white",
+                                                                "black", "orange", "grey")[:seats], strict=False))]
+    view = {"game": {"flow": "eclipse", "title": "Eclipse", "players": players, "next": {"label": "Action"}},
+            "status": {"message": "ok"}, "session": {"events": 3}, "phone_url": "http://192.168.100.200:8080/"}
+    screen = TouchScreen(pairing=lambda: Pairing("g1", link.rsplit("/", 1)[1], {}))
+    screen.phones_open = True
+    try:
+        i18n.set_box_language(lang)
+        caption = i18n._("Scan to join: a phone without this code only watches")
+        screen.render(view)
+    finally:
+        i18n.set_box_language("en")
+    screen.save_png(output_dir / f"phones_{seats}_players_{lang}.png")
+    panel = PhonesPanel()
+    rows = panel.row_rects(screen, seats)
+    qr = panel.qr_rect(screen)
+    assert all(qr.right < row.left for row in rows)
+    drawn = [(str(text), rect) for text, rect, _room in screen.drawn]
+    for text, rect in drawn:  # over a row only the row's own name and phone
+        over = [row for row in rows if rect.colliderect(row)]
+        assert over == [] or over[0].contains(rect), (text, rect, over)
+    under_qr = [(text, rect) for text, rect in drawn if rect.top >= qr.bottom and rect.right <= rows[0].left]
+    assert all(rect.bottom <= 376 and not text.endswith(ELLIPSIS) for text, rect in under_qr), under_qr
+    lines = [text for text, _rect in under_qr]
+    assert "".join(lines[:2]) == link and " ".join(lines[2:]) == caption

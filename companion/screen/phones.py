@@ -31,10 +31,22 @@ MOST = 9
 """Seats listed at most (the most any game seats)."""
 
 
+COLUMN = (10, 256)
+"""``(x, width)`` in px of the left column (the title, the QR code, the link and "Scan to join"), left of the seats'
+rows at x 276: nothing in it is drawn under a row, whatever the number of seats."""
+QR = (56, 206)
+"""``(top, side)`` in px of the QR code, centred in the column: 206 px is 40 mm on the 7" screen, well over the 21 mm
+phones need at arm's length (:data:`companion.screen.canvas.QR_SIDE`), and leaves room under it for the link and the
+words, above the note at y 376."""
+NOTE_Y = 376
+"""The top of the note over the buttons (px)."""
+
+
 def _rows(count: int) -> tuple[int, int, int]:
     """``(top, pitch, height)`` in px of the rows of ``count`` seats, right of the QR code and above the note at y 376:
-    up to :data:`ROWS` rows of 48 px under the title's line, else up to :data:`MOST` rows of 36 px from the top."""
-    return (62, 54, 48) if count <= ROWS else (10, 40, 36)
+    up to :data:`ROWS` rows of 48 px under the title's line, 4 px apart (the sixth ends at y 370), else up to
+    :data:`MOST` rows of 36 px from the top."""
+    return (62, 52, 48) if count <= ROWS else (10, 40, 36)
 
 
 class PhonesPanel(ScreenState):
@@ -43,7 +55,14 @@ class PhonesPanel(ScreenState):
     screen = Screen.PHONES
 
     def qr_rect(self, ts: TouchScreen) -> pygame.Rect:
-        return ts.rect(10, 60, 250, 250)
+        x, width = COLUMN
+        top, side = QR
+        return ts.rect(x + (width - side) / 2, top, side, side)
+
+    def row_rects(self, ts: TouchScreen, count: int) -> list[pygame.Rect]:
+        """The rows of the first ``count`` seats (at most :data:`MOST`), in px, each beside its "Free seat"."""
+        top, pitch, height = _rows(count)
+        return [ts.rect(276, top + k * pitch, 356, height) for k in range(min(count, MOST))]
 
     def buttons(self, ts: TouchScreen, view: dict[str, Any]) -> list[Button]:
         buttons = []
@@ -70,14 +89,18 @@ class PhonesPanel(ScreenState):
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill(BG)
-        ts.text_fit(_("Phones"), (ts.x(10), ts.y(10)), ts.x(300), 44, TEXT)
+        column = ts.rect(COLUMN[0], 0, COLUMN[1], 0)
+        ts.text_fit(_("Phones"), (column.x, ts.y(10)), column.width, 44, TEXT)
         link = ts.qr_url(view)
         qr = self.qr_rect(ts)
+        y = qr.bottom + ts.s(6)
         if link:
             ts.draw_qr(link, qr)
-            ts.text_fit(link, (ts.x(10), qr.bottom + ts.s(8)), qr.width + ts.s(180), 22, DIM, min_size=12)
-        ts.text_fit(_("Scan to join: a phone without this code only watches"), (ts.x(10), qr.bottom + ts.s(34)),
-                     ts.x(440), 22, DIM, min_size=12)
+            y = _draw_link(ts, link, (column.x, y), column.width)
+        words = pygame.Rect(column.x, y + ts.s(4), column.width, ts.y(NOTE_Y - 2) - y - ts.s(4))
+        caption = _("Scan to join: a phone without this code only watches")
+        if ts.whole(caption, words, 20, DIM) is None:
+            ts.wrap(caption, words.topleft, words.width, 14, DIM, max_lines=max(1, words.height // ts.s(17)))
         x = ts.x(276)
         players = _players(view)
         if not players:
@@ -86,8 +109,7 @@ class PhonesPanel(ScreenState):
             ts.wrap(hint, (x, ts.y(70)), ts.x(500), 28, DIM, max_lines=4)
         top, pitch, height = _rows(len(players))
         size = 30 if height >= 48 else 24
-        for k, p in enumerate(players[:MOST]):
-            row = ts.rect(276, top + k * pitch, 356, height)
+        for p, row in zip(players, self.row_rects(ts, len(players)), strict=False):
             pygame.draw.rect(surface, PANEL, row, border_radius=ts.s(8))
             ts.draw_seat_dot(p.get("colour"), (row.x + ts.s(18), row.centery), ts.s(11))
             ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), size, TEXT, anchor="midleft",
@@ -105,8 +127,35 @@ class PhonesPanel(ScreenState):
             if ts.revoke_armed
             else _("Free a seat when a player changes phone; a new code unjoins every phone.")
         )
-        ts.text_fit(note, (ts.x(10), ts.y(376)), ts.x(780), 22, WARN if ts.revoke_armed else ACCENT, min_size=12)
+        ts.text_fit(note, (ts.x(10), ts.y(NOTE_Y)), ts.x(780), 22, WARN if ts.revoke_armed else ACCENT, min_size=12)
         ts.draw_buttons(self.buttons(ts, view))
+
+
+def _draw_link(ts: TouchScreen, link: str, pos: tuple[int, int], width: int) -> int:
+    """The join link from ``pos`` (px) on at most two lines of ``width`` px, at the largest design size from 18 down to
+    12 at which it fits whole; a link has no spaces, so it breaks between characters, before its last "/" when that fits
+    (the join secret whole on the second line, after the "/" that says it goes on). Longer still: the second line is cut
+    with "…". Returns the y below the last line."""
+    for size in range(18, 11, -1):
+        font = ts.font(size)
+        if font.size(link)[0] <= width:
+            lines = [link]
+            break
+        cut = link.rfind("/")
+        if 0 < cut < len(link) and font.size(link[:cut])[0] <= width and font.size(link[cut:])[0] <= width:
+            lines = [link[:cut], link[cut:]]
+            break
+        cut = len(link)
+        while cut > 1 and font.size(link[:cut])[0] > width:
+            cut -= 1
+        lines = [link[:cut], link[cut:]]
+        if font.size(lines[1])[0] <= width:
+            break
+    x, y = pos
+    for line in lines:
+        ts.text_fit(line, (x, y), width, size, DIM, min_size=size)
+        y += ts.font(size).get_linesize()
+    return y
 
 
 def _players(view: dict[str, Any]) -> list[dict[str, Any]]:
