@@ -58,18 +58,18 @@ sector type (Ancient Homeworlds), the Galactic Center hex, the expansion's title
 
 
 def title_cased(english: str, said: str) -> list[str]:
-    """The labels in ``said`` written in Title Case: in each part between punctuation (a label, or one item of a
-    list), two to four words whose words after the first all start with a capital ("Lap Eldobása Creditért",
-    "{n} Energia Kocka"), leaving out placeholders, words carried over from ``english`` (names, "VP" as "GYP" is
-    all capitals), :data:`PROPER_NAMES` and rulebook headings as printed, quoted („Kör Áttekintése”) or after
-    their number ("7 Agresszív Mód"). Hungarian
-    writes a label in sentence case: "Lap eldobása creditért", "Erőmű építése", "2 energiakocka"."""
+    """The labels in ``said`` written in Title Case: in each part between punctuation (a label, one item of a list, or a
+    sum written with "+", whose terms are words of a sentence), two to four words whose words after the first all start
+    with a capital ("Lap Eldobása Creditért", "{n} Energia Kocka", "Pénz + Tudomány + Nyersanyag"), leaving out
+    placeholders, words carried over from ``english`` (names, "VP" as "GYP" is all capitals), :data:`PROPER_NAMES` and
+    rulebook headings as printed, quoted („Kör Áttekintése”) or after their number ("7 Agresszív Mód"). Hungarian writes
+    a label in sentence case: "Lap eldobása creditért", "Erőmű építése", "2 energiakocka"."""
     body = re.sub(r"„[^”]*”", " ", PLACEHOLDER.sub(" ", said))
     for name in PROPER_NAMES:
         body = body.replace(name, " ")
     carried = set(re.findall(r"\w+", english))
     found = []
-    for part in re.split(r"[:;,.()\"!?+–]", body):
+    for part in re.split(r"[:;,.()\"!?–]", body):
         if part.strip()[:1].isdigit():  # a rulebook section after its number
             continue
         words = re.findall(r"[^\W\d_]+", part)
@@ -88,6 +88,10 @@ def title_cased(english: str, said: str) -> list[str]:
     ("(Among the Stars rulebook, 7 Aggressive mode)", "(Among the Stars szabálykönyv, 7 Agresszív Mód)", []),
     ("objective card (Accelerated Construction)", "Célkártya (Gyorsított Gyártás)", []),
     ("Secret objective (Qualeen)", "Titkos Cél (Qualeen)", ["Titkos Cél"]),
+    ("resources: Money + Science + Materials", "erőforrások: Pénz + Tudomány + Nyersanyag",
+     ["Pénz + Tudomány + Nyersanyag"]),
+    ("resources: Money + Science + Materials", "erőforrások: pénz + tudomány + nyersanyag", []),
+    ("dice in cup + credits", "a pohárban lévő kockák + Credit", []),
 ])
 def test_a_title_cased_label_is_found(english, said, found):
     assert title_cased(english, said) == found
@@ -95,7 +99,9 @@ def test_a_title_cased_label_is_found(english, said, found):
 
 def test_hungarian_labels_are_in_sentence_case():
     """Among the Stars' forms and rows on a Hungarian phone: "Erőmű építése", "Lap eldobása creditért",
-    "2 energiakocka", "Titkos cél (Qualeen)" (Title Case before, as English writes a heading)."""
+    "2 energiakocka", "Titkos cél (Qualeen)" (Title Case before, as English writes a heading); Eclipse's tie-break
+    "erőforrások: pénz + tudomány + nyersanyag" (End of the game: the most resources; "Pénz + Tudomány + Nyersanyag"
+    before)."""
     assert [(english, said) for english, said in pairs("hu") if title_cased(english, said)] == []
 
 

@@ -195,7 +195,7 @@ def test_a_phone_sees_the_tie_and_the_tie_break_under_the_totals(browser, tmp_pa
     ("roll", {"en": "dice in cup + credits", "pl": "kości w kubku + kredyty"}),
     ("race", {"en": "cards in hand + goods", "el": "κάρτες στο χέρι + προϊόντα"}),
     ("among", {"en": "locations without reactors, then credits", "hu": "helyszínek Erőművek nélkül, aztán Credit"}),
-    ("eclipse", {"en": "resources: Money + Science + Materials", "hu": "erőforrások: Pénz + Tudomány + Nyersanyag"}),
+    ("eclipse", {"en": "resources: Money + Science + Materials", "hu": "erőforrások: pénz + tudomány + nyersanyag"}),
 ])
 def test_every_game_says_what_its_tie_break_counts(store, game, said):
     """The scores' result names what each player's tie-break values count, in each language; the export (format 1)
