@@ -196,3 +196,31 @@ def test_no_round_can_be_started_from_a_phone_once_the_last_round_is_at_its_end(
     assert i18n.localize(i18n.message_of(refused.value), "pl").endswith("(Race for the Galaxy, koniec gry)")
     race.next_phase()
     assert race.view()["over"] and race.view()["round"] == 1
+
+
+def test_roll_asks_about_vp_chips_no_good_consumed_paid_for_once_ship_is_over(store):
+    """Roll for the Galaxy, p.7 Ship: a shipper that consumes a good gives VP chips (1, +1 when the good's colour
+    matches the world's, +1 when the shipper's does). Ann's phone reports 3 VP chips, then her shipper consuming the
+    brown good of Alpha Centauri (a brown world: 1 + 1 = 2 VP); Bob's reports 2 VP chips and nothing shipped. Once
+    Ship is over, every report of it in, Bob is asked which consume paid his chips, Ann is not: the same question
+    Race asks at the end of IV Consume (rules.consume)."""
+    roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
+    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 1, "Old Earth")):
+        roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
+                                      "home_world": home, "development": "Investment Credits", "world": "Gem World"})
+    roll.report("Ann", "select", {"phase": "ship"})
+    roll.report("Bob", "select", {"phase": "ship"})
+    roll.next_phase()  # Reveal
+    roll.next_phase()  # V Ship
+    assert roll.engine_view()["players"][0]["goods"] == {"Alpha Centauri": ["brown"]}  # its good from setup
+    roll.report("Ann", "vp", {"vp": 3})
+    roll.report("Ann", "ship", {"world": "Alpha Centauri", "mode": "consume", "good": "brown", "shipper": "white"})
+    roll.report("Bob", "vp", {"vp": 2})
+    asked = [f for f in roll.findings(limit=20) if "consume power paid them" in f["what"]]
+    assert asked == []  # Ship is still being played
+    roll.next_phase()  # Manage Empire
+    asked = [f for f in roll.findings(limit=20) if "consume power paid them" in f["what"]]
+    assert [(f["what"], f["severity"], f["rule"]) for f in asked] == [
+        ("Bob took 2 VP in chips in V Ship and no good of theirs was consumed in it: which consume power paid them?",
+         "warning", "Roll for the Galaxy, p.7 Ship: a shipper that consumes a good gives VP chips")]
+    assert [p["vp_chips"] for p in roll.engine_view()["players"]] == [3 + 2, 2]  # taken as reported

@@ -44,33 +44,53 @@ def test_vp_chips_outside_consume_are_flagged_and_the_pool_never_goes_negative()
     assert ok.state.pool == 21
 
 
-CHIPS_WITHOUT_GOODS = "no good of theirs was consumed this Consume phase"
+CHIPS_WITHOUT_GOODS = "no good of theirs was consumed in it"
 
 
-def test_vp_chips_with_no_good_consumed_in_consume_are_questioned():
+def asked(log) -> list:
+    return [f for f in race_run(log).findings if CHIPS_WITHOUT_GOODS in f.what]
+
+
+def test_vp_chips_with_no_good_consumed_in_consume_are_questioned_at_the_phases_end():
     """IV Consume: VP chips are what consume powers give for the goods they consume (or, Deficit Spending and Merchant
-    World, for cards discarded from hand). 14 chips taken with no good consumed raised nothing: it is now a question
-    (a warning, nothing refused) naming the rule; a good consumed first, or a power that pays for cards from hand,
-    leaves it unasked, and a new Consume phase asks again."""
+    World, for cards discarded from hand). 14 chips taken with no good consumed are a question (a warning, nothing
+    refused) naming the rule, asked when the phase is over; a good consumed in the phase, or a power that pays for
+    cards from hand, leaves it unasked, and a new Consume phase asks again."""
     log = race_setup(ann="Alpha Centauri").round(Ann="consume_trade", Bob="produce")("vp_changed", player="Ann",
                                                                                       delta=14)
-    result = race_run(log)
-    [asked] = [f for f in result.findings if CHIPS_WITHOUT_GOODS in f.what]
-    assert asked.severity is Severity.WARNING and "14 VP" in asked.what and "Ann" in asked.what
-    assert asked.rule == ("Race for the Galaxy, Consume phase: VP chips come from consume powers (goods, or cards "
-                          "from hand as Deficit Spending)")
+    assert asked(log) == []  # the good may still be reported
+    result = race_run(log.done())
+    [question] = [f for f in result.findings if CHIPS_WITHOUT_GOODS in f.what]
+    assert question.what == ("Ann took 14 VP in chips in IV Consume and no good of theirs was consumed in it: which "
+                             "consume power paid them?")
+    assert question.severity is Severity.WARNING and question.seq == len(log.events)  # with the phase's end
+    assert question.rule == ("Race for the Galaxy, Consume phase: VP chips come from consume powers (goods, or cards "
+                             "from hand as Deficit Spending)")
     assert result.state.player("Ann").vp_chips == 14  # taken as reported
     consumed = race_setup(ann="Alpha Centauri").round(Ann="consume_trade", Bob="produce")
-    consumed("good_removed", player="Ann", world="Alpha Centauri")("vp_changed", player="Ann", delta=2)
-    assert not [f for f in race_run(consumed).findings if CHIPS_WITHOUT_GOODS in f.what]
+    consumed("good_removed", player="Ann", world="Alpha Centauri")("vp_changed", player="Ann", delta=2).done()
+    assert asked(consumed) == []
     # the good counts in its own Consume phase only: the next round's chips with nothing consumed are asked about
-    consumed.done(2)("round_ended").round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=2)
-    assert [f for f in race_run(consumed).findings if CHIPS_WITHOUT_GOODS in f.what]
+    consumed.done()("round_ended").round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=2).done()
+    assert len(asked(consumed)) == 1
     # Deficit Spending (placed in Develop, before this Consume phase) pays VP for cards from hand: not asked
     spending = race_setup().round(Ann="develop", Bob="consume_trade")("card_placed", player="Ann",
                                                                        card="Deficit Spending").done()
-    spending("vp_changed", player="Ann", delta=2)
-    assert not [f for f in race_run(spending).findings if CHIPS_WITHOUT_GOODS in f.what]
+    spending("vp_changed", player="Ann", delta=2).done()
+    assert asked(spending) == []
+
+
+def test_vp_chips_reported_before_the_good_they_came_from_are_not_questioned():
+    """Each phone reports on its own: Ann's phone reports her 2 VP chips, then the good Old Earth consumed for them
+    (Race for the Galaxy, IV Consume: Alpha Centauri's windfall good). The chips were questioned as soon as they were
+    reported, before the good came in; the question waits for the phase's end, when every report of it is in, and the
+    order the phones reported in no longer matters. Bob, who consumed nothing, is still asked about his."""
+    log = race_setup(ann="Alpha Centauri").round(Ann="consume_trade", Bob="consume_x2")
+    log("vp_changed", player="Ann", delta=2)("vp_changed", player="Bob", delta=3)
+    log("good_removed", player="Ann", world="Alpha Centauri")
+    assert asked(log) == []
+    [question] = asked(log.done())
+    assert question.what.startswith("Bob took 3 VP in chips in IV Consume")
 
 
 def test_more_chips_than_the_box_holds_is_a_warning():

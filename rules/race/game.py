@@ -46,6 +46,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from rules.consume import ask_chips_without_goods
 from rules.core import LAST_ROUND, WHOLE_TABLE, Event, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.names import term
@@ -139,7 +140,7 @@ def _reset_phase(state: RaceState) -> RaceState:
     return replace(
         state,
         players=tuple(replace(p, placed_in_phase=0, extra_military=0, free_world=False,
-                              produce_used=(), consumed=0) for p in state.players),
+                              produce_used=(), consumed=0, chips_taken=0) for p in state.players),
     )
 
 
@@ -388,7 +389,8 @@ class RaceGame(GameBase):
 
         VP chips are gained in the Consume phase: a take in any other phase is a WARNING (misreport
         or a late report). The pool never goes below 0; what it cannot pay comes from the set-aside
-        chips (INFO), and more than the box holds is a WARNING.
+        chips (INFO), and more than the box holds is a WARNING. Chips taken in the Consume phase with no good
+        consumed are asked about once the phase is over, whichever was reported first (:mod:`rules.consume`).
         """
         player = _player(state, ctx)
         vp = ctx.count("delta")
@@ -403,15 +405,8 @@ class RaceGame(GameBase):
                 Severity.WARNING,
                 N_("Consume phase: VP chips"),
             )
-        elif vp > 0 and not player.consumed and not _vp_without_goods(player, state.phase_count):
-            ctx.finding(
-                Text("{player} takes {vp} VP in chips, but no good of theirs was consumed this Consume phase and no "
-                     "power of theirs gives VP for cards from hand: which consume power paid them?",
-                     player=player.name, vp=vp),
-                where,
-                Severity.WARNING,
-                N_("Consume phase: VP chips come from consume powers (goods, or cards from hand as Deficit Spending)"),
-            )
+        elif vp > 0:  # whether a good paid them is asked once the phase is over (_phase_done)
+            player = replace(player, chips_taken=player.chips_taken + vp)
         state = _put(state, replace(player, vp_chips=player.vp_chips + vp))
         from_pool = min(vp, state.pool)
         extra = vp - from_pool
@@ -481,6 +476,11 @@ class RaceGame(GameBase):
             ctx.finding(Text("phase {named} reported done, but the phase being played is {label}",
                              named=term("race.phase", named), label=step.label), WHOLE_TABLE,
                         Severity.WARNING, N_("the round"))
+        if step.phase == "consume":  # every report of the phase is in: chips no good paid for are asked about
+            ask_chips_without_goods(ctx, [(p.name, p.chips_taken) for p in state.players if not p.consumed
+                                          and not _vp_without_goods(p, state.phase_count)], step.label,
+                                    N_("Consume phase: VP chips come from consume powers (goods, or cards from hand "
+                                       "as Deficit Spending)"))
         more = state.step + 1 < len(state.steps)
         state = replace(
             state,

@@ -87,6 +87,7 @@ class PlayerState:
     free_world: bool = False  # discarded Colony Ship: the next world this Settle phase is free
     produce_used: tuple[str, ...] = ()  # windfall-production sources used this Produce phase
     consumed: int = 0  # goods consumed or sold this Consume phase
+    chips_taken: int = 0  # VP chips taken this Consume phase
 
     def find(self, card: str) -> int | None:
         """Index of ``card`` in the tableau, or None."""

@@ -105,6 +105,8 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
         return colour == "purple" or colour == world.colour
 
     vp = 1 + (1 if match(good) else 0) + (1 if match(shipper) else 0)
+    if state.stage is Stage.SHIP:  # a good consumed in this Ship phase: its VP chips need no question (rules.consume)
+        p = replace(p, ship_consumed=p.ship_consumed + 1)
     if "Galactic Renaissance" in owned:
         vp += 1
     if "Minor Research Labs" in owned and world.colour in ("green", "yellow"):

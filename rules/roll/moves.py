@@ -224,6 +224,8 @@ def on_vp_changed(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
     are added and the game ends after this round (Roll for the Galaxy, p.7 Ship)."""
     p = read_player(state, ctx)
     vp = ctx.count("delta", minimum=1)
+    if state.stage is Stage.SHIP:  # whether a good paid them is asked once the phase's reports are in
+        state = state.with_player(replace(p, ship_chips=p.ship_chips + vp))
     return take_vp(state, p.name, vp, _reason(ctx), ctx)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rules.consume import ask_chips_without_goods
 from rules.core import WHOLE_TABLE, Severity
 from rules.engine import EventContext
 from rules.roll.data import PHASES, Catalogue
@@ -35,6 +36,11 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     current = state.stage
     if current.value in PHASES:
         state = end_phase(game, state, current.value, ctx)
+        if current is Stage.SHIP:  # every report of the phase is in: chips no good consumed paid for are asked about
+            ask_chips_without_goods(ctx, [(p.name, p.ship_chips) for p in state.players if not p.ship_consumed],
+                                    Text("{number} {phase}", number="V", phase=phase_word("ship")),
+                                    N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
+            state = replace(state, players=tuple(replace(p, ship_chips=0, ship_consumed=0) for p in state.players))
     elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
         ctx.finding(Text("phase {phase} reported during {stage}",
                          phase=stage_word(target), stage=stage_word(current)), WHOLE_TABLE, Severity.WARNING,

@@ -68,6 +68,8 @@ class PlayerState:
     assigned: bool = False
     credits: int = 1
     vp_chips: int = 0
+    ship_chips: int = 0  # VP chips reported (``vp_changed``) in this Ship phase
+    ship_consumed: int = 0  # goods consumed for VP in this Ship phase
 
     @property
     def tile_count(self) -> int:
