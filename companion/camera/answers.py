@@ -12,11 +12,11 @@ from typing import Any
 
 from companion.actions import Action, posted
 from companion.camera.questions import MAX_QUESTION_ID, Question
-from companion.errors import shown
+from companion.errors import BadEntry, shown
 from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, Event, UnknownEvent
 
-__all__ = ["CameraAnswers"]
+__all__ = ["CameraAnswers", "NotWaiting"]
 
 log = logging.getLogger("companion.camera.flow")
 
@@ -24,6 +24,12 @@ MAX_KEPT = 20
 """Kept questions asked again after a restart at most (the camera's own ``MAX_QUESTIONS``)."""
 ANSWERS_KEPT = 32
 """How many answered questions are remembered to tell a later answer to one of them that it came too late."""
+
+
+class NotWaiting(BadEntry):
+    """An answer to a camera question that no longer waits (answered on another view, or gone): the table moved on
+    since the phone showed it, so it is refused as any tap on a screen grown stale is (HTTP 409, the current state
+    with it), not as a malformed answer (400)."""
 
 
 class CameraAnswers:
@@ -38,7 +44,6 @@ class CameraAnswers:
     flow: Any
 
     def _question(self, qid: Any) -> Question:
-        from companion.errors import BadEntry
         from companion.flow import whole_number
 
         wanted = whole_number(qid, Text("camera question id"))
@@ -46,9 +51,9 @@ class CameraAnswers:
         if q is None:
             if wanted in self.answered:
                 question, verdict = self.answered[wanted]
-                raise BadEntry(Text("“{question}” was already answered ({verdict}): this answer was not recorded",
+                raise NotWaiting(Text("“{question}” was already answered ({verdict}): this answer was not recorded",
                                     question=question, verdict=verdict))
-            raise BadEntry(
+            raise NotWaiting(
                 Text("camera question {id} is no longer waiting (answered on another view?)", id=shown(wanted))
             )
         return q
@@ -65,8 +70,6 @@ class CameraAnswers:
             companion.errors.BadEntry: no such question, a choice not offered, or the rules refuse the
                 event (the question stays, with the error).
         """
-        from companion.errors import BadEntry
-
         q = self._question(qid)
         p = q.proposal
         payload = json.loads(json.dumps(dict(p.payload)))
@@ -200,9 +203,9 @@ class CameraAnswers:
 
     def handle(self, action: Mapping[str, Any]) -> Any:
         """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->
-        :class:`companion.flow.Outcome`; other actions -> None."""
-        from companion.errors import BadEntry
-        from companion.flow import Outcome
+        :class:`companion.flow.Outcome`; other actions -> None. An answer to a question no longer waiting is
+        refused with :data:`companion.flow.STALE` (409), any other refused answer with 400."""
+        from companion.flow import STALE, Outcome
 
         act = posted(action)
         if act is None:
@@ -215,6 +218,8 @@ class CameraAnswers:
             if act.action is Action.CAMERA_DISMISS:
                 q = self.dismiss(act.payload.id, act.origin)
                 return Outcome([], Text("dismissed: {question}", question=q.proposal.text))
+        except NotWaiting as exc:
+            return Outcome([], "", message_of(exc), status=STALE)
         except BadEntry as exc:
             return Outcome([], "", message_of(exc))
         return None
