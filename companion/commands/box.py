@@ -250,7 +250,8 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         elif flow_game:
             session = _flow_session(args, store, settings, options)
             if session is None:
-                log.info("%s: no open game in %s: set it up on the touchscreen or a phone", args.game, store.path)
+                log.info("%s", _("{game}: no open game in {path}: set it up on the touchscreen or a phone").format(
+                    game=args.game, path=store.path))  # what to do next, read at the table: in the run's language
             else:
                 log.info("%s session %s (%d events) in %s", args.game, session.id, session.last_seq, store.path)
         else:
@@ -459,7 +460,8 @@ def _stop_on_interrupt(loop: Any, clock: Callable[[], float] = time.monotonic,
             raise KeyboardInterrupt
         if not asked:
             asked.append(clock())
-            log.info("stopping: Ctrl-C (press it again after %.0f s to stop at once)", insist_s)
+            log.info("%s", _("stopping: Ctrl-C (press it again after {seconds:.0f} s to stop at once)").format(
+                seconds=insist_s))  # read at the table, as the box stops: in the run's language
         loop.stop()
 
     return handler
@@ -468,7 +470,7 @@ def _stop_on_interrupt(loop: Any, clock: Callable[[], float] = time.monotonic,
 def _closing(signum: int, frame: Any) -> None:
     """The box's SIGINT handler while it closes (the loop has stopped, the record is being closed): said, not
     obeyed, so the record closes whole."""
-    log.info("stopping: the box is closing")
+    log.info("%s", _("stopping: the box is closing"))
 
 
 PHOTO_FPS = 10.0
