@@ -223,4 +223,37 @@ def test_roll_asks_about_vp_chips_no_good_consumed_paid_for_once_ship_is_over(st
     assert [(f["what"], f["severity"], f["rule"]) for f in asked] == [
         ("Bob took 2 VP in chips in V Ship and no good of theirs was consumed in it: which consume power paid them?",
          "warning", "Roll for the Galaxy, p.7 Ship: a shipper that consumes a good gives VP chips")]
-    assert [p["vp_chips"] for p in roll.engine_view()["players"]] == [3 + 2, 2]  # taken as reported
+    # Ann's shipment paid 2 of the 3 chips she reported: the same chips, counted once (p.7 Ship)
+    assert [p["vp_chips"] for p in roll.engine_view()["players"]] == [3, 2]
+
+
+def test_roll_chips_reported_for_a_consume_are_the_chips_it_paid_counted_once(store):
+    """Roll for the Galaxy, p.7 Ship: "each Consume gives the player 1 to 3 VP chips: 1 always, +1 if the good's
+    colour is the world's, +1 if the shipper's is" (a purple die matches every world). The shipment's report pays
+    those chips; a player who also reports the chips they took for it has them counted once, whichever comes first.
+
+    Worked by hand: Ann's brown good on Alpha Centauri (brown) shipped by a white shipper: 1 + 1 = 2 VP. She reports
+    the shipment, then "2 VP chips". Bob reports "3 VP chips", then his blue good on Earth's Lost Colony (blue)
+    shipped by a purple shipper: 1 + 1 + 1 = 3 VP. Chips: Ann 2, Bob 3; the 2-player pool of 24 VP (p.2 Setup) keeps
+    24 - 5 = 19. Both consumed a good, so nobody is asked which power paid their chips."""
+    roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
+    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 6, "Earth's Lost Colony")):
+        roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
+                                      "home_world": home, "development": "Investment Credits", "world": "Gem World"})
+    roll.report("Ann", "select", {"phase": "ship"})
+    roll.report("Bob", "select", {"phase": "ship"})
+    roll.next_phase()  # Reveal
+    roll.next_phase()  # V Ship
+    roll.report("Ann", "ship", {"world": "Alpha Centauri", "mode": "consume", "good": "brown", "shipper": "white"})
+    roll.report("Ann", "vp", {"vp": 2})
+    roll.report("Bob", "vp", {"vp": 3})
+    roll.report("Bob", "ship", {"world": "Earth's Lost Colony", "mode": "consume", "good": "blue",
+                                "shipper": "purple"})
+    view = roll.engine_view()
+    assert [p["vp_chips"] for p in view["players"]] == [2, 3] and view["vp_pool"] == 24 - 5
+    once = [f["what"] for f in roll.findings(limit=20) if "counted once" in f["what"]]
+    assert sorted(once) == ["Ann: 2 VP in chips both reported and paid by a shipment in V Ship, counted once",
+                            "Bob: 3 VP in chips both reported and paid by a shipment in V Ship, counted once"]
+    roll.next_phase()  # Manage Empire: every report of Ship is in
+    assert not [f for f in roll.findings(limit=20) if "consume power paid them" in f["what"]]
+    assert [p["vp_chips"] for p in roll.engine_view()["players"]] == [2, 3]

@@ -11,7 +11,7 @@ from rules.engine import EventContext
 from rules.roll.data import World
 from rules.roll.endgame import good_capacity
 from rules.roll.events import read_colour, read_player, read_tile, tableau_only
-from rules.roll.moves import check_stage, credit, take_vp, use_worker
+from rules.roll.moves import check_stage, credit, take_ship_vp, use_worker
 from rules.roll.state import PlayerState, RollState, Stage
 from rules.roll.words import colour_word
 from rules.text import N_, Text
@@ -70,7 +70,8 @@ def on_goods_placed(game: RollGame, state: RollState, ctx: EventContext) -> Roll
 def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     """Roll for the Galaxy, p.7 Ship: Trade pays by the world's colour (blue $3, brown $4, green $5, yellow $6);
     Consume gives 1 VP, +1 if the good's colour matches the world, +1 if the shipper's does
-    (purple matches every world; Wild faces count for nothing). Both dice go to the Citizenry."""
+    (purple matches every world; Wild faces count for nothing). Both dice go to the Citizenry. The player's own
+    report of the same chips is not added again (:func:`rules.roll.moves.take_ship_vp`)."""
     cat = game.cat
     p = read_player(state, ctx)
     check_stage(ctx, state, Stage.SHIP, p.name, Text("a good shipped"), N_("p.7 Ship"))
@@ -122,7 +123,7 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
     for source, n in money:
         if n:
             p = credit(ctx, p, n, source)
-    return take_vp(state.with_player(p), p.name, vp, Text("Consume"), ctx)
+    return take_ship_vp(state.with_player(p), p.name, vp, Text("Consume"), ctx, reported=False)
 
 
 def _traded(state: RollState, ctx: EventContext, p: PlayerState, world: World, owned: set[str]) -> RollState:
@@ -153,5 +154,5 @@ def _traded(state: RollState, ctx: EventContext, p: PlayerState, world: World, o
             )
         else:
             state = state.with_player(replace(p, credits=p.credits - 1))
-            state = take_vp(state, p.name, 1, "Galactic Bankers", ctx)
+            state = take_ship_vp(state, p.name, 1, "Galactic Bankers", ctx, reported=False)
     return state

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 __all__ = [
     "alone_most", "alone_most_blue", "check_face", "check_owned", "check_stage", "credit", "gain_dice",
     "on_credits_changed",
-    "on_vp_changed", "owns_all_top_worlds", "remove_die", "take_any", "take_from", "take_vp", "use_worker",
+    "on_vp_changed", "owns_all_top_worlds", "remove_die", "take_any", "take_from", "take_ship_vp", "take_vp",
+    "use_worker",
 ]
 
 
@@ -104,6 +105,35 @@ def take_vp(state: RollState, name: str, vp: int, source: str, ctx: EventContext
         vp_pool=state.vp_pool - from_pool,
         vp_reserve=state.vp_reserve - from_reserve,
     )
+
+
+def take_ship_vp(state: RollState, name: str, vp: int, source: str, ctx: EventContext, *, reported: bool) -> RollState:
+    """VP chips of the Ship phase, counted once however the table reports them (Roll for the Galaxy, p.7 Ship).
+
+    A Consume (or a Galactic Bankers trade) pays its VP chips as the box reckons them from the shipment's report;
+    the player, who takes those chips from the pool as the shipper consumes, may report them on the phone as well,
+    before or after the shipment. In one Ship phase a player's reported chips and the VP their shipments paid are
+    the same chips as far as they go: only what one side has beyond the other is taken from the pool.
+
+    Args:
+        state: the game in its Ship phase (elsewhere ``vp`` is simply taken, :func:`take_vp`).
+        name: the player.
+        vp: VP in chips, 1 or more: reported (``reported=True``, ``vp_changed``) or paid by a shipment.
+        source: why, as the VP line says it.
+        ctx: the report's context; an INFO finding tells the table what was counted once.
+        reported: whether ``vp`` is the player's chips report rather than a shipment's pay.
+    """
+    if state.stage is not Stage.SHIP:
+        return take_vp(state, name, vp, source, ctx)
+    p = state.player(name)
+    paid, chips = p.ship_paid + (0 if reported else vp), p.ship_chips + (vp if reported else 0)
+    once = min(paid, chips) - min(p.ship_paid, p.ship_chips)
+    state = state.with_player(replace(p, ship_paid=paid, ship_chips=chips))
+    if once:
+        ctx.finding(Text("{player}: {vp} VP in chips both reported and paid by a shipment in {phase}, counted once",
+                         player=name, vp=once, phase=Text("{number} {phase}", number="V", phase=phase_word("ship"))),
+                    name, Severity.INFO, N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
+    return take_vp(state, name, vp - once, source, ctx) if vp > once else state
 
 
 def gain_dice(p: PlayerState, world: World) -> PlayerState:
@@ -221,12 +251,13 @@ def owns_all_top_worlds(state: RollState, p: PlayerState, cat: Catalogue) -> boo
 
 def on_vp_changed(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     """VP chips from the pool (``delta``: 1 or more); when the original pool runs out the 10 set-aside VP
-    are added and the game ends after this round (Roll for the Galaxy, p.7 Ship)."""
+    are added and the game ends after this round (Roll for the Galaxy, p.7 Ship). In a Ship phase, the chips the
+    player's shipments already paid are not taken twice (:func:`take_ship_vp`)."""
     p = read_player(state, ctx)
     vp = ctx.count("delta", minimum=1)
-    if state.stage is Stage.SHIP:  # whether a good paid them is asked once the phase's reports are in
-        state = state.with_player(replace(p, ship_chips=p.ship_chips + vp))
-    return take_vp(state, p.name, vp, _reason(ctx), ctx)
+    # In Ship, chips a shipment paid are not taken again; whether a good paid the rest is asked once the phase's
+    # reports are in (rules.roll.phases)
+    return take_ship_vp(state, p.name, vp, _reason(ctx), ctx, reported=True)
 
 
 def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> RollState:

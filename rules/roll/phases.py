@@ -37,10 +37,12 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     if current.value in PHASES:
         state = end_phase(game, state, current.value, ctx)
         if current is Stage.SHIP:  # every report of the phase is in: chips no good consumed paid for are asked about
-            ask_chips_without_goods(ctx, [(p.name, p.ship_chips) for p in state.players if not p.ship_consumed],
+            ask_chips_without_goods(ctx, [(p.name, max(0, p.ship_chips - p.ship_paid)) for p in state.players
+                                          if not p.ship_consumed],
                                     Text("{number} {phase}", number="V", phase=phase_word("ship")),
                                     N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
-            state = replace(state, players=tuple(replace(p, ship_chips=0, ship_consumed=0) for p in state.players))
+            state = replace(state, players=tuple(replace(p, ship_chips=0, ship_consumed=0, ship_paid=0)
+                                                 for p in state.players))
     elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
         ctx.finding(Text("phase {phase} reported during {stage}",
                          phase=stage_word(target), stage=stage_word(current)), WHOLE_TABLE, Severity.WARNING,

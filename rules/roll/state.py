@@ -70,6 +70,7 @@ class PlayerState:
     vp_chips: int = 0
     ship_chips: int = 0  # VP chips reported (``vp_changed``) in this Ship phase
     ship_consumed: int = 0  # goods consumed for VP in this Ship phase
+    ship_paid: int = 0  # VP in chips the box paid for this Ship phase's shipments (Consume, Galactic Bankers)
 
     @property
     def tile_count(self) -> int:
