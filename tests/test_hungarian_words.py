@@ -7,9 +7,11 @@ vége": one round, two words. A round is a "kör" everywhere, as the Hungarian A
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 
+from rules.names import kinds, translated
 from tests.catalogs import pairs
 
 ROUND = re.compile(r"\brounds?\b", re.I)
@@ -57,15 +59,16 @@ sector type (Ancient Homeworlds), the Galactic Center hex, the expansion's title
 "A Fajok" (Races) cited as printed."""
 
 
-def title_cased(english: str, said: str) -> list[str]:
+def title_cased(english: str, said: str, names: tuple[str, ...] = PROPER_NAMES) -> list[str]:
     """The labels in ``said`` written in Title Case: in each part between punctuation (a label, one item of a list, or a
     sum written with "+", whose terms are words of a sentence), two to four words whose words after the first all start
     with a capital ("Lap Eldobása Creditért", "{n} Energia Kocka", "Pénz + Tudomány + Nyersanyag"), leaving out
-    placeholders, words carried over from ``english`` (names, "VP" as "GYP" is all capitals), :data:`PROPER_NAMES` and
-    rulebook headings as printed, quoted („Kör Áttekintése”) or after their number ("7 Agresszív Mód"). Hungarian writes
-    a label in sentence case: "Lap eldobása creditért", "Erőmű építése", "2 energiakocka"."""
+    placeholders, words carried over from ``english`` (names, "VP" as "GYP" is all capitals), ``names`` (the language's
+    names of one thing, :data:`PROPER_NAMES` for Hungarian) and rulebook headings as printed, quoted („Kör Áttekintése”)
+    or after their number ("7 Agresszív Mód"). Hungarian writes a label in sentence case: "Lap eldobása creditért",
+    "Erőmű építése", "2 energiakocka"; so does Polish ("zasoby: pieniądze + nauka + materiały")."""
     body = re.sub(r"„[^”]*”", " ", PLACEHOLDER.sub(" ", said))
-    for name in PROPER_NAMES:
+    for name in names:
         body = body.replace(name, " ")
     carried = set(re.findall(r"\w+", english))
     found = []
@@ -118,3 +121,74 @@ def test_a_players_race_is_said_in_the_singular(store, lang, said):
     for name in ("Ágnes", "Bálint"):
         setup.add_player(name)
     assert say(setup.choose("Ágnes", "races", "Sheptas"), lang) == said
+
+
+NAMED_BY_THE_BOX = frozenset(n for kind in kinds() for lang in ("en", "hu") for n in translated(kind, lang).values())
+"""The names file's names of cards, locations, reactors, objectives, races, technologies (:mod:`rules.names`), in
+English and as the Hungarian rulebook prints them ("Holografikus Kivetítő", "Gyorsított Gyártás"): capitals allowed."""
+
+MODULES = ("Szövetségek",)
+"""Rise of the Ancients' Alliances module as a name ("a Szövetségek modul nincs játékban")."""
+
+_TOKEN = re.compile(r"[^\W\d_]+|[^\w\s]+|\d+")
+
+
+def _tokens(said: str) -> list[str]:
+    """``said`` as words and punctuation, with placeholders, quotes and :data:`NAMED_BY_THE_BOX` names left out (a
+    comma in their place, so no word is read as next to another across them)."""
+    body = re.sub(r"„[^”]*”|\"[^\"]*\"", " , ", PLACEHOLDER.sub(" , ", said))
+    for name in sorted((*NAMED_BY_THE_BOX, *PROPER_NAMES, *MODULES), key=len, reverse=True):
+        body = body.replace(name, " , ")
+    return _TOKEN.findall(body)
+
+
+def _lowercase_word(word: str) -> bool:
+    return word[:1].isalpha() and word[:1].islower()
+
+
+def _same_word(a: str, b: str) -> bool:
+    """Two Hungarian forms of one word: equal, or one is the other with endings ("cél", "célként", "céljaként")."""
+    return a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
+
+
+def mixed_case(said: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(phrase, message)`` of each mid-sentence capital in ``said`` (``(English, translation)`` pairs) that the same
+    catalog writes in lowercase after the same word elsewhere: "titkos Céljaként" where other messages say "titkos
+    cél", "titkos célként". A capital after an article, a number word or a conjunction ("a Tovább gomb", "az Akció
+    fázis", "minden Fejlesztés lapka" name a button, a phase, a tile) is not asked about, nor a name of the names
+    file, a quote or a word carried over from the English (a race, "VP")."""
+    function_words = {"a", "az", "egy", "két", "minden", "és", "vagy", "is", "de", "ha", "meg", "nincs"}
+    lowercase_after: dict[str, set[str]] = {}
+    for _english, text in said:
+        tokens = _tokens(text)
+        for before, word in pairwise(tokens):
+            if _lowercase_word(before) and _lowercase_word(word):
+                lowercase_after.setdefault(before, set()).add(word)
+    found = []
+    for english, text in said:
+        tokens, carried = _tokens(text), set(re.findall(r"\w+", english))
+        for before, word in pairwise(tokens):
+            if (_lowercase_word(before) and before not in function_words and word[:1].isupper() and not word.isupper()
+                    and word not in carried
+                    and any(_same_word(word.lower(), w) for w in lowercase_after.get(before, ()))):
+                found.append((f"{before} {word}", text))
+    return found
+
+
+@pytest.mark.parametrize("said, found", [
+    ([("revealed as their secret objective", "felfedi titkos Céljaként"), ("secret objective", "titkos cél")],
+     ["titkos Céljaként"]),
+    ([("revealed as their secret objective", "felfedi titkos céljaként"), ("secret objective", "titkos cél")], []),
+    ([("the Next button", "a Tovább gomb"), ("next round", "a további kör")], []),  # a button's name
+    ([("Holographic Display Area built", "épített Holografikus Kivetítő"), ("built", "épített holo")], []),  # a card
+    ([("only Qualeen", "csak Qualeen"), ("only qualified", "csak qualifikált")], []),  # the race, as in English
+])
+def test_a_mid_sentence_capital_is_found(said, found):
+    assert [phrase for phrase, _text in mixed_case(said)] == found
+
+
+def test_hungarian_messages_have_no_mid_sentence_capitals():
+    """A Qualeen's secret objective reads "felfedi titkos céljaként" and "a Qualeen titkos célja rejtve marad", as the
+    catalog's other messages write "titkos cél" ("titkos Céljaként", "titkos Célja", "titkos Célod" before)."""
+    assert mixed_case(pairs("hu")) == []
+
