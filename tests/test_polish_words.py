@@ -16,6 +16,7 @@ import re
 import pytest
 
 from tests.catalogs import pairs
+from tests.test_hungarian_words import title_cased
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 """A message's placeholder ("{card}"): not a word of its own."""
@@ -152,3 +153,25 @@ def test_every_polish_race_message_calls_a_development_technologia():
               and re.search(r"\bdevelopments?\b", PLACEHOLDER.sub("", m.id if isinstance(m.id, str) else m.id[0]))]
     assert len(naming) >= 6  # the score row, the 6-cost rules, the copy found twice
     assert [(i, s) for i, s in naming if "technologi" not in (s if isinstance(s, str) else s[0]).lower()] == []
+
+
+PL_NAMES = ("Pradawnych", "Ula", "Kapliczki Oświecenia", "Centrum Galaktyki")
+"""Polish names of one thing in Eclipse: the Ancients (Pradawni), the Ancient Hive (Ul), the Shrines of Enlightenment,
+the Galactic Center."""
+
+
+@pytest.mark.parametrize("english, said, found", [
+    ("resources: Money + Science + Materials", "zasoby: Pieniądze + Nauka + Materiały",
+     ["Pieniądze + Nauka + Materiały"]),
+    ("resources: Money + Science + Materials", "zasoby: pieniądze + nauka + materiały", []),
+    ("Ancient ships", "Statki Pradawnych", []),
+    ("the Galactic Center", "Centrum Galaktyki", []),
+])
+def test_a_polish_title_cased_label_is_found(english, said, found):
+    assert title_cased(english, said, PL_NAMES) == found
+
+
+def test_polish_labels_are_in_sentence_case():
+    """Polish writes common nouns in lowercase inside a sentence: Eclipse's tie-break reads "zasoby: pieniądze + nauka
+    + materiały" (End of the game: the most resources; "Pieniądze + Nauka + Materiały" before)."""
+    assert [(english, said) for english, said in pairs("pl") if title_cased(english, said, PL_NAMES)] == []
