@@ -93,6 +93,20 @@ def test_vp_chips_reported_before_the_good_they_came_from_are_not_questioned():
     assert question.what.startswith("Bob took 3 VP in chips in IV Consume")
 
 
+def test_a_good_consumed_and_the_chips_it_gave_count_once_in_either_order():
+    """IV Consume: "rewards are VP chips from the pool" (digest, IV Consume): the box pays nothing for a good consumed
+    (``good_removed`` only empties the world, as consume powers vary), so the chips the player reports are the chips,
+    counted once, whichever the phone reports first (Roll's Ship, whose shipment pays its own chips, counts a report
+    of the same chips once too). Ann consumes Alpha Centauri's good and reports 2 VP chips; Bob reports 1 VP chip and
+    then the good his power consumed for it. 2 players: the pool holds 2 x 12 = 24 VP (digest, setup 1), 21 after."""
+    log = race_setup(ann="Alpha Centauri", bob="Alpha Centauri").round(Ann="consume_trade", Bob="consume_x2")
+    log("good_removed", player="Ann", world="Alpha Centauri")("vp_changed", player="Ann", delta=2)
+    log("vp_changed", player="Bob", delta=1)("good_removed", player="Bob", world="Alpha Centauri")
+    result = race_run(log.done())
+    assert [result.state.player(name).vp_chips for name in ("Ann", "Bob")] == [2, 1]
+    assert result.state.pool == 24 - 3
+
+
 def test_more_chips_than_the_box_holds_is_a_warning():
     # 2 players: 24 in the pool, 88 - 24 = 64 set aside; 24 + 64 = 88 is fine, 89 is not.
     log = race_setup().round(Ann="consume_x2", Bob="produce")("vp_changed", player="Ann", delta=88)
