@@ -223,8 +223,11 @@ def test_roll_asks_about_vp_chips_no_good_consumed_paid_for_once_ship_is_over(st
     assert [(f["what"], f["severity"], f["rule"]) for f in asked] == [
         ("Bob took 2 VP in chips in V Ship and no good of theirs was consumed in it: which consume power paid them?",
          "warning", "Roll for the Galaxy, p.7 Ship: a shipper that consumes a good gives VP chips")]
-    # Ann's shipment paid 2 of the 3 chips she reported: the same chips, counted once (p.7 Ship)
+    # Ann's shipment paid 2 of the 3 chips she reported: the same chips, counted once (p.7 Ship); the third chip is
+    # beyond what her Consume gives, and she is asked which power paid it
     assert [p["vp_chips"] for p in roll.engine_view()["players"]] == [3, 2]
+    assert [f["what"] for f in roll.findings(limit=20) if "beyond" in f["what"]] == [
+        "Ann took 1 VP in chips in V Ship beyond the 2 VP their shipments paid: which power paid them?"]
 
 
 def test_roll_chips_reported_for_a_consume_are_the_chips_it_paid_counted_once(store):
@@ -255,5 +258,5 @@ def test_roll_chips_reported_for_a_consume_are_the_chips_it_paid_counted_once(st
     assert sorted(once) == ["Ann: 2 VP in chips both reported and paid by a shipment in V Ship, counted once",
                             "Bob: 3 VP in chips both reported and paid by a shipment in V Ship, counted once"]
     roll.next_phase()  # Manage Empire: every report of Ship is in
-    assert not [f for f in roll.findings(limit=20) if "consume power paid them" in f["what"]]
+    assert not [f for f in roll.findings(limit=20) if "which consume power" in f["what"] or "beyond" in f["what"]]
     assert [p["vp_chips"] for p in roll.engine_view()["players"]] == [2, 3]

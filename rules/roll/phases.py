@@ -41,6 +41,7 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
                                           if not p.ship_consumed],
                                     Text("{number} {phase}", number="V", phase=phase_word("ship")),
                                     N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
+            _ask_chips_beyond_shipments(ctx, state)
             state = replace(state, players=tuple(replace(p, ship_chips=0, ship_consumed=0, ship_paid=0)
                                                  for p in state.players))
     elif current not in (Stage.REVEAL, Stage.ASSIGN, Stage.ROLL):
@@ -70,6 +71,20 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
                            len(skipped), phases=Listing(phase_word(s) for s in skipped)), WHOLE_TABLE,
                     Severity.WARNING, N_("p.4 Phases"))
     return replace(state, stage=Stage(target))
+
+
+def _ask_chips_beyond_shipments(ctx: EventContext, state: RollState) -> None:
+    """At the end of Ship, a player who consumed a good and reported more VP chips than their shipments paid (Roll for
+    the Galaxy, p.7 Ship: 1-3 VP a Consume, and the powers the box reckons with them) is asked which power paid the
+    rest (a WARNING; the chips stay as reported). A player who consumed nothing is asked by
+    :func:`rules.consume.ask_chips_without_goods` instead."""
+    for p in state.players:
+        if p.ship_consumed and p.ship_chips > p.ship_paid:
+            ctx.finding(Text("{player} took {vp} VP in chips in {phase} beyond the {paid} VP their shipments paid: "
+                             "which power paid them?", player=p.name, vp=p.ship_chips - p.ship_paid, paid=p.ship_paid,
+                             phase=Text("{number} {phase}", number="V", phase=phase_word("ship"))),
+                        Text("{player}: VP chips", player=p.name), Severity.WARNING,
+                        N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
 
 
 def end_phase(game: RollGame, state: RollState, phase: str, ctx: EventContext) -> RollState:
