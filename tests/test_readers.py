@@ -168,7 +168,7 @@ def test_no_roll_die_is_reported_on_a_calibration_marker_or_its_paper():
 
         config = None
 
-        def read(self, frame, white=None):
+        def read(self, frame, white=None, aside=None):
             dice = tuple(DieObservation(kind="d6", value=None, box=(int(x) - 10, int(y) - 10, 20, 20), confidence=0.9)
                          for x, y in centres)
             return type("R", (), {"width": 640, "height": 360, "dice": dice, "timings_ms": {}, "light": None,
@@ -178,6 +178,61 @@ def test_no_roll_die_is_reported_on_a_calibration_marker_or_its_paper():
     got = RollDiceAdapter(Fixed(), calibration=cal).read(frame)
     assert [d.box[0] + 10 for d in got.dice] == [170]
     assert len(RollDiceAdapter(Fixed()).read(frame).dice) == 3  # no calibration: nothing is known of markers
+
+
+def test_a_box_lies_on_a_sheet_only_when_its_four_corners_do():
+    from vision.readers import boxes_on_sheets
+
+    square = np.array([[90, 90], [150, 90], [150, 150], [90, 150]], np.float64)  # a 40 px marker and its paper
+    diamond = np.array([[300, 260], [340, 300], [300, 340], [260, 300]], np.float64)  # |dx| + |dy| <= 40 round 300
+    boxes = [(95, 95, 20, 20),     # wholly on the paper
+             (140, 100, 20, 20),   # its right half beyond the paper's edge at x 150
+             (88, 100, 10, 10),    # 2 px left of the paper
+             (90, 90, 60, 60),     # the paper itself: every corner on its edge
+             (290, 290, 20, 20),   # corners 10 from the diamond's centre along both axes: 10 + 10 <= 40
+             (270, 270, 20, 20)]   # corner (270, 270): 30 + 30 > 40
+    assert boxes_on_sheets(boxes, [square, diamond]).tolist() == [True, False, False, True, True, False]
+    # corners in the other order round, and no sheet or no box
+    assert boxes_on_sheets(boxes, [square[::-1], diamond[::-1]]).tolist() == [True, False, False, True, True, False]
+    assert boxes_on_sheets(boxes, []).tolist() == [False] * 6
+    assert boxes_on_sheets([], [square]).shape == (0,)
+
+
+def test_a_calibrated_dice_read_sets_aside_the_boxes_wholly_on_a_marker_and_its_paper():
+    # the marker's print gives no die (it is not reported), so the read adds no face there once its die size is chosen
+    from vision.readers import RollDiceAdapter
+    from vision.roll_dice import RollDiceRead
+    from vision.table import TableCalibration, mat_layout
+
+    quad = np.array([[100, 100], [140, 100], [140, 140], [100, 140]], np.float64)  # paper: 90..150 px
+    cal = TableCalibration(H=np.eye(3), markers_px={0: quad}, layout=mat_layout(), reprojection_px=0.5,
+                           frame_size=(640, 360))
+
+    class Asks:
+        """A dice reader that asks ``aside`` of ``boxes`` and keeps the answers."""
+
+        config = None
+
+        def __init__(self, boxes):
+            self.boxes, self.answers = boxes, "not asked"
+
+        def read(self, frame, white=None, aside=None):
+            self.answers = None if aside is None else list(aside(self.boxes))
+            return RollDiceRead(frame.shape[1], frame.shape[0], (), {}, None)
+
+    # on the marker, across the paper's edge at x 150, beside the paper
+    boxes = [(105, 105, 20, 20), (140, 110, 20, 20), (200, 110, 20, 20)]
+    frame = np.full((360, 640, 3), 128, np.uint8)
+    asks = Asks(boxes)
+    RollDiceAdapter(asks, calibration=cal).read(frame)
+    assert asks.answers == [True, False, False]
+    # in a frame twice the calibration frame's size the marker and its paper are twice as large (180..300 px)
+    asks = Asks([(105, 105, 20, 20), (210, 210, 40, 40), (280, 220, 40, 40)])
+    RollDiceAdapter(asks, calibration=cal).read(np.full((720, 1280, 3), 128, np.uint8))
+    assert asks.answers == [False, True, False]
+    asks = Asks(boxes)
+    RollDiceAdapter(asks).read(frame)
+    assert asks.answers is None  # no calibration: nothing is set aside
 
 
 def test_a_cards_adapter_keeps_the_tables_colours_from_one_read_to_the_next(among_deck):

@@ -102,3 +102,53 @@ def test_dice_recut_where_the_size_chosen_has_no_top_face_are_read(tmp_path, mon
     assert len(tops.rects) >= 1
     assert ncc.shape == (len(tops.rects), k)
     assert np.isfinite(ncc).all()
+
+
+def test_the_recut_adds_no_face_where_the_caller_sets_boxes_aside(tmp_path, monkeypatch):
+    """Once the die size is chosen, the recut cuts and matches no face whose box the caller sets aside (a calibration
+    marker with its paper, :class:`vision.roll_dice.kept.Aside`); set aside nowhere, it adds the same faces as
+    untold, and everywhere, none."""
+    from vision.roll_dice.kept import Aside
+
+    synth.write_enrollment(tmp_path, FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3, config=ENROLL)
+    reader = RollDiceReader(build_profile(tmp_path))
+    scene = synth.render_scene(11, replace(SCENE, n_dice=(3, 3)), FACES_BY_COLOUR)
+    cfg = reader.config
+    fg = foreground(scene.image, cfg)
+    edges = edge_map(fg[0], cfg)
+    monkeypatch.setattr(reader_module, "recut_candidates",
+                        lambda mask, scale, config, side, edges, cut=None:
+                        find_candidates(fg[0], mask, scale, config, side, edges))
+    k = len(reader.profile.template_pairs)
+    plain = find_candidates(fg[0], fg[1], fg[2], cfg, None, edges)
+    empty = extract_tops(scene.image, plain, cfg).take(np.zeros(0, int))
+    look = (0.0, reader_module.MEASURED_SIZE, empty, np.zeros((0, k)))
+    untold, _ = reader._recut(scene.image, fg, edges, cfg, None, look)
+    assert len(untold.rects) == 3  # the three dice
+    timings: dict[str, float] = {}
+    nowhere, _ = reader._recut(scene.image, fg, edges, cfg, None, look,
+                               aside=Aside(lambda boxes: [False] * len(boxes), (0, 0), timings))
+    np.testing.assert_array_equal(nowhere.rects, untold.rects)
+    assert "aside" in timings
+    everywhere, ncc = reader._recut(scene.image, fg, edges, cfg, None, look,
+                                    aside=Aside(lambda boxes: [True] * len(boxes), (0, 0), {}))
+    assert len(everywhere.rects) == 0 and ncc.shape == (0, k)
+
+
+def test_a_set_aside_box_is_asked_in_frame_pixels():
+    """A window's rects (window px) are asked of the caller as ``(x, y, w, h)`` frame-px boxes: the window's offset
+    added to each rotated rect's bounding box."""
+    from vision.roll_dice.kept import Aside
+
+    asked: list = []
+
+    def left_of_200(boxes):
+        asked.extend(boxes)
+        return [b[0] + b[2] <= 200 for b in boxes]
+
+    # a 20 px square centred at (50, 40) and one at (150, 40), its bounding box 20 px wide at any right angle;
+    # in a window at x 100 they lie at frame x 140..160 and 240..260
+    rects = np.array([[50.0, 40.0, 20.0, 20.0, 0.0], [150.0, 40.0, 20.0, 20.0, 90.0]])
+    assert Aside(left_of_200, (100, 7), {}).kept(rects).tolist() == [False, True]
+    assert asked == [(140, 37, 20, 20), (240, 37, 20, 20)]
+    assert Aside(left_of_200, (0, 0), {}).kept(np.zeros((0, 5))).shape == (0,)

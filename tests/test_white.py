@@ -74,7 +74,7 @@ class _Seen:
     def __init__(self):
         self.white = "never called"
 
-    def read(self, frame, white=None):
+    def read(self, frame, white=None, aside=None):
         self.white = white
         return RollDiceRead(frame.shape[1], frame.shape[0], (), {}, None)
 

@@ -124,17 +124,22 @@ class RollDiceAdapter:
 
     def read(self, frame: np.ndarray, window: Box | None = None) -> Sighting:
         """:meth:`vision.roll_dice.RollDiceReader.read` as a :class:`Sighting`, with the calibration sheet's
-        paper as the white reference when it shows; told of ``cards`` and ``art``, the top faces the print of the
-        identified card under them explains are no die (``read``'s ``explained``,
+        paper as the white reference when it shows, and the boxes lying wholly on a marker and its paper set aside once
+        the die size is chosen (``read``'s ``aside``, :func:`boxes_on_sheets`: no die is reported there,
+        :meth:`_off_markers`, so the recut adds no face there); told of ``cards`` and ``art``, the
+        top faces the print of the identified card under them explains are no die (``read``'s ``explained``,
         :func:`vision.card_art.boxes_explained_by_art`, timed as ``art_tops``). ``window``: ``(x, y, w, h)`` frame px
         where every die lies (:meth:`occupied`), read alone at the whole frame's scale (``read``'s ``window``); None:
         the whole frame. Raises :class:`vision.BadFrame`."""
         white = None
+        framed: dict[str, Any] = {} if window is None else {"window": window}
         if self.calibration is not None:
             frame = validate_frame(frame)
             white = paper_white(frame, self.calibration.markers_px, self.calibration.frame_size)
+            sheets = _marker_sheets(self.calibration, frame.shape)
+            if sheets:
+                framed["aside"] = lambda boxes: boxes_on_sheets(boxes, sheets).tolist()
         cards, art = self.cards, self.art
-        framed = {} if window is None else {"window": window}
         if cards and art:
             frame = validate_frame(frame)
             r = self.reader.read(frame, white=white, explained=_art_explains(frame, cards, art), **framed)
@@ -320,6 +325,24 @@ def _marker_sheets(calibration: TableCalibration, frame_shape: tuple[int, ...],
         c = q.mean(axis=0)
         out.append(c + (q - c) * (1.0 + 2.0 * margin))
     return out
+
+
+def boxes_on_sheets(boxes: Sequence[Box], sheets: Sequence[np.ndarray]) -> np.ndarray:
+    """``bool[N]``: whether each ``(x, y, w, h)`` box (px) lies wholly on one of the convex quads ``sheets``
+    (``float[4, 2]`` px each, corners in order either way round: a calibration marker with its paper,
+    :func:`_marker_sheets`): its four corners inside that quad or on its edge. Raises nothing; no box gives an empty
+    array."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if not len(b) or not len(sheets):
+        return np.zeros(len(b), bool)
+    x0, y0, x1, y1 = b[:, 0], b[:, 1], b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
+    corners = np.stack([np.stack(c, 1) for c in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], 1)   # [N, 4, 2]
+    q = np.asarray(sheets, np.float64).reshape(-1, 4, 2)                                       # [S, 4, 2]
+    edge = np.roll(q, -1, axis=1) - q                                                          # [S, 4, 2]
+    rel = corners[:, None, :, None, :] - q[None, :, None, :, :]                                # [N, S, 4, 4, 2]
+    cross = edge[None, :, None, :, 0] * rel[..., 1] - edge[None, :, None, :, 1] * rel[..., 0]  # [N, S, corner, edge]
+    inside = (cross >= 0).all(3) | (cross <= 0).all(3)
+    return inside.all(2).any(1)
 
 
 #: How far (x a die's side) beyond the boxes a die must join in a face may lie and still be read after a

@@ -29,6 +29,7 @@ from .doubt import capped_by_side_doubt
 from .faces import distinctive_templates, match_faces_polarised, relocate_faces, rotated_templates, template_polarity
 from .foreground import foreground
 from .glare import face_glare
+from .kept import Aside, Boxes, Kept
 from .nadir import side_reach_of_tops
 from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
 from .outline import square_outline
@@ -40,7 +41,7 @@ from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_could, other_size_faces
 from .texture import table_repeats
-from .tops import drop_duplicates, extract_tops, rect_box
+from .tops import drop_duplicates, extract_tops
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
 
@@ -65,11 +66,11 @@ def _cnn_boxes(frame: np.ndarray, net: Model | None, config: RollDiceConfig) -> 
 
 def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
              found: _d6.Candidates | None, config: RollDiceConfig, timings: dict, net: Model | None,
-             side: float | None, keep: _Kept | None = None, cut: dict | None = None) -> TopFaces:
+             side: float | None, keep: Kept | None = None, cut: dict | None = None) -> TopFaces:
     """Stages 3-5 from the foreground ``fg`` (work image, mask, scale), its colour edges ``edges``
     (:func:`vision.roll_dice.candidates.edge_map`) and the CNN's boxes ``found``, looking for dice of ``side`` work
-    px (None: measured on the mask). ``keep``: which piles are split (:meth:`_Kept.piles`) and which candidates go on
-    to the top-face stage (:meth:`_Kept.candidates`; None: all); the others cost no k-means and no top face. ``cut``:
+    px (None: measured on the mask). ``keep``: which piles are split (:meth:`Kept.piles`) and which candidates go on
+    to the top-face stage (:meth:`Kept.candidates`; None: all); the others cost no k-means and no top face. ``cut``:
     a dict that keeps the face cores found (:func:`vision.roll_dice.candidates.find_candidates`), or None."""
     stage = functools.partial(timed_stage, timings)
     work, mask, scale = fg
@@ -215,7 +216,7 @@ class RollDiceReader:
 
     def read(self, frame: np.ndarray, white: Sequence[float] | None = None,
              explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None = None,
-             window: tuple[int, int, int, int] | None = None) -> RollDiceRead:
+             window: tuple[int, int, int, int] | None = None, aside: Boxes | None = None) -> RollDiceRead:
         """Read every die in ``frame`` (``uint8[H, W, 3]`` BGR).
 
         ``white``: optional BGR colour (0..255 per channel, e.g. the mean of the calibration sheet's paper, a
@@ -238,6 +239,12 @@ class RollDiceReader:
         ``art_candidates``, the piles within ``candidates``), the top faces cut from the others it explains before the
         face match (``art_tops``); so the size model of the top faces is fitted without the art's (a die's box may move
         by a pixel from a read untold); None: none is.
+
+        ``aside(boxes)``: per ``(x, y, w, h)`` frame-px box, whether it lies on print where the caller reports no die (a
+        calibration marker with its paper, :class:`vision.roll_dice.kept.Aside`): the faces found there still vote in
+        the die-size search and stay in the read (the light, their neighbours' tests), but once the size is chosen the
+        recut adds no face there (:meth:`_recut`: its candidates and faces there are neither cut nor matched, timed as
+        ``aside``). None: none is.
 
         ``window``: ``(x, y, w, h)`` frame px (clipped to the frame) where the caller knows every die lies (the table
         beside a map, :class:`vision.hexes.OffMapDice`): only that part of the frame is read, grown to the whole frame's
@@ -267,8 +274,9 @@ class RollDiceReader:
             return look[0] >= max(cfg.size_min_evidence, cfg.size_keep_frac * mem.evidence)
 
         first = None if mem is None else (mem.size, holds)
-        keep = None if explained is None else _Kept(None, explained, (x0, y0), timings)
-        read, evidence, searched = self._read(frame, cfg, timings, keep=keep, white=white_log(white, cfg), first=first)
+        keep = None if explained is None else Kept(None, explained, (x0, y0), timings)
+        read, evidence, searched = self._read(frame, cfg, timings, keep=keep, white=white_log(white, cfg), first=first,
+                                              aside=None if aside is None else Aside(aside, (x0, y0), timings))
         if self.remember_size:
             self._memory = (_SizeMemory(float(read.die_size), evidence, shape) if searched
                             else replace(mem, reads=mem.reads + 1))
@@ -316,7 +324,7 @@ class RollDiceReader:
         :attr:`RollDiceRead.light` of the last full read of the table) the colours are read under that light
         instead of one measured on the window's few dice. Boxes in frame pixels; for re-reading the part
         of a table that changed. ``wanted(x, y)`` (frame px): the places whose dice the caller will use; a
-        candidate plainly elsewhere (a die next to the change that did not move: :meth:`_Kept.candidates`) is
+        candidate plainly elsewhere (a die next to the change that did not move: :meth:`Kept.candidates`) is
         dropped before its top face is cut, so the window's size model is fitted to the faces that could be wanted,
         and a top face centred elsewhere is dropped before the face match. ``size``: the die size the last full
         read chose (its :attr:`RollDiceRead.die_size`): the window is read at that size only, no other tried (a
@@ -336,7 +344,7 @@ class RollDiceReader:
             return RollDiceRead(w, h, (), timings, None if light is None else tuple(map(float, light)), size)
         x0, y0, x1, y1 = clipped
         cfg = self._window_config(max(x1 - x0, y1 - y0) / float(max(h, w)))
-        keep = None if wanted is None and explained is None else _Kept(wanted, explained, (x0, y0), timings)
+        keep = None if wanted is None and explained is None else Kept(wanted, explained, (x0, y0), timings)
         r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size)[0]
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
         return RollDiceRead(w, h, dice, timings, r.light, r.die_size)
@@ -351,7 +359,7 @@ class RollDiceReader:
 
     def _tops_for(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
                   found: _d6.Candidates | None, cfg: RollDiceConfig, timings: dict[str, float],
-                  keep: _Kept | None, size: float, cut_at: dict | None = None) -> TopFaces:
+                  keep: Kept | None, size: float, cut_at: dict | None = None) -> TopFaces:
         """Stages 3-5 at ``size`` x the default side (:data:`MEASURED_SIZE`: the side measured on the frame): the
         top faces found, those ``keep`` drops dropped (the candidates it drops before their top faces are cut).
         ``cut_at``: a dict where the face cores found at ``size`` are kept (key ``size``, for :meth:`_recut`), or
@@ -423,8 +431,8 @@ class RollDiceReader:
         return best
 
     def _recut(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
-               cfg: RollDiceConfig, keep: _Kept | None, best: _Look,
-               cut_at: dict | None = None) -> tuple[TopFaces, np.ndarray]:
+               cfg: RollDiceConfig, keep: Kept | None, best: _Look,
+               cut_at: dict | None = None, aside: Aside | None = None) -> tuple[TopFaces, np.ndarray]:
         """(top faces, NCC ``[N, K]``) of the look ``best`` at the die size chosen, with the top faces of the dice
         whose face cores ran into the table's (:func:`vision.roll_dice.candidates.recut_candidates`, cut at that size)
         added where none of its top faces lies (farther than ``duplicate_dist`` x the smaller side), matched and
@@ -433,7 +441,7 @@ class RollDiceReader:
         ``recut_match_ramp``: its outline had a gap, so only a plain symbol makes it a die (a cloth's check cut out of
         the table's core matches a symbol at NCC 0.4-0.5). Added after the size search, they never move the size
         chosen. ``cut_at``: the face cores each size's look found (:meth:`_tops_for`), cut again rather than found
-        again."""
+        again. ``aside``: the candidates and top faces it sets aside are neither cut nor matched."""
         _, chosen, tops, ncc = best
         if cfg.recut_gap < 2:
             return tops, ncc
@@ -442,12 +450,16 @@ class RollDiceReader:
         cands = cands.take(np.flatnonzero(faces_apart(cands.rects, tops.rects, cfg)))
         if keep is not None and len(cands.rects):
             cands = cands.take(np.flatnonzero(keep.candidates(cands.rects)))
+        if aside is not None and len(cands.rects):
+            cands = cands.take(np.flatnonzero(aside.kept(cands.rects)))
         if len(cands.rects) == 0:
             return tops, ncc
         more = drop_duplicates(extract_tops(frame, cands, cfg), cfg)
         more = more.take(np.flatnonzero(faces_apart(more.rects, tops.rects, cfg)))
         if keep is not None and len(more.rects):
             more = more.take(np.flatnonzero(keep.tops(more.rects)))
+        if aside is not None and len(more.rects):
+            more = more.take(np.flatnonzero(aside.kept(more.rects)))
         if len(more.rects):   # only those that a perfect symbol match would make a die are matched
             could = die_weights(more, np.ones((len(more.rects), 1)), cfg) >= cfg.min_confidence
             more = more.take(np.flatnonzero(could))
@@ -497,12 +509,13 @@ class RollDiceReader:
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
-              keep: _Kept | None = None, white: np.ndarray | None = None,
+              keep: Kept | None = None, white: np.ndarray | None = None,
               size: float | None = None,
-              first: tuple[float, Callable[[_Look], bool]] | None = None) -> tuple[RollDiceRead, float, bool]:
+              first: tuple[float, Callable[[_Look], bool]] | None = None,
+              aside: Aside | None = None) -> tuple[RollDiceRead, float, bool]:
         """(the read, its :func:`size_evidence`, whether the die size was searched) of ``frame``: at ``size`` alone
         when given (:attr:`RollDiceRead.die_size`), else at ``first``'s size when its look passes ``first``'s test,
-        else at the size searched (:meth:`_search`, reusing that look)."""
+        else at the size searched (:meth:`_search`, reusing that look); ``aside`` as :meth:`read`'s."""
         stage = functools.partial(timed_stage, timings)
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
@@ -530,7 +543,7 @@ class RollDiceReader:
         searched = best is None
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
-        tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at)
+        tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at, aside)
         tops, ncc = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
                           looked)
         evidence, chosen = best[0], best[1]
@@ -680,74 +693,6 @@ def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.
     face's best template NCC, 0 without templates): what the printed-square and side-face tests look at."""
     best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
     return die_weights(tops, ncc, cfg) >= cfg.min_confidence, best
-
-
-WANTED_REACH = 0.25
-"""A window's candidate is cut into a top face where its caller wants a face at its centre or this fraction of its side
-from it along either axis (:meth:`_Kept.candidates`): a top face's centre, refined from its candidate's, moves less."""
-
-
-@dataclass(frozen=True)
-class _Kept:
-    """Which faces of a read (a window at ``offset``, frame px; a whole frame at (0, 0)) are worth a face match:
-    those centred where ``wanted(x, y)`` (frame px; None: anywhere) and not ``explained`` (``explained(boxes)``: per
-    ``(x, y, w, h)`` frame-px box, whether something the caller knows explains it, the printed art of an identified
-    tile under it; None: none is). The art is asked of the candidates first (:meth:`candidates`, timed as
-    ``art_candidates``): a candidate the art explains gets no top face, so a tile's printed squares cost no top-face
-    cut, size fit or ink map; then of the top faces cut from the others (:meth:`tops`, timed as ``art_tops``): a
-    candidate refined onto the art is dropped there. ``wanted`` is asked of the candidates (with some reach,
-    :meth:`candidates`: a die of the last read beside a change gets no top face) and of the top faces."""
-
-    wanted: Callable[[float, float], bool] | None
-    explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None
-    offset: tuple[int, int]
-    timings: dict[str, float]
-
-    def piles(self, rects: np.ndarray) -> np.ndarray:
-        """``bool[P]``: the piles (cores of two dice areas or more, their rects ``float[P, 5]`` window px) the art
-        does not explain, split into candidates (:func:`vision.roll_dice.candidates.find_candidates`; a tile's print
-        cut into large flat cores costs no k-means); timed within the stage ``candidates``."""
-        return self._unexplained(rects, np.ones(len(rects), bool), None)
-
-    def candidates(self, rects: np.ndarray) -> np.ndarray:
-        """``bool[N]``: the candidates (rects ``float[N, 5]`` window px) that could be wanted, and that the art does
-        not explain. A candidate could be wanted where ``wanted`` holds at its centre or a quarter of its side from it
-        along either axis (:data:`WANTED_REACH`: its top face's centre, refined, moves less than that); the others (a
-        die of the last read beside a change, that did not move) cost no top face."""
-        keep = np.ones(len(rects), bool)
-        if self.wanted is not None and len(rects):
-            x0, y0 = self.offset
-            reach = np.sqrt(np.abs(rects[:, 2] * rects[:, 3])) * WANTED_REACH
-            keep = np.array([any(self.wanted(float(cx) + x0 + dx * r, float(cy) + y0 + dy * r)
-                                 for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)))
-                             for (cx, cy), r in zip(rects[:, :2], reach, strict=True)], bool).reshape(-1)
-        return self._unexplained(rects, keep, "art_candidates")
-
-    def tops(self, rects: np.ndarray) -> np.ndarray:
-        """``bool[N]``: the top faces (rects ``float[N, 5]`` window px) centred where wanted and not explained."""
-        x0, y0 = self.offset
-        keep = np.ones(len(rects), bool)
-        if self.wanted is not None:
-            keep = np.array([bool(self.wanted(float(cx) + x0, float(cy) + y0)) for cx, cy in rects[:, :2]],
-                            bool).reshape(-1)
-        return self._unexplained(rects, keep, "art_tops")
-
-    def _unexplained(self, rects: np.ndarray, keep: np.ndarray, name: str | None) -> np.ndarray:
-        """``keep`` (``bool[N]``) less the rects of it ``explained`` explains (their frame-px bounding boxes), the
-        check timed as ``name`` (None: not timed apart)."""
-        idx = np.flatnonzero(keep)
-        if self.explained is not None and len(idx):
-            x0, y0 = self.offset
-
-            def check() -> None:
-                boxes = [(b[0] + x0, b[1] + y0, b[2], b[3]) for b in (rect_box(rects[i]) for i in idx)]
-                keep[idx[np.asarray(self.explained(boxes), bool).reshape(-1)]] = False
-
-            if name is None:
-                check()
-            else:
-                timed_stage(self.timings, name, check)
-        return keep
 
 
 def white_log(white: Sequence[float] | None, config: RollDiceConfig) -> np.ndarray | None:
