@@ -675,3 +675,37 @@ def test_an_action_is_echoed_and_withdrawn_as_the_action_taken(store, lang, play
     assert i18n.say(influenced.message, lang) == RECORDED[lang].format(what=f"{other}: {influence}")
     undone = handle_action(flow, {"action": Action.UNDO_REPORT, "origin": "phone", "player": other})
     assert undone.error is None and i18n.say(undone.message, lang).endswith(f": {influence}"), undone
+
+
+def test_simultaneous_play_a_holder_waiting_to_hand_on_the_marker_is_not_asked_to_act(store):
+    """Rise of the Ancients p.13 (simultaneous play): after acting a holder hands the marker clockwise at once, and
+    waits while the next player still holds the other. Nine players: the markers start with A1 and E5 (9 // 2 seats
+    on). A1, B2, C3 and D4 pass, the First Action marker moving on each time, until D4 must wait for E5. The box
+    went on showing D4's turn and offering D4 Pass, and took that Pass again and again (each recorded, the marker
+    never moving). Now the turn is E5's, the note says D4 waits, D4's phone has no Pass and D4's pass is refused,
+    nothing recorded; once E5 has acted the marker comes to E5's neighbour as the rule moves it."""
+    flow = start(store, "A1,B2,C3,D4,E5,F6,G7,H8,I9", simultaneous=True)
+    for player in ("A1", "B2", "C3", "D4"):
+        flow.report(player, "pass", {})
+    assert flow.engine_view()["markers"] == {"first": "D4", "second": "E5", "first_waits": True,
+                                             "second_waits": False}
+    view = flow.view()
+    assert view["turn"] == "E5"
+    assert view["note"].startswith("First Action: D4 (waiting: E5 acts first), Second Action: E5")
+    assert i18n.say(view["note"], "el").startswith("Πρώτη Ενέργεια: D4 (σε αναμονή: πρώτα παίζει E5), Δεύτερη")
+    assert i18n.say(view["note"], "pl").startswith("Pierwsza akcja: D4 (czeka: najpierw gra E5), druga akcja: E5")
+    assert i18n.say(view["note"], "hu").startswith("Első akció: D4 (várakozik: előbb E5 következik), második")
+    assert "pass" not in view["open_forms"]["D4"] and "pass" in view["open_forms"]["E5"]
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("D4", "pass", {})
+    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said["en"].endswith("(only the marker holder (E5) acts now)")  # one holder now, not "holders"
+    assert said["el"].endswith("(μόνο ο κάτοχος του δείκτη (E5) παίζει τώρα)")
+    assert said["pl"].endswith("(teraz działa tylko posiadacz znacznika (E5))")
+    assert said["hu"].endswith("(most csak a jelölő birtokosa (E5) cselekszik)")
+    assert flow.session.last_seq == before
+    flow.report("E5", "explore", {"sector": "101", "hex": [1, -1], "rotation": 0})
+    # E5 hands the Second Action marker to F6; the waiting First Action marker comes from D4 to E5
+    assert flow.engine_view()["markers"] == {"first": "E5", "second": "F6", "first_waits": False,
+                                             "second_waits": False}

@@ -105,7 +105,7 @@ def test_a_marker_waits_while_the_next_player_holds_the_other():
     seats = tuple(f"P{k}" for k in range(7))
     r = replace(start(seats, simultaneous=True), first=2, second=3)
     r, _ = act(r, "P2", "explore")  # the next player, P3, still holds the Second Action marker
-    assert (r.first, r.first_waits, r.holders) == (2, True, ("P2", "P3"))
+    assert (r.first, r.first_waits, r.holders) == (2, True, ("P3",))
     r, _ = act(r, "P3", "move")  # P3 hands its marker to P4, and the waiting First marker comes to P3
     assert (r.first, r.second, r.first_waits) == (3, 4, False)
 
@@ -146,3 +146,24 @@ def test_a_second_pass_out_of_turn_with_the_action_markers_changes_nothing():
     out = next(p for p in r.passed if p not in r.holders)
     r2, verdicts = pass_turn(r, out)
     assert kinds(verdicts) == ["passed_again"] and "only the marker holders" in verdicts[0].message and r2 == r
+
+
+def test_a_holder_waiting_to_hand_on_a_marker_has_acted_and_acts_no_more():
+    """Rise of the Ancients p.13 (digest 1.4): after acting a holder hands the marker clockwise at once; if that
+    player still holds the other marker, the holder waits until it is handed on. The waiting holder has acted:
+    only the other holder acts now. Before, the waiting holder still counted as one who may act: the turn showed
+    them, a second action of theirs drew no warning, and in 9 players' last passes their Pass was taken again and
+    again without the marker ever moving (590 passes recorded in one Action phase)."""
+    seats = tuple(f"P{k}" for k in range(9))
+    r = replace(start(seats, simultaneous=True), first=2, second=3)
+    r, said = run(r, ("P2", "explore"))
+    assert said == [[]] and (r.first, r.first_waits) == (2, True)
+    assert r.holders == ("P3",) and r.current == "P3"
+    r2, said = run(r, ("P2", "influence"))  # a second action before P3 has acted
+    assert said == [["out_of_turn"]]
+    r, said = run(r, ("P3", "pass"))  # P3 hands its marker to P4; the waiting First marker comes to P3
+    assert said == [[]] and (r.first, r.second, r.first_waits) == (3, 4, False) and r.holders == ("P3", "P4")
+    r, said = run(r, ("P3", "pass"))  # P3, having passed, lets the turn go; P4 still holds the other marker
+    assert said == [[]] and r.first_waits and r.holders == ("P4",) and r.current == "P4"
+    r2, verdicts = pass_turn(r, "P3")  # P3's pass again, waiting: no play, nothing changes
+    assert kinds(verdicts) == ["passed_again"] and r2 == r

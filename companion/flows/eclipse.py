@@ -23,7 +23,7 @@ from typing import Any
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
-from companion.i18n import AND, N_, Listing, Text, lazy, plural
+from companion.i18n import N_, Listing, Text, lazy, plural
 from rules import Event, Progress
 from rules.eclipse import ECLIPSE_GAME, events
 from rules.eclipse.combat import DAMAGE
@@ -42,7 +42,7 @@ from rules.eclipse.diplomacy import DIPLOMACY_MIN_PLAYERS
 from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
-from rules.eclipse.rounds import ACTIONS, REACTIONS
+from rules.eclipse.rounds import ACTIONS, REACTIONS, holders_now
 from rules.eclipse.words import (
     ACTION_WORDS,
     ANCIENTS_WORD,
@@ -107,10 +107,11 @@ STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shrine
 
 
 def _holders(view: Mapping[str, Any]) -> list[str]:
-    """The players who may act now in the Action phase: the turn's player, or both marker holders."""
+    """The players who may act now in the Action phase: the turn's player, or the marker holders but one who waits to
+    hand the marker on (:attr:`rules.eclipse.rounds.Rounds.holders`)."""
     markers = view.get("markers")
     if markers:
-        return [markers["first"], markers["second"]]
+        return [markers[which] for which in ("first", "second") if not markers.get(f"{which}_waits")]
     return [view["turn"]] if view.get("turn") else []
 
 
@@ -413,7 +414,7 @@ class EclipseFlow(FlowBase):
             return Text("diplomatic relations are not used with {count} players", count=len(view.get("players") or ()))
         if form.id == "pass" and _passed_out_of_turn(view, progress, player):
             markers = view.get("markers")
-            now = (Text("only the marker holders ({holders}) act now", holders=Listing(_holders(view), AND)) if markers
+            now = (holders_now(_holders(view)) if markers
                    else Text("it is {player}'s turn", player=view.get("turn")))
             return Text("{player} has already passed this round: after passing, a player only reacts on their own "
                         "turns, and passes again only to let such a turn go ({now})", player=player, now=now)
@@ -582,7 +583,13 @@ class EclipseFlow(FlowBase):
             )
         if stage == "action":
             markers = view.get("markers")
-            if markers:
+            if markers and markers.get("first_waits"):
+                turn = Text("First Action: {first} (waiting: {second} acts first), Second Action: {second}",
+                            first=markers["first"], second=markers["second"])
+            elif markers and markers.get("second_waits"):
+                turn = Text("First Action: {first}, Second Action: {second} (waiting: {first} acts first)",
+                            first=markers["first"], second=markers["second"])
+            elif markers:
                 turn = Text("First Action: {first}, Second Action: {second}", first=markers["first"],
                             second=markers["second"])
             else:

@@ -30,7 +30,7 @@ from typing import Any
 from rules.eclipse.data import ROUNDS
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import ACTION_WORDS, PHASE_WORDS
-from rules.text import AND, N_, Listing, Text
+from rules.text import AND, N_, Listing, Text, plural
 
 __all__ = [
     "ACTIONS",
@@ -42,6 +42,7 @@ __all__ = [
     "act",
     "choose_direction",
     "end_phase",
+    "holders_now",
     "opposite_seat",
     "pass_turn",
     "start",
@@ -117,18 +118,23 @@ class Rounds:
 
     @property
     def current(self) -> str | None:
-        """Whose turn it is: the turn's player, or the First Action marker's holder; None outside the Action phase."""
+        """Whose turn it is: the turn's player, or the First Action marker's holder (the Second's while the First's
+        holder waits to hand it on); None outside the Action phase."""
         if self.phase != "action":
             return None
-        return self.seats[self.first if self.simultaneous else self.turn]
+        if not self.simultaneous:
+            return self.seats[self.turn]
+        return self.seats[self.second if self.first_waits and not self.second_waits else self.first]
 
     @property
     def holders(self) -> tuple[str, ...]:
-        """The players who may act now: the turn's player, or both marker holders (simultaneous play)."""
+        """The players who may act now: the turn's player, or the marker holders (simultaneous play) but one who has
+        acted and waits to hand the marker on (Rise of the Ancients p.13: the next player still holds the other)."""
         if self.phase != "action":
             return ()
         if self.simultaneous:
-            return (self.seats[self.first], self.seats[self.second])
+            return tuple(self.seats[seat] for seat, waits in ((self.first, self.first_waits),
+                                                               (self.second, self.second_waits)) if not waits)
         return (self.seats[self.turn],)
 
     @property
@@ -154,6 +160,13 @@ class Rounds:
                 "turn": self.current, "direction": "clockwise" if self.clockwise else "counter-clockwise",
                 "passed": list(self.passed), "next_start_player": self.next_start,
                 "turn_order_card": self.card_holder, "markers": markers}
+
+
+def holders_now(holders: tuple[str, ...] | list[str]) -> Text:
+    """Who may act now in simultaneous play, said as one holder or two (a holder who waits to hand a marker on is not
+    one: :attr:`Rounds.holders`)."""
+    return plural("only the marker holder ({holders}) acts now", "only the marker holders ({holders}) act now",
+                  len(holders), holders=Listing(holders, AND))
 
 
 def opposite_seat(seat: int, players: int) -> int:
@@ -206,7 +219,7 @@ def _turn_check(r: Rounds, player: str) -> list[Verdict]:
         return []
     if player not in r.holders:
         if r.simultaneous:
-            why = Text("only the marker holders ({holders}) act now", holders=Listing(r.holders, AND))
+            why = holders_now(r.holders)
             rule = SIMULTANEOUS
         else:
             why = Text("it is {player}'s turn", player=r.current)
@@ -259,7 +272,7 @@ def passed_again(r: Rounds, player: str) -> Verdict | None:
     if r.phase != "action" or player not in r.passed or player in r.holders or player not in r.seats:
         return None
     if r.simultaneous:
-        now = Text("only the marker holders ({holders}) act now", holders=Listing(r.holders, AND))
+        now = holders_now(r.holders)
     else:
         now = Text("it is {player}'s turn", player=r.current)
     return Verdict("passed_again", False, TURNS,
