@@ -19,10 +19,17 @@ from companion.camera.station import StationChange, StationWatcher, growth_order
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound
 from companion.i18n import AND, N_, Listing, Text, lazy, plural
+from companion.words import colour_word
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
-from rules.among_the_stars.game import LOCATION_BUILT, REACTOR_BUILT, SECRET_OBJECTIVE_CHOSEN, objectives_dealt
+from rules.among_the_stars.game import (
+    CONFLICT_PLAYED,
+    LOCATION_BUILT,
+    REACTOR_BUILT,
+    SECRET_OBJECTIVE_CHOSEN,
+    objectives_dealt,
+)
 from rules.names import term
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
@@ -33,6 +40,11 @@ Place = tuple[int, int]
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
 PLACE_LABEL = Text("Cell: tap it on your station")
 """A cell field's label: the phone page draws the player's station and the free places next to it to tap."""
+
+
+def _conflict_years(view: Mapping[str, Any]) -> bool:
+    """Whether Conflict cards are in the deck now: years 2-4 of the aggressive mode (rulebook 7 'Aggressive mode')."""
+    return bool(view.get("aggressive")) and int(view.get("year") or 1) >= 2
 
 
 class AmongFlow(FlowBase):
@@ -83,7 +95,8 @@ class AmongFlow(FlowBase):
         return super().stored(option, value)
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
-        """Location built (card and cell), Power Reactor built (cell), card discarded, credits and VP corrections."""
+        """Location built (card and cell), Power Reactor built (cell), card discarded, a Conflict card played (the
+        aggressive mode), credits and VP corrections."""
         cat = catalogue()
         by_name = {c.name: c for c in cat.cards.values() if not c.is_reactor}
         locations = tuple(sorted(by_name))
@@ -94,6 +107,7 @@ class AmongFlow(FlowBase):
                 Field("cell", PLACE_LABEL, **cell))),
             Form("reactor", Text("Power Reactor built"), (Field("cell", PLACE_LABEL, **cell),)),
             Form("discard", Text("Card discarded for credits"), ()),
+            self._conflict_form(view),
             Form(
                 "credits",
                 Text("Credits correction"),
@@ -106,6 +120,18 @@ class AmongFlow(FlowBase):
             ),
             self._secret_form(view),
         )
+
+    @staticmethod
+    def _conflict_form(view: Mapping[str, Any]) -> Form:
+        """A Conflict card played instead of building (rulebook 7 'Aggressive mode': it is paid, its effect applied
+        after the other players' actions; Dispute, the one card known: against another player, on the count of
+        one kind of location, a colour or Power Reactors): the round's action, as a build or a discard is."""
+        variants = tuple(catalogue().conflict["variants_known"])
+        return Form("conflict", Text("Conflict card played"), (
+            Field("target", Text("Player"), choices=tuple(p["name"] for p in view.get("players") or ())),
+            Field("counts", Text("Locations compared"), choices=variants,
+                  labels=tuple(Text("Power Reactors") if v == "power_reactors" else colour_word(v) for v in variants)),
+        ))
 
     @staticmethod
     def _secret_form(view: Mapping[str, Any]) -> Form:
@@ -128,12 +154,24 @@ class AmongFlow(FlowBase):
         if progress.over:
             return []
         qualeen = any(p["name"] == player and p.get("race") == "qualeen" for p in view["players"])
-        return ["location", "reactor", "discard", "credits", "vp", *(["secret"] if qualeen else [])]
+        conflict = _conflict_years(view)
+        return ["location", "reactor", "discard", *(["conflict"] if conflict else []), "credits", "vp",
+                *(["secret"] if qualeen else [])]
+
+    def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """A Conflict card is played against another player (Dispute: "choose another player")."""
+        if not _conflict_years(view):
+            return {}
+        return {"conflict": {"target": {"choices": [p["name"] for p in view["players"] if p["name"] != player],
+                                        "none": ""}}}
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
-        """The secret objective is a Qualeen's alone (rulebook 'Races', Qualeen); else :meth:`FlowBase.closed_why`."""
+        """The secret objective is a Qualeen's alone (rulebook 'Races', Qualeen), a Conflict card is in the deck only
+        in years 2-4 of the aggressive mode (rulebook 7); else :meth:`FlowBase.closed_why`."""
         if form.id == "secret" and not progress.over:
             return Text("only a Qualeen player keeps a secret objective")
+        if form.id == "conflict" and not progress.over:
+            return Text("Conflict cards are only in the deck in years 2-4 of aggressive mode")
         return super().closed_why(form, view, progress, player)
 
     def corrects(self, form: str, values: Any, player: str, events: Any) -> int | None:
@@ -153,6 +191,8 @@ class AmongFlow(FlowBase):
             return "reactor_built", {"cell": values["cell"]}
         if form == "discard":
             return "card_discarded", {}
+        if form == "conflict":
+            return CONFLICT_PLAYED, {"target": values["target"], "counts": values["counts"]}
         if form == "credits":
             return "credits_changed", {"delta": values["delta"], "reason": N_("reported on the phone")}
         if form == "vp":
