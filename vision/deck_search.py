@@ -422,39 +422,34 @@ class DeckSearch:
         p = 2 if self.pooled else 1
         W, H = self.size
         n = 2 * s + 1
-        pw = _pooled_windows(blk, n, p, H // p, W // p).reshape(S, C, -1)                     # [S, C, K/4]
-        prod = np.matmul(pw.transpose(1, 0, 2), self.halves()[1][row].transpose(1, 2, 0))    # [C, S, M]
+        pw = _pooled_windows(blk, n, p, H // p, W // p).reshape(C, S, -1)                     # [C, S, K/4]
+        prod = np.matmul(pw, self.halves()[1][row].transpose(1, 2, 0))                       # [C, S, M]
         wi = inv * self.weights[None, :]
         est = (prod * wi.T[:, :, None]).sum(axis=0)        # the channels added in order, as one by one: [S, m]
         return (-est).argsort(axis=0)[:max(1, min(self.fine_shifts, S))]             # [k, m]
 
 
 def _pooled_windows(blk: np.ndarray, n: int, p: int, h: int, w: int) -> np.ndarray:
-    """float32[n, n, C, h, w]: the h x w window read every ``p``-th pixel of ``blk`` float32[C, ., .] at each of the
-    n x n shifts (dy, dx), i.e. ``blk[:, dy::p, dx::p][:, :h, :w]``. With p = 2 the pixels of one parity of rows and
-    columns are first taken out contiguously (4 small copies), so each window is copied in runs of w pixels instead
-    of pixel by pixel: the same numbers."""
+    """float32[C, n, n, h, w]: the h x w window read every ``p``-th pixel of ``blk`` float32[C, ., .] at each of the
+    n x n shifts (dy, dx), i.e. ``blk[:, dy::p, dx::p][:, :h, :w]``, channels first (each channel's windows one
+    matrix, rows the shifts). With p = 2: :func:`_pooled_windows_many` of the one map."""
+    if p == 2:
+        return _pooled_windows_many(blk[None], n, h, w)[0]
     C = blk.shape[0]
     it = blk.itemsize
-    out = np.empty((n, n, C, h, w), blk.dtype)
-    if p != 2:
-        b = np.ascontiguousarray(blk)
-        _, bh, bw = b.shape
-        out[...] = np.ndarray((n, n, C, h, w), b.dtype, b, 0, (bw * it, it, bh * bw * it, p * bw * it, p * it))
-        return out
-    for py in range(2):
-        for px in range(2):
-            sub = np.ascontiguousarray(blk[:, py::2, px::2])                       # [C, rows of that parity, cols]
-            _, sh, sw = sub.shape
-            na, nb = len(range(py, n, 2)), len(range(px, n, 2))
-            out[py::2, px::2] = np.ndarray((na, nb, C, h, w), sub.dtype, sub, 0,
-                                           (sw * it, it, sh * sw * it, sw * it, it))
+    out = np.empty((C, n, n, h, w), blk.dtype)
+    b = np.ascontiguousarray(blk)
+    _, bh, bw = b.shape
+    out[...] = np.ndarray((C, n, n, h, w), b.dtype, b, 0, (bh * bw * it, bw * it, it, p * bw * it, p * it))
     return out
 
 
 def _pooled_windows_many(blk: np.ndarray, n: int, h: int, w: int) -> np.ndarray:
-    """float32[Q, C, n, n, h, w]: :func:`_pooled_windows` (p = 2) of each of Q maps ``blk`` float32[Q, C, ., .],
-    channels first."""
+    """float32[Q, C, n, n, h, w]: the windows of :func:`_pooled_windows` (p = 2) of each of Q maps ``blk``
+    float32[Q, C, ., .], channels first: the same numbers, copied in long runs. The pixels of one parity of rows
+    and columns are first taken out contiguously (4 small copies); then the columns each column shift reads, once
+    per shift (a window's rows then follow each other), so every window, at any row shift, is copied as one run of
+    h x w pixels instead of h runs of w."""
     Q, C = blk.shape[:2]
     it = blk.itemsize
     out = np.empty((Q, C, n, n, h, w), blk.dtype)
@@ -463,8 +458,12 @@ def _pooled_windows_many(blk: np.ndarray, n: int, h: int, w: int) -> np.ndarray:
             sub = np.ascontiguousarray(blk[:, :, py::2, px::2])                    # [Q, C, rows of that parity, cols]
             _, _, sh, sw = sub.shape
             na, nb = len(range(py, n, 2)), len(range(px, n, 2))
-            out[:, :, py::2, px::2] = np.ndarray((Q, C, na, nb, h, w), sub.dtype, sub, 0,
-                                                 (C * sh * sw * it, sh * sw * it, sw * it, it, sw * it, it))
+            rows = na - 1 + h                                                      # the rows the windows read
+            cols = np.ndarray((Q, C, nb, rows, w), sub.dtype, sub, 0,
+                              (C * sh * sw * it, sh * sw * it, it, sw * it, it)).copy()   # [Q, C, dx, rows, w]
+            out[:, :, py::2, px::2] = np.ndarray((Q, C, na, nb, h, w), cols.dtype, cols, 0,
+                                                 (C * nb * rows * w * it, nb * rows * w * it, w * it, rows * w * it,
+                                                  w * it, it))
     return out
 
 
