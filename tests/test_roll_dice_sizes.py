@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision.roll_dice import RollDiceConfig
+from vision.roll_dice.assemble import die_weights
 from vision.roll_dice.observations import TopFaces
 from vision.roll_dice.sizes import (
     clear_of,
@@ -226,3 +227,32 @@ def test_a_die_shaped_face_too_weak_by_itself_takes_no_place_of_nothing():
         assert len(got.rects) == 5
         assert other_size_swaps(chosen, weights, blot, np.array([0.5 * score]), faces([]), np.zeros(0),
                                 CFG).tolist() == [swapped]
+
+
+def test_a_chosen_face_no_read_reports_does_not_keep_another_sizes_die_out_of_the_size_the_table_gives():
+    """A box the size chosen cut across a tilted die's top and side face matches no symbol and is no die's shape (die
+    weight 0: never reported); the same die's top at another size, plainly a die, lies within ``duplicate_dist`` of it.
+    Three sure dice of side 40 elsewhere make the table's plane 40 px everywhere. Only the chosen faces a read would
+    report keep a face of another size of about that side out (46 px: 0.15 off, within ``other_size_swap_fit``), so the
+    die is added; a face of twice the side at the same place (another size's box round the die and what lies beside
+    it) is kept out by the dead face as by any chosen face; a chosen face of a plain symbol keeps either out."""
+    sure_dice = [[300, 100, 40, 40, 0], [100, 300, 40, 40, 0], [300, 300, 40, 40, 0]]
+    chosen = faces([[100, 100, 40, 40, 0], *sure_dice], [CHECK] + [DIE] * 3)
+    chosen_ncc = np.vstack([plain(1, 0.0), plain(3)])
+    weight = die_weights(chosen, chosen_ncc, CFG)
+    assert weight[0] < CFG.min_confidence <= weight[1:].min()
+    other = faces([[110, 100, 46, 46, 0]], [DIE])                 # 10 px off: within duplicate_dist x 40
+    wide = faces([[110, 100, 80, 80, 0]], [DIE])                  # 1.0 off the plane's 40
+    assert not faces_apart(other.rects, chosen.rects[:1], CFG)[0] and not faces_apart(wide.rects, chosen.rects[:1],
+                                                                                        CFG)[0]
+    assert 0.15 <= CFG.other_size_swap_fit < 1.0
+    assert other_size_guard(other, chosen, CFG)[0] == 0.0            # every chosen face counted: kept out
+    assert other_size_guard(other, chosen, CFG, weight)[0] == 1.0    # only those a read reports: free
+    assert other_size_guard(wide, chosen, CFG, weight)[0] == 0.0     # off the plane: every chosen face counts
+    assert other_size_could(other, chosen, weight, CFG)[0]
+    got, ncc = other_size_faces(chosen, chosen_ncc, [(other, plain(1))], CFG)
+    assert len(got.rects) == 5 and np.array_equal(got.rects[4], other.rects[0]) and ncc[4, 0] == HI
+    assert len(other_size_faces(chosen, chosen_ncc, [(wide, plain(1))], CFG)[0].rects) == 4
+    sure = faces([[100, 100, 40, 40, 0], *sure_dice], [DIE] * 4)
+    assert die_weights(sure, plain(4), CFG).min() >= CFG.min_confidence
+    assert len(other_size_faces(sure, plain(4), [(other, plain(1))], CFG)[0].rects) == 4

@@ -70,10 +70,12 @@ class RollDiceConfig:
         other_size_match_ramp, other_size_shape_ramp, other_size_overlap: once the die size is chosen, the top faces
             the other tried sizes found where the size chosen has none (farther than ``duplicate_dist`` x the smaller
             side from each of its faces, and overlapping none by more than ``other_size_overlap`` of the smaller: two
-            dice's top faces never overlap) are added (:mod:`vision.roll_dice.sizes`), each one's die score scaled by
-            its best template NCC on ``other_size_match_ramp`` and its die-likeness on ``other_size_shape_ramp``: a
-            face of a size not chosen has no vouching of the size search, so only a plain symbol on a die's top makes
-            it a die.
+            dice's top faces never overlap; where the size search vouched for a die size, only its faces a read would
+            report count against a face whose side lies within ``other_size_swap_fit`` of the side the chosen faces'
+            plane gives a die there) are added (:mod:`vision.roll_dice.sizes`), each one's
+            die score scaled by its best template NCC on ``other_size_match_ramp`` and its die-likeness on
+            ``other_size_shape_ramp``: a face of a size not chosen has no vouching of the size search, so only a plain
+            symbol on a die's top makes it a die.
             A tilted camera shows near dice larger than far ones, and a cloth's checks cut some dice apart at one size
             and run them into the table at another. None: none added. Set on the second generator's seeds 1000-1039,
             where 12 of the 60 dice missed had a top face at another tried size and none at the size chosen: 4 more

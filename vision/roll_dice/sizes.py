@@ -26,8 +26,8 @@ from .config import RollDiceConfig
 from .observations import TopFaces
 from .shape import die_likeness, expected_sides
 
-__all__ = ["clear_of", "faces_apart", "joined", "meets", "other_size_could", "other_size_faces", "other_size_guard",
-           "other_size_swaps"]
+__all__ = ["clear_of", "faces_apart", "joined", "meets", "off_plane", "other_size_could", "other_size_faces",
+           "other_size_guard", "other_size_swaps"]
 
 
 def faces_apart(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
@@ -90,7 +90,8 @@ def other_size_could(faces: TopFaces, chosen: TopFaces, chosen_weights: np.ndarr
     ``min_confidence``, ``other_size_swap_least`` and each of theirs + ``other_size_swap_margin``."""
     n = len(faces.rects)
     upper = die_weights(faces, np.ones((n, 1)), cfg)
-    could = other_size_guard(faces, chosen, cfg) * upper >= cfg.min_confidence
+    sure = None if cfg.other_size_swap_margin is None else chosen_weights   # a die size vouched for: see the guard
+    could = other_size_guard(faces, chosen, cfg, sure) * upper >= cfg.min_confidence
     if cfg.other_size_swap_margin is None or n == 0:
         return could
     shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(n)
@@ -120,14 +121,21 @@ def other_size_swaps(chosen: TopFaces, chosen_weights: np.ndarray, faces: TopFac
     if not sure.any():
         return sure
     rects = np.concatenate([chosen.rects, also.rects, faces.rects])
-    sides = np.sqrt(np.abs(rects[:, 2] * rects[:, 3]))
-    w = np.concatenate([np.asarray(chosen_weights, np.float64), np.asarray(also_weights, np.float64),
-                        np.asarray(weights, np.float64)])
-    off = np.abs(sides / np.maximum(expected_sides(rects[:, :2], sides, w, cfg), 1e-9) - 1.0)
+    off = off_plane(rects, np.concatenate([np.asarray(chosen_weights, np.float64), np.asarray(also_weights, np.float64),
+                                           np.asarray(weights, np.float64)]), cfg)
     n = len(chosen.rects)
     mine = off[len(rects) - a:]
     theirs = np.where(meet, off[:n][None, :], np.inf).min(1) if n else np.full(a, np.inf)
     return sure & (mine <= cfg.other_size_swap_fit) & (mine < theirs)
+
+
+def off_plane(rects: np.ndarray, weights: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
+    """``float[N]``: how far each of ``rects`` (``float[N, 5]`` frame px) is in side (the root of its area) from the
+    side the table's plane gives a die at its place, as a share of that side (0: on the plane). The plane
+    (:func:`vision.roll_dice.shape.expected_sides`) is fitted on the rects weighted by ``weights`` (``float[N]``, their
+    die weights): a rect of weight 0 is measured against it without moving it."""
+    sides = np.sqrt(np.abs(rects[:, 2] * rects[:, 3]))
+    return np.abs(sides / np.maximum(expected_sides(rects[:, :2], sides, weights, cfg), 1e-9) - 1.0)
 
 
 def joined(parts: list[TopFaces]) -> TopFaces:
@@ -138,14 +146,32 @@ def joined(parts: list[TopFaces]) -> TopFaces:
                     np.concatenate([p.ink for p in parts]), np.concatenate([p.body for p in parts]), ev)
 
 
-def other_size_guard(faces: TopFaces, chosen: TopFaces, cfg: RollDiceConfig) -> np.ndarray:
+def other_size_guard(faces: TopFaces, chosen: TopFaces, cfg: RollDiceConfig,
+                     chosen_weights: np.ndarray | None = None) -> np.ndarray:
     """``float[N]`` 0..1: the factor of the die score of each of ``faces`` (found at a size not chosen) but its symbol:
     its die-likeness on ``other_size_shape_ramp`` (1 without evidence), 0 where a face of ``chosen`` (the size
     chosen) overlaps it by more than ``other_size_overlap``, or where it lies within ``duplicate_dist`` x the smaller
-    side of one (:func:`faces_apart`). Known before any face is matched, so a face it zeroes costs no match."""
+    side of one (:func:`faces_apart`). With ``chosen_weights`` (``float[M]``, the chosen faces' die weights), for a
+    face whose side lies within ``other_size_swap_fit`` (a share) of the side the plane of the chosen faces (weighted
+    by those weights, :func:`off_plane`) gives a die at its place, only the chosen faces a read would report (at
+    least ``min_confidence``) count: a face no read reports (a box cut across a tilted die's top and side, matching
+    no symbol) is no die that face could be seen again of. A face off the plane is another size's cut of something
+    else (a box that size's own size model widened round a die and the print beside it): every chosen face keeps it
+    out, as without weights. The callers give them only where a face can take a chosen face's place
+    (``other_size_swap_margin`` set: the size search vouched for a die size; on an empty printed table every face is
+    weak and none says where a die is). Known before any face is matched, so a face it zeroes costs no match."""
     n = len(faces.rects)
     shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(n)
     free = faces_apart(faces.rects, chosen.rects, cfg) & clear_of(faces.rects, chosen.rects, cfg.other_size_overlap)
+    if chosen_weights is not None and n and len(chosen.rects):
+        w = np.asarray(chosen_weights, np.float64)
+        sure = w >= cfg.min_confidence
+        fits = off_plane(np.concatenate([chosen.rects, faces.rects]), np.r_[w, np.zeros(n)],
+                         cfg)[len(w):] <= cfg.other_size_swap_fit
+        if not sure.all() and fits.any():
+            rects = chosen.rects[sure]
+            free = np.where(fits, faces_apart(faces.rects, rects, cfg)
+                            & clear_of(faces.rects, rects, cfg.other_size_overlap), free)
     return _ramp(shape, cfg.other_size_shape_ramp) * free
 
 
@@ -175,7 +201,8 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
             continue
         best = got.max(1) if got.size else np.zeros(len(faces.rects))
         match = _ramp(best, cfg.other_size_match_ramp)
-        free = faces.lowered(other_size_guard(faces, chosen, cfg) * match)
+        free = faces.lowered(other_size_guard(faces, chosen, cfg,
+                                              None if cfg.other_size_swap_margin is None else chosen_w) * match)
         strong = np.flatnonzero(die_weights(free, got, cfg) >= cfg.min_confidence)
         if len(strong):
             adds.append((free.take(strong), got[strong].reshape(len(strong), -1)))
