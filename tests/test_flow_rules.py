@@ -32,17 +32,25 @@ def test_roll_phase_selection_without_dice_reveals_the_selected_phases():
         replay(ROLL_GAME, {"players": ["Ann", "Bob"]}, events(("phase_selected", "Ann", {"phase": "dance"})))
 
 
-def roll_at_the_last_rounds_end(store) -> GameFlow:
-    """A two-player Roll for the Galaxy game at Manage Empire of the round in which Ann's 24 VP emptied the pool (2
-    players: the pool holds 24 VP, p.2 Setup): the end of the last round (p.8 End check)."""
+def roll_at_ship(store, bob=(1, "Old Earth")) -> GameFlow:
+    """A two-player Roll for the Galaxy game at V Ship of its first round, both players having selected Ship: Ann
+    plays faction 3 on Alpha Centauri (a brown world with a brown good from setup), Bob ``bob`` = (faction, home
+    world)."""
     roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
-    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 1, "Old Earth")):
+    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", *bob)):
         roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
                                       "home_world": home, "development": "Investment Credits", "world": "Gem World"})
     roll.report("Ann", "select", {"phase": "ship"})
     roll.report("Bob", "select", {"phase": "ship"})
     roll.next_phase()  # Reveal
     roll.next_phase()  # V Ship
+    return roll
+
+
+def roll_at_the_last_rounds_end(store) -> GameFlow:
+    """A two-player Roll for the Galaxy game at Manage Empire of the round in which Ann's 24 VP emptied the pool (2
+    players: the pool holds 24 VP, p.2 Setup): the end of the last round (p.8 End check)."""
+    roll = roll_at_ship(store)
     roll.report("Ann", "vp", {"vp": 24})  # 2 players: the pool holds 24 VP (p.2 Setup); it is empty now
     roll.next_phase()  # Manage Empire, the end of the last round
     return roll
@@ -204,14 +212,7 @@ def test_roll_asks_about_vp_chips_no_good_consumed_paid_for_once_ship_is_over(st
     brown good of Alpha Centauri (a brown world: 1 + 1 = 2 VP); Bob's reports 2 VP chips and nothing shipped. Once
     Ship is over, every report of it in, Bob is asked which consume paid his chips, Ann is not: the same question
     Race asks at the end of IV Consume (rules.consume)."""
-    roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
-    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 1, "Old Earth")):
-        roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
-                                      "home_world": home, "development": "Investment Credits", "world": "Gem World"})
-    roll.report("Ann", "select", {"phase": "ship"})
-    roll.report("Bob", "select", {"phase": "ship"})
-    roll.next_phase()  # Reveal
-    roll.next_phase()  # V Ship
+    roll = roll_at_ship(store)
     assert roll.engine_view()["players"][0]["goods"] == {"Alpha Centauri": ["brown"]}  # its good from setup
     roll.report("Ann", "vp", {"vp": 3})
     roll.report("Ann", "ship", {"world": "Alpha Centauri", "mode": "consume", "good": "brown", "shipper": "white"})
@@ -239,14 +240,7 @@ def test_roll_chips_reported_for_a_consume_are_the_chips_it_paid_counted_once(st
     the shipment, then "2 VP chips". Bob reports "3 VP chips", then his blue good on Earth's Lost Colony (blue)
     shipped by a purple shipper: 1 + 1 + 1 = 3 VP. Chips: Ann 2, Bob 3; the 2-player pool of 24 VP (p.2 Setup) keeps
     24 - 5 = 19. Both consumed a good, so nobody is asked which power paid their chips."""
-    roll = GameFlow(store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {})), FLOWS["roll"])
-    for player, faction, home in (("Ann", 3, "Alpha Centauri"), ("Bob", 6, "Earth's Lost Colony")):
-        roll.report(player, "setup", {"faction": " / ".join(ROLL_GAME.cat.faction(faction).names),
-                                      "home_world": home, "development": "Investment Credits", "world": "Gem World"})
-    roll.report("Ann", "select", {"phase": "ship"})
-    roll.report("Bob", "select", {"phase": "ship"})
-    roll.next_phase()  # Reveal
-    roll.next_phase()  # V Ship
+    roll = roll_at_ship(store, bob=(6, "Earth's Lost Colony"))
     roll.report("Ann", "ship", {"world": "Alpha Centauri", "mode": "consume", "good": "brown", "shipper": "white"})
     roll.report("Ann", "vp", {"vp": 2})
     roll.report("Bob", "vp", {"vp": 3})

@@ -80,25 +80,32 @@ def test_no_recut_when_off():
     assert len(recut_candidates(mask, 1.0, replace(CONFIG, recut_gap=0), float(SIDE), edges).rects) == 0
 
 
-def test_dice_recut_where_the_size_chosen_has_no_top_face_are_read(tmp_path, monkeypatch):
-    """Where the die size chosen found no top face at all (every die's outline open, on a printed table), the dice the
-    recut finds are the read's only faces: they are matched and joined to the (empty) look's faces, NCC ``[N, K]``,
-    instead of the join failing on the empty look's NCC."""
+def three_dice_with_an_empty_look(tmp_path, monkeypatch):
+    """A plain table of three enrolled dice (synth seed 11) and the reader's pieces for a recut of it, where the size
+    chosen found no top face: ``(reader, image, fg, edges, cfg, look)``, ``look`` the empty look (its NCC ``[0, K]``).
+    The recut is handed the dice as the candidate stage finds them on this plain table."""
     synth.write_enrollment(tmp_path, FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3, config=ENROLL)
     reader = RollDiceReader(build_profile(tmp_path))
     scene = synth.render_scene(11, replace(SCENE, n_dice=(3, 3)), FACES_BY_COLOUR)
     cfg = reader.config
     fg = foreground(scene.image, cfg)
     edges = edge_map(fg[0], cfg)
-    # the recut is handed the dice as the candidate stage finds them on this plain table
     monkeypatch.setattr(reader_module, "recut_candidates",
                         lambda mask, scale, config, side, edges, cut=None:
                         find_candidates(fg[0], mask, scale, config, side, edges))
     k = len(reader.profile.template_pairs)
     plain = find_candidates(fg[0], fg[1], fg[2], cfg, None, edges)
     empty = extract_tops(scene.image, plain, cfg).take(np.zeros(0, int))
-    tops, ncc = reader._recut(scene.image, fg, edges, cfg, None, (0.0, reader_module.MEASURED_SIZE, empty,
-                                                                    np.zeros((0, k))))
+    return reader, scene.image, fg, edges, cfg, (0.0, reader_module.MEASURED_SIZE, empty, np.zeros((0, k)))
+
+
+def test_dice_recut_where_the_size_chosen_has_no_top_face_are_read(tmp_path, monkeypatch):
+    """Where the die size chosen found no top face at all (every die's outline open, on a printed table), the dice the
+    recut finds are the read's only faces: they are matched and joined to the (empty) look's faces, NCC ``[N, K]``,
+    instead of the join failing on the empty look's NCC."""
+    reader, image, fg, edges, cfg, look = three_dice_with_an_empty_look(tmp_path, monkeypatch)
+    k = look[3].shape[1]
+    tops, ncc = reader._recut(image, fg, edges, cfg, None, look)
     assert len(tops.rects) >= 1
     assert ncc.shape == (len(tops.rects), k)
     assert np.isfinite(ncc).all()
@@ -110,27 +117,16 @@ def test_the_recut_adds_no_face_where_the_caller_sets_boxes_aside(tmp_path, monk
     untold, and everywhere, none."""
     from vision.roll_dice.kept import Aside
 
-    synth.write_enrollment(tmp_path, FACES_BY_COLOUR, seed=3, symbol_set="A", dice_per_photo=3, config=ENROLL)
-    reader = RollDiceReader(build_profile(tmp_path))
-    scene = synth.render_scene(11, replace(SCENE, n_dice=(3, 3)), FACES_BY_COLOUR)
-    cfg = reader.config
-    fg = foreground(scene.image, cfg)
-    edges = edge_map(fg[0], cfg)
-    monkeypatch.setattr(reader_module, "recut_candidates",
-                        lambda mask, scale, config, side, edges, cut=None:
-                        find_candidates(fg[0], mask, scale, config, side, edges))
-    k = len(reader.profile.template_pairs)
-    plain = find_candidates(fg[0], fg[1], fg[2], cfg, None, edges)
-    empty = extract_tops(scene.image, plain, cfg).take(np.zeros(0, int))
-    look = (0.0, reader_module.MEASURED_SIZE, empty, np.zeros((0, k)))
-    untold, _ = reader._recut(scene.image, fg, edges, cfg, None, look)
+    reader, image, fg, edges, cfg, look = three_dice_with_an_empty_look(tmp_path, monkeypatch)
+    k = look[3].shape[1]
+    untold, _ = reader._recut(image, fg, edges, cfg, None, look)
     assert len(untold.rects) == 3  # the three dice
     timings: dict[str, float] = {}
-    nowhere, _ = reader._recut(scene.image, fg, edges, cfg, None, look,
+    nowhere, _ = reader._recut(image, fg, edges, cfg, None, look,
                                aside=Aside(lambda boxes: [False] * len(boxes), (0, 0), timings))
     np.testing.assert_array_equal(nowhere.rects, untold.rects)
     assert "aside" in timings
-    everywhere, ncc = reader._recut(scene.image, fg, edges, cfg, None, look,
+    everywhere, ncc = reader._recut(image, fg, edges, cfg, None, look,
                                     aside=Aside(lambda boxes: [True] * len(boxes), (0, 0), {}))
     assert len(everywhere.rects) == 0 and ncc.shape == (0, k)
 
