@@ -573,8 +573,8 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         if action == Action.UNDO:
             if in_flow and (hub.snapshot().view.get("box") or {}).get("screen", True):  # --no-screen: the desk decides
                 return _error(403, i18n.Text("in a game a phone withdraws only its own report: pick your seat and tap "
-                                             "\"Undo my last report\" (POST /api/report/undo {\"player\": name}); "
-                                             "the Undo of the whole table is on the touchscreen"))
+                                             "“{button}”; the Undo of the whole table is on the touchscreen",
+                                             button=action_word(Action.UNDO_REPORT)))
             return ask(Action.UNDO, who, body, '{"action": "undo", "version": 12, "key": "k1"}')
         if not in_flow:
             from companion.flows import run_hint

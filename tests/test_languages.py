@@ -99,6 +99,30 @@ def test_every_message_is_translated_with_its_placeholders_and_plural_forms(lang
     assert problems == []
 
 
+API_WORDS = {
+    # answered only to a request whose body lacks the state version, which the box's own pages always send: the
+    # developer writing a client is told where the version is read
+    "the state version the phone showed (session.events of /api/state)",
+}
+"""Messages that may name the phone API: each is said only to a request the box's pages never make."""
+
+
+def test_no_message_shows_players_an_api_path():
+    """Players read the names of buttons, never the API behind them: before, refusing a phone's Undo in a game said
+    "tap \"Undo my last report\" (POST /api/report/undo {\"player\": name})" in every language. No message of the
+    template (and no translation of one) names an ``/api/`` path or a ``POST``, but the few in ``API_WORDS``."""
+    shown = []
+    for lang in (None, *TRANSLATED):
+        for message in (template() if lang is None else catalog(lang)):
+            if not message.id or _key(message)[1] in API_WORDS:
+                continue
+            texts = message.id if lang is None else message.string
+            for text in (texts if isinstance(texts, tuple) else (texts,)):
+                if re.search(r"/api/|\bPOST /", text):
+                    shown.append((lang or "en", text))
+    assert shown == []
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_a_plural_message_is_said_by_the_languages_rule(lang):
     """The compiled catalog says counts as a native speaker would: Polish has three forms (1 / 2-4 / 5+, and 22 but

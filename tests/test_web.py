@@ -463,8 +463,16 @@ def test_phone_global_undo_is_refused_in_a_game_and_undo_report_withdraws_only_m
     with caplog.at_level(logging.INFO, logger="companion"):
         response = client.post("/api/action", json={"action": "undo"})
         assert response.status_code == 403
-        assert "own report" in response.get_json()["error"]
+        # the refusal names the button players tap, never the API's path or a JSON body
+        assert response.get_json()["error"] == ("in a game a phone withdraws only its own report: pick your seat and "
+                                                "tap “Undo my last report”; the Undo of the whole table is on the "
+                                                "touchscreen")
         assert hub.take_actions() == []  # nothing queued
+        for lang, button in (("el", "«Αναιρώ την αναφορά μου»"), ("pl", "„Cofnij moje ostatnie zgłoszenie”"),
+                             ("hu", "„Utolsó bejelentésem visszavonása”")):
+            said = client.post("/api/action", json={"action": "undo"}, headers={"Accept-Language": lang})
+            assert said.status_code == 403 and button in said.get_json()["error"]
+            assert "/api/" not in said.get_json()["error"] and "{" not in said.get_json()["error"]
         # an old phone page that still queues a plain undo: the loop refuses it, and says so in the log
         hub.post_action("undo", origin="phone")
         loop.take_actions()
