@@ -101,6 +101,11 @@ STORAGE = {"money": Text("Money in storage"), "science": Text("Science in storag
 TRACK_TILES = {"military": Text("Military track tiles"), "grid": Text("Grid track tiles"),
                "nano": Text("Nano track tiles")}
 """The blueprint's, volley's and end position's fields per die colour, resource and technology track."""
+SPECIES_FIELDS = {"orbitals_with_cubes": ("Exiles", Text("Exiles: Orbitals holding your cubes"), 12),
+                  "magellan": ("Magellan", Text("Magellan: Discoveries discarded or used as parts"), 9)}
+"""The end position's fields one species alone scores, as ``{field: (species, label, most)}`` (Rise of the Ancients
+p.14, the species sheets; scoring rows 20 and 21): the final position offers each only at a table where someone
+plays that species, and refuses a count in it from anyone else (it would score 0)."""
 STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shrine": N_("shrine")}
 """The pieces built or laid on a hex, as words in a sentence; a Development's or Discovery's tile is said by its name
 (:func:`rules.eclipse.words.structure_word`), as on the score rows and in the findings."""
@@ -196,14 +201,16 @@ class EclipseFlow(FlowBase):
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """The starting sectors laid at setup, the actions (Explore, Influence, Research, Upgrade, Build, Move, Pass),
         diplomacy and alliances, the combat helper (a blueprint; a volley fired), Ancients destroyed, discs placed or
-        taken back, tiles laid, the Turn Order card's direction, a Hive's roll, and the private end position. Sector
-        choices are the tiles not on the map yet, spelt "204 Vega"."""
+        taken back, tiles laid, the Turn Order card's direction, a Hive's roll, and the private end position (a field
+        one species alone scores only where someone plays it: :data:`SPECIES_FIELDS`). Sector choices are the tiles
+        not on the map yet, spelt "204 Vega"."""
         cat = catalogue()
         laid = {h["sector"] for h in view.get("map", ())}
         explorable = tuple(
             s.label for s in cat.sectors.values() if s.kind != "starting_sector" and s.id != "001" and s.id not in laid
         ) or (N_("no tile left"),)
         names = tuple(p["name"] for p in view["players"])
+        played = {p.get("species") for p in view["players"]}
         dice = {"kind": "dice", "minimum": 1, "maximum": 6, "optional": True}
         homes = tuple(s.label for s in cat.sectors.values() if s.home and s.id not in laid) or (N_("no tile left"),)
         on_map = tuple((cat.sector(h["sector"]).label,
@@ -356,8 +363,8 @@ class EclipseFlow(FlowBase):
                 *(_count(r, STORAGE[r], 99) for r in RESOURCES),
                 *(_count(t, TRACK_TILES[t], 7) for t in TECH_TRACKS),
                 _count("discoveries", Text("Discoveries kept as VP"), 9),
-                _count("orbitals_with_cubes", Text("Exiles: Orbitals holding your cubes"), 12),
-                _count("magellan", Text("Magellan: Discoveries discarded or used as parts"), 9)), private=True),
+                *(_count(name, label, most) for name, (species, label, most) in SPECIES_FIELDS.items()
+                  if species in played)), private=True),
         )
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
@@ -536,6 +543,7 @@ class EclipseFlow(FlowBase):
                 payload["to"] = _at(values["to"])
             return "hive_rolled", payload
         if form == "position":
+            _species_fields(values, player, view)
             return "position_reported", _position(values)
         raise BadEntry(Text("unknown report {form!r}", form=form))
 
@@ -722,6 +730,27 @@ def _volley(values: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         if key in aim:
             rolled[key] = aim[key]
     return "volley_rolled", rolled
+
+
+def _species_fields(values: Mapping[str, Any], player: str, view: Mapping[str, Any]) -> None:
+    """Refuses a count above 0 in a field of the final position that only another species scores
+    (:data:`SPECIES_FIELDS`; Rise of the Ancients p.14): Orbitals holding cubes count for the Exiles alone, Discoveries
+    discarded or used as parts for Magellan alone. A blank or 0 is taken.
+
+    Raises:
+        BadEntry: naming the field, the species that scores it and ``player``'s species (or that none was noted at
+            setup); nothing is recorded.
+    """
+    theirs = _player(view, player).get("species")
+    for name, (species, label, _most) in SPECIES_FIELDS.items():
+        if values.get(name) and theirs != species:
+            if theirs:
+                raise BadEntry(Text("Final position: {field}: only {species} players score it (Rise of the Ancients "
+                                    "p.14); {player} plays {theirs}: leave it blank or 0",
+                                    field=label, species=species, player=player, theirs=theirs))
+            raise BadEntry(Text("Final position: {field}: only {species} players score it (Rise of the Ancients "
+                                "p.14); {player} has no species noted at setup: leave it blank or 0",
+                                field=label, species=species, player=player))
 
 
 def _position(values: Mapping[str, Any]) -> dict[str, Any]:
