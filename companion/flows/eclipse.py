@@ -80,6 +80,7 @@ the end)."""
 RESEARCHED_LABELS = tuple(component_word(t) for t in RESEARCHED)
 """What Research may name as players read it: the Greek rulebook's names (Rise of the Ancients p.4, p.5, p.20)."""
 ALWAYS = ("blueprint", "relations", "structure", "disc", "disc_back")
+"""Forms open in every phase while the game runs."""
 DIPLOMACY_FORMS = ("relations", "attack")
 """Reports about diplomatic relations: closed with 2 or 3 players, where relations are not used."""
 
@@ -87,7 +88,6 @@ DIPLOMACY_FORMS = ("relations", "attack")
 def _diplomacy(view: Mapping[str, Any]) -> bool:
     """Whether diplomatic relations are used at this table (4 or more players)."""
     return len(view.get("players") or ()) >= DIPLOMACY_MIN_PLAYERS
-"""Forms open in every phase while the game runs."""
 
 
 CANNONS = {"yellow": Text("Ion cannons (yellow dice)"), "orange": Text("Plasma cannons (orange dice)"),
