@@ -107,9 +107,7 @@ def other_size_swaps(chosen: TopFaces, chosen_weights: np.ndarray, faces: TopFac
     faces of ``chosen`` (die weights ``chosen_weights``) they meet (:func:`meets`): each weighs at least
     ``other_size_swap_least`` (and ``min_confidence``) and is surer than every one of them by
     ``other_size_swap_margin``, and its side (px, the root of its area) lies within ``other_size_swap_fit``
-    (a share) of the side the table's plane gives a die at its place and nearer to it than each of theirs that a
-    read would report (die weight at least ``min_confidence``; a box no read reports is no die whose side could
-    be the better one, as in :func:`other_size_guard`). The plane
+    (a share) of the side the table's plane gives a die at its place and nearer to it than each of theirs. The plane
     (:func:`vision.roll_dice.shape.expected_sides`) is fitted on ``chosen``, ``also`` (the faces of other sizes
     added where the size chosen has none, die weights ``also_weights``) and ``faces``, each weighted by its die
     weight: the surest dice of every size say how large a die is where. ``other_size_swap_margin`` None: none."""
@@ -127,8 +125,7 @@ def other_size_swaps(chosen: TopFaces, chosen_weights: np.ndarray, faces: TopFac
                                            np.asarray(weights, np.float64)]), cfg)
     n = len(chosen.rects)
     mine = off[len(rects) - a:]
-    alive = np.asarray(chosen_weights, np.float64) >= cfg.min_confidence   # faces a read would report
-    theirs = np.where(meet & alive[None, :], off[:n][None, :], np.inf).min(1) if n else np.full(a, np.inf)
+    theirs = np.where(meet, off[:n][None, :], np.inf).min(1) if n else np.full(a, np.inf)
     return sure & (mine <= cfg.other_size_swap_fit) & (mine < theirs)
 
 
