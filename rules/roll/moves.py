@@ -26,10 +26,9 @@ if TYPE_CHECKING:
     from rules.roll.game import RollGame
 
 __all__ = [
-    "alone_most", "alone_most_blue", "check_face", "check_owned", "check_stage", "credit", "gain_dice",
-    "on_credits_changed",
-    "on_vp_changed", "owns_all_top_worlds", "remove_die", "take_any", "take_from", "take_ship_vp", "take_vp",
-    "use_worker",
+    "SHIP_CHIPS_RULE", "alone_most", "alone_most_blue", "check_face", "check_owned", "check_stage", "credit",
+    "gain_dice", "on_credits_changed", "on_vp_changed", "owns_all_top_worlds", "remove_die", "ship_phase", "take_any",
+    "take_from", "take_ship_vp", "take_vp", "use_worker",
 ]
 
 
@@ -107,6 +106,15 @@ def take_vp(state: RollState, name: str, vp: int, source: str, ctx: EventContext
     )
 
 
+SHIP_CHIPS_RULE = N_("p.7 Ship: a shipper that consumes a good gives VP chips")
+"""The rule cited wherever the box reckons a Ship phase's VP chips (Roll for the Galaxy, p.7 Ship)."""
+
+
+def ship_phase() -> Text:
+    """The Ship phase as the table names it in a message: "V Ship" (Roll for the Galaxy, p.7)."""
+    return Text("{number} {phase}", number="V", phase=phase_word("ship"))
+
+
 def take_ship_vp(state: RollState, name: str, vp: int, source: str, ctx: EventContext, *, reported: bool) -> RollState:
     """VP chips of the Ship phase, counted once however the table reports them (Roll for the Galaxy, p.7 Ship).
 
@@ -131,8 +139,8 @@ def take_ship_vp(state: RollState, name: str, vp: int, source: str, ctx: EventCo
     state = state.with_player(replace(p, ship_paid=paid, ship_chips=chips))
     if once:
         ctx.finding(Text("{player}: {vp} VP in chips both reported and paid by a shipment in {phase}, counted once",
-                         player=name, vp=once, phase=Text("{number} {phase}", number="V", phase=phase_word("ship"))),
-                    name, Severity.INFO, N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
+                         player=name, vp=once, phase=ship_phase()),
+                    name, Severity.INFO, SHIP_CHIPS_RULE)
     return take_vp(state, name, vp - once, source, ctx) if vp > once else state
 
 

@@ -11,7 +11,7 @@ from rules.core import WHOLE_TABLE, Severity
 from rules.engine import EventContext
 from rules.roll.data import PHASES, Catalogue
 from rules.roll.dice import Dice
-from rules.roll.moves import alone_most, credit, owns_all_top_worlds, take_vp
+from rules.roll.moves import SHIP_CHIPS_RULE, alone_most, credit, owns_all_top_worlds, ship_phase, take_vp
 from rules.roll.state import ORDER, PlayerState, RollState, Stage
 from rules.roll.words import phase_word, stage_word
 from rules.scoring import ceil_div
@@ -39,8 +39,8 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
         if current is Stage.SHIP:  # every report of the phase is in: chips no good consumed paid for are asked about
             ask_chips_without_goods(ctx, [(p.name, max(0, p.ship_chips - p.ship_paid)) for p in state.players
                                           if not p.ship_consumed],
-                                    Text("{number} {phase}", number="V", phase=phase_word("ship")),
-                                    N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
+                                    ship_phase(),
+                                    SHIP_CHIPS_RULE)
             _ask_chips_beyond_shipments(ctx, state)
             state = replace(state, players=tuple(replace(p, ship_chips=0, ship_consumed=0, ship_paid=0)
                                                  for p in state.players))
@@ -82,9 +82,9 @@ def _ask_chips_beyond_shipments(ctx: EventContext, state: RollState) -> None:
         if p.ship_consumed and p.ship_chips > p.ship_paid:
             ctx.finding(Text("{player} took {vp} VP in chips in {phase} beyond the {paid} VP their shipments paid: "
                              "which power paid them?", player=p.name, vp=p.ship_chips - p.ship_paid, paid=p.ship_paid,
-                             phase=Text("{number} {phase}", number="V", phase=phase_word("ship"))),
+                             phase=ship_phase()),
                         Text("{player}: VP chips", player=p.name), Severity.WARNING,
-                        N_("p.7 Ship: a shipper that consumes a good gives VP chips"))
+                        SHIP_CHIPS_RULE)
 
 
 def end_phase(game: RollGame, state: RollState, phase: str, ctx: EventContext) -> RollState:
