@@ -19,7 +19,7 @@ from typing import Any
 from companion import i18n
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
-from companion.commands.files import load_deck, load_dice_reader, screenshot_problem
+from companion.commands.files import load_deck, load_dice_reader, screenshot_problem, screenshot_saver
 from companion.config import CHOOSE
 from companion.i18n import N_, Text, _, message_of, ngettext, os_reason, say, say_template
 
@@ -353,17 +353,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
         )
     )
 
-    screenshot_failed: list[str] = []
-
-    def save_screenshot() -> None:
-        if args.screenshot is not None and screen is not None:
-            try:
-                screen.save_png(args.screenshot)
-            except (pygame_error(), OSError) as exc:
-                if str(exc) not in screenshot_failed:  # one line per distinct problem, not one per read
-                    screenshot_failed.append(str(exc))
-                    log.error("%s", _("cannot save --screenshot {path}: {problem}; going on without it").format(
-                        path=args.screenshot, problem=say(os_reason(exc)) if isinstance(exc, OSError) else exc))
+    save_screenshot = screenshot_saver(screen, args.screenshot)
 
     def on_read(seq: int, read: object) -> None:
         save_screenshot()
@@ -589,12 +579,6 @@ def _health_watch(config: Any, db: Path, source: Any) -> tuple[Any, dict[str, An
 
     return HealthWatch(lambda: DoctorContext(config, db_path=Path(db), look=look)), watched
 
-
-def pygame_error() -> type[BaseException]:
-    """``pygame.error`` (imported only when a screen is drawn)."""
-    import pygame
-
-    return pygame.error
 
 def _load_box_calibration(path: Path | None) -> Any:
     """The table calibration for run/demo: ``--calibration FILE`` (must load), else the saved one when

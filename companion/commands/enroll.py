@@ -20,8 +20,9 @@ from companion.commands.files import (
     profile_path,
     remove_empty,
     screenshot_problem,
+    screenshot_saver,
 )
-from companion.i18n import Text, _, ngettext, os_reason, plural, say, say_template
+from companion.i18n import Text, _, ngettext, plural, say, say_template
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -270,20 +271,8 @@ def _walk(  # noqa: C901 - wires the guided enrollment (camera, screen or termin
         signal.SIGTERM, lambda *_: inbox.post_action(Action.QUIT, origin="signal", why="SIGTERM")
     )
 
-    screenshot_failed: list[str] = []
-
-    def save_screenshot() -> None:  # a save that fails (the disk full, the folder gone) is one log line, not a stop
-        if args.screenshot is None or screen is None:
-            return
-        from companion.commands.box import pygame_error
-
-        try:
-            screen.save_png(args.screenshot)
-        except (pygame_error(), OSError) as exc:
-            if str(exc) not in screenshot_failed:
-                screenshot_failed.append(str(exc))
-                log.error("%s", _("cannot save --screenshot {path}: {problem}; going on without it").format(
-                    path=args.screenshot, problem=say(os_reason(exc)) if isinstance(exc, OSError) else exc))
+    # a save that fails (the disk full, the folder gone) is one log line, not a stop
+    save_screenshot = screenshot_saver(screen, args.screenshot)
 
     def on_change(view: dict) -> None:
         if terminal is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -358,6 +358,32 @@ def screenshot_problem(path: Path, no_screen: bool = False) -> str:
         return _("saves the touchscreen, and --no-screen has none: leave out --no-screen (without a display the "
                  "touchscreen is drawn off-screen and saved all the same)")
     return ""
+
+
+def screenshot_saver(screen: Any, path: Path | None) -> Callable[[], None]:
+    """The ``--screenshot`` hook of a running box: each call saves the touchscreen ``screen`` (its ``save_png``) at
+    ``path`` (nothing when either is None). A save that fails (the card full, the folder gone) never stops the box:
+    it is logged once per distinct reason, in the run's language ("cannot save --screenshot shot.png: the disk is
+    full; going on without it"), and the next read tries again. The reason, not the error's text, tells problems
+    apart: the temporary file's name in a refusal differs at every read."""
+    failed: set[str] = set()
+
+    def save() -> None:
+        if path is None or screen is None:
+            return
+        import pygame
+
+        try:
+            screen.save_png(path)
+        except (pygame.error, OSError) as exc:
+            problem = say(os_reason(exc)) if isinstance(exc, OSError) else str(exc)
+            if problem not in failed:
+                failed.add(problem)
+                logging.getLogger("companion").error("%s", _(
+                    "cannot save --screenshot {path}: {problem}; going on without it").format(
+                        path=path, problem=problem))
+
+    return save
 
 
 def unwritable_folder(path: Path) -> str:

@@ -23,6 +23,7 @@ Typical main-loop use::
 from __future__ import annotations
 
 import atexit
+import io
 import os
 import shutil
 import tempfile
@@ -38,6 +39,7 @@ import pygame
 
 from companion.actions import Action
 from companion.i18n import _, box_language, localize
+from companion.paths import write_whole
 from companion.screen.box import Asking, Choose, History, Settings
 from companion.screen.canvas import BASE_SIZE, Button, Canvas
 from companion.screen.check import Check
@@ -341,12 +343,19 @@ class TouchScreen(Canvas):
     def save_png(self, path: str | Path) -> Path:
         """Save what was last rendered as a PNG (creating parent folders); returns the path.
 
+        The picture is made in memory and written whole (:func:`companion.paths.write_whole`): on a full card the
+        write fails with the system's reason and an earlier picture at ``path`` stays as it was. (pygame writing the
+        file itself left a cut-off PNG, printed a libpng line at every read, and said only "Error writing the PNG
+        file."; onto a device such as /dev/full it said nothing at all.)
+
         Raises:
-            pygame.error: the file cannot be written.
+            OSError: the folder cannot be made or the file cannot be written (``errno.ENOSPC``: the card is full).
+            pygame.error: the picture cannot be made.
         """
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.surface, str(path))
+        picture = io.BytesIO()
+        pygame.image.save(self.surface, picture, "screen.png")  # the name hint picks PNG
+        write_whole(path, picture.getvalue(), sync=False, mode=0o644)  # a picture anyone may look at
         return path
 
     def _unpack(self, snapshot: Any) -> tuple[dict[str, Any], np.ndarray | None]:
