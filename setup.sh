@@ -29,7 +29,8 @@ case "$mode" in
      exit 2 ;;
 esac
 
-apt_packages=(python3-venv python3-pip fonts-dejavu-core)  # DejaVu: the touchscreen's Greek, Polish, Hungarian letters
+apt_packages=(python3-venv python3-pip fonts-dejavu-core fonts-wqy-microhei)  # the touchscreen's letters: DejaVu's Greek,
+# Polish and Hungarian; WenQuanYi Micro Hei's Chinese, Japanese and Korean, for names typed in them
 [ "$mode" = test ] && apt_packages+=(chromium shellcheck systemd)  # the programs shellcheck and systemd-analyze: tests/test_systemd.py
 if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
   apt_packages+=(python3-picamera2)

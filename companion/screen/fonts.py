@@ -4,7 +4,10 @@ pygame's built-in font has no Greek and misses letters such as ő, ű, ą, ł: t
 Debian and Raspberry Pi OS package ``fonts-dejavu-core``, installed by ``./setup.sh``), else Noto Sans, else
 whatever ``$TABLETOP_FONT`` names. Without any of them the built-in font is used and one warning says what to
 install. A symbol the font has no glyph for (an emoji a player typed in a name: "Ζωή 🎲") is left out of what is
-drawn and measured (:class:`ScreenFont`) instead of drawn as an empty box.
+drawn and measured (:class:`ScreenFont`) instead of drawn as an empty box. A letter it has no glyph for is drawn
+from its compatibility form when the font has that (a full-width "ＡＮＮ" as "ANN"), else from a fallback font with
+the Chinese, Japanese and Korean letters (WenQuanYi Micro Hei, ``fonts-wqy-microhei``, installed by ``./setup.sh``;
+:data:`FALLBACK_FILES`), else drawn as the font draws it.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from pathlib import Path
 import pygame
 
 __all__ = [
-    "FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "ScreenFont", "drawable", "font_file",
-    "missing_letters",
+    "FALLBACK_FILES", "FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "ScreenFont", "drawable",
+    "fallback_file", "font_file", "missing_letters", "runs",
 ]
 
 log = logging.getLogger(__name__)
@@ -36,6 +39,13 @@ FONT_FILES = (
     "/usr/share/fonts/opentype/noto/NotoSans-Bold.otf",
 )
 """Where the font is looked for, in order (bold first: the screen's labels are bold)."""
+
+FALLBACK_FILES = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",  # fonts-wqy-microhei: Chinese, Japanese, Korean, full width
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",  # fonts-droid-fallback: the same but Korean
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",  # fonts-noto-cjk
+)
+"""Where the font for letters the touchscreen's font lacks (a player named 山田, 김민 or ＡＮＮ) is looked for."""
 
 PYGAME_DEFAULT_SCALE = 0.64
 """pygame draws its built-in font at this fraction of the size asked; a file font is asked at the same fraction
@@ -61,6 +71,13 @@ def font_file() -> str | None:
     log.warning("%s", _("no font with Greek, Polish and Hungarian letters (DejaVu Sans or Noto Sans): the touchscreen "
                         "uses pygame's own, which lacks them; install fonts-dejavu-core (./setup.sh does)"))
     return None
+
+
+@lru_cache(maxsize=1)
+def fallback_file() -> str | None:
+    """The first of :data:`FALLBACK_FILES` on this system, or None (letters the font lacks are then drawn as the font
+    draws them: no warning, as a table may never have such a name)."""
+    return next((f for f in FALLBACK_FILES if Path(f).is_file()), None)
 
 
 def missing_letters(font: object, text: str = SAMPLE_LETTERS) -> str:
@@ -159,12 +176,110 @@ def _named(text: str) -> str:
                     if not ch.isspace() and not _clings(ch))
 
 
+RUNS_KEPT = 512
+"""How many texts' runs a :class:`ScreenFont` keeps (a screen shows fewer labels than that)."""
+
+
+class _Fallback(pygame.font.Font):
+    """The fallback font (:func:`fallback_file`), a subclass only so that what it lacks can be kept per character."""
+
+
+def _folded(font: object, ch: str) -> str | None:
+    """``ch``'s compatibility form (NFKC: a full-width "Ａ" is "A") when it differs and ``font`` has every letter of it,
+    else None."""
+    folded = unicodedata.normalize("NFKC", ch)
+    if folded == ch or not folded.strip():
+        return None
+    metrics = font.metrics(folded)  # type: ignore[attr-defined]
+    return None if any(_lacks(font, c, m) for c, m in zip(folded, metrics, strict=True)) else folded
+
+
+def runs(font: object, fallback: object | None, text: str) -> list[tuple[object, str]]:
+    """``text`` (already :func:`drawable`) as runs of ``(font, part)`` to draw one after the other: the letters
+    ``font`` has; a letter it lacks as its compatibility form when ``font`` has that (:func:`_folded`), else in
+    ``fallback`` when that has it, else left to ``font`` (its box: a name never vanishes). A mark clinging to a
+    letter (a combining accent, a variation selector) goes in the letter's run. One run for text ``font`` draws
+    whole."""
+    if not text or text.isascii():
+        return [(font, text)]
+    out: list[tuple[object, str]] = []
+    metrics = font.metrics(text)  # type: ignore[attr-defined]
+    for ch, m in zip(text, metrics, strict=True):
+        use, part = font, ch
+        if out and _clings(ch):
+            use = out[-1][0]
+        elif _lacks(font, ch, m):
+            folded = _folded(font, ch)
+            if folded is not None:
+                part = folded
+            elif fallback is not None and not _lacks(fallback, ch, fallback.metrics(ch)[0]):  # type: ignore
+                use = fallback
+        if out and out[-1][0] is use:
+            out[-1] = (use, out[-1][1] + part)
+        else:
+            out.append((use, part))
+    return out
+
+
 class ScreenFont(pygame.font.Font):
     """A :class:`pygame.font.Font` that draws and measures only what it has glyphs for (:func:`drawable`): a
-    symbol it lacks is left out, never drawn as an empty box, and widths measured match what is drawn."""
+    symbol it lacks is left out, never drawn as an empty box, and widths measured match what is drawn. A letter it
+    lacks is drawn from its compatibility form or from the fallback font (:func:`runs`), on the same baseline."""
 
-    def render(self, text, *args, **kwargs):  # noqa: D102 (pygame's)
-        return super().render(drawable(self, str(text)), *args, **kwargs)
+    def __init__(self, file: str | None, size: int) -> None:
+        super().__init__(file, size)
+        self._size = size
+        self._bold = bool(file) and "bold" in Path(str(file)).name.lower()
+        self._fallback: pygame.font.Font | None | bool = False  # False: not opened yet
+        self._parts: dict[str, list[tuple[object, str]]] = {}
+
+    def fallback(self) -> pygame.font.Font | None:
+        """The fallback font at this font's size (bold when this one is), opened on first need; None when there is
+        none or it cannot be opened (then a letter this font lacks is drawn as it draws it)."""
+        if self._fallback is False:
+            path = fallback_file()
+            try:
+                self._fallback = _Fallback(path, self._size) if path else None
+            except (OSError, pygame.error) as exc:  # a damaged file never stops the screen
+                log.warning("cannot open the fallback font %s: %s", path, exc)
+                self._fallback = None
+            if self._fallback is not None and self._bold:
+                self._fallback.set_bold(True)
+        return self._fallback  # type: ignore[return-value]
+
+    def _runs(self, text: object) -> list[tuple[object, str]]:
+        """:func:`runs` of :func:`drawable` ``text``, kept for the last :data:`RUNS_KEPT` texts (a label is measured
+        again and again while it is fitted, and drawn at every redraw)."""
+        text = str(text)
+        parts = self._parts.get(text)
+        if parts is None:
+            if len(self._parts) >= RUNS_KEPT:
+                self._parts.clear()
+            parts = self._parts[text] = runs(self, self.fallback(), drawable(self, text))
+        return parts
+
+    def render(self, text, antialias, color, background=None):  # noqa: D102 (pygame's)
+        parts = self._runs(text)
+        if len(parts) == 1 and parts[0][0] is self:
+            return super().render(parts[0][1], antialias, color, background)
+        ascent = self.get_ascent()
+        images = [(pygame.font.Font.render(f, part, antialias, color, background),  # type: ignore[arg-type]
+                   max(0, ascent - f.get_ascent())) for f, part in parts]  # type: ignore[attr-defined]
+        width = sum(image.get_width() for image, _ in images)
+        height = max([self.get_height()] + [image.get_height() + dy for image, dy in images])
+        surface = pygame.Surface((max(1, width), height), pygame.SRCALPHA)
+        surface.fill((0, 0, 0, 0) if background is None else background)
+        x = 0
+        for image, dy in images:
+            surface.blit(image, (x, dy))
+            x += image.get_width()
+        return surface
 
     def size(self, text):  # noqa: D102 (pygame's)
-        return super().size(drawable(self, str(text)))
+        parts = self._runs(text)
+        if len(parts) == 1 and parts[0][0] is self:
+            return super().size(parts[0][1])
+        ascent = self.get_ascent()
+        sizes = [(pygame.font.Font.size(f, part), max(0, ascent - f.get_ascent()))  # type: ignore[arg-type]
+                 for f, part in parts]
+        return (sum(w for (w, _), _ in sizes), max([self.get_height()] + [h + dy for (_, h), dy in sizes]))
