@@ -147,8 +147,17 @@ def names(kind: str, id: str, lang: str) -> str:
     entry = _entry(kind, id)
     term = entry.get(lang)
     if isinstance(term, Mapping):
-        return str(term["name"])
+        return _named(term, lang)
     return str(entry["en"])
+
+
+def _named(term: Mapping[str, Any], lang: str) -> str:
+    """A translation's name: its ``name``, or for a name the edition makes of two it prints (``"of"``: the Vak's
+    own Main Reactor, named by the race and the edition's word for a Main Reactor, as the English card is), those
+    names in ``lang`` joined by a space."""
+    if "of" in term:
+        return " ".join(names(kind, id_, lang) for kind, id_ in term["of"])
+    return str(term["name"])
 
 
 def translated(kind: str, lang: str) -> dict[str, str]:
@@ -162,20 +171,23 @@ def translated(kind: str, lang: str) -> dict[str, str]:
         raise UnknownTerm(f"no kind of game term {kind!r}: the kinds are {', '.join(kinds())}")
     if lang == "en":
         return {id_: str(e["en"]) for id_, e in _entry_kind.items()}
-    return {id_: str(e[lang]["name"]) for id_, e in _entry_kind.items() if isinstance(e.get(lang), Mapping)}
+    return {id_: _named(e[lang], lang) for id_, e in _entry_kind.items() if isinstance(e.get(lang), Mapping)}
 
 
 def source(kind: str, id: str, lang: str) -> dict[str, Any] | None:
     """Where ``lang``'s name of ``id`` comes from: ``{"name", "seed" (file in shared/seeds/), "line"
     (1-based), "quote" (from that line)}`` and maybe ``"page"`` (the rulebook's page that line holds) and
-    ``"note"``; None for English or a name the
+    ``"note"``; for a name made of two the edition prints, ``{"name", "of": [[kind, id], ...], "note"}`` (each
+    part has its own source, or is a name the same in both editions); None for English or a name the
     edition does not give.
 
     Raises:
         UnknownTerm: no such kind, or no such id of it.
     """
     term = _entry(kind, id).get(lang)
-    return dict(term) if isinstance(term, Mapping) else None
+    if not isinstance(term, Mapping):
+        return None
+    return dict(term, name=_named(term, lang))
 
 
 WORD_KINDS = frozenset({"roll.colour", "roll.phase", "roll.face", "roll.step", "roll.die", "race.phase",

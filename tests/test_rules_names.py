@@ -78,6 +78,12 @@ def test_every_translation_carries_its_source():
         for lang in LANGUAGES[1:]:
             for id_ in translated(kind, lang):
                 where = source(kind, id_, lang)
+                if "of" in where:  # a name made of two: each with its own source, or the same in both editions
+                    parts = [(part_kind, part_id) for part_kind, part_id in where["of"]]
+                    assert where["note"] and any(source(*part, lang) for part in parts), (kind, id_, lang)
+                    assert all(source(*part, lang) or names(*part, "en") == names(*part, lang)
+                               for part in parts), (kind, id_, lang)
+                    continue
                 assert where["seed"].endswith(".txt") and where["line"] >= 1 and where["quote"], (kind, id_, lang)
                 assert where["name"].casefold() in where["quote"].casefold(), (kind, id_, lang)
     assert source("roll.phase", "settle", "en") is None
@@ -92,6 +98,8 @@ def test_every_quote_is_on_its_line_of_the_rulebook_transcript():
         for lang in LANGUAGES[1:]:
             for id_ in translated(kind, lang):
                 where = source(kind, id_, lang)
+                if "of" in where:  # its parts' quotes are checked as theirs
+                    continue
                 lines = (SEEDS / where["seed"]).read_text(encoding="utf-8").split("\n")
                 assert where["quote"] in lines[where["line"] - 1], (kind, id_, lang, where)
                 checked += 1
@@ -108,3 +116,20 @@ def test_the_names_files_keep_their_shape():
             for id_, entry in entries.items():
                 assert set(entry) <= set(LANGUAGES), (game, kind, id_)
                 assert all(isinstance(entry[lang], dict) for lang in entry if lang != "en"), (game, kind, id_)
+
+
+def test_the_vak_main_reactor_is_named_in_hungarian_as_the_catalog_says_it():
+    """A Hungarian Vak player's first card read "Vak Main Reactor" while every other player's read "Főreaktor" and
+    the box's own Hungarian messages said "a Vak Főreaktor": the rulebook does not name the Vak's own reactor, so it
+    is named as the English card is, by the race (the same name in both editions) and the rulebook's Főreaktor."""
+    assert names("among_the_stars.reactor", "vak_main_reactor", "en") == "Vak Main Reactor"
+    assert names("among_the_stars.reactor", "vak_main_reactor", "hu") == "Vak Főreaktor"
+    assert translated("among_the_stars.reactor", "hu")["vak_main_reactor"] == "Vak Főreaktor"
+    assert source("among_the_stars.reactor", "vak_main_reactor", "hu")["name"] == "Vak Főreaktor"
+    # the languages with no Among the Stars edition keep the English card's name whole
+    assert {names("among_the_stars.reactor", "vak_main_reactor", lang) for lang in ("el", "pl")} == {
+        "Vak Main Reactor"}
+    from companion.i18n import localize
+    from rules.among_the_stars.data import VAK_MAIN_REACTOR, catalogue
+
+    assert localize(catalogue().card(VAK_MAIN_REACTOR).word, "hu") == "Vak Főreaktor"
