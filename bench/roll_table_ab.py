@@ -76,7 +76,8 @@ def cpu_stage(timings: dict, name: str, fn, *args, **kwargs):
 class OtherReader:
     """The other tree's :class:`RollDiceReader` as this tree's dice adapter calls it (a tree from before the reads
     carried their die size: ``die_size`` None; a window's ``size`` or ``explained``, a full read's ``explained``,
-    passed on only where the other reader takes them); all else passed through."""
+    ``window`` or ``aside`` (the calibration markers' squares), passed on only where the other reader takes them); all
+    else passed through."""
 
     def __init__(self, reader):
         self.reader = reader
@@ -84,9 +85,10 @@ class OtherReader:
     def __getattr__(self, name: str):
         return getattr(self.reader, name)
 
-    def read(self, frame, white=None, explained=None):
+    def read(self, frame, white=None, explained=None, window=None, aside=None):
         known = inspect.signature(self.reader.read).parameters
-        extra = {"explained": explained} if explained is not None and "explained" in known else {}
+        extra = {k: v for k, v in (("explained", explained), ("window", window), ("aside", aside))
+                 if v is not None and k in known}
         return self._sized(self.reader.read(frame, white=white, **extra))
 
     def read_window(self, frame, box, light=None, wanted=None, size=None, explained=None):
