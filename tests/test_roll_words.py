@@ -4,7 +4,13 @@ phase results)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from companion import i18n
+from rules.roll.words import phase_word
+from tests.catalogs import catalog
 from tests.test_camera_flow import flow_of, setup_roll
 
 
@@ -24,3 +30,19 @@ def test_the_phase_note_asks_every_player_alike_in_polish(store):
     assert "łeś" not in said["pl"] and "łaś" not in said["pl"]
     assert said["el"].endswith("δηλώστε τι χτίσατε, παραγάγατε, αποστείλατε")
     assert said["hu"].endswith("jelentsd be, mit építettél, termeltél, szállítottál")
+
+
+ROLL_CITATION = re.compile(r"^p\.\d+ (Explore|Develop|Settle|Produce|Ship)\b")
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_rule_cited_by_a_phase_names_the_phase_as_the_strip_does(lang):
+    """A Roll rule cited by its phase ("p.7 Ship: a shipper that consumes a good gives VP chips") names the phase
+    with the word the phase strip and the round's list use, so one line never calls one phase two things (Polish
+    said "s. 7 Wysyłka" beside "w fazie V Transport")."""
+    cited = [(m.id, ROLL_CITATION.match(m.id).group(1).lower(), m.string) for m in catalog(lang)
+             if isinstance(m.id, str) and ROLL_CITATION.match(m.id)]
+    assert {phase for _, phase, _ in cited} >= {"explore", "produce", "ship"}
+    for msgid, phase, said in cited:
+        word = i18n.localize(phase_word(phase), lang)
+        assert word in said, (msgid, said, word)
