@@ -478,7 +478,7 @@ def _common_problem(action: Mapping[str, Any]) -> str:
 
 def _replayed(first: Mapping[str, Any]) -> Outcome:
     """The stored first answer as an :class:`Outcome` (its seqs kept as they were)."""
-    out = Outcome([], str(first.get("message") or ""), first.get("error"), int(first.get("status") or OK),
+    out = Outcome([], first.get("message") or "", first.get("error"), int(first.get("status") or OK),
                   first.get("version"))
     out.recorded = [int(s) for s in first.get("recorded") or []]
     return out

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.database import storage_error
+from companion.kept_words import from_kept, to_kept
 from rules import Event
 
 log = logging.getLogger(__name__)
@@ -46,21 +47,39 @@ def _writable(store: Any, doing: str, since: int = 2) -> None:
 # -- exactly-once answers ---------------------------------------------------------------------------------
 
 
+ANSWER_WORDS = ("message", "error")
+"""The fields of a kept answer that are words, kept as :mod:`companion.kept_words` so a retry is said in the
+retrying phone's language, as the first answer was."""
+
+
 def answer(store: Any, key: str) -> dict[str, Any] | None:
-    """The first answer given to the action carrying idempotency ``key``, or None (never answered so)."""
+    """The first answer given to the action carrying idempotency ``key``, or None (never answered so). Its
+    ``message`` and ``error`` are the words as they were said (a :class:`rules.text.Text` the phone view says in
+    the phone's language); an answer kept before, or damaged, has them as its plain English."""
     if not _has_tables(store):
         return None
     with store.transaction(write=False, doing="reading an answer") as conn:
         row = conn.execute("SELECT answer FROM answers WHERE key = ?", (key,)).fetchone()
-    return None if row is None else json.loads(row[0])
+    if row is None:
+        return None
+    first = json.loads(row[0])
+    for name in ANSWER_WORDS:
+        try:
+            first[name] = from_kept(first.get(name))
+        except ValueError as exc:  # a damaged row: its words are lost, the answer is not
+            log.warning("the kept answer %s has damaged %s (%s)", key, name, exc)
+            first[name] = None
+    return first
 
 
 def save_answer(store: Any, key: str, game: str | None, given: Mapping[str, Any]) -> None:
-    """Keep ``given`` as the answer to ``key`` (in the caller's transaction: with the action's writes)."""
+    """Keep ``given`` as the answer to ``key`` (in the caller's transaction: with the action's writes); its words
+    (:data:`ANSWER_WORDS`) with their template and parameters, to be said again in any language."""
     _writable(store, "keeping an answer")
+    kept = {**given, **{name: to_kept(given.get(name)) for name in ANSWER_WORDS}}
     with store.transaction(write=True, doing="keeping an answer") as conn:
         conn.execute("INSERT OR REPLACE INTO answers (key, game, answer, at) VALUES (?, ?, ?, ?)",
-                     (key, game, json.dumps(dict(given), separators=(",", ":")), time.time()))
+                     (key, game, json.dumps(kept, separators=(",", ":")), time.time()))
 
 
 # -- pairing: join secret and seat claims ---------------------------------------------------------------------

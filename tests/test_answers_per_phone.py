@@ -71,3 +71,41 @@ def test_the_phone_view_does_not_hand_one_phones_answer_to_another(store):
 def test_an_answer_is_kept_under_the_phones_own_name():
     assert answer_key("k1", "phone-ann") != answer_key("k1", "phone-bob")
     assert answer_key("k1") == "k1" == answer_key("k1", None)  # the touchscreen, the button, the terminal
+
+
+def test_a_retried_tap_is_answered_in_the_phones_language_also_after_a_restart(store):
+    """A phone whose answer was lost sends its tap again with the same key and gets its first answer again (nothing
+    recorded twice): said in the phone's language as the first time, not in English ("Ádám: Cards in hand recorded"
+    reached a Hungarian phone), whether the box kept running or restarted in between."""
+    flow = _race(store)
+    hub = StateHub()
+    loop = _box(flow, hub)
+    loop.publish()
+    ann = joined_phone(hub, reply_s=10.0)
+    ann.set_cookie("lang", "hu")
+    body = {"player": "Ann", "form": "hand", "values": {"cards": 2}, "version": 0, "key": "lost-answer-1"}
+    first = post_through_loop(ann, loop, "/api/report", body).get_json()
+    assert first["recorded"] == [1]
+    assert first["message"] == "rögzítve: Ann: Kártyák a kézben"  # hu "{what} recorded", "Cards in hand"
+    restarted = _box(GameFlow(store.get(flow.session.id), FLOWS["race"]), hub)
+    for box in (loop, restarted):
+        again = post_through_loop(ann, box, "/api/report", body).get_json()
+        assert again["recorded"] == [1] and again["message"] == first["message"]
+    assert flow.session.last_seq == 1
+
+
+def test_an_answer_kept_as_plain_words_or_damaged_still_answers_the_retry(store):
+    """An answer kept by an older box (its message plain English) is given again as it was; one whose words are
+    damaged is given without them, never a crash: the retry still learns what was recorded."""
+    from companion import records
+
+    _race(store)  # a game on the box: its tables are there
+    with store.transaction(write=True, doing="test"):
+        records.save_answer(store, "old-box", None, {"recorded": [3], "message": "Ann: Cards in hand recorded",
+                                                     "error": None, "status": 200, "version": 3})
+    with store.transaction(write=True, doing="test") as conn:
+        conn.execute("INSERT INTO answers (key, game, answer, at) VALUES (?, ?, ?, ?)",
+                     ("damaged", None, '{"recorded":[4],"message":{"text":7},"error":null,"status":200}', 0.0))
+    assert records.answer(store, "old-box")["message"] == "Ann: Cards in hand recorded"
+    damaged = records.answer(store, "damaged")
+    assert damaged["recorded"] == [4] and damaged["message"] is None and damaged["status"] == 200
