@@ -222,6 +222,9 @@ STAGE_NAMES = {
     "reveal": stage_word("reveal"),
 }
 """Every stage as the rulebook names it (p.3 Rounds: Roll, Assign, Reveal, the phases, Manage Empire)."""
+COUNT_PLACES = ("cup", "citizenry")
+"""Where a phone counts its dice at the end (p.8 Victory), as the camera's count does: the cup, then the citizenry
+with the construction zone (the tie-break counts only the cup)."""
 ROMAN = {"explore": "I", "develop": "II", "settle": "III", "produce": "IV", "ship": "V"}
 MAX_VP_REPORT = 30
 
@@ -245,7 +248,9 @@ class RollFlow(FlowBase):
 
     def forms(self, view: Mapping[str, Any]) -> tuple[Form, ...]:
         """Setup (faction, home world, the two starting tiles), phase selection, tile built, good
-        produced, good shipped, VP chips, credits; choices from ``rules/data/roll/tiles.json``."""
+        produced, good shipped, VP chips, credits, and the dice counted at the end (p.8 Victory: the cup, or the
+        citizenry with the construction zone, by colour, for the cost-6 bonuses that count dice and the tie-break: a
+        table without the camera's count enters it so); choices from ``rules/data/roll/tiles.json``."""
         cat = catalogue()
         tiles = tuple(sorted({t.development.name for t in cat.game_tiles} | {t.world.name for t in cat.game_tiles}))
         worlds = tuple(sorted(w.name for w in cat.worlds.values() if w.holds_goods))
@@ -302,6 +307,12 @@ class RollFlow(FlowBase):
             Form(
                 "credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)
             ),
+            Form("count", Text("Dice counted"), (
+                Field("place", Text("Where"), choices=COUNT_PLACES,
+                      labels=(Text("cup"), Text("citizenry and construction zone"))),
+                *(Field(c, colour_words[k], kind="int", minimum=0, maximum=cat.dice[c].count, optional=True)
+                  for k, c in enumerate(colours) if c in cat.dice),
+            )),
         )
 
     event_words = {"player_setup": lazy("Setup"), "phase_selected": lazy("Phase selected"),
@@ -324,7 +335,8 @@ class RollFlow(FlowBase):
         """Setup before the first round, and for each player in round 1 until that player selects a phase (p.2
         Setup: everyone sets up at their own pace; one player's selection does not close the others' setup);
         the phase selection until Reveal (and from Manage Empire, for the next round, unless the end is triggered: p.8
-        End check); the rest from Reveal on."""
+        End check); the rest from Reveal on; the dice count in the last Manage Empire (p.8 Victory: after the last
+        Recall, before the game is scored)."""
         stage = progress.stage
         if stage == "over":
             return []
@@ -332,8 +344,9 @@ class RollFlow(FlowBase):
             return ["setup", "select", "credits"]
         forms = (["select", "tile", "good", "ship", "vp", "credits"] if stage in ("roll", "assign", "manage")
                  else ["tile", "good", "ship", "vp", "credits"])
-        if stage == "manage" and progress.ending:  # p.8 End check: no round after this one
+        if stage == "manage" and progress.ending:  # p.8 End check: no round after this one; the dice are counted
             forms.remove("select")
+            forms.append("count")
         if self._setting_up(view, progress, player):
             forms.insert(0, "setup")
         return forms
@@ -384,6 +397,8 @@ class RollFlow(FlowBase):
             return "vp_changed", {"delta": values["vp"], "reason": N_("reported on the phone")}
         if form == "credits":
             return "credits_changed", {"credits": values["credits"], "reason": N_("reported on the phone")}
+        if form == "count":  # a colour left blank: none of it there
+            return "dice_counted", {values["place"]: {c: values[c] for c in COLOURS if values.get(c)}}
         raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:

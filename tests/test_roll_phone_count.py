@@ -1,0 +1,77 @@
+"""Roll for the Galaxy's dice counted on a phone at the end (p.8 Victory): a table without the camera's count enters
+each player's cup and citizenry by colour in the last Manage Empire, for the cost-6 bonuses that count dice (New
+Galactic Order, Galactic Exchange) and the tie-break (dice in the cup + credits). Expectations worked by hand from
+the rulebook: New Galactic Order scores 2 VP per 3 red dice owned, rounded up; Galactic Exchange 1 VP per colour
+owned; a purple die is only purple there."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import BadEntry
+from tests.test_camera_flow import flow_of, setup_roll
+
+
+def last_manage(store):
+    """Ann (faction 1: Hidden Fortress's red die in the citizenry; Old Earth's purple die) builds New Galactic
+    Order and Galactic Exchange; the two players take the 2-player pool's 24 VP (p.2 Setup: 12 per player), which
+    ends the game after this round (p.8 End check); the table is in the last Manage Empire."""
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    for name in ("Ann", "Bob"):
+        flow.report(name, "select", {"phase": "develop"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # II Develop
+    flow.report("Ann", "tile", {"tile": "New Galactic Order"})
+    flow.report("Ann", "tile", {"tile": "Galactic Exchange"})
+    flow.report("Ann", "vp", {"vp": 12})
+    flow.report("Bob", "vp", {"vp": 12})
+    flow.next_phase()  # Manage Empire, the last one
+    return flow
+
+
+def bonuses(flow, player="Ann"):
+    row = next(p for p in flow.view()["result"]["players"] if p["name"] == player)
+    return {c["category"]: c["vp"] for c in row["categories"]}, row["tiebreak"]
+
+
+def test_the_dice_counted_on_a_phone_score_the_dice_bonuses_and_the_tiebreak(store):
+    flow = last_manage(store)
+    assert "count" in flow.view()["open_forms"]["Ann"]
+    flow.report("Ann", "count", {"place": "cup", "white": 2, "red": 3})
+    flow.report("Ann", "count", {"place": "citizenry", "red": 1, "green": 1})
+    flow.next_phase()  # End game
+    lines, tiebreak = bonuses(flow)
+    # owned: white 2, red 4, green 1 (the setup's purple die is no longer there)
+    assert lines["New Galactic Order bonus"] == 2 * 2  # 2 x ceil(4 / 3)
+    assert lines["Galactic Exchange bonus"] == 3
+    assert tiebreak == [5 + 1]  # 5 dice in the cup + $1
+
+
+def test_without_a_count_the_setup_dice_are_scored(store):
+    flow = last_manage(store)
+    flow.next_phase()  # End game
+    lines, tiebreak = bonuses(flow)
+    # p.2 Setup: 3 white in the cup, 2 white in the citizenry, Hidden Fortress's red, Old Earth's purple
+    assert lines["New Galactic Order bonus"] == 2 and lines["Galactic Exchange bonus"] == 3
+    assert tiebreak == [3 + 1]
+
+
+def test_the_count_is_taken_only_in_the_last_manage_empire(store):
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    for name in ("Ann", "Bob"):
+        flow.report(name, "select", {"phase": "develop"})
+    flow.next_phase()
+    flow.next_phase()
+    flow.next_phase()  # a Manage Empire with rounds to come: the dice still move
+    assert "count" not in flow.view()["open_forms"]["Ann"]
+    with pytest.raises(BadEntry):
+        flow.report("Ann", "count", {"place": "cup", "red": 3})
+    assert not any(e.kind == "dice_counted" for e in flow.session.events())
+
+
+def test_a_count_over_the_dice_of_a_colour_in_the_box_is_refused(store):
+    flow = last_manage(store)
+    with pytest.raises(BadEntry):
+        flow.report("Ann", "count", {"place": "cup", "purple": 10})  # the game has 9 purple dice (p.1 Components)
