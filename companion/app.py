@@ -33,6 +33,7 @@ from companion.action_scope import (
     TO_THE_PHONE,
 )
 from companion.action_words import action_word
+from companion.actions import Action
 from companion.desk import Desk
 from companion.flow import FAULT, STORAGE, GameFlow, Outcome
 from companion.hub import Snapshot, StateHub
@@ -41,7 +42,7 @@ from companion.loop_faults import FaultContainment, let_through
 from companion.loop_table import DeskTable
 from companion.modes import ChooseMode, DiceMode, EnrollMode, Mode, ModeName, PlayMode, SessionMode, SetupMode
 from companion.modes.dice import DiceReader, dice_read_payload, reading_order
-from companion.pairing import PairingBook
+from companion.pairing import SEAT_FREE, PairingBook
 from companion.player_names import named_player
 from companion.screen import ScreenSnapshot
 from companion.session import Session
@@ -545,6 +546,8 @@ class MainLoop(FaultContainment, DeskTable):
                         or (name in NOTHING_DONE_TO_THE_PHONE and not outcome.wrote))
         if origin != "phone" or not to_the_phone:
             self.message = outcome.error or outcome.message or self.message
+        elif name == Action.CLAIM_SEAT and outcome.error is None and _offers_seat(self.message, action.get("player")):
+            self.message = Text("{player}'s seat is taken by a phone", player=action.get("player"))
         if outcome.status == STORAGE:
             self.message = self.storage.message or self.message
         said = outcome.detail or outcome.error or outcome.message or self.message
@@ -661,3 +664,9 @@ class MainLoop(FaultContainment, DeskTable):
             return
         self.screen.render(ScreenSnapshot(view=snapshot.view, frame=self.display, version=snapshot.version))
         self._rendered_at = self.clock()
+
+
+def _offers_seat(message: Any, player: Any) -> bool:
+    """Whether the status line ``message`` still offers ``player``'s seat as free (:data:`SEAT_FREE`): a phone that
+    has just taken it makes that line untrue for everyone."""
+    return getattr(message, "template", None) == SEAT_FREE and getattr(message, "params", {}).get("player") == player

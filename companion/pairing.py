@@ -16,12 +16,15 @@ from typing import Any
 from companion import records
 from companion.errors import BadEntry, StorageError, shown
 from companion.hub import Pairing
-from companion.i18n import Listing, Text
+from companion.i18n import N_, Listing, Text
 
-__all__ = ["PairingBook"]
+__all__ = ["SEAT_FREE", "PairingBook"]
 
 log = logging.getLogger(__name__)
 
+
+SEAT_FREE = N_("{player}'s seat is free: {player}'s phone taps {player} to claim it")
+"""What every view reads once a seat is given up (:meth:`PairingBook.release`), until a phone takes it."""
 
 class PairingBook:
     """The join secret and seat claims of one game (a session, or the setup that becomes one).
@@ -143,7 +146,7 @@ class PairingBook:
             return Text("{player}'s seat is not claimed by any phone", player=player)
         self._write(lambda: records.drop_claim(self.store, self.game, player))
         del self.claims[player]
-        return Text("{player}'s seat is free: {player}'s phone taps {player} to claim it", player=player)
+        return Text(SEAT_FREE, player=player)
 
     def revoke(self) -> str:
         """A new join secret; every claim is dropped (every phone scans the new QR code)."""

@@ -562,3 +562,20 @@ def test_spaces_alone_are_still_an_empty_name(store):
     answer = post_through_loop(joined_phone(loop.hub), loop, "/api/report",
                                {"player": " \u3000 ", "form": "hand", "values": {"cards": 1}})
     assert answer.status_code == 400 and "'player' is empty" in answer.get_json()["error"]
+
+
+def test_a_seat_taken_again_no_longer_reads_free_on_the_status_line(store):
+    # Ann's phone gives up her seat: every view reads that it is free and how to take it. Once a phone takes it,
+    # the line says so instead of still offering the seat (a new phone read "Ann's seat is free" right under its
+    # own "Ann's seat is claimed by this phone"); a claim of another seat leaves the line alone.
+    flow = race(store)
+    loop = box(flow)
+    assert act(loop, "claim_seat", player="Ann", client=ANN_PHONE)["status"] == 200
+    assert act(loop, "release_seat", player="Ann", client=ANN_PHONE)["status"] == 200
+    assert str(loop.message) == "Ann's seat is free: Ann's phone taps Ann to claim it"
+    assert act(loop, "claim_seat", player="Bob", client=BOB_PHONE)["status"] == 200
+    assert str(loop.message) == "Ann's seat is free: Ann's phone taps Ann to claim it"
+    taken = act(loop, "claim_seat", player="Ann", client="client-ann-new")
+    assert taken["status"] == 200 and taken["message"] == "Ann's seat is claimed by this phone"
+    assert str(loop.message) == "Ann's seat is taken by a phone"
+    assert str(taken["_view"]["status"]["message"]) == "Ann's seat is taken by a phone"
