@@ -83,3 +83,18 @@ def test_a_sign_the_font_lacks_is_its_ascii_sign_not_a_box_or_nothing(monkeypatc
     assert canvas.sign("warning") == "\u26a0"  # DejaVu's
     monkeypatch.setitem(canvas_module.SIGNS, "warning", ("\u2705", "!"))  # a check mark DejaVu lacks
     assert canvas.sign("warning") == "!"
+
+
+def test_a_waiting_player_named_by_symbols_alone_is_not_left_out_of_the_row():
+    """A player named "🎲" who had not yet acted showed as the seat badge and "  (waiting)", nothing else: the name was
+    dropped from the words beside it, though alone it was said "Game Die". The row reads "Game Die  (waiting)"; a name
+    with letters is drawn as before ("Ζωή 🎲" as "Ζωή")."""
+    canvas = Canvas()
+    canvas.begin()
+    canvas.name_fit(DIE, (0, 0), 700, 30, TEXT, around="{player}  (waiting)")
+    assert canvas.drawn[-1][0] == "Game Die  (waiting)"
+    canvas.name_fit(f"{FAMILY}\U0001f3fd", (0, 0), 700, 30, TEXT, around="{player}  (waiting)")
+    assert canvas.drawn[-1][0] == "Man Woman Girl  (waiting)"
+    canvas.name_fit(f"Ζωή {DIE}", (0, 0), 700, 30, TEXT, around="{player}  (waiting)")
+    assert pygame.image.tobytes(_drawn(f"Ζωή {DIE}  (waiting)"), "RGB") == pygame.image.tobytes(
+        _drawn("Ζωή  (waiting)"), "RGB")

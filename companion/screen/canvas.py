@@ -17,7 +17,7 @@ import pygame
 from companion.actions import Action
 from companion.i18n import N_, _
 from companion.qr import qr_surface
-from companion.screen.fonts import PYGAME_DEFAULT_SCALE, ScreenFont, drawable, font_file
+from companion.screen.fonts import PYGAME_DEFAULT_SCALE, ScreenFont, drawable, font_file, visible_name
 from companion.words import catalog_letter
 
 BUTTON_MIN_PX = 48
@@ -309,7 +309,7 @@ class Canvas:
         around it still show; never bigger than ``size`` (a row smaller than the minimum keeps its own size).
         ``optional``: the words around give way to the name when it would keep fewer than :data:`NAME_KEPT` of its
         characters beside them (the row's colour still says it)."""
-        name = " ".join(str(name).split())
+        name = visible_name(self.font(size), " ".join(str(name).split()))  # "🎲" beside "(waiting)": its name
         least = min(size, NAME_MIN_SIZE)
         while size > least and self.font(size).size(around.format(player=name))[0] > width:
             size -= 2

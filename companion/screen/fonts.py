@@ -22,7 +22,7 @@ import pygame
 
 __all__ = [
     "FALLBACK_FILES", "FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "ScreenFont", "drawable",
-    "fallback_file", "font_file", "missing_letters", "runs",
+    "fallback_file", "font_file", "missing_letters", "runs", "visible_name",
 ]
 
 log = logging.getLogger(__name__)
@@ -167,6 +167,15 @@ def drawable(font: object, text: str) -> str:
         kept.append(ch)
     out = "".join(kept)
     return out if out.strip() or not text.strip() else _named(text)
+
+
+def visible_name(font: object, name: str) -> str:
+    """A player's ``name`` as it is to be drawn among other words ("{player}  (waiting)"): unchanged, unless ``font``
+    would draw none of it (only symbols it has no glyph for: "🎲"), then its symbols' Unicode names ("Game Die").
+    :func:`drawable` names such text only when it is drawn alone: beside other words the name was left out and the
+    row read "  (waiting)" beside the seat badge."""
+    shown = drawable(font, name)
+    return shown if name.strip() and shown == _named(name) else name
 
 
 def _named(text: str) -> str:
