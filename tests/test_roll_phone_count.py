@@ -75,3 +75,20 @@ def test_a_count_over_the_dice_of_a_colour_in_the_box_is_refused(store):
     flow = last_manage(store)
     with pytest.raises(BadEntry):
         flow.report("Ann", "count", {"place": "cup", "purple": 10})  # the game has 9 purple dice (p.1 Components)
+
+
+@pytest.mark.parametrize("lang, said", [
+    # the form's name after a colon, as pl and hu say it: Greek put "το" before every form's name, whatever its
+    # gender and number ("το Ζάρια μετρήθηκαν", "το Κάρτα δράσης επιλέχθηκε")
+    ("el", "δεν μπορεί να αναφερθεί τώρα: Ζάρια μετρήθηκαν ("),
+    ("pl", "nie można teraz zgłosić: Policzono kości ("),
+    ("hu", "most nem jelenthető be: Kockák megszámolva ("),
+])
+def test_a_count_refused_before_the_last_manage_empire_names_the_form_in_each_language(store, lang, said):
+    from companion.i18n import localize, message_of
+
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "count", {"place": "cup", "red": 3})
+    assert localize(message_of(refused.value), lang).startswith(said)
