@@ -30,6 +30,7 @@ from vision.roll_dice.candidates import (
     typical_side,
 )
 from vision.roll_dice.faces import (
+    _runs,
     keep_ink_polarity,
     polarised_scores,
     relocate_faces,
@@ -200,6 +201,13 @@ def second_look_scale_by_scale(image, tops, ncc, reader, cfg):
                 if best >= cfg.relocate_below:
                     break
     return out
+
+
+def test_runs_of_sorted_values_start_where_the_value_changes():
+    # the fine pass's patches and their first best rows: patch 2 at rows 0-1, 5 at row 2, 7 at rows 3-5
+    assert _runs(np.array([2, 2, 5, 7, 7, 7])).tolist() == [0, 2, 3]
+    assert _runs(np.array([4])).tolist() == [0]
+    assert _runs(np.array([0, 1, 2])).tolist() == [0, 1, 2]
 
 
 def test_second_look_reads_each_die_as_its_search_scale_by_scale(reader, scenes):

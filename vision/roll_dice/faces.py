@@ -302,6 +302,12 @@ def polarised_scores(inks: np.ndarray, rot_templates: np.ndarray, template_pol: 
     return score.reshape(len(inks), len(shifts), -1), shifts
 
 
+def _runs(v: np.ndarray) -> np.ndarray:
+    """``int[R]``: where each run of equal values of ``v`` (``int[M]``, M > 0, sorted) starts; for sorted values the
+    indices ``np.unique(v, return_index=True)`` gives, without its sort."""
+    return np.flatnonzero(np.concatenate(([True], v[1:] != v[:-1])))
+
+
 #: The eight neighbours of a window corner, in steps.
 _AROUND = np.array([(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0)], np.int64)
 
@@ -378,20 +384,23 @@ def _search(inks: np.ndarray, rot_templates: np.ndarray, config: RollDiceConfig,
     family = best_turn(score).argmax(1)                                                # [N, K]
     top = np.concatenate([np.argsort(-peak, axis=1, kind="stable")[:, :refine], family], axis=1)
     near = corners[top][:, :, None, :] + st * _AROUND[None, None]                       # [N, r + K, 8, 2]
-    die = np.broadcast_to(np.arange(n)[:, None, None], near.shape[:3]).reshape(-1)
+    die = np.repeat(np.arange(n), near.shape[1] * near.shape[2])
     near = near.reshape(-1, 2)
     ok = (near >= 0).all(1) & (near <= q - t).all(1)
-    key = np.unique((die[ok] * (q + 1) + near[ok, 0]) * (q + 1) + near[ok, 1])
+    seen = np.zeros(n * (q + 1) ** 2, bool)     # each window once, in order: np.unique's keys without a sort
+    seen[(die[ok] * (q + 1) + near[ok, 0]) * (q + 1) + near[ok, 1]] = True
+    key = np.flatnonzero(seen)
     rows = np.stack([key // (q + 1) ** 2, key // (q + 1) % (q + 1), key % (q + 1)], 1)  # (patch, dy, dx), sorted
     if not len(rows):
         return best, corner
     fine = window_scores_at(inks, rot_templates, config, rows, ii, glare)               # [M, 4K]
-    dice, starts = np.unique(rows[:, 0], return_index=True)
+    starts = _runs(rows[:, 0])                                  # each patch's first row: the rows are sorted by patch
+    dice = rows[starts, 0]
     fine_best = np.maximum.reduceat(fine, starts, axis=0)                               # [D, 4K]
     fine_peak = fine.max(1)
-    group = np.searchsorted(starts, np.arange(len(rows)), side="right") - 1              # each row's die
+    group = np.repeat(np.arange(len(starts)), np.diff(starts, append=len(rows)))        # each row's die
     tops = np.flatnonzero(fine_peak == np.maximum.reduceat(fine_peak, starts)[group])
-    arg = tops[np.unique(group[tops], return_index=True)[1]]                            # each die's first best row
+    arg = tops[_runs(group[tops])]                                                      # each die's first best row
     better = fine_peak[arg] > peak[dice].max(1)
     corner[dice[better]] = rows[arg[better], 1:]
     best[dice] = np.maximum(best[dice], fine_best)
