@@ -11,7 +11,7 @@ own decode with it); CPU time (``time.process_time``) of two versions read alter
 count the other processes' turns. The other tree's ``vision`` package is imported as ``vision_old`` (a link in a
 temporary folder: the dice reader's modules import each other relatively), its :class:`RollDiceReader` built with
 the same enrolled profile and put in this tree's dice adapter; the tiles are read by this tree's card reader for
-both, in each version's order (``--old-order``; the new one: ``bench/full_table.py``'s ``ORDER``). Scene:
+both, in each version's order (``--old-order``, by default the new one's: ``bench/full_table.py``'s ``ORDER``). Scene:
 ``bench/full_table.py --games roll --sizes 1280x720`` (layout seed 1; frame seeds 0, 10, 20 and the
 frames after a re-roll and after a tile is added, read as the box reads a change). With ``--old-tiles`` the other
 tree's card reader reads the old version's tiles (its own program reading the same enrolled deck, its own
@@ -134,15 +134,17 @@ def other_cards(adapter):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bench.full_table import ORDER
     from vision.dice_and_cards import ORDERS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, help="the other tree (its vision/ is read as vision_old)")
     ap.add_argument("--rounds", type=int, default=4, help="rounds, each version reading every frame once per round")
-    ap.add_argument("--old-order", default="explained", choices=ORDERS,
-                    help="the order the old version reads the dice and the tiles of a frame in (default: 'explained', "
-                         "the dice first, the box's order before 'tiles_first'); the new version reads in "
-                         "bench/full_table.py's ORDER")
+    ap.add_argument("--old-order", default=ORDER, choices=ORDERS,
+                    help=f"the order the old version reads the dice and the tiles of a frame in (default: {ORDER!r}, "
+                         "bench/full_table.py's ORDER, the order the new version reads in, so that the two versions of "
+                         "the readers are compared, not two orders; 'explained', the dice first, for a tree from "
+                         "before 'tiles_first')")
     ap.add_argument("--stage-cpu", action="store_true",
                     help="time the dice reader's stages by CPU (time.process_time) in both versions, not by wall, and "
                          "the card reader's by CPU of the reading thread (time.thread_time)")
