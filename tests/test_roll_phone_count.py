@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion import i18n
 from companion.errors import BadEntry
 from tests.test_camera_flow import flow_of, setup_roll
 
@@ -92,3 +93,53 @@ def test_a_count_refused_before_the_last_manage_empire_names_the_form_in_each_la
     with pytest.raises(BadEntry) as refused:
         flow.report("Ann", "count", {"place": "cup", "red": 3})
     assert localize(message_of(refused.value), lang).startswith(said)
+
+
+def test_a_cup_and_citizenry_over_the_games_dice_of_a_colour_are_refused(store):
+    """Each place alone is within the box's 9 purple dice (rulebook p.1 Components: "μωβ, 9"), but 9 in the
+    citizenry and 9 in the cup are 18 purple dice: the second count is refused, naming the colour and the total,
+    and the first count stands."""
+    flow = last_manage(store)
+    flow.report("Ann", "count", {"place": "citizenry", "purple": 9})  # the cup holds no purple die (p.2 Setup)
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "count", {"place": "cup", "purple": 9})
+    assert i18n.say(refused.value, "en") == "purple: 9 in the cup and 9 in the citizenry is 18; the game has 9"
+    assert [e.payload for e in flow.session.events() if e.kind == "dice_counted"] == [{"citizenry": {"purple": 9}}]
+
+
+def test_the_dice_the_setup_gave_count_until_their_place_is_counted(store):
+    """Old Earth's purple die lies in Ann's citizenry since setup (p.2 Setup): a cup of all 9 purple dice makes 10
+    with it; counted again without it, the citizenry leaves room for them."""
+    flow = last_manage(store)
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "count", {"place": "cup", "purple": 9})
+    assert i18n.say(refused.value, "en") == "purple: 9 in the cup and 1 in the citizenry is 10; the game has 9"
+    flow.report("Ann", "count", {"place": "citizenry", "white": 2})
+    flow.report("Ann", "count", {"place": "cup", "purple": 9})
+    assert [e.payload for e in flow.session.events() if e.kind == "dice_counted"] == [
+        {"citizenry": {"white": 2}}, {"cup": {"purple": 9}}]
+
+
+def test_the_limit_is_the_box_of_each_colour(store):
+    """All 22 red dice of the box (p.1 Components) may be one player's, 11 in each place; one more is refused."""
+    flow = last_manage(store)
+    flow.report("Ann", "count", {"place": "cup", "red": 11})
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "count", {"place": "citizenry", "red": 12})
+    assert i18n.say(refused.value, "en") == "red: 11 in the cup and 12 in the citizenry is 23; the game has 22"
+    flow.report("Ann", "count", {"place": "citizenry", "red": 11})
+    assert len([e for e in flow.session.events() if e.kind == "dice_counted"]) == 2
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pl", "w kubku i 9 wśród obywateli to razem 18; gra ma 9"),
+    ("el", "στο κύπελλο και 9 στους Πολίτες κάνουν 18· το παιχνίδι έχει 9"),
+    ("hu", "a pohárban és 9 a polgárságban, összesen 18; a játékban 9 van"),
+])
+def test_the_refusal_is_in_the_phones_language(store, lang, said):
+    flow = last_manage(store)
+    flow.report("Ann", "count", {"place": "citizenry", "purple": 9})
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "count", {"place": "cup", "purple": 9})
+    assert said in i18n.say(refused.value, lang)
+    assert "purple" not in i18n.say(refused.value, lang)

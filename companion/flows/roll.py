@@ -229,6 +229,51 @@ ROMAN = {"explore": "I", "develop": "II", "settle": "III", "produce": "IV", "shi
 MAX_VP_REPORT = 30
 
 
+def _held_elsewhere(view: Mapping[str, Any], player: str, place: str) -> Dice:
+    """The dice ``player`` has now in the count's other place (``place`` is ``"cup"`` or ``"citizenry"``, as the
+    phone's form counts them), as the engine holds them: reported by an earlier count, else followed from the
+    reports. The cup holds any dice left on the phase strip or in the Dictate area (the strip is empty at scoring,
+    p.8 Victory); the citizenry is counted with the construction zone's workers."""
+    me = next((p for p in view.get("players", ()) if p.get("name") == player), {})
+    if place == "citizenry":
+        held = Dice.of(me.get("cup")) + Dice.of(me.get("dictate"))
+        for column in (me.get("columns") or {}).values():
+            held = held + Dice.of(column)
+        return held
+    zone = me.get("construction_zone") or {}
+    return (Dice.of(me.get("citizenry")) + Dice.of(zone.get("development_workers"))
+            + Dice.of(zone.get("world_workers")))
+
+
+def _check_box_dice(place: str, counted: Mapping[str, int], elsewhere: Dice) -> None:
+    """Refuse a phone's dice count whose cup and citizenry together hold more dice of a colour than the game has.
+
+    Args:
+        place: ``"cup"`` or ``"citizenry"`` (the citizenry with the construction zone), the place counted now.
+        counted: ``{colour: n}``, the dice counted there.
+        elsewhere: the player's dice now in the other place (:func:`_held_elsewhere`).
+
+    The limit is the box's dice of each colour (rulebook p.1 Components; the digest's §2 Dice table and
+    ``rules/data/roll/dice.json``: 25 white, 22 red, 9 purple, 20 blue, 14 brown, 12 green, 9 yellow), not a
+    per-player limit: a player's dice come from the setup's white dice, their faction tile and home world (p.2
+    Setup) and whatever their tiles take from the shared supply later, so no smaller number per player is knowable
+    from the rules.
+
+    Raises:
+        BadEntry: "purple: 9 in the cup and 9 in the citizenry is 18; the game has 9", for the first colour over.
+    """
+    dice = catalogue().dice
+    for colour in COLOURS:
+        if colour not in dice:
+            continue
+        here, there = counted.get(colour, 0), elsewhere[colour]
+        cup, citizenry = (here, there) if place == "cup" else (there, here)
+        if cup + citizenry > dice[colour].count:
+            raise BadEntry(Text("{colour}: {cup} in the cup and {citizenry} in the citizenry is {total}; the game has "
+                                "{box}", colour=colour_word(colour), cup=cup, citizenry=citizenry,
+                                total=cup + citizenry, box=dice[colour].count))
+
+
 def _faction_label(f: Any) -> str:
     return " / ".join(f.names)
 
@@ -398,7 +443,9 @@ class RollFlow(FlowBase):
         if form == "credits":
             return "credits_changed", {"credits": values["credits"], "reason": N_("reported on the phone")}
         if form == "count":  # a colour left blank: none of it there
-            return "dice_counted", {values["place"]: {c: values[c] for c in COLOURS if values.get(c)}}
+            counted = {c: values[c] for c in COLOURS if values.get(c)}
+            _check_box_dice(values["place"], counted, _held_elsewhere(view, player, values["place"]))
+            return "dice_counted", {values["place"]: counted}
         raise BadEntry(Text("unknown report {form!r}", form=form))
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
