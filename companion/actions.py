@@ -192,9 +192,10 @@ class Asker:
     client: Any = None
 
 
-COMMON_KEYS = frozenset({"version", "key", "client", "reply"})
+COMMON_KEYS = frozenset({"version", "key", "client", "reply", "fingerprint"})
 """Keys every action may carry besides its payload (:mod:`companion.desk`): the state version the view
-showed, an idempotency key, the phone's client id, and the Future that gets the loop's answer."""
+showed, an idempotency key, the phone's client id, the Future that gets the loop's answer, and the fingerprint of
+the request the phone view took (:func:`companion.desk.request_fingerprint`)."""
 
 
 # -- the actions ----------------------------------------------------------------------------------------

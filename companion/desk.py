@@ -7,8 +7,11 @@ through :meth:`Desk.handle`, in this order:
 2. a ``key`` already answered gets that first answer again (kept in the session database, so also after
    a restart), and nothing is done twice; a key is the sending phone's own (:func:`answer_key`: kept with its
    ``client``), so another phone that happens to send the same key is worked out as a new action, never handed
-   the first phone's answer; an action that writes nothing to the session database keeps no answer (a setting, an
-   export: a retry does the same again, and a full database does not refuse what is done outside it);
+   the first phone's answer; the answer is kept with the request's fingerprint (:func:`request_fingerprint`), and a
+   key sent again with another request is refused 409 with nothing recorded, never handed the first answer (an
+   answer kept by an older box, without a fingerprint, is given again as before); an action that writes nothing
+   to the session database keeps no answer (a setting, an export: a retry does the same again, and a full
+   database does not refuse what is done outside it);
 3. authority: a phone reports for, withdraws, or answers camera questions about only the seat it claimed
    (an unclaimed seat is open to every joined phone: a player without a phone; a private report, hidden
    information such as an end-of-game position, only from the phone that claimed the seat); a phone takes over or
@@ -56,7 +59,7 @@ from companion.phone_policy import (
     seat_refused,
 )
 
-__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table", "answer_key"]
+__all__ = ["AT_THE_TABLE", "Changes", "Desk", "KEY_PATTERN", "MAX_CLIENT", "Table", "answer_key", "request_fingerprint"]
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +74,37 @@ def answer_key(key: str, client: Any = None) -> str:
     client id: ``"<client>/<key>"``; ``/`` is never in a key, so no two phones' names meet), the key alone for an
     action without a client (the touchscreen, the button, the terminal)."""
     return f"{client}/{key}" if isinstance(client, str) and client else key
+
+
+NOT_THE_REQUEST = frozenset({"reply", "key", "client", "fingerprint"})
+"""An action's keys that are not part of the request its fingerprint is taken of: the Future answered, the key and
+the phone it is kept under, a fingerprint the view took already."""
+
+
+def request_fingerprint(action: Mapping[str, Any]) -> str | None:
+    """The fingerprint (:func:`companion.records.fingerprint`, 64 hex digits) of the request ``action`` carries out:
+    the one the phone view took of the tap's route and body (its ``fingerprint``: the view sees the body as the
+    phone sent it), else the action's own keys but :data:`NOT_THE_REQUEST` (the touchscreen, the button, the
+    terminal); None when the action cannot be written as JSON (an integer of thousands of digits, nesting past
+    Python's depth: no such action is recorded, and its key keeps no fingerprint)."""
+    given = action.get("fingerprint")
+    if isinstance(given, str) and given:
+        return given
+    try:
+        return records.fingerprint({str(k): v for k, v in action.items() if k not in NOT_THE_REQUEST})
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+REUSED_KEY = Text("this tap's key was already used for another report; nothing recorded")
+"""The answer to a key sent again with another request (409)."""
+
+
+def _reused(first: Mapping[str, Any], request: str | None) -> bool:
+    """Whether the kept answer ``first`` answered another request than the one fingerprinted ``request`` (an answer
+    kept without a fingerprint, by an older box, answers any)."""
+    kept = first.get("fingerprint")
+    return request is not None and isinstance(kept, str) and kept != request
 
 
 AT_THE_TABLE = frozenset({"touchscreen", "button", "cli", "terminal", "signal"})
@@ -203,10 +237,12 @@ class Desk:
         self.table = table
         self.health = health
 
-    def first_answer(self, key: str, client: str | None = None) -> dict[str, Any] | None:
+    def first_answer(self, key: str, client: str | None = None, request: str | None = None) -> dict[str, Any] | None:
         """The first answer given to an action carrying ``key`` from the phone ``client`` (None: no phone; keys
         :data:`companion.hub.ANSWER_KEYS`), or None. Read from any thread (the store's connection is locked): the
-        views look here before their own checks.
+        views look here before their own checks. ``request``: the fingerprint of the request now sent with ``key``
+        (:func:`request_fingerprint`); when the kept answer answered another request, the answer is a 409 refusal
+        (:data:`REUSED_KEY`: nothing recorded) instead of the first answer.
 
         Raises:
             StorageError: the session database cannot be read.
@@ -215,7 +251,11 @@ class Desk:
         if store is None or not isinstance(key, str) or not KEY_PATTERN.fullmatch(key):
             return None
         first = records.answer(store, answer_key(key, client))
-        return None if first is None else _replayed(first).to_json()
+        if first is None:
+            return None
+        if _reused(first, request):
+            return Outcome.refused(STALE, REUSED_KEY).to_json()
+        return _replayed(first).to_json()
 
     def handle(self, action: Mapping[str, Any]) -> Outcome:
         """Carry out ``action`` and return its answer (``version`` set). Never raises ``Exception``."""
@@ -247,12 +287,16 @@ class Desk:
             return Outcome.refused(BAD_INPUT, problem)
         key = action.get("key")
         key = answer_key(key, action.get("client")) if key is not None else None
+        request = request_fingerprint(action) if key is not None else None
         store = self.table.store
         if key is not None and store is not None:
             try:
                 first = records.answer(store, key)
             except StorageError as exc:
                 return Outcome.refused(STORAGE, self.health.failed(exc))
+            if first is not None and _reused(first, request):
+                log.info("%s (%s): key %s answered another request before; refused", name, origin, key)
+                return Outcome.refused(STALE, REUSED_KEY)
             if first is not None:
                 log.info("%s (%s): key %s answered before; the first answer again", name, origin, key)
                 return _replayed(first)
@@ -265,9 +309,10 @@ class Desk:
         stale = self._stale(name, action)
         if stale:
             return Outcome.refused(STALE, stale)
-        return self._apply(name, action, key, store)
+        return self._apply(name, action, key, store, request)
 
-    def _apply(self, name: str, action: Mapping[str, Any], key: str | None, store: Any) -> Outcome:
+    def _apply(self, name: str, action: Mapping[str, Any], key: str | None, store: Any,
+               request: str | None = None) -> Outcome:
         memo = self.table.memo()
         atomic = store is not None and store.read_only is None and name not in (Action.READ_NOW, Action.QUIT)
         try:
@@ -277,7 +322,7 @@ class Desk:
                     raise _Refused(outcome)  # nothing it may have begun to write is kept
                 outcome.version = self.table.version()
                 if key is not None and outcome.wrote and store is not None:
-                    records.save_answer(store, key, self.table.game_id, outcome.to_json())
+                    records.save_answer(store, key, self.table.game_id, outcome.to_json(), request)
         except _Refused as refused:  # refused by the action itself: what it shows (an error on a question) stays
             _keep(refused.outcome, name, store)
             return refused.outcome

@@ -94,24 +94,26 @@ class StateHub:
         self._owner_view: dict[str, Any] = {}
         self._recall: Callable[[str], Mapping[str, Any] | None] | None = None
 
-    def set_recall(self, recall: Callable[[str, str | None], Mapping[str, Any] | None] | None) -> None:
-        """Set how :meth:`recall` finds a key's first answer, ``recall(key, client)`` (the loop's answers book;
-        None: never)."""
+    def set_recall(self, recall: Callable[[str, str | None, str | None], Mapping[str, Any] | None] | None) -> None:
+        """Set how :meth:`recall` finds a key's first answer, ``recall(key, client, request)`` (the loop's answers
+        book, :meth:`companion.desk.Desk.first_answer`; None: never)."""
         with self._cond:
             self._recall = recall
 
-    def recall(self, key: Any, client: str | None = None) -> dict[str, Any] | None:
+    def recall(self, key: Any, client: str | None = None, request: str | None = None) -> dict[str, Any] | None:
         """The first answer already given to an action carrying idempotency ``key`` from the phone ``client`` (its
         client id; keys :data:`ANSWER_KEYS`), or None: never answered by that phone, no answers book, or it cannot
         be read now (the action then goes its usual way and the loop says why). A view looks here before any check
         of its own, so a retried tap always gets its first answer (:mod:`companion.desk`, step 2); another phone's
-        tap with the same key is not a retry."""
+        tap with the same key is not a retry. ``request``: the fingerprint of the request sent now
+        (:func:`companion.desk.request_fingerprint`); a key kept for another request is answered 409, nothing
+        recorded."""
         with self._cond:
             recall = self._recall
         if recall is None or not isinstance(key, str):
             return None
         try:
-            first = recall(key, client)
+            first = recall(key, client, request)
         except Exception:  # a storage fault: the loop reports it when the action goes on
             return None
         return None if first is None else dict(first)

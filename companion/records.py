@@ -12,6 +12,7 @@ of an older schema has none of these tables: the readers then find nothing, the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -52,10 +53,23 @@ ANSWER_WORDS = ("message", "error")
 retrying phone's language, as the first answer was."""
 
 
+def fingerprint(request: Mapping[str, Any]) -> str:
+    """The fingerprint of a request kept with its answer: the SHA-256 (64 hex digits) of its canonical JSON (keys
+    sorted, no spaces, UTF-8; a value JSON has no word for is written as its ``str``), so the same request sent
+    again has the same fingerprint and any other request, almost surely, another.
+
+    Raises:
+        TypeError, ValueError, RecursionError: ``request`` cannot be written as JSON (keys of mixed types, an
+            integer past Python's 4300 digits, nesting past the recursion limit)."""
+    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def answer(store: Any, key: str) -> dict[str, Any] | None:
     """The first answer given to the action carrying idempotency ``key``, or None (never answered so). Its
     ``message`` and ``error`` are the words as they were said (a :class:`rules.text.Text` the phone view says in
-    the phone's language); an answer kept before, or damaged, has them as its plain English."""
+    the phone's language); an answer kept before, or damaged, has them as its plain English. Its ``fingerprint``
+    is the :func:`fingerprint` of the request it answered (absent from an answer kept by an older box)."""
     if not _has_tables(store):
         return None
     with store.transaction(write=False, doing="reading an answer") as conn:
@@ -72,11 +86,15 @@ def answer(store: Any, key: str) -> dict[str, Any] | None:
     return first
 
 
-def save_answer(store: Any, key: str, game: str | None, given: Mapping[str, Any]) -> None:
+def save_answer(store: Any, key: str, game: str | None, given: Mapping[str, Any],
+                request: str | None = None) -> None:
     """Keep ``given`` as the answer to ``key`` (in the caller's transaction: with the action's writes); its words
-    (:data:`ANSWER_WORDS`) with their template and parameters, to be said again in any language."""
+    (:data:`ANSWER_WORDS`) with their template and parameters, to be said again in any language; ``request``: the
+    :func:`fingerprint` of the request answered, kept as the answer's ``fingerprint`` (None: none kept)."""
     _writable(store, "keeping an answer")
     kept = {**given, **{name: to_kept(given.get(name)) for name in ANSWER_WORDS}}
+    if request is not None:
+        kept["fingerprint"] = request
     with store.transaction(write=True, doing="keeping an answer") as conn:
         conn.execute("INSERT OR REPLACE INTO answers (key, game, answer, at) VALUES (?, ?, ?, ?)",
                      (key, game, json.dumps(kept, separators=(",", ":")), time.time()))

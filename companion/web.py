@@ -103,7 +103,7 @@ import json
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -111,7 +111,7 @@ from flask import Flask, Response, g, jsonify, redirect, render_template, reques
 from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException
 
-from companion import i18n
+from companion import i18n, records
 from companion.action_words import action_word
 from companion.actions import Action, phone_names
 from companion.errors import shown as quoted
@@ -412,15 +412,25 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             if name not in known:
                 raise BadInput(i18n.Text("unknown field {name}: this request takes {fields}; e.g. {example}",
                                          name=quoted(name), fields=", ".join(known), example=example), str(name)[:40])
-        first = hub.recall(body.get("key"), phone().client)  # this phone's own taps only
+        first = hub.recall(body.get("key"), phone().client, tap_fingerprint(body))  # this phone's own taps only
         if first is not None:
             raise _Refused(answer(first))
         return body
 
+    def tap_fingerprint(body: Mapping[str, Any]) -> str | None:
+        """The fingerprint of a tap (:func:`companion.records.fingerprint`): its route and its body as the phone sent
+        it, but the key; the same tap sent again has the same one, whichever way the loop reaches its answer (None:
+        a body JSON cannot write again; the loop then takes the action's own)."""
+        try:
+            return records.fingerprint({"route": request.path, "body": {k: v for k, v in body.items() if k != "key"}})
+        except (TypeError, ValueError, RecursionError):
+            return None
+
     def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
         version, key = version_and_key(body, example)
         return answer(
-            hub.request(action, "phone", reply_s, version=version, key=key, **{"client": who.client, **payload})
+            hub.request(action, "phone", reply_s, version=version, key=key,
+                        **{"client": who.client, "fingerprint": tap_fingerprint(body), **payload})
         )
 
     def me_of(cookie: dict[str, Any], pairing: Pairing | None) -> dict[str, Any]:

@@ -109,3 +109,80 @@ def test_an_answer_kept_as_plain_words_or_damaged_still_answers_the_retry(store)
     assert records.answer(store, "old-box")["message"] == "Ann: Cards in hand recorded"
     damaged = records.answer(store, "damaged")
     assert damaged["recorded"] == [4] and damaged["message"] is None and damaged["status"] == 200
+
+
+REUSED = "this tap's key was already used for another report; nothing recorded"
+
+
+def test_a_key_sent_again_with_another_report_is_refused_also_after_a_restart(store):
+    """The desk's own look-up: Ann's phone reports 3 cards with key k1, then sends k1 with 5 cards. That is not a
+    retry of the first tap: 409, nothing recorded, never the first answer's 200 (the phone would show 5 cards as
+    recorded); the same report sent again still gets its first answer, before and after a restart."""
+    flow = _race(store)
+    loop = _box(flow)
+    first = act(loop, "report", player="Ann", form="hand", values={"cards": 3}, key="k1", version=0,
+                client="phone-ann")
+    assert first["status"] == 200 and first["recorded"] == [1]
+    for box in (loop, _box(GameFlow(store.get(flow.session.id), FLOWS["race"]))):
+        other = act(box, "report", player="Ann", form="hand", values={"cards": 5}, key="k1", version=0,
+                    client="phone-ann")
+        assert other["status"] == 409 and other["recorded"] == [] and str(other["error"]) == REUSED
+        again = act(box, "report", player="Ann", form="hand", values={"cards": 3}, key="k1", version=0,
+                    client="phone-ann")
+        assert again["status"] == 200 and again["recorded"] == [1]
+    assert [(e.payload["player"], e.payload["cards"]) for e in flow.session.events()] == [("Ann", 3)]
+
+
+def test_the_phone_view_refuses_a_reused_key_before_its_own_checks_in_the_phones_language(store):
+    """The phone view's early look-up: a key already answered, sent with another body (even to another route, whose
+    own check would refuse it otherwise: a Next label the table does not show), is the reused-key 409 in the phone's
+    language; after a restart too; the tap sent again unchanged still gets its first answer."""
+    flow = _race(store)
+    hub = StateHub()
+    loop = _box(flow, hub)
+    loop.publish()
+    ann = joined_phone(hub, reply_s=10.0)
+    ann.set_cookie("lang", "pl")
+    body = {"player": "Ann", "form": "hand", "values": {"cards": 2}, "version": 0, "key": "tap-reused-1"}
+    assert post_through_loop(ann, loop, "/api/report", body).get_json()["recorded"] == [1]
+    restarted = _box(GameFlow(store.get(flow.session.id), FLOWS["race"]), hub)
+    for box in (loop, restarted):
+        for url, other in (("/api/report", {**body, "values": {"cards": 4}}),
+                           ("/api/report", {**body, "version": 1}),
+                           ("/api/action", {"action": "next_phase", "label": "Nowhere", "version": 0,
+                                            "key": "tap-reused-1"})):
+            refused = post_through_loop(ann, box, url, other)
+            assert refused.status_code == 409, (url, other)
+            assert refused.get_json()["error"] == ("klucz tego dotknięcia został już użyty do innego zgłoszenia; "
+                                                   "nic nie zostało zapisane")
+        again = post_through_loop(ann, box, "/api/report", body)
+        assert again.status_code == 200 and again.get_json()["recorded"] == [1]
+    assert flow.session.last_seq == 1
+
+
+def test_an_answer_kept_without_a_fingerprint_is_given_again_to_any_body(store):
+    """An answer kept by an older box has no fingerprint: a tap with its key gets it again as before (200), whatever
+    the body, since nothing tells the two bodies apart."""
+    from companion import records
+
+    flow = _race(store)
+    loop = _box(flow)
+    with store.transaction(write=True, doing="test"):
+        records.save_answer(store, answer_key("old-key", "phone-ann"), flow.session.id,
+                            {"recorded": [7], "message": "Ann: Cards in hand recorded", "error": None, "status": 200,
+                             "version": 7})
+    again = act(loop, "report", player="Ann", form="hand", values={"cards": 5}, key="old-key", version=0,
+                client="phone-ann")
+    assert again["status"] == 200 and again["recorded"] == [7]
+    assert flow.session.last_seq == 0
+
+
+def test_a_fingerprint_is_of_the_canonical_body():
+    """Key order and spacing do not change a request's fingerprint; any value does (a hand-worked SHA-256 of
+    '{"a":1}')."""
+    from companion import records
+
+    assert records.fingerprint({"a": 1}) == "015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862"
+    assert records.fingerprint({"b": [1, 2], "a": {"y": 1, "x": "é"}}) == records.fingerprint(
+        {"a": {"x": "é", "y": 1}, "b": [1, 2]})
+    assert records.fingerprint({"a": 1}) != records.fingerprint({"a": 2})

@@ -9,6 +9,7 @@ import logging
 
 import pytest
 
+from companion import records
 from companion.hub import Pairing
 from companion.web import BUSY, create_app
 from tests.test_web import Answering, written
@@ -65,6 +66,8 @@ def test_each_request_reaches_the_loop_with_version_key_and_client(phone, hub, u
     (taken,) = loop.taken
     client = taken.pop("client")
     assert isinstance(client, str) and len(client) >= 16
+    # the tap's route and body as the phone sent them, but the key: what a retry sends again
+    assert taken.pop("fingerprint") == records.fingerprint({"route": url, "body": {**body, "version": 12}})
     assert taken == {"action": action, "origin": "phone", "version": 12, "key": "tap-0001", **payload}
 
 
@@ -76,6 +79,7 @@ def test_setup_requests_reach_the_loop(phone, hub, body, action, payload):
     assert response.status_code == 200
     (taken,) = loop.taken
     taken.pop("client")
+    assert taken.pop("fingerprint") == records.fingerprint({"route": "/api/setup", "body": {**body, "version": 0}})
     assert taken == {"action": action, "origin": "phone", "version": 0, "key": "tap-0001", **payload}
 
 
@@ -175,7 +179,7 @@ def test_a_tap_already_answered_gets_its_first_answer_before_any_check_of_the_ro
     """A retry (same key) after the game moved on: its first answer, not the route's own stale-label or
     no-setup refusal; a new key is checked as before."""
     first = {"recorded": [13], "message": "Round 1: Develop", "error": None, "status": 200, "version": 13}
-    hub.set_recall(lambda key, client: first if key == "tap-0001" else None)
+    hub.set_recall(lambda key, client, request: first if key == "tap-0001" else None)
     for url, body in (("/api/action", {"action": "next_phase", "label": "Produce"}), ("/api/setup", {"action": "even"}),
                       ("/api/report", {"player": "Ann", "form": "credits", "values": {"credits": 3}})):
         response = phone.post(url, json=_tapped(body))
