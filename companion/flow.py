@@ -157,6 +157,10 @@ class GameFlow:
         self.spec = spec
         # the Next confirmation asked: (the newest event's seq, its words), kept with the game so a restart resumes it
         self._asked: tuple[int, str] | None = self._kept_asked()
+        self.camera_counts = False
+        """Whether the box's camera counts the dice at the end of the game (its camera part has a count pass:
+        Roll's dice reader); set by the main loop's play mode. False: played from the phones, whose forms count
+        them (:meth:`companion.flow_spec.FlowBase.uncounted_note` says so)."""
         self.seats: list[dict[str, str]] = list(session.settings.get("seats") or [])
         if not self.seats:
             names = [p if isinstance(p, str) else p["name"] for p in session.settings.get("players", [])]
@@ -389,7 +393,7 @@ class GameFlow:
             "round_label": t.round_label,
             "stage": t.stage,
             "turn": progress.turn,
-            "note": t.note,
+            "note": (None if self.camera_counts else self.spec.uncounted_note(ev, progress)) or t.note,
             "phases": t.phases,
             "pool": t.pool,
             "pool_label": t.pool_label,

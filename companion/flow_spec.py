@@ -316,6 +316,10 @@ class GameSpec(Protocol):
         """The engine's view and progress read as a round at the table."""
         ...
 
+    def uncounted_note(self, view: Mapping[str, Any], progress: Progress) -> Any:
+        """The table's note where the camera does not count the dice (:meth:`FlowBase.uncounted_note`), or None."""
+        ...
+
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """The events the Next button records now, as ``(kind, payload)``; [] when it cannot move."""
         ...
@@ -429,6 +433,12 @@ class FlowBase:
         players' words; the report is refused, nothing recorded. A flow says the rule where it can."""
         label = next((f.label for f in form.fields if f.name == field), field)
         return Text("{form}: {field}: {value} cannot be chosen now", form=form.label, field=label, value=value)
+
+    def uncounted_note(self, view: Mapping[str, Any], progress: Progress) -> Any:
+        """The table's note (:attr:`TableRound.note`) on a box whose camera does not count the game's dice at the
+        end (no camera, or no dice reader: :attr:`companion.flow.GameFlow.camera_counts` False), where it says
+        something else than :meth:`table`'s; None (the default): the same note."""
+        return None
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is not open to ``player`` now, in the players' words (a flow says more where it can)."""

@@ -6,11 +6,18 @@ owned; a purple die is only purple there."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from companion import i18n
+from companion.app import MainLoop
+from companion.camera import CameraFlow
 from companion.errors import BadEntry
-from tests.test_camera_flow import flow_of, setup_roll
+from companion.hub import StateHub
+from device import FakeCamera
+from tests.phones import joined_phone
+from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
+from vision.motion import StillnessDetector
 
 
 def last_manage(store):
@@ -143,3 +150,56 @@ def test_the_refusal_is_in_the_phones_language(store, lang, said):
         flow.report("Ann", "count", {"place": "cup", "purple": 9})
     assert said in i18n.say(refused.value, lang)
     assert "purple" not in i18n.say(refused.value, lang)
+
+
+LAST_MANAGE_PHONES = "Last Manage Empire: recruit, then count your dice on your phone (Dice counted) before End game"
+
+
+def _box(flow, camera=None):
+    """The box's main loop over ``flow``, with ``camera`` as its camera part (None: played from the phones)."""
+    frames = [np.full((60, 80, 3), 90, np.uint8)] * 4
+    loop = MainLoop(source=FakeCamera(frames), reader=None, session=flow.session, hub=StateHub(),
+                    stillness=StillnessDetector(), flow=flow, camera_flow=camera, stop_at_end=True,
+                    sleep=lambda s: None)
+    loop.publish()
+    return loop
+
+
+def test_without_the_cameras_dice_count_the_last_manage_empire_says_to_count_on_the_phones(store):
+    """No camera part: the last Manage Empire's note (the touchscreen's line and every phone's) says the dice are
+    counted on each phone before End game, as the scoring needs them (p.8 Victory), in the phone's language."""
+    flow = last_manage(store)
+    loop = _box(flow)
+    assert loop.hub.snapshot().view["game"]["note"] == LAST_MANAGE_PHONES
+    phone = joined_phone(loop.hub)
+    phone.set_cookie("lang", "pl")
+    assert phone.get("/api/state").get_json()["game"]["note"] == (
+        "Ostatnie zarządzanie imperium: rekrutacja, potem policz swoje kości na telefonie (Policzono kości) przed "
+        "dotknięciem „Koniec gry”")
+
+
+def test_a_camera_without_a_dice_reader_leaves_the_count_to_the_phones(store):
+    """A camera that reads only the tiles (an enrolled deck, no dice profile) does not count the dice."""
+    flow = last_manage(store)
+    loop = _box(flow, CameraFlow(flow, deck=object()))
+    assert loop.hub.snapshot().view["game"]["note"] == LAST_MANAGE_PHONES
+
+
+def test_with_the_cameras_dice_count_the_note_is_as_before(store):
+    """A box with a dice reader counts the dice itself once the game is over: its last Manage Empire note is the
+    round's own, and an earlier Manage Empire's note is the same on every box."""
+    flow = last_manage(store)
+    loop = _box(flow, CameraFlow(flow, dice_reader=FakeDiceReader([]), zones=halves()))
+    assert loop.hub.snapshot().view["game"]["note"] == "Manage Empire: recruit, then the end check"
+
+
+def test_a_manage_empire_with_rounds_to_come_keeps_its_note(store):
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    for name in ("Ann", "Bob"):
+        flow.report(name, "select", {"phase": "develop"})
+    flow.next_phase()
+    flow.next_phase()
+    flow.next_phase()  # a Manage Empire with rounds to come
+    loop = _box(flow)
+    assert loop.hub.snapshot().view["game"]["note"] == "Manage Empire: recruit, then the end check"

@@ -512,6 +512,15 @@ class RollFlow(FlowBase):
             label = PHASE_NAMES[rest[0]] if rest else PHASE_NAMES["manage"]
         return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
 
+    def uncounted_note(self, view: Mapping[str, Any], progress: Progress) -> Any:
+        """The last Manage Empire on a box whose camera does not count the dice: each phone counts them ("Dice
+        counted") before End game, or the score counts the dice the setup gave (p.8 Victory: the cost-6 bonuses
+        that count dice and the tie-break); otherwise the table's note."""
+        if progress.stage == "manage" and progress.ending and not progress.over:
+            return Text("Last Manage Empire: recruit, then count your dice on your phone (Dice counted) before End "
+                        "game")
+        return None
+
     def next_events(self, view: Mapping[str, Any], progress: Progress) -> list[tuple[str, dict[str, Any]]]:
         """Reveal once every player selected; then each selected phase; then Manage Empire; then end game."""
         stage = progress.stage

@@ -60,6 +60,18 @@ class PlayMode(SessionMode):
         self._read_started = 0.0
 
     @property
+    def camera(self) -> Any:
+        """The game's camera part, or None: played from the phones."""
+        return self._camera
+
+    @camera.setter
+    def camera(self, camera: Any) -> None:
+        """Set the camera part; the flow learns whether it counts the dice at the end (a count pass: the dice
+        reader is there), so the table's note says where the dice are counted."""
+        self._camera = camera
+        self.flow.camera_counts = getattr(camera, "counter", None) is not None
+
+    @property
     def names(self) -> list[str]:
         return self.flow.names
 
