@@ -75,7 +75,8 @@ from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
 STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "faces", "pattern", "unsized", "surface",
-          "outline", "sides", "hanging", "colours", "assemble", "recentre", "recut", "other_sizes", "texture")
+          "outline", "sides", "hanging", "side_print", "colours", "assemble", "recentre", "recut", "other_sizes",
+          "texture")
 GENERATORS = ("synth", "scenes")
 COLOURS = synth.COLOURS
 

@@ -69,6 +69,10 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     lying from it towards the camera's nadir (:mod:`.nadir`) where that die's side faces show, of its chroma but
     darker, is a box half on the die's top and half on its side face: its die score is lowered; two dice' top faces
     never overlap, and a second die of the same colour against the first is lit as it is.
+6c''. ``side_print`` (:func:`.side_print.not_side_print`) -- a box towards the nadir from a surer, better matching
+    die of its chroma, where that die's side face (its symbol squashed to the face's depth) cut a fraction of a side
+    deep and stretched square matches a symbol better than the box and than the same strip cut a whole side deep (a
+    second die's top there), is that die's printed side face: its die score is lowered.
 6d. ``texture`` (:func:`.reader._not_texture`, :func:`.texture.table_repeats`) -- a face whose own box recurs on the
     table round it, away from the read's other dice, is the table's pattern (a gingham's check lying against a die,
     where the size search's pattern test sees the die in its window), not a die: its die score is lowered unless

@@ -436,6 +436,14 @@ class RollDiceConfig:
             where that die's side faces show (their reach, sides, on ``hang_reach_ramp``), of its chroma and darker
             (``hang_shade_ramp``, log units) is a box on that die's side face: its die score is scaled by 1 - that
             (``hang_overlap_ramp`` None: no test). Set on the second generator's seeds 1000-1039.
+        side_print_reaches, side_print_ramp, side_print_min_reach, side_print_apart, side_print_cos: the printed
+            side-face test (:func:`vision.roll_dice.side_print.side_prints`): a face within ``side_print_apart``
+            sides of a surer, better matching die of its chroma, towards the camera's nadir from it (cosine at least
+            ``side_print_cos``) where that die's side faces reach ``side_print_min_reach`` sides or more, whose side
+            face there cut ``side_print_reaches`` sides deep and stretched square matches a symbol better than the face
+            itself and than the same strip cut a whole side deep, by a gain on ``side_print_ramp``, is that die's side
+            face: its die score is scaled by 1 - that ramp (None: no test). Set on the second generator's seeds
+            1000-1039.
         texture_side, texture_reach, texture_min_shift, texture_apart, texture_copies, texture_ramp,
             texture_match_ramp: the table's-texture test (:func:`vision.roll_dice.texture.table_repeats`): a face's
             upright box, scaled to ``texture_side`` px, matched in colour over the table within ``texture_reach``
@@ -686,6 +694,11 @@ class RollDiceConfig:
     hang_cos_ramp: tuple[float, float] = (0.5, 0.7)
     hang_reach_ramp: tuple[float, float] = (0.25, 0.35)
     hang_shade_ramp: tuple[float, float] = (0.02, 0.05)
+    side_print_reaches: tuple[float, ...] = (0.25, 0.35, 0.45, 0.55)
+    side_print_ramp: tuple[float, float] | None = (0.03, 0.07)
+    side_print_min_reach: float = 0.2
+    side_print_apart: float = 1.0
+    side_print_cos: float = 0.7
     side_doubt_cap: float | None = 0.5
     sheen_sigma: float | None = 0.3
     texture_side: float = 12.0

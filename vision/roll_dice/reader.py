@@ -37,6 +37,7 @@ from .raised import raised_edges
 from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
 from .sheen import capped_by_sheen
+from .side_print import not_side_print
 from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_could, other_size_faces
@@ -554,6 +555,7 @@ class RollDiceReader:
         tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg, logs)
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
         tops = stage("hanging", _not_hanging, frame, tops, ncc, cfg)
+        tops = stage("side_print", not_side_print, frame, tops, ncc, self._templates, self._template_pol, cfg)
         tops = stage("texture", _not_texture, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
         lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
