@@ -111,24 +111,25 @@ def side_prints(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, surety
     reach = np.asarray(reach, np.float64).reshape(-1)
     side = np.sqrt(rects[:, 2] * rects[:, 3])
     deep = (*config.side_print_reaches, 1.0)
+    # every gate for all pairs of the faces taking part at once ([a, b]: the box idx[a], the die idx[b]); the side
+    # faces cut only for the pairs left
+    idx = np.flatnonzero(todo)
+    r = rects[idx]
+    v = r[:, None, :2] - r[None, :, :2]                                                 # die to box, px
+    d = np.hypot(v[..., 0], v[..., 1])
+    cos = -(v[..., 0] * away[idx][None, :, 0] + v[..., 1] * away[idx][None, :, 1]) / np.maximum(d, 1e-9)
+    pair = ((surety[idx][None, :] >= surety[idx][:, None]) & (best[idx][None, :] > best[idx][:, None])
+            & (reach[idx][None, :] >= config.side_print_min_reach) & (d >= 1e-9)
+            & (d <= config.side_print_apart * side[idx][None, :]) & (cos >= config.side_print_cos)
+            & (np.linalg.norm(chroma[idx][:, None] - chroma[idx][None, :], axis=-1) < config.side_chroma_pair))
     pairs, patches = [], []
-    for i in np.flatnonzero(todo):
-        for j in np.flatnonzero(todo):
-            if i == j or surety[j] < surety[i] or best[j] <= best[i] or reach[j] < config.side_print_min_reach:
-                continue
-            v = rects[i, :2] - rects[j, :2]
-            d = float(np.hypot(*v))
-            if d > config.side_print_apart * side[j] or d < 1e-9:
-                continue
-            if -float(v @ away[j]) / d < config.side_print_cos:
-                continue
-            if np.linalg.norm(chroma[i] - chroma[j]) >= config.side_chroma_pair:
-                continue
-            cut = [side_face_patch(frame, rects[j], -away[j] * r * side[j], rects[i, :2], config) for r in deep]
-            if any(c is None for c in cut):
-                continue
-            pairs.append(i)
-            patches.extend(cut)
+    for a, b in zip(*np.nonzero(pair), strict=True):
+        i, j = idx[a], idx[b]
+        cut = [side_face_patch(frame, rects[j], -away[j] * x * side[j], rects[i, :2], config) for x in deep]
+        if any(c is None for c in cut):
+            continue
+        pairs.append(i)
+        patches.extend(cut)
     if not pairs:
         return out
     inks, _ = ink_maps(np.stack(patches), config)
