@@ -203,3 +203,55 @@ def test_a_manage_empire_with_rounds_to_come_keeps_its_note(store):
     flow.next_phase()  # a Manage Empire with rounds to come
     loop = _box(flow)
     assert loop.hub.snapshot().view["game"]["note"] == "Manage Empire: recruit, then the end check"
+
+
+def consume_purple_goods(flow, rounds: int) -> None:
+    """Ann builds Spice World (p.6 Settle) and, ``rounds`` rounds running, produces a good with her purple die on it
+    (p.7 Produce) and consumes it (p.7 Ship): the same die, back to her citizenry and recruited each Manage Empire
+    (p.8); the last round's VP chips empty the 2-player pool (12 per player, p.2 Setup), so its Manage Empire is the
+    last one."""
+    setup_roll(flow)
+    for name in ("Ann", "Bob"):
+        flow.report(name, "select", {"phase": "settle"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # III Settle
+    flow.report("Ann", "tile", {"tile": "Spice World"})
+    flow.next_phase()  # Manage Empire
+    for last in [False] * (rounds - 1) + [True]:
+        flow.report("Ann", "select", {"phase": "produce"})
+        flow.report("Bob", "select", {"phase": "ship"})
+        flow.next_phase()  # Reveal
+        flow.next_phase()  # IV Produce
+        flow.report("Ann", "good", {"world": "Spice World", "colour": "purple"})
+        flow.next_phase()  # V Ship
+        flow.report("Ann", "ship", {"world": "Spice World", "mode": "consume", "good": "purple", "shipper": "white"})
+        if last:
+            flow.report("Ann", "vp", {"vp": 12})
+            flow.report("Bob", "vp", {"vp": 12})
+        flow.next_phase()  # Manage Empire
+
+
+def test_a_good_shipped_puts_back_only_the_die_it_took(store):
+    """Without the camera no die is followed (tracking "tableau"), yet a good is a die (p.7 Produce) and a good
+    shipped goes to the citizenry (p.7 Ship): Ann's one purple die (Old Earth's, in her citizenry since p.2 Setup)
+    made a good and was consumed 3 times; her citizenry as the engine holds it is still what the setup gave (2
+    white, Hidden Fortress's red die, 1 purple), not 1 + 3 purple dice."""
+    flow = flow_of(store, "roll")
+    consume_purple_goods(flow, 3)
+    ann = next(p for p in flow.engine_view()["players"] if p["name"] == "Ann")
+    assert ann["citizenry"] == {"white": 2, "red": 1, "purple": 1}
+    assert ann["goods"] == {}  # each good left Spice World when shipped
+
+
+def test_a_cup_counted_after_many_goods_consumed_is_not_refused(store):
+    """Ann consumed a purple good in each of 6 rounds (her citizenry as set up holds Old Earth's purple die) and
+    recruited: her cup holds 4 purple dice, her citizenry 1 (4 + 1 = 5 of the box's 9, p.1 Components). Counted
+    cup first, as the form offers, the count is taken; each good shipped is not one more purple die in the
+    citizenry (1 + 6 = 7 held there, + 4 = 11 over 9 was refused)."""
+    flow = flow_of(store, "roll")
+    consume_purple_goods(flow, 6)
+    assert "count" in flow.view()["open_forms"]["Ann"]
+    flow.report("Ann", "count", {"place": "cup", "white": 3, "purple": 4})
+    flow.report("Ann", "count", {"place": "citizenry", "white": 2, "red": 1, "purple": 1})
+    assert [e.payload for e in flow.session.events() if e.kind == "dice_counted"] == [
+        {"cup": {"white": 3, "purple": 4}}, {"citizenry": {"white": 2, "red": 1, "purple": 1}}]

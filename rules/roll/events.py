@@ -108,7 +108,8 @@ TRACKING = ("full", "tableau")
 """``settings["tracking"]``: ``"full"`` (default) follows every die and the construction zone;
 ``"tableau"`` follows only what players report at the table without the dice (tiles built, goods,
 VP chips, credits): worker, cup and construction-zone checks are skipped, and a built tile that
-is not in the player's construction zone is taken from the bag."""
+is not in the player's construction zone is taken from the bag; a good placed takes its die from the cup (else
+the Citizenry) where the engine holds one, so the good shipped back to the Citizenry is the same die, not one more."""
 DICE_FROM = ("cup", "citizenry", "development", "world", "goods", *PHASES)
 DICE_COUNT_PLACES = ("cup", "citizenry", "construction_zone")
 """The places a ``dice_counted`` event may count (goods are the ``goods_placed`` reports)."""

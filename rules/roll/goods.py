@@ -57,7 +57,7 @@ def on_goods_placed(game: RollGame, state: RollState, ctx: EventContext) -> Roll
         )
         fits = False
     if tableau_only(state):  # no dice followed: the good is as reported, if it fits
-        return state.with_player(p.with_goods(world, now + (colour,)) if fits else p)
+        return state.with_player(_good_die_taken(p, colour).with_goods(world, now + (colour,)) if fits else p)
     before = p.owned_dice
     p = use_worker(ctx, p, "produce", colour, None, to_citizenry=False, tableau_only=tableau_only(state))
     if p.owned_dice != before:  # the producer's die left the strip (or the cup)
@@ -65,6 +65,20 @@ def on_goods_placed(game: RollGame, state: RollState, ctx: EventContext) -> Roll
         # impossible good (the finding tells the table).
         p = p.with_goods(world, now + (colour,)) if fits else replace(p, cup=p.cup.add(colour))
     return state.with_player(p)
+
+
+def _good_die_taken(p: PlayerState, colour: str) -> PlayerState:
+    """With ``"tracking": "tableau"`` no worker is followed: the die that becomes a good (p.7 Produce: a worker from
+    the strip, rolled from the cup) is taken from where the engine holds the player's dice of ``colour``, the cup
+    first, else the Citizenry (a die recruited unseen), else from nowhere (a die the reports never gave). A good
+    shipped or recalled puts its die back (p.7 Ship, p.8 Recall), so each die is held once: the good's die left in
+    the cup too would be one more die of that colour at every good shipped, which the dice counted at the end
+    and the scoring would hold against the box's dice."""
+    if p.cup[colour]:
+        return replace(p, cup=p.cup.add(colour, -1))
+    if p.citizenry[colour]:
+        return replace(p, citizenry=p.citizenry.add(colour, -1))
+    return p
 
 
 def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
