@@ -19,6 +19,7 @@ from vision.roll_dice.sizes import (
     meets,
     other_size_could,
     other_size_faces,
+    other_size_faces_weighed,
     other_size_guard,
     other_size_swaps,
 )
@@ -256,3 +257,34 @@ def test_a_chosen_face_no_read_reports_does_not_keep_another_sizes_die_out_of_th
     sure = faces([[100, 100, 40, 40, 0], *sure_dice], [DIE] * 4)
     assert die_weights(sure, plain(4), CFG).min() >= CFG.min_confidence
     assert len(other_size_faces(sure, plain(4), [(other, plain(1))], CFG)[0].rects) == 4
+
+
+def test_the_sizes_whose_faces_were_weighed_alone_give_the_same_faces():
+    """The size chosen cut :data:`SURE` and a piece of a die of side 26 px and no symbol (die weight 0) at (200, 200).
+    Four other sizes: one cut a print far from every die, matching no symbol (NCC 0.1: below
+    ``other_size_match_ramp``, die weight 0, and meeting no chosen face, so weighed neither to be added nor to swap);
+    one the whole die-shaped face of side 40 px, the plane's, there (die weight ``shape_only`` 0.5 with no symbol
+    match: weighed to swap, and swapped); one a plain die at (500, 100), where the size chosen has none (weighed to
+    be added, and added); one found nothing. Only the second and third were weighed, and
+    read with those two alone the faces are the same, to the bit: a reader that remembers them (the box's, one fixed
+    camera) need look at no other size to read its table as the search read it."""
+    chosen = table_with([200, 200, 26, 26, 0], 0.0)
+    ncc = plain(5)
+    far = (faces([[500, 300, 40, 40, 0]], [DIE]), plain(1, 0.0))
+    assert CFG.other_size_match_ramp[0] > 0.1 and not meets(far[0].rects, chosen.rects, CFG).any()
+    whole = (faces([[202, 200, 40, 40, 0]], [DIE]), plain(1, 0.3))
+    assert CFG.shape_only == 0.5 and CFG.other_size_swap_least <= 0.5 and CFG.other_size_swap_margin <= 0.5
+    added = (faces([[500, 100, 40, 40, 0]], [DIE]), plain(1))
+    none = (faces([]), np.zeros((0, 2)))
+    got, got_ncc, weighed = other_size_faces_weighed(chosen, ncc, [far, whole, added, none], CFG)
+    assert weighed.tolist() == [False, True, True, False]
+    assert len(got.rects) == 6
+    assert np.array_equal(got.rects[:4], chosen.rects[:4])
+    assert np.array_equal(got.rects[4:], np.concatenate([added[0].rects, whole[0].rects]))
+    alone, alone_ncc, both = other_size_faces_weighed(chosen, ncc, [whole, added], CFG)
+    assert both.tolist() == [True, True]
+    assert np.array_equal(alone.rects, got.rects) and np.array_equal(alone.scores, got.scores)
+    assert np.array_equal(alone_ncc, got_ncc)
+    # without the swap's size the dead box stays and only the added die joins
+    assert len(other_size_faces_weighed(chosen, ncc, [added], CFG)[0].rects) == 6
+    assert np.array_equal(other_size_faces(chosen, ncc, [added], CFG)[0].rects[4], chosen.rects[4])

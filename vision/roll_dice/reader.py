@@ -40,7 +40,7 @@ from .sheen import capped_by_sheen
 from .side_print import not_side_print
 from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
-from .sizes import faces_apart, joined, other_size_could, other_size_faces
+from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed
 from .texture import table_repeats
 from .tops import drop_duplicates, extract_tops
 
@@ -87,12 +87,15 @@ def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges:
 @dataclass(frozen=True)
 class _SizeMemory:
     """The die size a full read chose (:attr:`RollDiceRead.die_size`), its evidence then (:func:`size_evidence`),
-    the frame size it was chosen on (``(H, W)`` px) and how many full reads have read at it since."""
+    the frame size it was chosen on (``(H, W)`` px), how many full reads have read at it since, and the sizes not
+    chosen whose faces that read weighed to add or to take a chosen face's place (:meth:`RollDiceReader._other_sizes`:
+    on a tilted table, where its dice are larger or smaller than at the size chosen)."""
 
     size: float
     evidence: float
     shape: tuple[int, int]
     reads: int = 0
+    also: tuple[float, ...] = ()
 
 
 class RollDiceReader:
@@ -105,8 +108,10 @@ class RollDiceReader:
             ``dice.json``); default: the profile's own ``allowed`` pairs.
         remember_size: the frames read come from one fixed camera (the box's): a full read tries first the die
             size the last search chose and keeps it while its evidence holds (``size_keep_frac``,
-            ``size_recheck_every``), so a table is searched for its dice' size once, not every frame. Off (each
-            frame searched: photos from anywhere, the benches' scenes) by default.
+            ``size_recheck_every``), so a table is searched for its dice' size once, not every frame; it looks too
+            at the sizes not chosen whose faces that search's read weighed (a tilted table's near or far dice), so
+            it reads the searched frame as the search read it. Off (each frame searched: photos from anywhere, the
+            benches' scenes) by default.
     """
 
     def __init__(self, profile: DiceProfile, config: RollDiceConfig | None = None,
@@ -274,12 +279,13 @@ class RollDiceReader:
         def holds(look: _Look) -> bool:
             return look[0] >= max(cfg.size_min_evidence, cfg.size_keep_frac * mem.evidence)
 
-        first = None if mem is None else (mem.size, holds)
+        first = None if mem is None else (mem.size, holds, mem.also)
         keep = None if explained is None else Kept(None, explained, (x0, y0), timings)
-        read, evidence, searched = self._read(frame, cfg, timings, keep=keep, white=white_log(white, cfg), first=first,
-                                              aside=None if aside is None else Aside(aside, (x0, y0), timings))
+        read, evidence, searched, also = self._read(frame, cfg, timings, keep=keep, white=white_log(white, cfg),
+                                                    first=first,
+                                                    aside=None if aside is None else Aside(aside, (x0, y0), timings))
         if self.remember_size:
-            self._memory = (_SizeMemory(float(read.die_size), evidence, shape) if searched
+            self._memory = (_SizeMemory(float(read.die_size), evidence, shape, also=also) if searched
                             else replace(mem, reads=mem.reads + 1))
         if (x0, y0) != (0, 0) or (read.width, read.height) != (shape[1], shape[0]):
             dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in read.dice)
@@ -476,10 +482,12 @@ class RollDiceReader:
 
     def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, evidence: float, tops: TopFaces,
                      ncc: np.ndarray, seen: dict[float, TopFaces],
-                     looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray]:
-        """(top faces, NCC ``[N, K]``): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the faces the other
-        sizes tried found where the size chosen has none or only a plainly weaker face
-        (:func:`vision.roll_dice.sizes.other_size_faces`). ``seen``: each size's top faces (:meth:`_tops_for`). Only
+                     looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray, tuple[float, ...]]:
+        """(top faces, NCC ``[N, K]``, sizes weighed): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the
+        faces the other sizes tried found where the size chosen has none or only a plainly weaker face
+        (:func:`vision.roll_dice.sizes.other_size_faces_weighed`), and the sizes (in ``seen``'s order) that had a face
+        weighed to be added or to take a chosen face's place: read with the size chosen and those alone, the frame
+        gives the same faces. ``seen``: each size's top faces (:meth:`_tops_for`). Only
         the faces a perfect symbol match could add or make replace one
         (:func:`vision.roll_dice.sizes.other_size_could`) are matched (:meth:`_match`; a size read to the end, in
         ``looked`` (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the table's
@@ -489,10 +497,10 @@ class RollDiceReader:
         nothing says how large a die is where (an empty playmat's print matches a symbol better at one size than
         another)."""
         if cfg.other_size_match_ramp is None:
-            return tops, ncc
+            return tops, ncc, ()
         if evidence < cfg.size_min_evidence:
             cfg = replace(cfg, other_size_swap_margin=None)
-        others = []
+        others, sizes = [], []
         sure = die_weights(tops, ncc.reshape(len(tops.rects), -1), cfg) if len(tops.rects) else np.zeros(0)
         for size, faces in seen.items():
             if size == chosen or len(faces.rects) == 0:
@@ -506,17 +514,21 @@ class RollDiceReader:
             else:   # the look's NCC and rects, the scores before its pattern test
                 got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
             others.append((self._not_pattern(frame, faces, got, cfg), got))
-        return other_size_faces(tops, ncc, others, cfg)
+            sizes.append(size)
+        tops, ncc, weighed = other_size_faces_weighed(tops, ncc, others, cfg)
+        return tops, ncc, tuple(s for s, w in zip(sizes, weighed, strict=True) if w)
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
               keep: Kept | None = None, white: np.ndarray | None = None,
               size: float | None = None,
-              first: tuple[float, Callable[[_Look], bool]] | None = None,
-              aside: Aside | None = None) -> tuple[RollDiceRead, float, bool]:
-        """(the read, its :func:`size_evidence`, whether the die size was searched) of ``frame``: at ``size`` alone
-        when given (:attr:`RollDiceRead.die_size`), else at ``first``'s size when its look passes ``first``'s test,
-        else at the size searched (:meth:`_search`, reusing that look); ``aside`` as :meth:`read`'s."""
+              first: tuple[float, Callable[[_Look], bool], tuple[float, ...]] | None = None,
+              aside: Aside | None = None) -> tuple[RollDiceRead, float, bool, tuple[float, ...]]:
+        """(the read, its :func:`size_evidence`, whether the die size was searched, the sizes not chosen whose faces
+        it weighed, :meth:`_other_sizes`) of ``frame``: at ``size`` alone when given (:attr:`RollDiceRead.die_size`),
+        else at ``first``'s size (and, for the faces of other sizes, at the sizes ``first`` names last) when its look
+        passes ``first``'s test, else at the size searched (:meth:`_search`, reusing that look); ``aside`` as
+        :meth:`read`'s."""
         stage = functools.partial(timed_stage, timings)
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
@@ -541,12 +553,14 @@ class RollDiceReader:
             looked[first[0]] = at(first[0])
             if first[1](looked[first[0]]):
                 best = looked[first[0]]
+                for also in first[2]:
+                    tops_at(also)
         searched = best is None
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at, aside)
-        tops, ncc = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
-                          looked)
+        tops, ncc, weighed = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
+                                   looked)
         evidence, chosen = best[0], best[1]
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
@@ -569,7 +583,7 @@ class RollDiceReader:
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
-        return read, float(evidence), searched
+        return read, float(evidence), searched, weighed
 
 
 def second_look_faces(tops: TopFaces, cfg: RollDiceConfig) -> np.ndarray:

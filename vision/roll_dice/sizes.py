@@ -15,7 +15,9 @@ table and score low, while another size's face of the same die scores high. Such
 faces it meets (:func:`other_size_swaps`) when it is plainly surer than each of them and its side fits the table's
 plane (:func:`vision.roll_dice.shape.expected_sides`) better than theirs; only a face plainly of a die's shape and
 sure enough by itself: otherwise a panel of a tile's art, a printed board's box or a cloth's check cut at another size
-takes the place of a piece of print (their symbols match as well as a white die's)."""
+takes the place of a piece of print (their symbols match as well as a white die's).
+The sizes whose faces were weighed to be added or to swap are all the read needs of the others
+(:func:`other_size_faces_weighed`): a reader of one fixed camera looks at those again, not at every size."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from .observations import TopFaces
 from .shape import die_likeness, expected_sides
 
 __all__ = ["clear_of", "faces_apart", "joined", "meets", "off_plane", "other_size_could", "other_size_faces",
-           "other_size_guard", "other_size_swaps"]
+           "other_size_faces_weighed", "other_size_guard", "other_size_swaps"]
 
 
 def faces_apart(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
@@ -177,9 +179,17 @@ def other_size_guard(faces: TopFaces, chosen: TopFaces, cfg: RollDiceConfig,
 
 def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFaces, np.ndarray]],
                      cfg: RollDiceConfig) -> tuple[TopFaces, np.ndarray]:
-    """(top faces, NCC ``float[N' + A, K]``): the faces ``chosen`` (``N`` faces at the size chosen, their NCC ``ncc``
-    ``float[N, K]``) but those another size's face takes the place of, and after them the ``A`` faces of ``others``
-    added.
+    """(top faces, NCC ``float[N' + A, K]``): :func:`other_size_faces_weighed` without which sizes were weighed."""
+    got, got_ncc, _ = other_size_faces_weighed(chosen, ncc, others, cfg)
+    return got, got_ncc
+
+
+def other_size_faces_weighed(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFaces, np.ndarray]],
+                             cfg: RollDiceConfig) -> tuple[TopFaces, np.ndarray, np.ndarray]:
+    """(top faces, NCC ``float[N' + A, K]``, ``bool[len(others)]``): the faces ``chosen`` (``N`` faces at the size
+    chosen, their NCC ``ncc`` ``float[N, K]``) but those another size's face takes the place of, and after them the
+    ``A`` faces of ``others`` added; and which sizes of ``others`` had a face weighed to be added or to take a chosen
+    face's place (the others are no part of the outcome: without them it is the same).
 
     ``others``: per size not chosen, its top faces and their NCC ``float[M, K]`` (matched and tested for the table's
     pattern as the chosen faces were). Each face's die score is scaled by :func:`other_size_guard` and by its best
@@ -191,12 +201,13 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
     Of several at one place (within ``duplicate_dist`` x the smaller side) the one of the highest die weight is
     kept; the chosen faces a kept replacing face meets are left out. ``other_size_match_ramp`` None: none added.
     Raises nothing."""
+    weighed = np.zeros(len(others), bool)
     if cfg.other_size_match_ramp is None:
-        return chosen, ncc
+        return chosen, ncc, weighed
     chosen_w = die_weights(chosen, ncc.reshape(len(chosen.rects), -1), cfg) if len(chosen.rects) else np.zeros(0)
     adds: list[tuple[TopFaces, np.ndarray]] = []
     swaps: list[tuple[TopFaces, np.ndarray]] = []
-    for faces, got in others:
+    for j, (faces, got) in enumerate(others):
         if len(faces.rects) == 0:
             continue
         best = got.max(1) if got.size else np.zeros(len(faces.rects))
@@ -206,6 +217,7 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
         strong = np.flatnonzero(die_weights(free, got, cfg) >= cfg.min_confidence)
         if len(strong):
             adds.append((free.take(strong), got[strong].reshape(len(strong), -1)))
+            weighed[j] = True
         if cfg.other_size_swap_margin is not None:
             shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(len(faces.rects))
             met = faces.lowered(_ramp(shape, cfg.other_size_shape_ramp))   # weighed as the chosen faces are
@@ -213,6 +225,7 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
                                    & (die_weights(met, got, cfg) >= cfg.min_confidence))
             if len(could):
                 swaps.append((met.take(could), got[could].reshape(len(could), -1)))
+                weighed[j] = True
     n_add = sum(len(f.rects) for f, _ in adds)
     if swaps:
         also = joined([f for f, _ in adds]) if adds else chosen.take(np.zeros(0, np.int64))
@@ -224,7 +237,7 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
         if len(take):
             adds.append((cand.take(take), cand_ncc[take]))
     if not adds:
-        return chosen, ncc
+        return chosen, ncc, weighed
     more = joined([a for a, _ in adds])
     ncc_more = np.concatenate([b for _, b in adds])
     kept: list[int] = []
@@ -240,4 +253,4 @@ def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFa
     left = np.flatnonzero(stay)
     k = ncc_more.shape[1]
     return (joined([chosen.take(left), more]),
-            np.concatenate([ncc.reshape(len(chosen.rects), k)[left], ncc_more[kept]]))
+            np.concatenate([ncc.reshape(len(chosen.rects), k)[left], ncc_more[kept]]), weighed)
