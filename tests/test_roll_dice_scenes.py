@@ -197,6 +197,9 @@ def test_a_reader_of_one_fixed_camera_reads_the_next_frame_at_the_size_it_chose(
     second = box.read(sc.image)
     assert 1 <= len(looks) < tried and set(looks) <= sides and searches == [1]
     assert _same_dice(second.dice, first.dice) and second.die_size == first.die_size
+    white = [d.box for d in sc.dice if d.colour == "white"]
+    assert len(white) == 1 and [d.colour for d in second.dice
+                                if inside((d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2), white[0])] == ["white"]
     looks.clear()
     assert _same_dice(light_ink_reader.read(sc.image).dice, first.dice)
     assert len(looks) == tried and searches == [1, 1]

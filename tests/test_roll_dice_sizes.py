@@ -259,6 +259,29 @@ def test_a_chosen_face_no_read_reports_does_not_keep_another_sizes_die_out_of_th
     assert len(other_size_faces(sure, plain(4), [(other, plain(1))], CFG)[0].rects) == 4
 
 
+def test_a_chosen_face_no_read_reports_does_not_keep_a_die_shaped_face_out_by_being_nearer_the_plane():
+    """The size chosen cut a box of the plane's own side (40 px) at (200, 200) that matches no symbol: die score 0, die
+    weight 0, never reported. Another size's die-shaped face of side 44 px there (0.1 off the plane's 40-40.5, within
+    ``other_size_swap_fit`` 0.25; die weight ``shape_only`` 0.5 with no symbol match, 0.5 above the dead box's 0 and at
+    least ``other_size_swap_least`` 0.4) takes its place: the dead box is nearer the plane, but no die whose side
+    could be the better one. A chosen box a read would report (die weight 0.2, at least ``min_confidence`` 0.15) of
+    the plane's side keeps its place against a face of side 44 surer by 0.4 (NCC 0.5: 0.6), as before."""
+    assert CFG.shape_only == 0.5 and CFG.min_confidence <= 0.2 and CFG.other_size_swap_least <= 0.5
+    assert CFG.other_size_swap_margin <= 0.4 and CFG.other_size_swap_fit >= 0.15
+    whole = faces([[203, 200, 44, 44, 0]], [DIE])
+    for score, ncc, swapped in ((0.0, 0.3, True), (0.2, 0.5, False)):
+        chosen = table_with([200, 200, 40, 40, 0], score)
+        weights = die_weights(chosen, plain(5), CFG)
+        assert weights.tolist() == pytest.approx([1.0, 1.0, 1.0, 1.0, score])
+        mine = die_weights(whole, plain(1, ncc), CFG)
+        assert mine[0] == pytest.approx(0.5 if score == 0.0 else 0.6)
+        assert meets(whole.rects, chosen.rects, CFG).tolist() == [[False, False, False, False, True]]
+        assert other_size_swaps(chosen, weights, whole, mine, faces([]), np.zeros(0), CFG).tolist() == [swapped]
+        got, _ = other_size_faces(chosen, plain(5), [(whole, plain(1, ncc))], CFG)
+        assert len(got.rects) == 5
+        assert np.array_equal(got.rects[4], (whole if swapped else chosen).rects[-1 if swapped else 4]), score
+
+
 def test_the_sizes_whose_faces_were_weighed_alone_give_the_same_faces():
     """The size chosen cut :data:`SURE` and a piece of a die of side 26 px and no symbol (die weight 0) at (200, 200).
     Four other sizes: one cut a print far from every die, matching no symbol (NCC 0.1: below

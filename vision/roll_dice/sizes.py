@@ -13,9 +13,9 @@ face that does is that die, or its neighbour, cut at the wrong size).
 On a tilted table the one size chosen is wrong at one end: there its faces cut a die into a piece or run it into the
 table and score low, while another size's face of the same die scores high. Such a face takes the place of the chosen
 faces it meets (:func:`other_size_swaps`) when it is plainly surer than each of them and its side fits the table's
-plane (:func:`vision.roll_dice.shape.expected_sides`) better than theirs; only a face plainly of a die's shape and
-sure enough by itself: otherwise a panel of a tile's art, a printed board's box or a cloth's check cut at another size
-takes the place of a piece of print (their symbols match as well as a white die's).
+plane (:func:`vision.roll_dice.shape.expected_sides`) better than those of theirs a read would report; only a face
+plainly of a die's shape and sure enough by itself: otherwise a panel of a tile's art, a printed board's box or a
+cloth's check cut at another size takes the place of a piece of print (their symbols match as well as a white die's).
 The sizes whose faces were weighed to be added or to swap are all the read needs of the others
 (:func:`other_size_faces_weighed`): a reader of one fixed camera looks at those again, not at every size."""
 
@@ -109,7 +109,9 @@ def other_size_swaps(chosen: TopFaces, chosen_weights: np.ndarray, faces: TopFac
     faces of ``chosen`` (die weights ``chosen_weights``) they meet (:func:`meets`): each weighs at least
     ``other_size_swap_least`` (and ``min_confidence``) and is surer than every one of them by
     ``other_size_swap_margin``, and its side (px, the root of its area) lies within ``other_size_swap_fit``
-    (a share) of the side the table's plane gives a die at its place and nearer to it than each of theirs. The plane
+    (a share) of the side the table's plane gives a die at its place and nearer to it than each of theirs that a
+    read would report (die weight at least ``min_confidence``; a box no read reports is no die whose side could
+    be the better one, as in :func:`other_size_guard`). The plane
     (:func:`vision.roll_dice.shape.expected_sides`) is fitted on ``chosen``, ``also`` (the faces of other sizes
     added where the size chosen has none, die weights ``also_weights``) and ``faces``, each weighted by its die
     weight: the surest dice of every size say how large a die is where. ``other_size_swap_margin`` None: none."""
@@ -127,7 +129,8 @@ def other_size_swaps(chosen: TopFaces, chosen_weights: np.ndarray, faces: TopFac
                                            np.asarray(weights, np.float64)]), cfg)
     n = len(chosen.rects)
     mine = off[len(rects) - a:]
-    theirs = np.where(meet, off[:n][None, :], np.inf).min(1) if n else np.full(a, np.inf)
+    alive = np.asarray(chosen_weights, np.float64) >= cfg.min_confidence   # faces a read would report
+    theirs = np.where(meet & alive[None, :], off[:n][None, :], np.inf).min(1) if n else np.full(a, np.inf)
     return sure & (mine <= cfg.other_size_swap_fit) & (mine < theirs)
 
 
