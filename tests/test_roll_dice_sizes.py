@@ -282,15 +282,16 @@ def test_a_chosen_face_no_read_reports_does_not_keep_a_die_shaped_face_out_by_be
         assert np.array_equal(got.rects[4], (whole if swapped else chosen).rects[-1 if swapped else 4]), score
 
 
-def test_the_sizes_whose_faces_were_weighed_alone_give_the_same_faces():
+def test_the_sizes_a_read_of_other_sizes_needs_alone_give_the_same_faces():
     """The size chosen cut :data:`SURE` and a piece of a die of side 26 px and no symbol (die weight 0) at (200, 200).
     Four other sizes: one cut a print far from every die, matching no symbol (NCC 0.1: below
     ``other_size_match_ramp``, die weight 0, and meeting no chosen face, so weighed neither to be added nor to swap);
     one the whole die-shaped face of side 40 px, the plane's, there (die weight ``shape_only`` 0.5 with no symbol
     match: weighed to swap, and swapped); one a plain die at (500, 100), where the size chosen has none (weighed to
-    be added, and added); one found nothing. Only the second and third were weighed, and
-    read with those two alone the faces are the same, to the bit: a reader that remembers them (the box's, one fixed
-    camera) need look at no other size to read its table as the search read it."""
+    be added, and added); one found nothing. Only the second and third were weighed, and read with those two alone
+    the faces are the same, to the bit: a reader that remembers them (the box's, one fixed camera) need look at no
+    other size to read its table as the search read it. Where no face of another size is added or swapped in, no
+    size is needed."""
     chosen = table_with([200, 200, 26, 26, 0], 0.0)
     ncc = plain(5)
     far = (faces([[500, 300, 40, 40, 0]], [DIE]), plain(1, 0.0))
@@ -311,3 +312,9 @@ def test_the_sizes_whose_faces_were_weighed_alone_give_the_same_faces():
     # without the swap's size the dead box stays and only the added die joins
     assert len(other_size_faces_weighed(chosen, ncc, [added], CFG)[0].rects) == 6
     assert np.array_equal(other_size_faces(chosen, ncc, [added], CFG)[0].rects[4], chosen.rects[4])
+    # a plain die of SURE seen again at another size: weighed to swap, but no surer than the chosen face (die weight
+    # 1), so nothing of that size is in the outcome and no size is needed
+    again = (faces([[100, 100, 40, 40, 0]], [DIE]), plain(1))
+    got, got_ncc, needed = other_size_faces_weighed(chosen, ncc, [again, far], CFG)
+    assert needed.tolist() == [False, False]
+    assert np.array_equal(got.rects, chosen.rects) and np.array_equal(got_ncc, ncc)

@@ -88,8 +88,8 @@ def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges:
 class _SizeMemory:
     """The die size a full read chose (:attr:`RollDiceRead.die_size`), its evidence then (:func:`size_evidence`),
     the frame size it was chosen on (``(H, W)`` px), how many full reads have read at it since, and the sizes not
-    chosen whose faces that read weighed to add or to take a chosen face's place (:meth:`RollDiceReader._other_sizes`:
-    on a tilted table, where its dice are larger or smaller than at the size chosen)."""
+    chosen whose faces that read needs (:meth:`RollDiceReader._other_sizes`: where faces of other sizes were added or
+    swapped in, as on a tilted table, whose near dice are larger and far dice smaller than at the size chosen)."""
 
     size: float
     evidence: float
@@ -109,7 +109,7 @@ class RollDiceReader:
         remember_size: the frames read come from one fixed camera (the box's): a full read tries first the die
             size the last search chose and keeps it while its evidence holds (``size_keep_frac``,
             ``size_recheck_every``), so a table is searched for its dice' size once, not every frame; it looks too
-            at the sizes not chosen whose faces that search's read weighed (a tilted table's near or far dice), so
+            at the sizes not chosen whose faces that search's read needed (a tilted table's near or far dice), so
             it reads the searched frame as the search read it. Off (each frame searched: photos from anywhere, the
             benches' scenes) by default.
     """
@@ -483,11 +483,12 @@ class RollDiceReader:
     def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, evidence: float, tops: TopFaces,
                      ncc: np.ndarray, seen: dict[float, TopFaces],
                      looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray, tuple[float, ...]]:
-        """(top faces, NCC ``[N, K]``, sizes weighed): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the
+        """(top faces, NCC ``[N, K]``, sizes needed): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the
         faces the other sizes tried found where the size chosen has none or only a plainly weaker face
-        (:func:`vision.roll_dice.sizes.other_size_faces_weighed`), and the sizes (in ``seen``'s order) that had a face
-        weighed to be added or to take a chosen face's place: read with the size chosen and those alone, the frame
-        gives the same faces. ``seen``: each size's top faces (:meth:`_tops_for`). Only
+        (:func:`vision.roll_dice.sizes.other_size_faces_weighed`), and the sizes (in ``seen``'s order) those faces need:
+        none where no face of another size is added or swapped in, else those that had a face weighed to be added or
+        to take a chosen face's place; read with the size chosen and those alone, the frame gives the same faces.
+        ``seen``: each size's top faces (:meth:`_tops_for`). Only
         the faces a perfect symbol match could add or make replace one
         (:func:`vision.roll_dice.sizes.other_size_could`) are matched (:meth:`_match`; a size read to the end, in
         ``looked`` (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the table's
@@ -515,8 +516,8 @@ class RollDiceReader:
                 got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
             others.append((self._not_pattern(frame, faces, got, cfg), got))
             sizes.append(size)
-        tops, ncc, weighed = other_size_faces_weighed(tops, ncc, others, cfg)
-        return tops, ncc, tuple(s for s, w in zip(sizes, weighed, strict=True) if w)
+        tops, ncc, needed = other_size_faces_weighed(tops, ncc, others, cfg)
+        return tops, ncc, tuple(s for s, w in zip(sizes, needed, strict=True) if w)
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
@@ -525,7 +526,7 @@ class RollDiceReader:
               first: tuple[float, Callable[[_Look], bool], tuple[float, ...]] | None = None,
               aside: Aside | None = None) -> tuple[RollDiceRead, float, bool, tuple[float, ...]]:
         """(the read, its :func:`size_evidence`, whether the die size was searched, the sizes not chosen whose faces
-        it weighed, :meth:`_other_sizes`) of ``frame``: at ``size`` alone when given (:attr:`RollDiceRead.die_size`),
+        it needs, :meth:`_other_sizes`) of ``frame``: at ``size`` alone when given (:attr:`RollDiceRead.die_size`),
         else at ``first``'s size (and, for the faces of other sizes, at the sizes ``first`` names last) when its look
         passes ``first``'s test, else at the size searched (:meth:`_search`, reusing that look); ``aside`` as
         :meth:`read`'s."""
@@ -559,8 +560,8 @@ class RollDiceReader:
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at, aside)
-        tops, ncc, weighed = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
-                                   looked)
+        tops, ncc, needed = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
+                                  looked)
         evidence, chosen = best[0], best[1]
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
@@ -583,7 +584,7 @@ class RollDiceReader:
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
-        return read, float(evidence), searched, weighed
+        return read, float(evidence), searched, needed
 
 
 def second_look_faces(tops: TopFaces, cfg: RollDiceConfig) -> np.ndarray:

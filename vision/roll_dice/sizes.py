@@ -16,8 +16,9 @@ faces it meets (:func:`other_size_swaps`) when it is plainly surer than each of 
 plane (:func:`vision.roll_dice.shape.expected_sides`) better than those of theirs a read would report; only a face
 plainly of a die's shape and sure enough by itself: otherwise a panel of a tile's art, a printed board's box or a
 cloth's check cut at another size takes the place of a piece of print (their symbols match as well as a white die's).
-The sizes whose faces were weighed to be added or to swap are all the read needs of the others
-(:func:`other_size_faces_weighed`): a reader of one fixed camera looks at those again, not at every size."""
+Where any face is added or swapped in, the sizes whose faces were weighed to be added or to swap are all the read
+needs of the others (:func:`other_size_faces_weighed`); where none is, it needs none: a reader of one fixed camera
+looks at those again, not at every size."""
 
 from __future__ import annotations
 
@@ -182,7 +183,7 @@ def other_size_guard(faces: TopFaces, chosen: TopFaces, cfg: RollDiceConfig,
 
 def other_size_faces(chosen: TopFaces, ncc: np.ndarray, others: list[tuple[TopFaces, np.ndarray]],
                      cfg: RollDiceConfig) -> tuple[TopFaces, np.ndarray]:
-    """(top faces, NCC ``float[N' + A, K]``): :func:`other_size_faces_weighed` without which sizes were weighed."""
+    """(top faces, NCC ``float[N' + A, K]``): :func:`other_size_faces_weighed` without which sizes it needs."""
     got, got_ncc, _ = other_size_faces_weighed(chosen, ncc, others, cfg)
     return got, got_ncc
 
@@ -191,8 +192,9 @@ def other_size_faces_weighed(chosen: TopFaces, ncc: np.ndarray, others: list[tup
                              cfg: RollDiceConfig) -> tuple[TopFaces, np.ndarray, np.ndarray]:
     """(top faces, NCC ``float[N' + A, K]``, ``bool[len(others)]``): the faces ``chosen`` (``N`` faces at the size
     chosen, their NCC ``ncc`` ``float[N, K]``) but those another size's face takes the place of, and after them the
-    ``A`` faces of ``others`` added; and which sizes of ``others`` had a face weighed to be added or to take a chosen
-    face's place (the others are no part of the outcome: without them it is the same).
+    ``A`` faces of ``others`` added; and which sizes of ``others`` the outcome needs: none where no face is added or
+    takes a chosen face's place (the outcome is ``chosen`` as it is), else those that had a face weighed to be added
+    or to take a chosen face's place (the others are no part of the outcome: without them it is the same).
 
     ``others``: per size not chosen, its top faces and their NCC ``float[M, K]`` (matched and tested for the table's
     pattern as the chosen faces were). Each face's die score is scaled by :func:`other_size_guard` and by its best
@@ -239,8 +241,8 @@ def other_size_faces_weighed(chosen: TopFaces, ncc: np.ndarray, others: list[tup
                                                also_w, cfg))
         if len(take):
             adds.append((cand.take(take), cand_ncc[take]))
-    if not adds:
-        return chosen, ncc, weighed
+    if not adds:   # nothing of the other sizes in the outcome: none needed
+        return chosen, ncc, np.zeros(len(others), bool)
     more = joined([a for a, _ in adds])
     ncc_more = np.concatenate([b for _, b in adds])
     kept: list[int] = []
