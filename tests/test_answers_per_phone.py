@@ -29,6 +29,16 @@ def _box(flow: GameFlow, hub: StateHub | None = None) -> MainLoop:
                     stillness=StillnessDetector(), flow=flow, stop_at_end=True, sleep=lambda s: None)
 
 
+def _phone_in(store, lang: str):
+    """A Race table's box publishing to a hub, and Ann's phone joined to it in ``lang``: (flow, hub, loop, phone)."""
+    flow = _race(store)
+    hub = StateHub()
+    loop = _box(flow, hub)
+    loop.publish()
+    phone = joined_phone(hub, reply_s=10.0)
+    phone.set_cookie("lang", lang)
+    return flow, hub, loop, phone
+
 def test_two_phones_with_the_same_key_are_two_taps_and_each_retry_gets_its_own_answer(store):
     flow = _race(store)
     loop = _box(flow)
@@ -77,12 +87,7 @@ def test_a_retried_tap_is_answered_in_the_phones_language_also_after_a_restart(s
     """A phone whose answer was lost sends its tap again with the same key and gets its first answer again (nothing
     recorded twice): said in the phone's language as the first time, not in English ("Ádám: Cards in hand recorded"
     reached a Hungarian phone), whether the box kept running or restarted in between."""
-    flow = _race(store)
-    hub = StateHub()
-    loop = _box(flow, hub)
-    loop.publish()
-    ann = joined_phone(hub, reply_s=10.0)
-    ann.set_cookie("lang", "hu")
+    flow, hub, loop, ann = _phone_in(store, "hu")
     body = {"player": "Ann", "form": "hand", "values": {"cards": 2}, "version": 0, "key": "lost-answer-1"}
     first = post_through_loop(ann, loop, "/api/report", body).get_json()
     assert first["recorded"] == [1]
@@ -137,12 +142,7 @@ def test_the_phone_view_refuses_a_reused_key_before_its_own_checks_in_the_phones
     """The phone view's early look-up: a key already answered, sent with another body (even to another route, whose
     own check would refuse it otherwise: a Next label the table does not show), is the reused-key 409 in the phone's
     language; after a restart too; the tap sent again unchanged still gets its first answer."""
-    flow = _race(store)
-    hub = StateHub()
-    loop = _box(flow, hub)
-    loop.publish()
-    ann = joined_phone(hub, reply_s=10.0)
-    ann.set_cookie("lang", "pl")
+    flow, hub, loop, ann = _phone_in(store, "pl")
     body = {"player": "Ann", "form": "hand", "values": {"cards": 2}, "version": 0, "key": "tap-reused-1"}
     assert post_through_loop(ann, loop, "/api/report", body).get_json()["recorded"] == [1]
     restarted = _box(GameFlow(store.get(flow.session.id), FLOWS["race"]), hub)

@@ -38,6 +38,19 @@ def last_manage(store):
     return flow
 
 
+def manage_with_rounds_to_come(store):
+    """Both players select Develop and nobody takes VP: the table is in a Manage Empire with rounds to come (p.8
+    End check: the pool is not empty, no tableau has 12 tiles)."""
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    for name in ("Ann", "Bob"):
+        flow.report(name, "select", {"phase": "develop"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # II Develop
+    flow.next_phase()  # Manage Empire
+    return flow
+
+
 def bonuses(flow, player="Ann"):
     row = next(p for p in flow.view()["result"]["players"] if p["name"] == player)
     return {c["category"]: c["vp"] for c in row["categories"]}, row["tiebreak"]
@@ -66,13 +79,7 @@ def test_without_a_count_the_setup_dice_are_scored(store):
 
 
 def test_the_count_is_taken_only_in_the_last_manage_empire(store):
-    flow = flow_of(store, "roll")
-    setup_roll(flow)
-    for name in ("Ann", "Bob"):
-        flow.report(name, "select", {"phase": "develop"})
-    flow.next_phase()
-    flow.next_phase()
-    flow.next_phase()  # a Manage Empire with rounds to come: the dice still move
+    flow = manage_with_rounds_to_come(store)  # the dice still move
     assert "count" not in flow.view()["open_forms"]["Ann"]
     with pytest.raises(BadEntry):
         flow.report("Ann", "count", {"place": "cup", "red": 3})
@@ -194,13 +201,7 @@ def test_with_the_cameras_dice_count_the_note_is_as_before(store):
 
 
 def test_a_manage_empire_with_rounds_to_come_keeps_its_note(store):
-    flow = flow_of(store, "roll")
-    setup_roll(flow)
-    for name in ("Ann", "Bob"):
-        flow.report(name, "select", {"phase": "develop"})
-    flow.next_phase()
-    flow.next_phase()
-    flow.next_phase()  # a Manage Empire with rounds to come
+    flow = manage_with_rounds_to_come(store)
     loop = _box(flow)
     assert loop.hub.snapshot().view["game"]["note"] == "Manage Empire: recruit, then the end check"
 
