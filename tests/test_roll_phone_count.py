@@ -20,16 +20,22 @@ from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
 from vision.motion import StillnessDetector
 
 
-def last_manage(store):
-    """Ann (faction 1: Hidden Fortress's red die in the citizenry; Old Earth's purple die) builds New Galactic
-    Order and Galactic Exchange; the two players take the 2-player pool's 24 VP (p.2 Setup: 12 per player), which
-    ends the game after this round (p.8 End check); the table is in the last Manage Empire."""
+def in_develop(store):
+    """A 2-player Roll table (Ann, Bob; :func:`tests.test_camera_flow.setup_roll`) where both selected Develop: the
+    table is in round 1's II Develop (p.3 Rounds: Reveal, then the selected phases)."""
     flow = flow_of(store, "roll")
     setup_roll(flow)
     for name in ("Ann", "Bob"):
         flow.report(name, "select", {"phase": "develop"})
     flow.next_phase()  # Reveal
     flow.next_phase()  # II Develop
+    return flow
+
+def last_manage(store):
+    """Ann (faction 1: Hidden Fortress's red die in the citizenry; Old Earth's purple die) builds New Galactic
+    Order and Galactic Exchange; the two players take the 2-player pool's 24 VP (p.2 Setup: 12 per player), which
+    ends the game after this round (p.8 End check); the table is in the last Manage Empire."""
+    flow = in_develop(store)
     flow.report("Ann", "tile", {"tile": "New Galactic Order"})
     flow.report("Ann", "tile", {"tile": "Galactic Exchange"})
     flow.report("Ann", "vp", {"vp": 12})
@@ -41,12 +47,7 @@ def last_manage(store):
 def manage_with_rounds_to_come(store):
     """Both players select Develop and nobody takes VP: the table is in a Manage Empire with rounds to come (p.8
     End check: the pool is not empty, no tableau has 12 tiles)."""
-    flow = flow_of(store, "roll")
-    setup_roll(flow)
-    for name in ("Ann", "Bob"):
-        flow.report(name, "select", {"phase": "develop"})
-    flow.next_phase()  # Reveal
-    flow.next_phase()  # II Develop
+    flow = in_develop(store)
     flow.next_phase()  # Manage Empire
     return flow
 
