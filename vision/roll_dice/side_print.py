@@ -27,6 +27,7 @@ from .config import RollDiceConfig
 from .faces import match_faces_polarised
 from .nadir import side_reach_of_tops
 from .observations import TopFaces
+from .sides import face_arrays, towards_nadir
 from .tops import ink_maps
 
 __all__ = ["not_side_print", "side_face_patch", "side_prints"]
@@ -97,27 +98,21 @@ def side_prints(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, surety
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    rects, bodies, surety, away, reach = face_arrays(rects, bodies, surety, away, reach)
     n = len(rects)
     out = np.zeros(n)
     todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
     if config.side_print_ramp is None or todo.sum() < 2:
         return out
-    bodies = np.asarray(bodies, np.float64).reshape(-1, 3)
     chroma = bodies - bodies.mean(1, keepdims=True)
-    surety = np.asarray(surety, np.float64).reshape(-1)
     best = np.asarray(best, np.float64).reshape(-1)
-    away = np.asarray(away, np.float64).reshape(-1, 2)
-    reach = np.asarray(reach, np.float64).reshape(-1)
     side = np.sqrt(rects[:, 2] * rects[:, 3])
     deep = (*config.side_print_reaches, 1.0)
     # every gate for all pairs of the faces taking part at once ([a, b]: the box idx[a], the die idx[b]); the side
     # faces cut only for the pairs left
     idx = np.flatnonzero(todo)
     r = rects[idx]
-    v = r[:, None, :2] - r[None, :, :2]                                                 # die to box, px
-    d = np.hypot(v[..., 0], v[..., 1])
-    cos = -(v[..., 0] * away[idx][None, :, 0] + v[..., 1] * away[idx][None, :, 1]) / np.maximum(d, 1e-9)
+    d, cos = towards_nadir(r, away[idx])                                                # die to box
     pair = ((surety[idx][None, :] >= surety[idx][:, None]) & (best[idx][None, :] > best[idx][:, None])
             & (reach[idx][None, :] >= config.side_print_min_reach) & (d >= 1e-9)
             & (d <= config.side_print_apart * side[idx][None, :]) & (cos >= config.side_print_cos)

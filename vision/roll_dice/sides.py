@@ -127,6 +127,33 @@ def side_faces(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config:
     return out
 
 
+def face_arrays(rects: np.ndarray, bodies: np.ndarray, surety: np.ndarray, away: np.ndarray,
+                reach: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The per-face inputs of the tests between pairs of faces (:func:`hanging_sides`,
+    :func:`vision.roll_dice.side_print.side_prints`) as float64 arrays: ``rects`` ``[N, 5]`` (cx, cy, w, h,
+    angle deg; frame px), ``bodies`` ``[N, 3]`` (log-RGB), ``surety`` ``[N]``, ``away`` ``[N, 2]`` (unit vectors from
+    the nadir), ``reach`` ``[N]`` (sides). Raises ValueError where a shape cannot be read so."""
+    return (np.asarray(rects, np.float64).reshape(-1, 5), np.asarray(bodies, np.float64).reshape(-1, 3),
+            np.asarray(surety, np.float64).reshape(-1), np.asarray(away, np.float64).reshape(-1, 2),
+            np.asarray(reach, np.float64).reshape(-1))
+
+
+def towards_nadir(rects: np.ndarray, away: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How each face lies from each other: for ``[i, j]``, the distance from face ``j``'s centre to face ``i``'s
+    (px) and the cosine between that way and the way towards the nadir from ``j`` (1: ``i`` lies straight towards
+    the nadir from ``j``, where ``j``'s side faces show; 0 for a face and itself).
+
+    Args:
+        rects: ``float[M, 5]`` faces (cx, cy, w, h, angle deg; frame px).
+        away: ``float[M, 2]`` unit vectors from the nadir towards each face
+            (:func:`vision.roll_dice.nadir.towards_top`).
+
+    Returns ``(d, cos)``, each ``float[M, M]``. Raises nothing."""
+    v = rects[:, None, :2] - rects[None, :, :2]
+    d = np.hypot(v[..., 0], v[..., 1])
+    cos = -(v[..., 0] * away[None, :, 0] + v[..., 1] * away[None, :, 1]) / np.maximum(d, 1e-9)
+    return d, cos
+
 def hanging_sides(rects: np.ndarray, bodies: np.ndarray, surety: np.ndarray, away: np.ndarray, reach: np.ndarray,
                   config: RollDiceConfig, todo: np.ndarray | None = None) -> np.ndarray:
     """How surely each face is a box on a surer die's side face, ``float[N]`` 0..1 (0 where not measured): the
@@ -156,25 +183,19 @@ def hanging_sides(rects: np.ndarray, bodies: np.ndarray, surety: np.ndarray, awa
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    rects, bodies, surety, away, reach = face_arrays(rects, bodies, surety, away, reach)
     n = len(rects)
     out = np.zeros(n)
     todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
     if config.hang_overlap_ramp is None or todo.sum() < 2:
         return out
-    bodies = np.asarray(bodies, np.float64).reshape(-1, 3)
     bright = bodies.mean(1)
     chroma = bodies - bright[:, None]
-    surety = np.asarray(surety, np.float64).reshape(-1)
-    away = np.asarray(away, np.float64).reshape(-1, 2)
-    reach = np.asarray(reach, np.float64).reshape(-1)
     # every factor but the overlap for all pairs of the faces taking part at once; the overlap only where the rest
     # could raise a figure
     idx = np.flatnonzero(todo)
-    r, b, c, sure, aw = rects[idx], bright[idx], chroma[idx], surety[idx], away[idx]
-    v = r[:, None, :2] - r[None, :, :2]                                                  # [i, j]: j to i, px
-    d = np.hypot(v[..., 0], v[..., 1])
-    cos = -(v[..., 0] * aw[None, :, 0] + v[..., 1] * aw[None, :, 1]) / np.maximum(d, 1e-9)
+    r, b, c, sure = rects[idx], bright[idx], chroma[idx], surety[idx]
+    d, cos = towards_nadir(r, away[idx])                                                 # [i, j]: j to i
     hang = (_ramp(b[None, :] - b[:, None], config.hang_shade_ramp) * _ramp(cos, config.hang_cos_ramp)
             * _ramp(reach[idx], config.hang_reach_ramp)[None, :])
     pair = (sure[None, :] > sure[:, None]) & (d > 1e-9) & (hang > 0.0)
