@@ -29,7 +29,7 @@ import io
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -248,21 +248,26 @@ def lazy(message: str) -> Text:
     return Text(message)
 
 
-def localize(value: Any, lang: str | None = None) -> Any:
+def localize(value: Any, lang: str | None = None, names: Callable[[str], str] | None = None) -> Any:
     """``value`` said in ``lang`` (None: the current language): a :class:`Text` through the catalog (its
     parameters said in turn), a :class:`rules.names.Term` as the language's edition prints it, a
     :class:`Listing` item by item; dicts (keys too), lists and tuples are walked and copied; anything else
     (numbers, names, codes, plain strings) is returned as it is. Never raises: a translation whose fields do
-    not fit its parameters is one log line and the English."""
+    not fit its parameters is one log line and the English.
+
+    ``names``: how a plain ``str`` put into a message (a :class:`Text`'s parameter or a :class:`Listing`'s item: a
+    player's name) is to read there, as a function of it (the touchscreen's names a player typed as emoji alone
+    by their symbols' names); None: as it is. A plain ``str`` standing alone in ``value`` (an id, a name a button
+    posts back) is never passed to it."""
     lang = _known(lang) if lang else current_language()
     if isinstance(value, str):
         if type(value) is str:
             return value
-        return _say(value, lang)
+        return _say(value, lang, names)
     if isinstance(value, Mapping):
-        return {localize(k, lang): localize(v, lang) for k, v in value.items()}
+        return {localize(k, lang, names): localize(v, lang, names) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [localize(v, lang) for v in value]
+        return [localize(v, lang, names) for v in value]
     if isinstance(value, LazyProxy):
         return str(value)
     return value
@@ -314,7 +319,14 @@ def _shielded(value: Any) -> Any:
     return value.replace(_MARK_TEXT, _SHIELDED) if isinstance(value, str) else value
 
 
-def _say(value: str, lang: str) -> str:
+def _inside(value: Any, lang: str, names: Callable[[str], str] | None) -> Any:
+    """``value`` said in ``lang`` where it is put into a message: a plain ``str`` through ``names`` when given."""
+    if names is not None and type(value) is str:
+        return names(value)
+    return localize(value, lang, names)
+
+
+def _say(value: str, lang: str, names: Callable[[str], str] | None = None) -> str:
     if isinstance(value, Text):
         catalog = translations(lang)
         if value.plural_template is None:
@@ -324,7 +336,7 @@ def _say(value: str, lang: str) -> str:
             template = catalog.ngettext(value.template, value.plural_template, value.n or 0)
         if not value.params and value.plural_template is None:
             return fit_articles(template, lang)
-        params = {k: _shielded(localize(v, lang)) for k, v in value.params.items()}
+        params = {k: _shielded(_inside(v, lang, names)) for k, v in value.params.items()}
         try:
             kept = _KEPT if _fits_at_output.get() else _MARK_TEXT  # fitted again at the output: hidden till then
             return fit_articles(template.format(**params), lang).replace(_SHIELDED, kept)
@@ -339,7 +351,8 @@ def _say(value: str, lang: str) -> str:
             return catalog.pgettext(TERM_CONTEXT, str(value))
         return value.said(lang)
     if isinstance(value, Listing):
-        return value.spoken(lambda part: str(localize(part, lang)))
+        return value.spoken(lambda part: str(localize(part, lang, names) if part is value.sep  # not a name
+                                             else _inside(part, lang, names)))
     if isinstance(value, Moment):
         return value.said(lang)
     return str(value)

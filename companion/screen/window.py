@@ -41,10 +41,11 @@ from companion.actions import Action
 from companion.i18n import _, box_language, localize
 from companion.paths import write_whole
 from companion.screen.box import Asking, Choose, History, Settings
-from companion.screen.canvas import BASE_SIZE, Button, Canvas
+from companion.screen.canvas import BASE_SIZE, NAME_MIN_SIZE, Button, Canvas
 from companion.screen.check import Check
 from companion.screen.dice import CameraLost, Waiting, Watching
 from companion.screen.enroll import ENROLL_KEYS, Enroll
+from companion.screen.fonts import visible_name
 from companion.screen.game import Scores, Table
 from companion.screen.phones import PhonesPanel
 from companion.screen.setup import Setup
@@ -196,11 +197,15 @@ class TouchScreen(Canvas):
 
     def _said(self, view: dict[str, Any]) -> dict[str, Any]:
         """``view`` in the box's language (:func:`companion.i18n.localize`; what a button posts back is never
-        translated: ids and names stay plain strings), said once per published view and language."""
+        translated: ids and names stay plain strings), said once per published view and language. A name put into
+        a message ("waiting for {players}") reads as in the players' rows (:func:`visible_name`: "🎲" as "Game
+        Die"), where the font would leave it out and the line read "waiting for ANN, , BELLA"; the phones, whose
+        browsers draw emoji, get their views said elsewhere, unchanged."""
         lang = box_language()
         if self._said_for is not None and self._said_for[0] is view and self._said_for[1] == lang:
             return self._said_for[2]
-        said = localize(view, lang)
+        font = self.font(NAME_MIN_SIZE)
+        said = localize(view, lang, names=lambda name: visible_name(font, name))
         self._said_for = (view, lang, said)
         return said
 
