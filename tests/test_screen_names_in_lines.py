@@ -1,7 +1,8 @@
-"""Player names inside the touchscreen's longer lines.
+"""Player names inside the touchscreen's longer lines and on the setup chips.
 
 A player named only by emoji ("🎲") dropped out of a note built with names as parameters: Eclipse's "waiting for
-ANN,, BELLA" (the font has no glyph for the die, and beside other words the name was left out)."""
+ANN,, BELLA" (the font has no glyph for the die, and beside other words the name was left out). A 40-letter name on
+a setup chip shrank to 12 px, not read; it now keeps 18 px and is cut with "…" as the players' table cuts."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 
 from companion.i18n import Listing, Text, localize
 from companion.screen import TouchScreen
+from companion.screen.canvas import ELLIPSIS
 from companion.screen.fonts import font_file
+from companion.screen.setup import Setup
 
 pytestmark = pytest.mark.skipif(font_file() is None, reason="no DejaVu or Noto font installed (./setup.sh installs it)")
 
@@ -37,3 +40,32 @@ def test_the_phones_get_the_name_as_typed():
     assert localize(_waiting(["ANN", DIE, "BELLA"]), "en") == (
         "the Action phase ends when everyone has passed (waiting for ANN, \U0001f3b2, BELLA)")
 
+
+def _chip_name(name: str):
+    screen = TouchScreen()
+    screen.begin()
+    view = {"game": {"title": "Eclipse", "max_players": 6,
+                     "players": [{"name": name, "colour": "white"}, {"name": "Ann", "colour": "red"}]}}
+    Setup().do(screen, view, None)
+    chip = next(b.rect for b in Setup().buttons(screen, view) if b.name == f"setup_pick:{name}")
+    return screen, next((text, rect) for text, rect, _ in screen.drawn  # right of the seat dot, above the seat's state
+                        if chip.contains(rect) and rect.left >= chip.x + 30 and rect.centery < chip.centery)
+
+
+@pytest.mark.parametrize("name", ["W" * 40, "山" * 40, "Κωνσταντίνος Παπαδόπουλος-Καραγιαννόπουλ"])
+def test_a_long_name_on_a_setup_chip_keeps_a_readable_size_and_is_cut(name):
+    assert len(name) == 40
+    screen, (text, rect) = _chip_name(name)
+    assert rect.height >= screen.font(18).size("W")[1]  # before: 12 px
+    assert text.endswith(ELLIPSIS) and name.startswith(text[:-1].rstrip()) and len(text) < 40
+
+
+def test_a_short_name_on_a_setup_chip_is_whole_at_its_size():
+    screen, (text, rect) = _chip_name("Ann")
+    assert text == "Ann" and rect.height == screen.font(26).size("Ann")[1]
+
+
+def test_a_first_and_last_name_on_a_setup_chip_is_whole():
+    for name in ("Ζωή Παπαδοπούλου", "Małgorzata Wiśniewska"):
+        _, (text, _) = _chip_name(name)
+        assert text == name

@@ -303,14 +303,17 @@ class Canvas:
         anchor: str = "topleft",
         around: str = "{player}",
         optional: bool = False,
+        least: int = NAME_MIN_SIZE,
     ) -> pygame.Rect:
         """A player's ``name`` in ``around`` (a message holding ``{player}``: "{player}  (waiting)") at the largest
         size in :data:`NAME_MIN_SIZE`..``size`` that fits ``width`` px, else the name cut with "…" so that the words
         around it still show; never bigger than ``size`` (a row smaller than the minimum keeps its own size).
         ``optional``: the words around give way to the name when it would keep fewer than :data:`NAME_KEPT` of its
-        characters beside them (the row's colour still says it)."""
+        characters beside them (the row's colour still says it). ``least``: the smallest size (px) instead of
+        :data:`NAME_MIN_SIZE` (a setup chip's name, read from close by:
+        :data:`companion.screen.setup.CHIP_NAME_MIN_SIZE`)."""
         name = visible_name(self.font(size), " ".join(str(name).split()))  # "🎲" beside "(waiting)": its name
-        least = min(size, NAME_MIN_SIZE)
+        least = min(size, least)
         while size > least and self.font(size).size(around.format(player=name))[0] > width:
             size -= 2
         font = self.font(size)
@@ -320,7 +323,7 @@ class Canvas:
             while cut and font.size(around.format(player=cut.rstrip() + ELLIPSIS))[0] > width:
                 cut = cut[:-1]
             if optional and len(cut.rstrip()) < min(len(name), NAME_KEPT):
-                return self.name_fit(name, pos, width, size, colour, anchor)  # at the size the words had
+                return self.name_fit(name, pos, width, size, colour, anchor, least=least)  # the words' size
             if not cut.strip():  # not a letter of it fits beside the words around it: all of it cut at the end
                 return self.text_fit(around.format(player=name), pos, width, size, colour, anchor, min_size=size)
             shown = cut.rstrip() + ELLIPSIS

@@ -34,6 +34,11 @@ ROWS = 4
 """Rows of seats the setup screen lists: two a row up to 8 players, three a row beyond (Eclipse seats 9: Rise of the
 Ancients, the 7-9 player game)."""
 
+CHIP_NAME_MIN_SIZE = 18
+"""The smallest design size (px) of a player's name on a setup chip, read from close by at the box (the players'
+table keeps 24 across the table): a longer name is cut with "…" (40 letters shrank to 12 px, not read); a first and
+last name ("Ζωή Παπαδοπούλου", "Małgorzata Wiśniewska") still fits whole in a chip of two a row."""
+
 
 def _next_player_name(players: list[dict[str, Any]]) -> str:
     """``"Player N"`` for the first N whose name no player has, as the box compares names
@@ -165,15 +170,8 @@ class Setup(ScreenState):
             chosen = ts.seating == p["name"]
             pygame.draw.rect(surface, BUTTON_PRESSED if chosen else PANEL, b.rect, border_radius=ts.s(8))
             ts.draw_seat_dot(p["colour"], (b.rect.x + ts.s(18), b.rect.y + ts.s(17)), ts.s(11))
-            ts.text_fit(
-                p["name"],
-                (b.rect.x + ts.s(34), b.rect.y + ts.s(17)),
-                b.rect.width - ts.s(40),
-                26,
-                TEXT,
-                anchor="midleft",
-                min_size=12,
-            )
+            ts.name_fit(p["name"], (b.rect.x + ts.s(34), b.rect.y + ts.s(17)), b.rect.width - ts.s(40), 26, TEXT,
+                        anchor="midleft", least=CHIP_NAME_MIN_SIZE)
             state = (
                 _("seat set") if p.get("seated") else (_("even split") if game.get("zones") == "even" else _("no seat"))
             )
