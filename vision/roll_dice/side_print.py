@@ -98,10 +98,9 @@ def side_prints(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, surety
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    rects, bodies, surety, away, reach = face_arrays(rects, bodies, surety, away, reach)
+    rects, bodies, surety, away, reach, todo = face_arrays(rects, bodies, surety, away, reach, todo)
     n = len(rects)
     out = np.zeros(n)
-    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
     if config.side_print_ramp is None or todo.sum() < 2:
         return out
     chroma = bodies - bodies.mean(1, keepdims=True)

@@ -128,14 +128,16 @@ def side_faces(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, config:
 
 
 def face_arrays(rects: np.ndarray, bodies: np.ndarray, surety: np.ndarray, away: np.ndarray,
-                reach: np.ndarray) -> tuple[np.ndarray, ...]:
+                reach: np.ndarray, todo: np.ndarray | None) -> tuple[np.ndarray, ...]:
     """The per-face inputs of the tests between pairs of faces (:func:`hanging_sides`,
-    :func:`vision.roll_dice.side_print.side_prints`) as float64 arrays: ``rects`` ``[N, 5]`` (cx, cy, w, h,
-    angle deg; frame px), ``bodies`` ``[N, 3]`` (log-RGB), ``surety`` ``[N]``, ``away`` ``[N, 2]`` (unit vectors from
-    the nadir), ``reach`` ``[N]`` (sides). Raises ValueError where a shape cannot be read so."""
-    return (np.asarray(rects, np.float64).reshape(-1, 5), np.asarray(bodies, np.float64).reshape(-1, 3),
-            np.asarray(surety, np.float64).reshape(-1), np.asarray(away, np.float64).reshape(-1, 2),
-            np.asarray(reach, np.float64).reshape(-1))
+    :func:`vision.roll_dice.side_print.side_prints`) as arrays: ``rects`` ``float[N, 5]`` (cx, cy, w, h, angle deg;
+    frame px), ``bodies`` ``float[N, 3]`` (log-RGB), ``surety`` ``float[N]``, ``away`` ``float[N, 2]`` (unit vectors
+    from the nadir), ``reach`` ``float[N]`` (sides), ``todo`` ``bool[N]`` (the faces taking part; None: all). Raises
+    ValueError where a shape cannot be read so."""
+    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    return (rects, np.asarray(bodies, np.float64).reshape(-1, 3), np.asarray(surety, np.float64).reshape(-1),
+            np.asarray(away, np.float64).reshape(-1, 2), np.asarray(reach, np.float64).reshape(-1),
+            np.ones(len(rects), bool) if todo is None else np.asarray(todo, bool))
 
 
 def towards_nadir(rects: np.ndarray, away: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -183,10 +185,8 @@ def hanging_sides(rects: np.ndarray, bodies: np.ndarray, surety: np.ndarray, awa
 
     Returns ``float[N]``. Raises nothing; empty input gives an empty result.
     """
-    rects, bodies, surety, away, reach = face_arrays(rects, bodies, surety, away, reach)
-    n = len(rects)
-    out = np.zeros(n)
-    todo = np.ones(n, bool) if todo is None else np.asarray(todo, bool)
+    rects, bodies, surety, away, reach, todo = face_arrays(rects, bodies, surety, away, reach, todo)
+    out = np.zeros(len(rects))
     if config.hang_overlap_ramp is None or todo.sum() < 2:
         return out
     bright = bodies.mean(1)
