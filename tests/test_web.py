@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import urllib.request
 
@@ -115,6 +116,12 @@ def test_both_pages_are_an_installable_web_app(client, hub):
     hub.publish({"game": {"flow": True}})  # a game flow: the flow page
     pages.append(client.get("/").get_data(as_text=True))
     assert "flow.js" in pages[1]
+    # the flow page's scripts, in the order each needs the one before (pictures, setup, report form, the page)
+    scripts = re.findall(r'<script src="(/static/[^"]+)"', pages[1])
+    flow_scripts = [s for s in scripts if s.rsplit("/", 1)[1].startswith("flow")]
+    assert flow_scripts == ["/static/flowdraw.js", "/static/flowsetup.js", "/static/flowforms.js", "/static/flow.js"]
+    for src in scripts:
+        assert client.get(src).status_code == 200, src
     for html in pages:
         assert '<link rel="manifest" href="/static/manifest.webmanifest">' in html
         assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png"' in html
@@ -448,7 +455,7 @@ def test_hub_payload_may_carry_a_name_key():
 def test_phone_page_rename_button_posts_name_and_new_name():
     from importlib import resources
 
-    js = (resources.files("companion") / "static" / "flow.js").read_text(encoding="utf-8")
+    js = (resources.files("companion") / "static" / "flowsetup.js").read_text(encoding="utf-8")
     assert 'action: "rename", name: p.name, new_name: name }' in js  # askName's answer is trimmed and fits MAX_NAME
 
 

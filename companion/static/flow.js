@@ -1,7 +1,8 @@
 // Game-flow phone page: claim your seat, report changes to your own empire, Undo your last report,
 // press "Next: <label>" (the table's Next, for a table without the box's screen),
 // see the round and the final scores. Live state over SSE (box.js); the pictures (dots, boards, the station's free
-// places, dice colours) are flowdraw.js's, loaded before it; vanilla JS, no build step.
+// places, dice colours) are flowdraw.js's, the setup flowsetup.js's and the report form flowforms.js's, all loaded
+// before it; vanilla JS, no build step.
 // A phone that has not opened the QR code's link only watches: what needs joining is hidden and a
 // banner says to scan the code. Every tap goes through Box.send (a fresh key, the version shown).
 // Text is always set with textContent (state strings are not HTML).
@@ -25,30 +26,15 @@
   let picks = loadPicks();
   let state = null;
   let shownVersion = -1;
-  let formShown = null;
   let me = { joined: document.body.dataset.joined === "1", seats: [], message: null }; // until /api/events says
   let picking = false; // the seat picker is open although this phone has a seat (to claim another)
 
-  // A player's new name, asked in the browser's own box (its field takes any length): a longer name is offered again
-  // cut to the box's limit (the name field's maxlength, counted in characters as the box counts them) until it
-  // fits or the player cancels. Returns the trimmed name, or null when cancelled.
-  function askName(old) {
-    const most = $("setup-name").maxLength > 0 ? $("setup-name").maxLength : 40;
-    let question = format(_("New name for {player} (at most {most} characters)"), { player: old, most: most });
-    let offered = old;
-    for (;;) {
-      const answer = window.prompt(question, offered);
-      if (answer === null) return null;
-      const letters = Array.from(answer.trim().normalize("NFC"));
-      if (letters.length <= most) return letters.join("");
-      offered = letters.slice(0, most).join("").trim();
-      question = format(_("A name is at most {most} characters: here it is cut to fit. New name for {player}"),
-        { player: old, most: most });
-    }
-  }
 
   const el = FlowDraw.el;
-  const { dot, boardPicture, cellPicker, DIE_COLOURS } = FlowDraw;
+  const { dot, boardPicture, DIE_COLOURS } = FlowDraw;
+  // the setup (flowsetup.js) and the report form (flowforms.js), given what they need of this page
+  const setupPart = FlowSetup({ post: post, state: () => state });
+  const formsPart = FlowForms({ seat: seat, state: () => state });
 
   // The seat this phone reports for: one it claimed (the last picked, when it claimed several).
   function seat() {
@@ -62,7 +48,7 @@
   function seatMayChange(update) {
     const before = seat();
     update();
-    if (seat() !== before) formShown = null;
+    if (seat() !== before) formsPart.redraw();
   }
 
   // The version a tap is made against: the state on screen, or the one this phone's own last tap wrote (its
@@ -191,122 +177,6 @@
     $("findings-section").hidden = findings.length === 0;
   }
 
-  // Whether the player picked a colour for the next "Add player" (the colour is sent only then: a name typed again,
-  // by a player who thought the setup lost, is "already playing" and keeps their colour; a picked colour changes it).
-  let colourPicked = false;
-  function renderSetup(game) {
-    const setup = !!game.setup;
-    $("setup-section").hidden = !setup;
-    if (!setup) return;
-    const list = $("setup-players");
-    list.replaceChildren();
-    for (const p of game.players || []) {
-      const li = el("li");
-      li.append(dot(p.colour), el("span", "name", p.name),
-        el("span", "seat-state", format(_("{colour}, {state}"), {
-          colour: _(p.colour),
-          state: p.seated ? _("seat set") : (game.zones === "even" ? _("even split") : _("no seat")),
-        })));
-      const rm = el("button", "remove needs-join", _("Remove"));
-      rm.type = "button";
-      rm.addEventListener("click", () => post("/api/setup", { action: "remove", name: p.name }, "setup-result"));
-      // the touchscreen has no keyboard: a "Player N" added there is renamed here
-      const rn = el("button", "rename needs-join", _("Rename"));
-      rn.type = "button";
-      rn.addEventListener("click", () => {
-        const name = askName(p.name);
-        if (name && name !== p.name) {
-          post("/api/setup", { action: "rename", name: p.name, new_name: name }, "setup-result");
-        }
-      });
-      // the game's per-player options (a species, a race): each player's entry, checked by the box at once
-      for (const c of game.choices || []) {
-        const pick = el("select", "choice needs-join");
-        pick.dataset.option = c.option;
-        pick.append(el("option", "", c.label + ": \u2013"));
-        pick.firstChild.value = "";
-        for (const v of c.choices) {
-          const o = el("option", "", v);
-          o.value = v;
-          pick.append(o);
-        }
-        pick.value = (p.choices || {})[c.option] || "";
-        pick.addEventListener("change", () => post("/api/setup",
-          { action: "choice", name: p.name, option: c.option, value: pick.value || null }, "setup-result"));
-        li.append(pick);
-      }
-      li.append(rn, rm);
-      list.append(li);
-    }
-    renderSetupOptions(game.options || []);
-    const taken = (game.players || []).map((p) => p.colour);
-    const pick = $("setup-colour");
-    const free = (game.colours || []).filter((c) => !taken.includes(c));
-    if (pick.dataset.free !== free.join(",")) {
-      const kept = pick.value;
-      pick.replaceChildren();
-      for (const c of free) {
-        const o = el("option", "", _(c));
-        o.value = c;
-        pick.append(o);
-      }
-      pick.dataset.free = free.join(",");
-      if (colourPicked && free.includes(kept)) pick.value = kept; // another phone's player took another colour
-      else colourPicked = false; // the picked colour was taken meanwhile: none is picked now
-    }
-    $("setup-start").disabled = !game.can_start;
-    $("setup-why").textContent = game.why || _("Players can also tap their seat on the touchscreen picture of the table.");
-  }
-
-  // The game's on/off options (Eclipse's modules and alliances, Race's advanced game): a box each, labelled with
-  // what it does and the rulebook's page; a list option (Among the Stars' objectives): its words, then a box per
-  // name. The box records each change at once (the touchscreen and phones follow).
-  function renderSetupOptions(options) {
-    $("setup-options").hidden = options.length === 0;
-    const list = $("setup-option-list");
-    const shown = options.map((o) => o.option + JSON.stringify(o.on) + o.label).join("|");
-    if (list.dataset.shown === shown) return; // a redraw would drop a box being tapped
-    list.dataset.shown = shown;
-    list.replaceChildren();
-    for (const o of options) {
-      if (o.choices) {
-        const group = el("div", "setup-option setup-option-list");
-        group.append(el("span", "", o.label));
-        const boxes = [];
-        for (const name of o.choices) {
-          const label = el("label", "setup-option-name");
-          const box = el("input", "needs-join");
-          box.type = "checkbox";
-          box.checked = (o.on || []).includes(name);
-          box.dataset.option = o.option;
-          box.dataset.name = name;
-          box.addEventListener("change", () => sendOption(o.option,
-            boxes.filter((b) => b.checked).map((b) => b.dataset.name).join(",")));
-          boxes.push(box);
-          label.append(box, el("span", "", name));
-          group.append(label);
-        }
-        list.append(group);
-        continue;
-      }
-      const label = el("label", "setup-option");
-      const box = el("input", "needs-join");
-      box.type = "checkbox";
-      box.checked = !!o.on;
-      box.dataset.option = o.option;
-      box.addEventListener("change", () => sendOption(o.option, box.checked ? "on" : "off"));
-      label.append(box, el("span", "", o.label));
-      list.append(label);
-    }
-  }
-
-  // A box's change sent to the box; one it did not record (busy, refused, made against an old state) is taken back to
-  // what the box holds: the boxes are otherwise redrawn only when the options change, so it stayed ticked.
-  async function sendOption(option, value) {
-    if (await post("/api/setup", { action: "option", option: option, value: value }, "setup-result")) return;
-    $("setup-option-list").dataset.shown = "";
-    if (state) renderSetupOptions((state.game || {}).options || []);
-  }
 
   function renderCamera(camera) {
     const section = $("camera-section");
@@ -437,149 +307,6 @@
     }
   }
 
-  function fieldInput(f) {
-    const wrap = el("label", "field", f.optional ? format(_("{field} (optional)"), { field: f.label }) : f.label);
-    let input;
-    if (f.kind === "choice") {
-      input = el("select");
-      input.append(el("option", "", f.optional ? "\u2013" : _("choose…")));
-      input.firstChild.value = "";
-      f.choices.forEach((c, k) => {
-        const o = el("option", "", (f.labels || f.choices)[k]); // the label is shown, the choice is posted
-        o.value = c;
-        input.append(o);
-      });
-    } else if (f.kind === "cell") {
-      // the place on the player's own station (their grid board): tap it on the picture; the numbers stay
-      // below for a place the picture does not offer
-      input = el("span", "cell-inputs");
-      const numbers = el("span", "cell-numbers");
-      // each box shows the axis its label names ("Hex [q, r]": q and r; a phone showed "i" and "j" under it)
-      const named = /\[([^\[\],]+),\s*([^\[\],]+)\]/.exec(String(f.label || ""));
-      for (const [k, axis] of ["i", "j"].entries()) {
-        const n = el("input");
-        n.type = "number";
-        n.step = "1";
-        n.placeholder = named ? named[k + 1].trim() : axis;
-        n.dataset.axis = axis;
-        numbers.append(n);
-      }
-      const board = ownBoard(state && state.game);
-      if (board) input.append(cellPicker(board, numbers));
-      input.append(numbers);
-    } else if (f.kind === "dice") {
-      input = el("input"); // the faces rolled, e.g. "6 4 2"
-      input.type = "text";
-      input.inputMode = "numeric";
-      input.autocomplete = "off";
-      input.placeholder = Box._("e.g. 6 4 2");
-    } else {
-      input = el("input");
-      input.type = "number";
-      input.step = "1";
-      if (f.min !== null) input.min = String(f.min);
-      if (f.max !== null) input.max = String(f.max);
-    }
-    input.dataset.field = f.name;
-    input.dataset.kind = f.kind;
-    wrap.append(input);
-    return wrap;
-  }
-
-  // The reporting player's own grid board (Among the Stars: their station), or null.
-  function ownBoard(game) {
-    const me = seat();
-    return ((game && game.boards) || []).find((b) => b.kind === "grid" && b.owner === me) || null;
-  }
-
-  function renderForms(game) {
-    const me = seat();
-    const open = me ? (game.open_forms || {})[me] || [] : [];
-    $("report-section").hidden = !me || open.length === 0;
-    if (!me) return;
-    $("me").textContent = me;
-    const pick = $("form-pick");
-    const covers = ((state && state.camera) || {}).covers || [];
-    // a private form (hidden information) is on this phone because it holds the seat: say it stays here
-    const shownAs = (f) => f.private
-      ? Object.assign({}, f, { label: format(_("{form} (hidden: only on your phone)"), { form: f.label }) }) : f;
-    const forms = (game.forms || []).filter((f) => open.includes(f.id) && !covers.includes(f.id)).map(shownAs)
-      .concat((game.forms || []).filter((f) => open.includes(f.id) && covers.includes(f.id))
-        .map((f) => Object.assign({}, f, { label: format(_("{form} (the camera reads it)"), { form: f.label }) })));
-    const ids = forms.map((f) => f.id).join(",");
-    if (pick.dataset.ids !== ids) {
-      const keep = pick.value;
-      pick.replaceChildren();
-      for (const f of forms) {
-        const o = el("option", "", f.label);
-        o.value = f.id;
-        pick.append(o);
-      }
-      pick.dataset.ids = ids;
-      if (forms.some((f) => f.id === keep)) pick.value = keep;
-    }
-    // the choices the table leaves this seat in the form's fields (Eclipse: an attack offers only the players it
-    // has relations with); a field left with none shows why instead of a list, and the form cannot be sent
-    const narrowed = ((game.choices_now || {})[me] || {})[pick.value] || {};
-    const shown = pick.value + "\n" + me + "\n" + JSON.stringify(narrowed);
-    if (formShown !== shown) {
-      formShown = shown;
-      const fields = $("fields");
-      fields.replaceChildren();
-      const form = forms.find((f) => f.id === pick.value);
-      for (const f of (form && form.fields) || []) {
-        const left = narrowed[f.name];
-        if (left && !(left.choices || []).length) fields.append(el("p", "form-none", left.none || ""));
-        else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f));
-      }
-    }
-    $("send").hidden = Object.values(narrowed).some((left) => !(left.choices || []).length);
-    showFormName();
-    // what Undo does now (game.undo): during a hidden end-of-game entry it withdraws only this seat's entry, named
-    // on the button, and shows once there is one; else the page's own "Undo my last report"
-    const undo = (game.undo || {})[me] || {};
-    const button = $("undo-report");
-    if (!button.dataset.own) button.dataset.own = button.textContent;
-    button.textContent = undo.label || button.dataset.own;
-    button.hidden = undo.shown === false;
-  }
-
-  // The chosen report's name, whole under the dropdown when the dropdown cuts it (a closed <select> shows one line:
-  // 'Δίσκος Επιρροής τοποθετήθηκε (' on a 360 px phone); nothing more when it fits.
-  const SELECT_ARROW_PX = 28;
-  let measure = null;
-  function showFormName() {
-    const pick = $("form-pick");
-    const name = $("form-name");
-    const chosen = pick.selectedOptions[0];
-    const text = chosen ? chosen.text : "";
-    name.textContent = text;
-    if (!text || !pick.clientWidth) {  // nothing chosen, or not laid out (a hidden section): nothing to say
-      name.hidden = true;
-      return;
-    }
-    const style = getComputedStyle(pick);
-    measure = measure || document.createElement("canvas").getContext("2d");
-    measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    const room = pick.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - SELECT_ARROW_PX;
-    name.hidden = measure.measureText(text).width <= room;
-  }
-  window.addEventListener("resize", showFormName);
-
-  // A field narrowed by the table (game.choices_now): only the choices left, each with its own label.
-  function onlyThese(f, choices) {
-    const keep = (f.choices || []).map((c, k) => k).filter((k) => choices.includes(f.choices[k]));
-    return Object.assign({}, f, { choices: keep.map((k) => f.choices[k]),
-                                  labels: f.labels ? keep.map((k) => f.labels[k]) : f.labels });
-  }
-
-  // A field whose choices are the other players (Eclipse's relations, an attack): the reporting player is not
-  // offered (the box refuses it: "you cannot choose yourself").
-  function withoutMe(f, me) {
-    const keep = (f.choices || []).map((c, k) => k).filter((k) => f.choices[k] !== me);
-    return Object.assign({}, f, { choices: keep.map((k) => f.choices[k]),
-                                  labels: f.labels ? keep.map((k) => f.labels[k]) : f.labels });
-  }
 
 
   function renderThrows(game) {
@@ -635,11 +362,11 @@
     if (!state) return;
     const game = state.game || {};
     renderRound(game);
-    renderSetup(game);
+    setupPart.render(game);
     renderSeats(game);
     renderCamera(state.camera || null);
     renderFindings(game.findings || state.findings || []);
-    renderForms(game);
+    formsPart.render(game);
     renderPlayers(game);
     renderBoards(game);
     renderThrows(game);
@@ -674,21 +401,6 @@
     renderAll();
   }
 
-  function values() {
-    const out = {};
-    for (const input of $("fields").querySelectorAll("[data-field]")) {
-      const kind = input.dataset.kind;
-      if (kind === "cell") {
-        const parts = [...input.querySelectorAll("input")].map((n) => n.value.trim());
-        out[input.dataset.field] = parts.every((v) => v === "") ? null : parts.map((v) => (v === "" ? v : Number(v)));
-      } else if (kind === "int") {
-        out[input.dataset.field] = input.value.trim() === "" ? null : Number(input.value);
-      } else {
-        out[input.dataset.field] = input.value || null;
-      }
-    }
-    return out;
-  }
 
   // One tap: sent once (Box.send) against the version on screen; the answer is shown in resultId (true: recorded).
   // While it is on its way the button that sent it stays disabled (no double tap).
@@ -756,7 +468,7 @@
     $("form-pick").addEventListener("change", () => renderAll());
     $("report-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      post("/api/report", { player: seat(), form: $("form-pick").value, values: values() }, "report-result", $("send"));
+      post("/api/report", { player: seat(), form: $("form-pick").value, values: formsPart.values() }, "report-result", $("send"));
     });
     $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }, "report-result", $("undo-report")));
     $("table-undo").addEventListener("click", () => post("/api/action", { action: "undo" }, "next-result", $("table-undo")));
@@ -765,17 +477,7 @@
       const confirm = $("phone-next").dataset.asked === "1";  // the page shows what the last Next asked
       if (label) post("/api/action", { action: "next_phase", label: label, confirm: confirm }, "next-result", $("phone-next"));
     });
-    $("setup-colour").addEventListener("change", () => { colourPicked = true; });
-    $("setup-form").addEventListener("submit", (event) => {
-      event.preventDefault();
-      const body = { action: "player", name: $("setup-name").value.trim() };
-      if (colourPicked) body.colour = $("setup-colour").value;
-      colourPicked = false;
-      post("/api/setup", body, "setup-result", $("setup-add"));
-      $("setup-name").value = "";
-    });
-    $("setup-even").addEventListener("click", () => post("/api/setup", { action: "even" }, "setup-result", $("setup-even")));
-    $("setup-start").addEventListener("click", () => post("/api/setup", { action: "start" }, "setup-result", $("setup-start")));
+    setupPart.bind();
     $("table-ok").addEventListener("click", () => post("/api/box", { action: "table_ok" }, "check-result", $("table-ok")));
     $("give-up-seat").addEventListener("click", giveUpSeat);
     $("change-seat").addEventListener("click", () => {

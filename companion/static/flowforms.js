@@ -1,0 +1,181 @@
+// Game-flow phone page, its report form: the forms open to this phone's seat, each field as an input (a choice, a
+// cell on the player's own station, dice, a number), the values to send, and what the Undo button does now. Loaded
+// after flowdraw.js and before flow.js, which makes it with what it needs of the page (window.FlowForms(page):
+// page.seat, page.state); vanilla JS, no build step. Text is always set with textContent.
+"use strict";
+
+window.FlowForms = function (page) {
+  const $ = (id) => document.getElementById(id);
+  const _ = Box._; // the page's words in the phone's language
+  const format = Box.format;
+  const { el, cellPicker } = FlowDraw;
+  const seat = page.seat;
+  let formShown = null; // the form drawn (its id, the seat, the choices the table left): drawn anew when it changes
+
+  function fieldInput(f) {
+    const wrap = el("label", "field", f.optional ? format(_("{field} (optional)"), { field: f.label }) : f.label);
+    let input;
+    if (f.kind === "choice") {
+      input = el("select");
+      input.append(el("option", "", f.optional ? "\u2013" : _("choose…")));
+      input.firstChild.value = "";
+      f.choices.forEach((c, k) => {
+        const o = el("option", "", (f.labels || f.choices)[k]); // the label is shown, the choice is posted
+        o.value = c;
+        input.append(o);
+      });
+    } else if (f.kind === "cell") {
+      // the place on the player's own station (their grid board): tap it on the picture; the numbers stay
+      // below for a place the picture does not offer
+      input = el("span", "cell-inputs");
+      const numbers = el("span", "cell-numbers");
+      // each box shows the axis its label names ("Hex [q, r]": q and r; a phone showed "i" and "j" under it)
+      const named = /\[([^\[\],]+),\s*([^\[\],]+)\]/.exec(String(f.label || ""));
+      for (const [k, axis] of ["i", "j"].entries()) {
+        const n = el("input");
+        n.type = "number";
+        n.step = "1";
+        n.placeholder = named ? named[k + 1].trim() : axis;
+        n.dataset.axis = axis;
+        numbers.append(n);
+      }
+      const board = ownBoard(page.state() && page.state().game);
+      if (board) input.append(cellPicker(board, numbers));
+      input.append(numbers);
+    } else if (f.kind === "dice") {
+      input = el("input"); // the faces rolled, e.g. "6 4 2"
+      input.type = "text";
+      input.inputMode = "numeric";
+      input.autocomplete = "off";
+      input.placeholder = Box._("e.g. 6 4 2");
+    } else {
+      input = el("input");
+      input.type = "number";
+      input.step = "1";
+      if (f.min !== null) input.min = String(f.min);
+      if (f.max !== null) input.max = String(f.max);
+    }
+    input.dataset.field = f.name;
+    input.dataset.kind = f.kind;
+    wrap.append(input);
+    return wrap;
+  }
+
+  // The reporting player's own grid board (Among the Stars: their station), or null.
+  function ownBoard(game) {
+    const me = seat();
+    return ((game && game.boards) || []).find((b) => b.kind === "grid" && b.owner === me) || null;
+  }
+
+  function renderForms(game) {
+    const me = seat();
+    const open = me ? (game.open_forms || {})[me] || [] : [];
+    $("report-section").hidden = !me || open.length === 0;
+    if (!me) return;
+    $("me").textContent = me;
+    const pick = $("form-pick");
+    const covers = ((page.state() && page.state().camera) || {}).covers || [];
+    // a private form (hidden information) is on this phone because it holds the seat: say it stays here
+    const shownAs = (f) => f.private
+      ? Object.assign({}, f, { label: format(_("{form} (hidden: only on your phone)"), { form: f.label }) }) : f;
+    const forms = (game.forms || []).filter((f) => open.includes(f.id) && !covers.includes(f.id)).map(shownAs)
+      .concat((game.forms || []).filter((f) => open.includes(f.id) && covers.includes(f.id))
+        .map((f) => Object.assign({}, f, { label: format(_("{form} (the camera reads it)"), { form: f.label }) })));
+    const ids = forms.map((f) => f.id).join(",");
+    if (pick.dataset.ids !== ids) {
+      const keep = pick.value;
+      pick.replaceChildren();
+      for (const f of forms) {
+        const o = el("option", "", f.label);
+        o.value = f.id;
+        pick.append(o);
+      }
+      pick.dataset.ids = ids;
+      if (forms.some((f) => f.id === keep)) pick.value = keep;
+    }
+    // the choices the table leaves this seat in the form's fields (Eclipse: an attack offers only the players it
+    // has relations with); a field left with none shows why instead of a list, and the form cannot be sent
+    const narrowed = ((game.choices_now || {})[me] || {})[pick.value] || {};
+    const shown = pick.value + "\n" + me + "\n" + JSON.stringify(narrowed);
+    if (formShown !== shown) {
+      formShown = shown;
+      const fields = $("fields");
+      fields.replaceChildren();
+      const form = forms.find((f) => f.id === pick.value);
+      for (const f of (form && form.fields) || []) {
+        const left = narrowed[f.name];
+        if (left && !(left.choices || []).length) fields.append(el("p", "form-none", left.none || ""));
+        else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f));
+      }
+    }
+    $("send").hidden = Object.values(narrowed).some((left) => !(left.choices || []).length);
+    showFormName();
+    // what Undo does now (game.undo): during a hidden end-of-game entry it withdraws only this seat's entry, named
+    // on the button, and shows once there is one; else the page's own "Undo my last report"
+    const undo = (game.undo || {})[me] || {};
+    const button = $("undo-report");
+    if (!button.dataset.own) button.dataset.own = button.textContent;
+    button.textContent = undo.label || button.dataset.own;
+    button.hidden = undo.shown === false;
+  }
+
+  // The chosen report's name, whole under the dropdown when the dropdown cuts it (a closed <select> shows one line:
+  // 'Δίσκος Επιρροής τοποθετήθηκε (' on a 360 px phone); nothing more when it fits.
+  const SELECT_ARROW_PX = 28;
+  let measure = null;
+  function showFormName() {
+    const pick = $("form-pick");
+    const name = $("form-name");
+    const chosen = pick.selectedOptions[0];
+    const text = chosen ? chosen.text : "";
+    name.textContent = text;
+    if (!text || !pick.clientWidth) {  // nothing chosen, or not laid out (a hidden section): nothing to say
+      name.hidden = true;
+      return;
+    }
+    const style = getComputedStyle(pick);
+    measure = measure || document.createElement("canvas").getContext("2d");
+    measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = pick.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - SELECT_ARROW_PX;
+    name.hidden = measure.measureText(text).width <= room;
+  }
+  window.addEventListener("resize", showFormName);
+
+  // A field narrowed by the table (game.choices_now): only the choices left, each with its own label.
+  function onlyThese(f, choices) {
+    const keep = (f.choices || []).map((c, k) => k).filter((k) => choices.includes(f.choices[k]));
+    return Object.assign({}, f, { choices: keep.map((k) => f.choices[k]),
+                                  labels: f.labels ? keep.map((k) => f.labels[k]) : f.labels });
+  }
+
+  // A field whose choices are the other players (Eclipse's relations, an attack): the reporting player is not
+  // offered (the box refuses it: "you cannot choose yourself").
+  function withoutMe(f, me) {
+    const keep = (f.choices || []).map((c, k) => k).filter((k) => f.choices[k] !== me);
+    return Object.assign({}, f, { choices: keep.map((k) => f.choices[k]),
+                                  labels: f.labels ? keep.map((k) => f.labels[k]) : f.labels });
+  }
+
+  function values() {
+    const out = {};
+    for (const input of $("fields").querySelectorAll("[data-field]")) {
+      const kind = input.dataset.kind;
+      if (kind === "cell") {
+        const parts = [...input.querySelectorAll("input")].map((n) => n.value.trim());
+        out[input.dataset.field] = parts.every((v) => v === "") ? null : parts.map((v) => (v === "" ? v : Number(v)));
+      } else if (kind === "int") {
+        out[input.dataset.field] = input.value.trim() === "" ? null : Number(input.value);
+      } else {
+        out[input.dataset.field] = input.value || null;
+      }
+    }
+    return out;
+  }
+
+  // The report form drawn anew at the next render (the seat it reports for changed).
+  function redraw() {
+    formShown = null;
+  }
+
+  return { render: renderForms, values: values, redraw: redraw };
+};
