@@ -49,6 +49,7 @@ __all__ = [
     "Report",
     "Seat",
     "SeatPoint",
+    "Withdrawal",
     "Answer",
     "phone_names",
     "posted",
@@ -84,6 +85,15 @@ class Seat:
     """``player``: the seat (a player's name) the action is for."""
 
     player: Any = None
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """``player``: the seat whose report is withdrawn; ``form``: a form the player keeps one entry on (a Qualeen's
+    secret objective), whose entry is withdrawn, or None: their newest report."""
+
+    player: Any = None
+    form: Any = None
 
 
 @dataclass(frozen=True)
@@ -242,8 +252,8 @@ class Action(str, enum.Enum):
     # a player's seat
     REPORT = ("report", Report, "report")
     """A player's report on one of the game's forms."""
-    UNDO_REPORT = ("undo_report", Seat, "report/undo")
-    """Withdraw that player's newest report still in force."""
+    UNDO_REPORT = ("undo_report", Withdrawal, "report/undo")
+    """Withdraw that player's newest report still in force (or their entry on a form they keep one of)."""
     # the camera's one-tap questions
     CAMERA_CONFIRM = ("camera_confirm", Answer, "camera", "confirm")
     """Record what the camera saw (its question's event, ``origin="camera"``)."""

@@ -26,6 +26,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
      "choices_now": {"Ann": {form id: {field name: {"choices": [...], "none": "..."}}}},
      "undo": {"Ann": {"label": null | what the phone's Undo does now, "shown": bool}} (:meth:`GameFlow.undo_label`),
+     "withdraw": {"Ann": [{"form": id, "label": "Withdraw my entry: …"}]} (:meth:`GameFlow.kept_entries`),
      "findings": [{"what", "where", "severity", "rule", "seq", "todo"}],
      "result": null | {"players": [...], "winners": [...], "team_scores"?: {team: VP}},
      "export": null | {"bgstats_url": "bgstats://..."}}
@@ -385,6 +386,7 @@ class GameFlow:
                 }
             )
         can_next = bool(self.spec.next_events(ev, progress)) if not t.over else False
+        labels = {f.id: f.label for f in self.spec.forms(ev)}
         return {
             "flow": self.spec.name,
             "game": self.spec.name,
@@ -407,9 +409,12 @@ class GameFlow:
             "next": {"label": t.next_label, "enabled": can_next, "why": "" if can_next else t.next_why,
                      "asked": self._asked_now(t) or ""},
             "forms": [f.to_json() for f in self.spec.forms(ev)],
-            "open_forms": {name: self.spec.open_forms(ev, progress, name) for name in self.names},
+            "open_forms": {name: self.open_forms(ev, progress, name) for name in self.names},
             "choices_now": {name: self.spec.choices_now(ev, progress, name) for name in self.names},
             "undo": {name: self.undo_label(ev, progress, name) for name in self.names},
+            "withdraw": {name: [] if t.over else [{"form": form, "label": Text("Withdraw my entry: {form}",
+                                                                                form=labels[form])}
+                                                  for form in self.kept_entries(name)] for name in self.names},
             "findings": self.findings(),
             "result": self.result() if t.over else None,
             "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,
@@ -511,6 +516,10 @@ class GameFlow:
                                 forms=Listing([f.label for f in forms.values()])))
         if progress.over:
             raise BadEntry(Text(REPORTS_CLOSED))
+        if form_id in self.kept_entries(player):  # kept from the setup: withdrawn first, on its own button
+            raise BadEntry(Text("{form}: {player} has an entry in force already; withdraw it first (“{button}”), then "
+                                "enter another", form=forms[form_id].label, player=player,
+                                button=Text("Withdraw my entry: {form}", form=forms[form_id].label)))
         if form_id not in self.spec.open_forms(ev, progress, player):
             raise BadEntry(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
@@ -567,14 +576,33 @@ class GameFlow:
         labels = {f.id: f.label for f in self.spec.forms(ev)}
         return {"label": Text("Withdraw my entry: {form}", form=labels.get(forms[0], forms[0])), "shown": bool(mine)}
 
-    def undo_report(self, player: Any, origin: str = "phone") -> Event | None:
-        """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted).
+    def kept_entries(self, player: str) -> dict[str, Event]:
+        """``player``'s entries in force on the forms a player keeps one of (``spec.kept_forms``: a Qualeen's secret
+        objective), by form id: each such form is closed to them until its entry is withdrawn."""
+        if not self.spec.kept_forms:
+            return {}
+        applied = set(self.session.replay().applied)
+        kept = self.spec.kept_forms
+        return {self.spec.report_forms[e.kind]: e for e in self.session.events()
+                if e.seq in applied and e.player == player and self.spec.report_forms.get(e.kind) in kept}
+
+    def open_forms(self, ev: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
+        """The forms open to ``player`` now: ``spec.open_forms`` but a form they keep one entry on and have one in
+        force (:meth:`kept_entries`)."""
+        kept = self.kept_entries(player)
+        return [f for f in self.spec.open_forms(ev, progress, player) if f not in kept]
+
+    def undo_report(self, player: Any, origin: str = "phone", form: Any = None) -> Event | None:
+        """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted); with ``form``, a
+        form they keep one entry on (``spec.kept_forms``), their entry on it, which opens the form again. Without it
+        such an entry is passed by: it has its own button.
 
         Returns:
             The undo event, or None when the player has no report in force.
 
         Raises:
-            BadEntry: unknown player; the game is over (the same refusal as a new report's: only the
+            BadEntry: unknown player; ``form`` not a form a player keeps one entry on; the game is over (the same
+                refusal as a new report's: only the
                 table's Undo reopens the last round); or the report's form (``spec.report_forms``) is closed
                 now (a setup after the first round started, a choice already revealed); or, during a hidden
                 end-of-game entry (:meth:`companion.flow_spec.FlowBase.entry_forms`: Eclipse's final positions),
@@ -587,6 +615,13 @@ class GameFlow:
         ev, progress = self._now()
         if progress.over:  # the scores are final: only the table's Undo reopens the last round
             raise BadEntry(Text(REPORTS_CLOSED))
+        if form is not None:
+            if not isinstance(form, str) or form not in self.spec.kept_forms:
+                raise BadEntry(Text("{form} is no entry a player keeps: “{button}” withdraws the newest report",
+                                    form=shown(form), button=Text("Undo my last report")))
+            kept = self.kept_entries(player).get(form)
+            return None if kept is None else self.session.append("undo", {"seq": kept.seq}, player=player,
+                                                                 origin=origin)
         forms, mine = self._entries(ev, progress, player)
         if forms and not mine:
             label = next((f.label for f in self.spec.forms(ev) if f.id == forms[0]), forms[0])
@@ -595,7 +630,8 @@ class GameFlow:
                                 "a phone)", player=player, form=label))
         if not forms:
             applied = set(self.session.replay().applied)
-            mine = [e for e in self.session.events() if e.seq in applied and e.player == player]
+            mine = [e for e in self.session.events() if e.seq in applied and e.player == player
+                    and self.spec.report_forms.get(e.kind) not in self.spec.kept_forms]
         if not mine:
             return None
         form = self.spec.report_forms.get(mine[-1].kind)
@@ -746,7 +782,7 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
             return Outcome([event], Text("{what} recorded", what=flow.describe(event)),
                            detail=f"event {event.seq} ({event.kind})")
         if what is Action.UNDO_REPORT:
-            undo = flow.undo_report(p.player, origin)
+            undo = flow.undo_report(p.player, origin, p.form)
             if undo is None:
                 return Outcome([], Text("{player} has no report to undo", player=p.player))
             withdrawn = next((e for e in flow.session.events() if e.seq == undo.payload["seq"]), None)

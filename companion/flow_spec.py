@@ -264,6 +264,10 @@ class GameSpec(Protocol):
         report_forms: event kind -> the form that reports it, for the reports a phone may withdraw only
             while that form is open (:meth:`companion.flow.GameFlow.undo_report`): a setup once the first
             round started, a phase or action choice once revealed.
+        kept_forms: the forms a player enters once and keeps (Among the Stars: a Qualeen's secret objective,
+            kept from the setup): closed to that player while an entry of theirs on it is in force; their phone then
+            withdraws it with a button of its own, which opens the form again, and their "Undo my last report"
+            passes it by (:meth:`companion.flow.GameFlow.undo_report`). Their event kinds are in :attr:`report_forms`.
         camera: the camera part, or None.
     """
 
@@ -272,6 +276,7 @@ class GameSpec(Protocol):
     bgg_id: int | None
     columns: tuple[Column, ...]
     report_forms: Mapping[str, str]
+    kept_forms: frozenset[str]
     camera: Any
 
     @property
@@ -362,7 +367,7 @@ class FlowBase:
     Attributes:
         game: the rules engine.
         columns: what each player's row shows (default :data:`STANDARD_COLUMNS`).
-        report_forms: see :class:`GameSpec`.
+        report_forms, kept_forms: see :class:`GameSpec`.
         fixed: settings the flow decides, not the players (Roll: ``{"tracking": "tableau"}``: players report
             their tableau; the dice are not followed).
         camera: the game's camera part (:class:`companion.camera.spec.CameraSpec`: the readers it uses and in
@@ -372,6 +377,7 @@ class FlowBase:
     game: ClassVar[Any]
     columns: ClassVar[tuple[Column, ...]] = STANDARD_COLUMNS
     report_forms: ClassVar[Mapping[str, str]] = {}
+    kept_forms: ClassVar[frozenset[str]] = frozenset()
     fixed: ClassVar[Mapping[str, Any]] = {}
     camera: ClassVar[Any] = None
     hidden_note: ClassVar[Any] = Text("what players keep hidden counts once the game is over")

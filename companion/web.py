@@ -56,7 +56,8 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
     ``POST /api/seat/free``  ``{"player": name}``: free that seat ("Give up my seat"): this phone's own, or
                           another phone's once that phone is away.
     ``POST /api/report``  game flows: ``{"player": name, "form": form id, "values": {field: value}}``.
-    ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report.
+    ``POST /api/report/undo``  ``{"player": name}``: withdraw that player's newest report; ``{"player": name,
+                          "form": "secret"}``: their entry on a form a player keeps one of (a Qualeen's secret).
     ``POST /api/action``  ``{"action": "next_phase", "label": "Settle"}`` in a game flow (the phone's
                           "Next: Settle" button; when ``label`` is given and Next now means something
                           else: 409; ``"confirm": true`` when the page shows what the last Next asked,
@@ -608,12 +609,16 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         return ask(Action.NEXT_PHASE, who, body, example, confirm=confirm)
 
     def seat_route(action: Action) -> Callable[[], tuple[Response, int]]:
-        """A POST whose only field is ``player`` (a seat): claiming it, withdrawing its newest report, freeing it."""
+        """A POST whose field is ``player`` (a seat): claiming it, withdrawing its newest report (or, with ``form``,
+        its entry on a form a player keeps one of), freeing it."""
         def route() -> tuple[Response, int]:
             who = refuse_unjoined()
             example = '{"player": "Ann", "version": 12, "key": "k1"}'
-            body = posted_json(example, ("player",))
-            return ask(action, who, body, example, player=text(body, "player", example, what=A_PLAYERS_NAME))
+            withdraws = action is Action.UNDO_REPORT
+            body = posted_json(example, ("player", "form") if withdraws else ("player",))
+            form = ({"form": text(body, "form", '{"player": "Ann", "form": "secret", "version": 12, "key": "k1"}',
+                                  what=i18n.Text("a form's id"))} if withdraws and "form" in body else {})
+            return ask(action, who, body, example, player=text(body, "player", example, what=A_PLAYERS_NAME), **form)
 
         route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
         return limiter.limit(limits.act)(route)

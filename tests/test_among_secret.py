@@ -134,7 +134,8 @@ def test_the_form_is_private_to_the_qualeen_and_offers_only_objectives_not_face_
     assert said == {"en": "only a Qualeen player keeps a secret objective",
                     "hu": "csak a Qualeen játékosnak van titkos célja"}
     flow.report("Ágnes", "secret", {"objective": "Grand Attractions"})
-    flow.report("Ágnes", "secret", {"objective": "On Budget"})  # a slip corrected: the newest one is kept
+    assert flow.undo_report("Ágnes", form="secret") is not None  # a slip withdrawn, then the right one entered
+    flow.report("Ágnes", "secret", {"objective": "On Budget"})
     state = flow.session.replay().state
     assert state.player("Ágnes").secret_objective == "on_budget"
     assert AMONG_GAME.public(state).player("Ágnes").secret_objective is None
@@ -234,9 +235,11 @@ def test_a_secret_objective_entered_after_the_first_round_is_said_to_the_table_w
     Ágnes and the round, never the objective (she could have picked it knowing who leads what)."""
     flow = qualeen_table(store, secret=None)
     flow.report("Ágnes", "secret", {"objective": "Grand Attractions"})
+    flow.undo_report("Ágnes", form="secret")
     flow.report("Ágnes", "secret", {"objective": "Well Organised"})  # a slip corrected in round 1
     assert flow.findings() == []
     every_round_discarded(flow, 1)
+    flow.undo_report("Ágnes", form="secret")
     flow.report("Ágnes", "secret", {"objective": "On Budget"})
     [late] = flow.findings()
     assert (late["severity"], late["player"]) == ("warning", "Ágnes")
@@ -245,3 +248,48 @@ def test_a_secret_objective_entered_after_the_first_round_is_said_to_the_table_w
                             "so it is entered in the first round")
     assert "On Budget" not in str(flow.view()["findings"]) and "Well Organised" not in str(flow.view()["findings"])
     assert i18n.localize(late["what"], "hu").startswith("Ágnes az 1. év 2. körében adott meg titkos célt")
+
+
+def test_the_secret_objective_is_kept_from_the_setup_its_form_closes_once_entered_and_opens_when_withdrawn(store):
+    """Qualeen race tile (cards.json "qualeen"; rules digest 11 Races): "At setup draw 2 extra objectives, keep 1
+    secretly." She keeps one: once entered the form leaves her phone's list and another entry is refused naming the
+    button that withdraws it; "Undo my last report" passes it by (her round's discard is withdrawn, not her secret);
+    "Withdraw my entry: Secret objective (Qualeen)" withdraws it and opens the form again."""
+    from tests.test_desk import ANN_PHONE, act, box
+
+    flow = qualeen_table(store, secret=None)
+    assert flow.view()["withdraw"] == {"Ágnes": [], "Bálint": [], "Csilla": []}
+    flow.report("Ágnes", "secret", {"objective": "Grand Attractions"})  # a slip: she kept On Budget
+    view = flow.view()
+    assert "secret" not in view["open_forms"]["Ágnes"] and "discard" in view["open_forms"]["Ágnes"]
+    [kept] = view["withdraw"]["Ágnes"]
+    assert kept["form"] == "secret"
+    said = {lang: i18n.localize(kept["label"], lang) for lang in ("en", "el", "pl", "hu")}
+    assert said == {"en": "Withdraw my entry: Secret objective (Qualeen)",
+                    "el": "Απόσυρση της καταχώρισής μου: Μυστικός στόχος (Qualeen)",
+                    "pl": "Wycofaj mój wpis: Tajny cel (Qualeen)",
+                    "hu": "Bejegyzésem visszavonása: Titkos cél (Qualeen)"}
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ágnes", "secret", {"objective": "On Budget"})
+    assert str(refused.value) == ("Secret objective (Qualeen): Ágnes has an entry in force already; withdraw it first "
+                                  "(“Withdraw my entry: Secret objective (Qualeen)”), then enter another")
+    flow.report("Ágnes", "discard", {})
+    discard = flow.undo_report("Ágnes")  # her newest report but the secret: the discard
+    withdrawn = next(e for e in flow.session.events() if e.seq == discard.payload["seq"])
+    assert withdrawn.kind == "card_discarded"
+    assert flow.session.replay().state.player("Ágnes").secret_objective == "grand_attractions"
+    with pytest.raises(BadEntry, match="“Undo my last report” withdraws the newest report"):
+        flow.undo_report("Ágnes", form="vp")
+
+    loop = box(flow)  # from her phone: the button posts the form it withdraws
+    act(loop, "claim_seat", player="Ágnes", client=ANN_PHONE)
+    answer = act(loop, "undo_report", player="Ágnes", client=ANN_PHONE, form="secret")
+    assert answer["status"] == 200, answer
+    assert flow.session.replay().state.player("Ágnes").secret_objective is None
+    view = flow.view()
+    assert "secret" in view["open_forms"]["Ágnes"] and view["withdraw"]["Ágnes"] == []
+    again = act(loop, "undo_report", player="Ágnes", client=ANN_PHONE, form="secret")
+    assert again["recorded"] == [] and "Ágnes has no report to undo" in again["message"]  # nothing left to withdraw
+    flow.report("Ágnes", "secret", {"objective": "On Budget"})
+    assert flow.session.replay().state.player("Ágnes").secret_objective == "on_budget"
+    assert flow.findings() == []  # all within round 1: nothing said to the table

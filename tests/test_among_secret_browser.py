@@ -59,9 +59,22 @@ def test_the_secret_objective_is_entered_on_the_qualeens_phone_alone_and_shown_o
             # the objectives face up are not offered: one of the 2 extra ones drawn is kept
             offered = field.locator("option").all_inner_texts()
             assert not {"First Line of Defense", "Intergalactic Trade"} & set(offered), offered
-            field.select_option("On Budget")
+            field.select_option("Well Organised")  # a slip: she kept On Budget
             agnes.locator("#send").click()
             expect(agnes.locator("#report-result")).to_contain_text("Ágnes")
+            # kept from the setup (Qualeen race tile): the form closes once entered; its own button withdraws it
+            expect(agnes.locator("#form-pick option", has_text=secret)).to_have_count(0)
+            withdraw = agnes.locator("#withdraw-kept button")
+            expect(withdraw).to_have_text("Bejegyzésem visszavonása: Titkos cél (Qualeen)")
+            expect(balint.locator("#withdraw-kept button")).to_have_count(0)
+            agnes.screenshot(path=str(output_dir / "phone_among_secret_kept_hu.png"), full_page=True)
+            withdraw.click()
+            expect(agnes.locator("#form-pick option", has_text=secret)).to_have_count(1)
+            expect(withdraw).to_have_count(0)
+            agnes.locator("#form-pick").select_option("secret")
+            field.select_option("On Budget")
+            agnes.locator("#send").click()
+            expect(withdraw).to_have_count(1)
             agnes.screenshot(path=str(output_dir / "phone_among_secret_entered_hu.png"), full_page=True)
             expect(balint.locator("#report-result")).not_to_contain_text("On Budget")
             balint.screenshot(path=str(output_dir / "phone_among_secret_other_el.png"), full_page=True)

@@ -68,6 +68,9 @@ class AmongFlow(FlowBase):
     }
     hidden_note = Text("a Qualeen's secret objective stays hidden: it counts once the game is scored")
     report_forms = {SECRET_OBJECTIVE_CHOSEN: "secret"}  # a private form's reports, named (FlowBase.entry_forms)
+    kept_forms = frozenset({"secret"})
+    """A Qualeen keeps one secret objective from the setup (race tile: "At setup draw 2 extra objectives, keep 1
+    secretly"): once entered, the form closes; a slip is withdrawn on its own button, then the right one entered."""
 
     def check_setup(self, settings: Mapping[str, Any]) -> None:
         """:meth:`FlowBase.check_setup`: the objectives ticked (if any) are as many as the table deals. Three ticked
@@ -150,7 +153,7 @@ class AmongFlow(FlowBase):
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Every form while the game runs; none once it is scored. A Qualeen player's own phone also has the secret
-        objective (rulebook 'Races', Qualeen), kept open to correct a slip until the game is scored."""
+        objective (rulebook 'Races', Qualeen) until it is entered (:attr:`kept_forms`), and again once withdrawn."""
         if progress.over:
             return []
         qualeen = any(p["name"] == player and p.get("race") == "qualeen" for p in view["players"])
@@ -173,13 +176,6 @@ class AmongFlow(FlowBase):
         if form.id == "conflict" and not progress.over:
             return Text("Conflict cards are only in the deck in years 2-4 of aggressive mode")
         return super().closed_why(form, view, progress, player)
-
-    def corrects(self, form: str, values: Any, player: str, events: Any) -> int | None:
-        """A secret objective entered again replaces the one entered before (the player keeps one)."""
-        if form != "secret":
-            return None
-        return next((e.seq for e in reversed(events) if e.kind == SECRET_OBJECTIVE_CHOSEN and e.player == player),
-                    None)
 
     def report_event(
         self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]

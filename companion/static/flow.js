@@ -34,7 +34,7 @@
   const { dot, boardPicture, DIE_COLOURS } = FlowDraw;
   // the setup (flowsetup.js) and the report form (flowforms.js), given what they need of this page
   const setupPart = FlowSetup({ post: post, state: () => state });
-  const formsPart = FlowForms({ seat: seat, state: () => state });
+  const formsPart = FlowForms({ seat: seat, state: () => state, post: post });
 
   // The seat this phone reports for: one it claimed (the last picked, when it claimed several).
   function seat() {

@@ -1,7 +1,7 @@
 // Game-flow phone page, its report form: the forms open to this phone's seat, each field as an input (a choice, a
 // cell on the player's own station, dice, a number), the values to send, and what the Undo button does now. Loaded
 // after flowdraw.js and before flow.js, which makes it with what it needs of the page (window.FlowForms(page):
-// page.seat, page.state); vanilla JS, no build step. Text is always set with textContent.
+// page.seat, page.state, page.post); vanilla JS, no build step. Text is always set with textContent.
 "use strict";
 
 window.FlowForms = function (page) {
@@ -117,6 +117,22 @@ window.FlowForms = function (page) {
     if (!button.dataset.own) button.dataset.own = button.textContent;
     button.textContent = undo.label || button.dataset.own;
     button.hidden = undo.shown === false;
+    // an entry the player keeps (a Qualeen's secret objective): its form is closed once entered, and a button of its
+    // own withdraws it, which opens the form again
+    const kept = (game.withdraw || {})[me] || [];
+    const shownKept = JSON.stringify(kept);
+    const withdraw = $("withdraw-kept");
+    if (withdraw.dataset.shown !== shownKept) {
+      withdraw.dataset.shown = shownKept;
+      withdraw.replaceChildren(...kept.map((k) => {
+        const b = el("button", "withdraw-kept", k.label);
+        b.type = "button";
+        b.dataset.form = k.form;
+        b.addEventListener("click", () => page.post("/api/report/undo", { player: seat(), form: k.form },
+          "report-result", b));
+        return b;
+      }));
+    }
   }
 
   // The chosen report's name, whole under the dropdown when the dropdown cuts it (a closed <select> shows one line:
