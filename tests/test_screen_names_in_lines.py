@@ -69,3 +69,34 @@ def test_a_first_and_last_name_on_a_setup_chip_is_whole():
     for name in ("Ζωή Παπαδοπούλου", "Małgorzata Wiśniewska"):
         _, (text, _) = _chip_name(name)
         assert text == name
+
+
+def _seat_label(name: str):
+    """The label over ``name``'s seat in the table's picture on the setup screen: ``(screen, (text, rect))``."""
+    import numpy as np
+
+    screen = TouchScreen()
+    screen.begin()
+    view = {"frame": {"width": 640, "height": 480},
+            "game": {"title": "Eclipse", "max_players": 6, "seat_points": {name: [320, 240]},
+                     "players": [{"name": name, "colour": "white"}, {"name": "Ann", "colour": "red"}]}}
+    Setup().do(screen, view, np.full((480, 640, 3), 70, np.uint8))
+    picture = screen.frame_rect
+    return screen, next((text, rect) for text, rect, _ in screen.drawn  # above the seat's dot, in the picture
+                        if picture.contains(rect) and rect.bottom < picture.centery - 10)
+
+
+@pytest.mark.parametrize("name", ["W" * 40, "山" * 40, "Κωνσταντίνος Παπαδόπουλος-Καραγιαννόπουλ",
+                                  "Grzegorz Brzęczyszczykiewicz-Wiśniewski", "Szentgyörgyi-Hegedűs Erzsébet Kriszt"])
+def test_a_long_name_over_its_seat_in_the_picture_keeps_a_readable_size_and_is_cut(name):
+    screen, (text, rect) = _seat_label(name)
+    assert rect.height >= screen.font(18).size("W")[1] and rect.width <= 118  # before: 12 px, whole
+    assert text.endswith(ELLIPSIS) and name.startswith(text[:-1].rstrip())
+
+
+def test_a_first_and_last_name_over_its_seat_is_whole_and_an_emoji_name_reads_by_its_symbols():
+    for name in ("Γιώργος Νικολάου", "Katarzyna Nowak", "Kovács Erzsébet"):
+        _, (text, _) = _seat_label(name)
+        assert text == name
+    _, (text, _) = _seat_label("\U0001f3b2")
+    assert text == "Game Die"  # before: the emoji, drawn as nothing

@@ -35,9 +35,11 @@ ROWS = 4
 Ancients, the 7-9 player game)."""
 
 CHIP_NAME_MIN_SIZE = 18
-"""The smallest design size (px) of a player's name on a setup chip, read from close by at the box (the players'
-table keeps 24 across the table): a longer name is cut with "…" (40 letters shrank to 12 px, not read); a first and
-last name ("Ζωή Παπαδοπούλου", "Małgorzata Wiśniewska") still fits whole in a chip of two a row."""
+"""The smallest design size (px) of a player's name on a setup chip and over their seat in the table's picture, read
+from close by at the box (the players' table keeps 24 across the table): a longer name is cut with "…" (40 letters
+shrank to 12 px, not read); a first and last name ("Ζωή Παπαδοπούλου", "Małgorzata Wiśniewska") still fits whole in a
+chip of two a row; over the seat (118 px) "Kovács Erzsébet" and "Γιώργος Νικολάου" do, a longer one is cut there (its
+chip beside the picture names it whole; at 16 px the letters were 13 px high, hardly more than the 10 px before)."""
 
 
 def _next_player_name(players: list[dict[str, Any]]) -> str:
@@ -150,7 +152,8 @@ class Setup(ScreenState):
                     ts.draw_seat_dot(p["colour"], (round(x), round(y)), ts.s(12))
                     lx = min(max(round(x), ts.frame_rect.x + ts.s(60)), ts.frame_rect.right - ts.s(60))
                     ly = max(round(y) - ts.s(14), ts.frame_rect.y + ts.s(22))
-                    ts.text_fit(p["name"], (lx, ly), ts.s(118), 24, TEXT, anchor="midbottom", min_size=12)
+                    ts.name_fit(p["name"], (lx, ly), ts.s(118), 24, TEXT, anchor="midbottom",
+                                least=CHIP_NAME_MIN_SIZE)
         qr = self.qr_rect(ts)
         room = qr.x - ts.x(414) - ts.s(8)
         ts.text_fit(
