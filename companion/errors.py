@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["BadEntry", "CompanionError", "CorruptSession", "SessionError", "StorageError", "UnknownSession", "shown"]
+__all__ = ["BadEntry", "CompanionError", "CorruptSession", "MovedOn", "SessionError", "StorageError", "UnknownSession",
+           "shown"]
 
 
 class CompanionError(Exception):
@@ -132,6 +133,12 @@ class BadEntry(CompanionError, ValueError):
 
     Raised before anything is recorded; the message says what was wrong and what is allowed.
     """
+
+
+class MovedOn(BadEntry):
+    """A well-formed entry the table has moved past (a phone answers 409, not 400): a report on a form closed now (the
+    phase it belongs to is over, the game is scored), or a report withdrawn once its form closed (a selection after
+    Reveal). Raised before anything is recorded; the message says why, as a :class:`BadEntry`'s does."""
 
 
 def shown(value: object, limit: int = 40) -> str:

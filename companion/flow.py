@@ -47,7 +47,7 @@ from typing import Any
 import rules
 from companion import records
 from companion.actions import Action, posted
-from companion.errors import BadEntry, SessionError, shown
+from companion.errors import BadEntry, MovedOn, SessionError, shown
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
 from companion.i18n import AND, N_, Listing, Text, localize, message_of
 from companion.player_names import parse_players
@@ -515,13 +515,13 @@ class GameFlow:
             raise BadEntry(Text("unknown report {form}; reports: {forms}", form=shown(form_id),  # as on the phone
                                 forms=Listing([f.label for f in forms.values()])))
         if progress.over:
-            raise BadEntry(Text(REPORTS_CLOSED))
+            raise MovedOn(Text(REPORTS_CLOSED))
         if form_id in self.kept_entries(player):  # kept from the setup: withdrawn first, on its own button
-            raise BadEntry(Text("{form}: {player} has an entry in force already; withdraw it first (“{button}”), then "
-                                "enter another", form=forms[form_id].label, player=player,
-                                button=Text("Withdraw my entry: {form}", form=forms[form_id].label)))
+            raise MovedOn(Text("{form}: {player} has an entry in force already; withdraw it first (“{button}”), then "
+                               "enter another", form=forms[form_id].label, player=player,
+                               button=Text("Withdraw my entry: {form}", form=forms[form_id].label)))
         if form_id not in self.spec.open_forms(ev, progress, player):
-            raise BadEntry(self.spec.closed_why(forms[form_id], ev, progress, player))
+            raise MovedOn(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
         for f in forms[form_id].fields:
             if f.others and checked.get(f.name) == player:
@@ -601,9 +601,9 @@ class GameFlow:
             The undo event, or None when the player has no report in force.
 
         Raises:
-            BadEntry: unknown player; ``form`` not a form a player keeps one entry on; the game is over (the same
-                refusal as a new report's: only the
-                table's Undo reopens the last round); or the report's form (``spec.report_forms``) is closed
+            BadEntry: unknown player; ``form`` not a form a player keeps one entry on; :class:`MovedOn` (a
+                :class:`BadEntry`, answered 409) when the game is over (the same refusal as a new report's: only
+                the table's Undo reopens the last round) or the report's form (``spec.report_forms``) is closed
                 now (a setup after the first round started, a choice already revealed); or, during a hidden
                 end-of-game entry (:meth:`companion.flow_spec.FlowBase.entry_forms`: Eclipse's final positions),
                 the player has no entry in force: a report made before the rounds ended is never withdrawn then
@@ -614,7 +614,7 @@ class GameFlow:
                                 players=Listing(self.names)))
         ev, progress = self._now()
         if progress.over:  # the scores are final: only the table's Undo reopens the last round
-            raise BadEntry(Text(REPORTS_CLOSED))
+            raise MovedOn(Text(REPORTS_CLOSED))
         if form is not None:
             if not isinstance(form, str) or form not in self.spec.kept_forms:
                 raise BadEntry(Text("{form} is no entry a player keeps: “{button}” withdraws the newest report",
@@ -645,10 +645,10 @@ class GameFlow:
             )
             label = closed.label if closed is not None else self.spec.event_label(mine[-1].kind)
             why = self.spec.closed_why(closed, ev, progress, player) if closed is not None else ""
-            raise BadEntry(Text("{player}'s report ({what}) can no longer be withdrawn: it could not be reported again "
-                                "now ({why}); the table's Undo takes back the newest event (the touchscreen's, or "
-                                "“Undo the table's last entry” on a phone)",
-                                player=player, what=label, why=why or progress.round_label))
+            raise MovedOn(Text("{player}'s report ({what}) can no longer be withdrawn: it could not be reported again "
+                               "now ({why}); the table's Undo takes back the newest event (the touchscreen's, or "
+                               "“Undo the table's last entry” on a phone)",
+                               player=player, what=label, why=why or progress.round_label))
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
 
     def describe(self, event: Event) -> str:
@@ -789,7 +789,8 @@ def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
             what = flow.spec.event_label(withdrawn.kind, withdrawn.payload) if withdrawn is not None else Text("report")
             return Outcome([undo], Text("{player}'s report withdrawn: {what}", player=p.player, what=what),
                            detail=f"{p.player}: report #{undo.payload['seq']} undone (event {undo.seq})")
-    except BadEntry as exc:
-        return Outcome([], "", message_of(exc), kept=flow.keep_asked if what is Action.NEXT_PHASE else None)
+    except BadEntry as exc:  # the table moved past a well-formed entry: 409, as a stale tap; else bad input
+        return Outcome([], "", message_of(exc), STALE if isinstance(exc, MovedOn) else None,
+                       kept=flow.keep_asked if what is Action.NEXT_PHASE else None)
     return None
 

@@ -44,7 +44,8 @@ Missing or malformed: 400 naming the field (``"field"``; a value that is no butt
 question's ``"answer"``, is said naming the buttons by their labels, with the API's values in ``"allowed"``). The
 main loop's answer ``{"recorded": [seq], "message", "error", "status", "version"}`` is returned with ``status`` as
 the HTTP status: 200 written (in the database), 400 bad input (nothing recorded), 403 not allowed (another phone's
-seat; the touchscreen's own actions), 409 made against an old version (nothing recorded; the body adds ``"state"``:
+seat; the touchscreen's own actions), 409 made against an old version or a report the table has moved past (a form
+closed now; nothing recorded; the body adds ``"state"``:
 the current /api/state JSON), 500 an unexpected fault in the box (logged; the box goes on), 503 storage failing or
 the loop did not take it within ``reply_s`` (nothing recorded; never done later).
 

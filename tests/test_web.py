@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion import netinfo
+from companion import i18n, netinfo
 from companion.app import MainLoop
 from companion.flow import GameFlow
 from companion.flows import FLOWS
@@ -703,3 +703,58 @@ def test_the_name_field_and_the_box_take_names_of_one_length(store):
         assert 'id="setup-name" maxlength="12"' in client.get("/").get_data(as_text=True)
     finally:
         web.MAX_NAME = kept
+
+
+def _post_in(lang: str, client, loop, url: str, body: dict):
+    """POST ``body`` from a phone whose language is ``lang`` while this thread plays the main loop."""
+    answer: list = []
+    headers = {"Accept-Language": lang}
+    phone = threading.Thread(target=lambda: answer.append(client.post(url, json=body, headers=headers)))
+    phone.start()
+    while phone.is_alive():
+        loop.take_actions()
+        phone.join(0.005)
+    return answer[0]
+
+
+def test_a_report_the_table_has_moved_past_is_409_with_its_reason_in_the_phones_language(store):
+    """A well-formed report on a form the table has closed (Roll for the Galaxy p.2: a player's setup is done once they
+    select a phase) and a phase selection withdrawn after Reveal (p.4: the selections are public and run this round)
+    are refused 409, as a stale tap: the state moved on. The phone page draws the state the answer carries and shows
+    the reason (box.js ``problem``), here in Polish. A malformed report (a form the game has not) stays 400."""
+    from tests.test_flow import faction_label
+
+    session = store.start("roll", FLOWS["roll"].settings(parse_players("Ann,Bob"), {}))
+    flow = GameFlow(session, FLOWS["roll"])
+    ann_setup = {"faction": faction_label(1), "home_world": "Old Earth", "development": "Advanced Logistics",
+                 "world": "Spice World"}
+    flow.report("Ann", "setup", ann_setup)
+    flow.report("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                 "development": "Alien Research Team", "world": "Information Hub"})
+    flow.report("Ann", "select", {"phase": "develop", "extra_white": "ship"})
+    hub = StateHub()
+    loop = _loop(hub, session=flow.session, flow=flow)
+    loop.publish()
+    client = joined_phone(hub, reply_s=30)
+    last = flow.session.last_seq
+
+    closed = _post_in("pl", client, loop, "/api/report", {"player": "Ann", "form": "setup", "values": ann_setup})
+    assert closed.status_code == 409, closed.get_json()
+    said = closed.get_json()
+    assert flow.session.last_seq == last
+    why = i18n.Text("{player} has selected a phase, so their setup is done: withdraw the phase selection (Undo my last "
+                    "report) to change it", player="Ann")
+    assert said["error"] == i18n.localize(why, "pl") and "setup" not in said["error"]
+    assert said["state"]["game"]  # the page draws the state the table moved to
+
+    flow.report("Bob", "select", {"phase": "settle"})
+    flow.next_phase()  # Reveal
+    loop.publish()
+    last = flow.session.last_seq
+    withdrawn = _post_in("pl", client, loop, "/api/report/undo", {"player": "Ann"})
+    assert withdrawn.status_code == 409, withdrawn.get_json()
+    assert withdrawn.get_json()["error"].endswith("„Cofnij ostatni wpis stołu” w telefonie)")
+
+    unknown = _post_in("pl", client, loop, "/api/report", {"player": "Ann", "form": "setupp", "values": {}})
+    assert unknown.status_code == 400, unknown.get_json()
+    assert flow.session.last_seq == last  # nothing recorded by a refusal
