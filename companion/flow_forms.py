@@ -85,17 +85,20 @@ class Form:
             only on the player's own phone, the one that claimed the seat; no other phone and not the touchscreen
             sends it (403), and nothing of it is shown to the table before the game's end. The game keeps
             it out of its view and findings.
+        hint: what the player should know before sending it, shown under its fields ("" for none): what the
+            box already counts by itself (Roll: the chips a consumed shipment paid).
     """
 
     id: str
     label: str
     fields: tuple[Field, ...] = ()
     private: bool = False
+    hint: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"id", "label", "fields": [Field.to_json()], "private": bool}``."""
+        """``{"id", "label", "fields": [Field.to_json()], "private": bool, "hint": str}``."""
         return {"id": self.id, "label": self.label, "fields": [f.to_json() for f in self.fields],
-                "private": self.private}
+                "private": self.private, "hint": self.hint}
 
 
 WHOLE_DIGITS = 9

@@ -498,3 +498,45 @@ def test_a_hex_board_is_drawn_cell_by_cell_with_its_owner(phone, hub, tmp_path, 
     assert strokes[1:] == ["red", "blue"]  # Ann's and Bob's seat colours (parse_players gives red, blue)
     page.screenshot(path=str(output_dir / "phone_hex_board.png"), full_page=True)
     assert errors == []
+
+
+@pytest.mark.parametrize("game, locale, hint", [
+    ("roll", "pl-PL", "Żetony PZ wzięte z puli. Towar wysłany do konsumpcji (Wysłano towar) dał już swoje żetony: "
+                      "zgłoszone także tutaj, liczą się raz."),
+    ("race", "hu-HU", "A Fogyasztás fázisban a készletből elvett GYP-zsetonjaid: az elfogyasztott vagy eladott áru "
+                      "magától nem ad zsetont, ezért itt jelentsd be őket."),
+    ("roll", "el-GR", "Οι δείκτες ΠΝ που πήρατε από το απόθεμα. Ένα προϊόν που απεστάλη για κατανάλωση (Προϊόν "
+                      "απεστάλη) έχει ήδη δώσει τους δείκτες του: αν αναφερθούν κι εδώ, μετρούν μία φορά."),
+])
+def test_the_vp_chips_form_says_what_the_box_already_counts(browser, hub, tmp_path, game, locale, hint):
+    """"VP chips taken" had no hint: a Roll player who shipped a good to consume could not tell whether to report its
+    chips too (Roll p.7 Ship: a Consume pays 1-3 VP chips; the box counts the same chips once), and a Race player
+    whether consuming paid any (Race IV Consume: the box pays none for a good consumed). The hint stands under the
+    field in the phone's language, and only on that form."""
+    from playwright.sync_api import expect
+
+    from tests.test_flow import faction_label
+
+    if game == "roll":  # set up, phases selected and revealed (p.4): the rest of the forms open
+        reports = [("Ann", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                                     "development": "Advanced Logistics", "world": "Spice World"}),
+                   ("Bob", "setup", {"faction": faction_label(2), "home_world": "Alpha Centauri",
+                                     "development": "Alien Research Team", "world": "Information Hub"}),
+                   ("Ann", "select", {"phase": "develop"}), ("Bob", "select", {"phase": "settle"})]
+    else:  # start worlds and action cards: both revealed
+        reports = [("Ann", "start", {"card": "Old Earth"}), ("Bob", "start", {"card": "Epsilon Eridani"}),
+                   ("Ann", "select", {"action": "Develop"}), ("Bob", "select", {"action": "Settle"})]
+    with phone_page(browser, hub, locale) as (page, server):
+        with flow_on_the_box(hub, tmp_path, game):
+            for player, form, values in reports:
+                answer = hub.request("report", origin="cli", timeout=5, player=player, form=form, values=values)
+                assert answer is not None and answer["status"] == 200, answer
+            if game == "roll":
+                assert hub.request("next_phase", origin="cli", timeout=5)["status"] == 200  # Reveal
+            page.goto(join_url(server, hub))
+            page.locator("#seats button", has_text="Ann").click()
+            expect(page.locator("#me")).to_have_text("Ann")
+            page.locator("#form-pick").select_option("vp")
+            expect(page.locator("#fields .form-hint")).to_have_text(hint)
+            page.locator("#form-pick").select_option("hand" if game == "race" else "credits")
+            expect(page.locator("#fields .form-hint")).to_have_count(0)

@@ -115,7 +115,10 @@ class RaceFlow(FlowBase):
             Form("card", Text("Card placed"), (Field("card", Text("Card"), choices=names),)),
             Form("good", Text("Good placed"), (Field("world", Text("World"), choices=worlds),)),
             Form("consumed", Text("Good consumed or sold"), (Field("world", Text("World"), choices=worlds),)),
-            Form("vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=30),)),
+            Form("vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=30),),
+                 # IV Consume: the box pays no chips for a good consumed (what it pays is the power's)
+                 hint=Text("The VP chips you took from the pool in the Consume phase: a good consumed or sold pays "
+                           "none by itself, so report its chips here.")),
             Form("hand", Text("Cards in hand"), (Field("cards", Text("Cards"), kind="int", minimum=0, maximum=40),)),
         )
 

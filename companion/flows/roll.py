@@ -347,7 +347,10 @@ class RollFlow(FlowBase):
                 ),
             ),
             Form(
-                "vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),)
+                "vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),),
+                # p.7 Ship: a Consume pays its chips; reported here too, the same chips count once in the phase
+                hint=Text("The VP chips you took from the pool. A good shipped to consume (Good shipped) has paid its "
+                          "chips already: reported here too, they count once."),
             ),
             Form(
                 "credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)

@@ -107,6 +107,7 @@ window.FlowForms = function (page) {
         if (left && !(left.choices || []).length) fields.append(el("p", "form-none", left.none || ""));
         else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f));
       }
+      if (form && form.hint) fields.append(el("p", "form-hint", form.hint)); // what the box counts by itself
     }
     $("send").hidden = Object.values(narrowed).some((left) => !(left.choices || []).length);
     showFormName();
