@@ -729,3 +729,25 @@ def test_the_option_given_a_folder_is_named_in_the_commands_language(tmp_path, c
     assert main(["--language", lang, "demo", "--game", "roll", "--players", "Ann,Bob", "--dice-profile", "adir",
                  "--db", str(tmp_path / "d.sqlite3"), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 2
     assert capsys.readouterr().err.strip() == f"companion demo: {words}"
+
+
+@pytest.mark.parametrize("lang, players, objectives, said", [
+    ("en", "Ann,Bob,Cem", "On Budget,Intergalactic Trade",
+     "3 players play 3 objectives, not 2 (Among the Stars rulebook, 3 Setup and 8 2-player rules)"),
+    ("hu", "Ann,Bob", "On Budget,Intergalactic Trade,First Line of Defense",
+     "2 játékoshoz 2 cél jár, nem 3 (Among the Stars szabálykönyv, 3 Előkészületek és 8 2-Játékos Szabályok)"),
+])
+def test_objectives_on_the_command_line_are_as_many_as_the_players_play(tmp_path, capsys, lang, players, objectives,
+                                                                         said):
+    """Among the Stars lays as many objectives as there are players, 2 with 2 players (rulebook 3 Setup, 8 2-player
+    rules). `--objectives` of another count started the game with a reminder only; it is now refused as Start refuses
+    it on the touchscreen and phones, in the command's language, before any database file is made."""
+    box = ["--no-web", "--no-screen", "--no-gpio", "--once", "--fast", "--max-frames", "2"]
+    code = main(["--language", lang, "demo", "--game", "among", "--players", players, "--objectives", objectives,
+                 "--db", str(tmp_path / "d.sqlite3"), *box])
+    assert code == 2
+    assert said in capsys.readouterr().err
+    assert not (tmp_path / "d.sqlite3").exists()
+    code = main(["demo", "--game", "among", "--players", "Ann,Bob", "--objectives", "On Budget,Intergalactic Trade",
+                 "--db", str(tmp_path / "e.sqlite3"), *box])
+    assert code == 0

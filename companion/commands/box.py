@@ -43,7 +43,8 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
     database file is opened or created; None without ``--players`` (resume, or the setup step).
 
     Raises:
-        companion.errors.BadEntry: a bad player list, race or objective.
+        companion.errors.BadEntry: a bad player list, race or objective, or a setup the game's own check refuses
+            (Among the Stars: ``--objectives`` fewer or more than the players play), as Start refuses it.
         rules.RulesError: settings the game refuses (e.g. one player for a 2-4 player game).
     """
     from companion.errors import BadEntry
@@ -70,6 +71,7 @@ def _new_game_settings(args: argparse.Namespace, options: dict[str, Any]) -> dic
             raise
         raise BadEntry(Text("{problem}; {hint}", problem=message_of(exc), hint=hint)) from None
     settings = spec.settings(seats, options)
+    spec.check_setup(settings)  # what Start checks on the touchscreen and phones (Among: the objectives' count)
     # the game refuses impossible settings (a player count it is not for) before any file is made
     rules.replay(rules.get_game(args.game), json.loads(json.dumps(settings)), [])
     return settings

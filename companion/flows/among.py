@@ -74,8 +74,8 @@ class AmongFlow(FlowBase):
 
     def check_setup(self, settings: Mapping[str, Any]) -> None:
         """:meth:`FlowBase.check_setup`: the objectives ticked (if any) are as many as the table deals. Three ticked
-        for three players, then one left, played three objectives with two. (``--objectives`` on the command line is
-        left to the game's reminder, as before.)
+        for three players, then one left, played three objectives with two. A new game's ``--objectives`` on the
+        command line is checked the same way (an old game recorded with another count keeps the game's reminder).
 
         Raises:
             BadEntry: objectives picked other than :func:`rules.among_the_stars.game.objectives_dealt` for the players
