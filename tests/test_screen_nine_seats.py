@@ -137,3 +137,36 @@ def test_scan_to_join_and_the_link_are_drawn_whole_beside_six_or_nine_seats(seat
     assert all(rect.bottom <= 376 and not text.endswith(ELLIPSIS) for text, rect in under_qr), under_qr
     lines = [text for text, _rect in under_qr]
     assert "".join(lines[:2]) == link and " ".join(lines[2:]) == caption
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+@pytest.mark.parametrize("seats", [6, 9])
+def test_a_long_name_keeps_a_gap_before_its_phones_words_and_a_readable_size(seats, lang):
+    """With six seats the Greek "τηλέφωνο συνδεδεμένο" touched a long name in its row (3 px apart, the name shrunk to
+    13 px). The phone's words are placed first; the name takes the room left of them, 12 px apart, at the players'
+    table's least size, cut with "…" past it."""
+    from companion import i18n
+    from companion.screen.canvas import ELLIPSIS, NAME_MIN_SIZE
+    from companion.screen.phones import NAME_GAP, PhonesPanel
+
+    names = ("山田太郎左衛門之助長谷川", *LONGEST)[:seats]
+    players = [{"name": name, "colour": colour, "claimed": True}
+               for name, colour in zip(names, ("red", "blue", "green", "yellow", "purple", "white", "black", "orange",
+                                               "grey"), strict=False)]
+    view = {"game": {"flow": "eclipse", "title": "Eclipse", "players": players, "next": {"label": "Action"}},
+            "status": {"message": "ok"}, "session": {"events": 3}, "phone_url": "http://192.168.100.200:8080/"}
+    screen = TouchScreen()
+    screen.phones_open = True
+    try:
+        i18n.set_box_language(lang)
+        joined = i18n._("phone joined")
+        screen.render(view)
+    finally:
+        i18n.set_box_language("en")
+    drawn = [(str(text), rect) for text, rect, _room in screen.drawn]
+    for name, row in zip(names, PhonesPanel().row_rects(screen, seats), strict=True):
+        [(said, held)] = [(t, r) for t, r in drawn if row.contains(r) and t == joined]
+        [(shown, rect)] = [(t, r) for t, r in drawn if row.contains(r) and r.left >= row.x + 30 and t != joined]
+        assert rect.right + NAME_GAP <= held.left, (shown, rect, held)
+        assert rect.height >= screen.font(min(NAME_MIN_SIZE, 24)).size("W")[1] - 1
+        assert shown == name or (shown.endswith(ELLIPSIS) and name.startswith(shown[:-1].rstrip()))

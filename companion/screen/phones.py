@@ -40,6 +40,8 @@ phones need at arm's length (:data:`companion.screen.canvas.QR_SIDE`), and leave
 words, above the note at y 376."""
 NOTE_Y = 376
 """The top of the note over the buttons (px)."""
+NAME_GAP = 12
+"""Px between a seat's name and its phone's words ("phone joined") in its row."""
 
 
 def _rows(count: int) -> tuple[int, int, int]:
@@ -112,12 +114,14 @@ class PhonesPanel(ScreenState):
         for p, row in zip(players, self.row_rects(ts, len(players)), strict=False):
             pygame.draw.rect(surface, PANEL, row, border_radius=ts.s(8))
             ts.draw_seat_dot(p.get("colour"), (row.x + ts.s(18), row.centery), ts.s(11))
-            ts.text_fit(p["name"], (row.x + ts.s(36), row.centery), ts.x(170), size, TEXT, anchor="midleft",
-                        min_size=14)
             held, colour = (_("phone joined"), GOOD) if p.get("claimed") else (_("no phone"), DIM)
-            ts.text_fit(
+            said = ts.text_fit(
                 held, (row.right - ts.s(10), row.centery), ts.s(140), size - 6, colour, anchor="midright", min_size=12
             )
+            # the name in the room left of the phone's words, a gap apart (the Greek "τηλέφωνο συνδεδεμένο" touched a
+            # long name), cut with "…" as the players' table cuts rather than shrunk to 14 px
+            left = row.x + ts.s(36)
+            ts.name_fit(p["name"], (left, row.centery), said.left - ts.s(NAME_GAP) - left, size, TEXT, anchor="midleft")
         if len(players) > MOST:
             ts.text_fit(
                 _("+{count} more").format(count=len(players) - MOST), (x, ts.y(top + MOST * pitch)), ts.x(300), 22, DIM
