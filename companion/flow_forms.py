@@ -45,6 +45,9 @@ class Field:
             an alliance): the phone leaves the reporter out, and a report naming the reporter is refused.
         unavailable: ``(name, why)`` for names of the game not offered now (a tile already on the map): a report
             naming one is refused with its ``why`` instead of "unknown".
+        shown_for: ``(field, choices)``: an optional field that belongs to those choices of another field of the
+            form (Among the Stars: an Embassy Offices' gift, beside the card built); the phone shows it only while
+            that field holds one of them, else leaves it out of what it sends. () always shows it.
 
     A choice may be named by its number alone when the names start with one (``"223"`` for ``"223 Eta Cephei"``).
     """
@@ -59,18 +62,22 @@ class Field:
     labels: tuple[str, ...] = ()
     unavailable: tuple[tuple[str, str], ...] = ()
     others: bool = False
+    shown_for: tuple[str, tuple[str, ...]] | tuple[()] = ()
 
     def __post_init__(self) -> None:
         if self.labels and len(self.labels) != len(self.choices):
             raise ValueError(f"field {self.name!r}: {len(self.labels)} labels for {len(self.choices)} choices")
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "label", "kind", "choices", "labels", "min", "max", "optional", "others"}`` (``labels``: each
-        choice as shown, the choices themselves when the field has none of its own; ``others``: leave the reporting
-        player out of ``choices``)."""
-        return {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
-                "labels": list(self.labels or self.choices), "min": self.minimum, "max": self.maximum,
-                "optional": self.optional, "others": self.others}
+        """``{"name", "label", "kind", "choices", "labels", "min", "max", "optional", "others"}``, and ``"shown_for"``
+        ``[field, [choices]]`` where it has one (``labels``: each choice as shown, the choices themselves when the
+        field has none of its own; ``others``: leave the reporting player out of ``choices``)."""
+        out = {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
+               "labels": list(self.labels or self.choices), "min": self.minimum, "max": self.maximum,
+               "optional": self.optional, "others": self.others}
+        if self.shown_for:
+            out["shown_for"] = [self.shown_for[0], list(self.shown_for[1])]
+        return out
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,8 @@ def test_the_setup_step_at_the_player_limits(registry_store, name):
 
 
 def _sample_values(form: Any) -> dict[str, Any]:
-    """A value for every field of ``form`` (the first choice, the least number, cell [0, 0])."""
+    """A value for every field of ``form`` the phone sends (the first choice, the least number, cell [0, 0]): a field
+    shown beside other choices of another field (``shown_for``) only with one of those."""
     out: dict[str, Any] = {}
     for f in form.fields:
         if f.kind == "choice":
@@ -208,7 +209,8 @@ def _sample_values(form: Any) -> dict[str, Any]:
             out[f.name] = str(f.maximum if f.maximum is not None else 6)
         else:
             out[f.name] = [max(f.minimum or 0, 0), max(f.minimum or 0, 0)]
-    return out
+    return {name: value for name, value in out.items()
+            if not (shown := next(f.shown_for for f in form.fields if f.name == name)) or out.get(shown[0]) in shown[1]}
 
 
 def _check_forms(spec: Any, game: Any, state: Any, view: dict[str, Any], where: str) -> None:

@@ -104,10 +104,11 @@ class AmongFlow(FlowBase):
         by_name = {c.name: c for c in cat.cards.values() if not c.is_reactor}
         locations = tuple(sorted(by_name))
         cell = dict(kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE)
+        names = tuple(p["name"] for p in view.get("players") or ())
         return (
             Form("location", Text("Location built"), (
                 Field("card", Text("Location"), choices=locations, labels=tuple(by_name[n].word for n in locations)),
-                Field("cell", PLACE_LABEL, **cell))),
+                Field("cell", PLACE_LABEL, **cell), *_card_choice_fields(names))),
             Form("reactor", Text("Power Reactor built"), (Field("cell", PLACE_LABEL, **cell),)),
             Form("discard", Text("Card discarded for credits"), ()),
             self._conflict_form(view),
@@ -182,7 +183,9 @@ class AmongFlow(FlowBase):
     ) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.among_the_stars.game`` kinds)."""
         if form == "location":
-            return "location_built", {"card": values["card"], "cell": values["cell"]}
+            payload = {"card": values["card"], "cell": values["cell"]}
+            choices = _card_choices(values, _card_choice_fields(()))
+            return "location_built", {**payload, "choices": choices} if choices else payload
         if form == "reactor":
             return "reactor_built", {"cell": values["cell"]}
         if form == "discard":
@@ -261,6 +264,58 @@ class AmongFlow(FlowBase):
         p = next((q for q in view["players"] if q["name"] == player), None)
         race = (p or {}).get("race")
         return catalogue().races[race]["name"] if race else None
+
+
+CARD_CHOICES = {"gift_to": "Embassy Offices", "extra_cubes": "Shield Generator", "escrow": "Business Offices",
+                "take_1": "Market Place", "take_2": "Market Place"}
+"""The location form's optional fields, each the choice of one card's white box (the card data's ability text): the
+player an Embassy Offices gives 1 VP (you gain 2), the cubes a Shield Generator takes beyond its cost (+2 VP each,
+at most +4), the credits placed on a Business Offices (at most 6, +1 VP per 2, back at the end of the year), and
+the players a Market Place takes its 2 credits from (1 each; the same player twice gives 2)."""
+
+
+def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
+    """The optional fields of :data:`CARD_CHOICES`, each label naming its card; ``names``: the players in seat order."""
+    def card(name: str) -> str:
+        return catalogue().card(name).word
+
+    def beside(name: str) -> dict[str, Any]:  # shown on the phone while that card is the one built
+        return {"optional": True, "shown_for": ("card", (name,))}
+    return (
+        Field("gift_to", Text("{card}: the player who gains 1 VP", card=card("Embassy Offices")), choices=names,
+              others=True, **beside("Embassy Offices")),
+        Field("extra_cubes", Text("{card}: energy cubes spent beyond its cost", card=card("Shield Generator")),
+              kind="int", minimum=0, maximum=2, **beside("Shield Generator")),
+        Field("escrow", Text("{card}: credits placed on it", card=card("Business Offices")), kind="int", minimum=0,
+              maximum=6, **beside("Business Offices")),
+        Field("take_1", Text("{card}: a player who gives you 1 credit", card=card("Market Place")), choices=names,
+              others=True, **beside("Market Place")),
+        Field("take_2", Text("{card}: a player who gives you 1 more credit", card=card("Market Place")),
+              choices=names, others=True, **beside("Market Place")),
+    )
+
+
+def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...]) -> dict[str, Any]:
+    """The event's ``choices`` (``rules.among_the_stars.game.LOCATION_BUILT``) from the location form's optional
+    fields (:data:`CARD_CHOICES`; ``fields``: those fields, for their labels); a field left empty (or 0) is no choice.
+
+    Raises:
+        BadEntry: a field filled in for another card than its own, naming the field and the card built.
+    """
+    labels = {f.name: f.label for f in fields}
+    given = {k: values[k] for k in CARD_CHOICES if values.get(k) not in (None, 0, "")}
+    for key in given:
+        if CARD_CHOICES[key] != values["card"]:
+            raise BadEntry(Text("{field}: leave it empty when you build {card}", field=labels[key],
+                                card=catalogue().card(values["card"]).word))
+    out: dict[str, Any] = {k: given[k] for k in ("gift_to", "extra_cubes", "escrow") if k in given}
+    take: dict[str, int] = {}
+    for key in ("take_1", "take_2"):
+        if key in given:
+            take[given[key]] = take.get(given[key], 0) + 1
+    if take:
+        out["take"] = take
+    return out
 
 
 def _cell_text(cell: Any) -> str:

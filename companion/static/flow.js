@@ -466,6 +466,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("form-pick").addEventListener("change", () => renderAll());
+    $("fields").addEventListener("change", formsPart.showFor);
     $("report-form").addEventListener("submit", (event) => {
       event.preventDefault();
       post("/api/report", { player: seat(), form: $("form-pick").value, values: formsPart.values() }, "report-result", $("send"));

@@ -58,7 +58,16 @@ window.FlowForms = function (page) {
     input.dataset.field = f.name;
     input.dataset.kind = f.kind;
     wrap.append(input);
+    if (f.shown_for) wrap.dataset.shownFor = JSON.stringify(f.shown_for); // [field, [choices]]: only beside those
     return wrap;
+  }
+
+  // A field that belongs to some choices of another (an Embassy Offices' gift) shows beside them only.
+  function showFor() {
+    for (const wrap of $("fields").querySelectorAll("[data-shown-for]")) {
+      const [name, choices] = JSON.parse(wrap.dataset.shownFor);
+      wrap.hidden = !choices.includes(($("fields").querySelector(`[data-field="${name}"]`) || {}).value);
+    }
   }
 
   // The reporting player's own grid board (Among the Stars: their station), or null.
@@ -108,6 +117,7 @@ window.FlowForms = function (page) {
         else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f));
       }
       if (form && form.hint) fields.append(el("p", "form-hint", form.hint)); // what the box counts by itself
+      showFor();
     }
     $("send").hidden = Object.values(narrowed).some((left) => !(left.choices || []).length);
     showFormName();
@@ -176,6 +186,7 @@ window.FlowForms = function (page) {
   function values() {
     const out = {};
     for (const input of $("fields").querySelectorAll("[data-field]")) {
+      if (input.closest("[hidden]")) continue; // a field shown beside other choices (showFor)
       const kind = input.dataset.kind;
       if (kind === "cell") {
         const parts = [...input.querySelectorAll("input")].map((n) => n.value.trim());
@@ -194,5 +205,5 @@ window.FlowForms = function (page) {
     formShown = null;
   }
 
-  return { render: renderForms, values: values, redraw: redraw };
+  return { render: renderForms, values: values, redraw: redraw, showFor: showFor };
 };

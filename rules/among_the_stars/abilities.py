@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.among_the_stars.station import Cell, Placed, Station
+from rules.text import Text
 
 __all__ = ["END_GAME_KINDS", "IMMEDIATE_KINDS", "Immediate", "Interaction", "end_game_vp", "immediate"]
 
@@ -141,14 +142,14 @@ def immediate(  # noqa: C901
         want = choices.get("reactor")
         target = next((r for r in reactors if list(r.cell) == list(want or ())), reactors[0] if reactors else None)
         return Immediate(card.vp, cubes={target.cell: prm["cubes"]} if target else {},
-                         note="" if target else "no reactor beside it to take the cube")
+                         note="" if target else Text("no reactor beside it to take the cube"))
     if kind == "escrow_credits":
         n = max(0, min(int(choices.get("escrow", 0)), prm["max_credits"], credits))
         return Immediate(card.vp, n // prm["vp_per_credits"], credits=-n, escrow=n)
     if kind == "gift_vp":
         to = choices.get("gift_to")
         if not to:
-            return Immediate(card.vp, note="no player chosen: the gift is not used")
+            return Immediate(card.vp, note=Text("no player chosen: the gift is not used"))
         return Immediate(card.vp, prm["you"],
                          interactions=(Interaction(to, "vp", prm["other"], card.name, source=builder),))
     if kind == "take_credits":

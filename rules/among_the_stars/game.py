@@ -80,7 +80,8 @@ LOCATION_BUILT = "location_built"
 "choices": {...}}``; ``event.player`` builds. Choices of interactive cards: ``gift_to``
 (Embassy Offices), ``take`` {player: credits} (Market Place), ``bids`` {player: 0-3}
 (Galactic Research Facility), ``paid`` {player: bool} (School of Alien Cultures),
-``escrow`` n (Business Offices), ``reactor`` [i, j] (Solar Panels)."""
+``escrow`` n (Business Offices), ``reactor`` [i, j] (Solar Panels), ``extra_cubes`` n (Shield
+Generator: cubes taken beyond its cost when ``energy`` is not given)."""
 REACTOR_BUILT = "reactor_built"
 """payload ``{"cell": [i, j], "card": discarded name (optional)}``."""
 CARD_DISCARDED = "card_discarded"
@@ -335,6 +336,12 @@ class AmongTheStarsGame(GameBase):
                 if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                     raise BadEvent(f"event {event.seq} energy[{k}].cubes: a whole number of cubes, got {n!r}")
                 payment[src] = payment.get(src, 0) + n
+        choices = ctx.payload.get("choices") or {}
+        if not isinstance(choices, Mapping):
+            raise ctx.bad("'choices' must be an object of the card's choices")
+        extra = choices.get("extra_cubes", 0)  # Shield Generator: cubes spent beyond its cost
+        if not isinstance(extra, int) or isinstance(extra, bool) or extra < 0:
+            raise ctx.bad(f"choices.extra_cubes: a whole number of cubes, 0 or more; got {extra!r}")
         p = self._acted(state, p, ctx, card.name, cell)
         issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
         fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)
@@ -342,9 +349,9 @@ class AmongTheStarsGame(GameBase):
         if any(i.rule == "cell_taken" for i in issues):
             return state.with_player(p)
         station = p.station
-        if payment is None and card.cost_energy:
+        if payment is None and (card.cost_energy or extra):
             placed_now = station.with_card(Placed(card, cell, order=station.next_order))
-            payment = auto_payment(placed_now, cell, card.cost_energy, cat.rules["energy_range"])
+            payment = auto_payment(placed_now, cell, card.cost_energy + extra, cat.rules["energy_range"])
         paid = 0
         for src, n in (payment or {}).items():
             r = station.at(src)
@@ -357,7 +364,7 @@ class AmongTheStarsGame(GameBase):
         placed = Placed(card, cell, year=state.year, order=station.next_order, cubes_spent=paid, flags=flags)
         station = station.with_card(placed)
         imm = immediate(station, placed, year=state.year, years=cat.rules["years"], paid=paid, credits=credits,
-                        choices=ctx.payload.get("choices"), builder=p.name)
+                        choices=choices, builder=p.name)
         for c, n in imm.cubes.items():
             station = station.with_cubes(c, station.at(c).cubes + n)
         station = station.replaced(replace(placed, vp_earned=imm.vp))

@@ -1,0 +1,138 @@
+"""Among the Stars: the choices a location's white box asks for, reported on the phone with the location built.
+
+The rules took them (``choices`` of ``location_built``) but the phone's form had no field for them, so a location
+built from a phone never scored them: an Embassy Offices gave its printed 2 VP and never the gift (you +2, the
+player chosen +1), a Shield Generator never the +2 VP of an extra cube, a Business Offices never held credits, a
+Market Place never took any. Values worked by hand from the card data (``shared/data/among_the_stars``; rulebook 4
+'Build a location': credits paid, the printed VP and the white box's ability at once; effects on other players after
+every player's action of the round, rulebook 'Player order')."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import i18n
+from companion.errors import BadEntry
+from tests.test_flow import start
+from tests.test_phone_browser import browser  # noqa: F401 (fixture)
+
+
+def _round(flow, ann: dict) -> None:
+    """Ann builds ``ann`` (the location form's values), Bob and Cy discard for 3 credits, the round ends."""
+    flow.report("Ann", "location", ann)
+    flow.report("Bob", "discard", {})
+    flow.report("Cy", "discard", {})
+    flow.next_phase()
+
+
+def _table(flow) -> list[tuple[str, int, int]]:
+    return [(p["name"], p["credits"], p["vp"]) for p in flow.view()["players"]]
+
+
+def test_an_embassy_offices_gift_scores_two_for_the_builder_and_one_for_the_player_chosen(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Embassy Offices", "cell": [1, 0], "gift_to": "Bob"})
+    # Ann: 10 - 2 credits; 2 printed VP + 2 for the gift. Bob: +1 VP after the round's actions, 10 + 3 credits
+    assert _table(flow) == [("Ann", 8, 4), ("Bob", 13, 1), ("Cy", 13, 0)]
+
+
+def test_a_shield_generator_scores_two_vp_for_a_cube_spent_beyond_its_cost(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Shield Generator", "cell": [1, 0], "extra_cubes": 1})
+    # 3 credits; 1 cube for its cost and 1 more from the Main Reactor's 2: 4 printed VP + 2
+    assert _table(flow)[0] == ("Ann", 7, 6)
+    station = next(b for b in flow.view()["boards"] if b["owner"] == "Ann")
+    main = next(c for c in station["cells"] if list(c["at"]) == [0, 0])
+    assert main["detail"] == "0 energy cubes"
+
+
+def test_a_business_offices_holds_the_credits_placed_on_it_for_the_year(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Business Offices", "cell": [1, 0], "escrow": 4})
+    # 10 - 1 credits, 4 placed on it: 5 left; 1 printed VP + 4 / 2
+    assert _table(flow)[0] == ("Ann", 5, 3)
+
+
+def test_a_market_place_takes_one_credit_from_each_player_named(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Market Place", "cell": [1, 0], "take_1": "Bob", "take_2": "Cy"})
+    # Ann 10 - 3 + 2 taken, 2 printed VP; Bob and Cy 10 + 3 - 1
+    assert _table(flow) == [("Ann", 9, 2), ("Bob", 12, 0), ("Cy", 12, 0)]
+
+
+def test_a_market_place_takes_both_credits_from_one_player_named_twice(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Market Place", "cell": [1, 0], "take_1": "Bob", "take_2": "Bob"})
+    assert _table(flow) == [("Ann", 9, 2), ("Bob", 11, 0), ("Cy", 13, 0)]
+
+
+def test_a_cards_choice_given_for_another_card_is_refused_and_nothing_recorded(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", {"card": "Turret", "cell": [1, 0], "gift_to": "Bob"})
+    said = i18n.say(refused.value, "en")
+    assert "Embassy Offices: the player who gains 1 VP" in said and "Turret" in said
+    with pytest.raises(BadEntry):
+        flow.report("Ann", "location", {"card": "Embassy Offices", "cell": [1, 0], "gift_to": "Ann"})
+    with pytest.raises(BadEntry):
+        flow.report("Ann", "location", {"card": "Shield Generator", "cell": [1, 0], "extra_cubes": 3})
+    assert flow.session.last_seq == before
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_an_embassy_offices_without_a_gift_is_said_in_the_phones_language(store, lang):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    flow.report("Ann", "location", {"card": "Embassy Offices", "cell": [1, 0]})
+    finding = next(f for f in flow.view()["findings"] if "gift" in str(f["what"]))
+    said = i18n.say(finding["what"], lang)
+    assert "no player chosen" not in said
+    form = next(f for f in flow.view()["forms"] if f["id"] == "location")
+    for field in form["fields"][2:]:
+        assert i18n.say(field["label"], lang) != str(field["label"])
+
+
+@pytest.mark.browser
+def test_the_phone_shows_a_cards_choice_beside_that_card_only_and_sends_it(
+        browser, hub, tmp_path, output_dir):  # noqa: F811
+    """Chromium, a Polish 360 px phone: the Embassy Offices' gift is offered once that card is chosen, not beside a
+    Turret; built with Bob as the gift, Ann has 2 + 2 VP and Bob 1 after the round (values as above)."""
+    from playwright.sync_api import expect
+
+    from companion.web import create_app, serve
+    from tests.test_among_secret_browser import phone_at
+    from tests.test_phone_browser import flow_on_the_box, join_url
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = None
+    try:
+        with flow_on_the_box(hub, tmp_path, "among", "Ann,Bob,Cy"):
+            context, page, errors = phone_at(browser, join_url(server, hub), "pl-PL")
+            page.locator("#seats button", has_text="Ann").click()
+            expect(page.locator("#me")).to_have_text("Ann")
+            page.locator("#form-pick").select_option("location")
+            gift = page.locator('#fields [data-field="gift_to"]')
+            page.locator('#fields [data-field="card"]').select_option("Turret")
+            expect(gift).to_be_hidden()
+            page.locator('#fields [data-field="card"]').select_option("Embassy Offices")
+            expect(gift).to_be_visible()
+            assert gift.locator("option").all_inner_texts()[1:] == ["Bob", "Cy"]  # another player
+            gift.select_option("Bob")
+            cell = page.locator('#fields [data-field="cell"]')
+            cell.locator('input[data-axis="i"]').fill("1")
+            cell.locator('input[data-axis="j"]').fill("0")
+            page.locator("#send").click()
+            expect(page.locator("#report-result")).to_contain_text("zapisano")
+            page.screenshot(path=str(output_dir / "phone_among_embassy_gift_pl.png"), full_page=True)
+            for name in ("Bob", "Cy"):
+                answer = hub.request("report", origin="cli", timeout=5, player=name, form="discard", values={})
+                assert answer is not None and answer["status"] == 200, answer
+            answer = hub.request("next_phase", origin="cli", timeout=5)
+            assert answer is not None and answer["status"] == 200, answer
+            players = hub.snapshot().view["game"]["players"]
+            assert [(p["name"], p["vp"]) for p in players] == [("Ann", 4), ("Bob", 1), ("Cy", 0)]
+            assert errors == []
+    finally:
+        if context is not None:
+            context.close()
+        server.shutdown()
