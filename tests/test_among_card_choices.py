@@ -136,3 +136,28 @@ def test_the_phone_shows_a_cards_choice_beside_that_card_only_and_sends_it(
         if context is not None:
             context.close()
         server.shutdown()
+
+
+def test_a_school_of_alien_cultures_scores_each_payment_and_the_others_lose_two_vp(store):
+    flow = start(store, "among", "Ann,Bob,Cy,Dora")
+    for name in ("Bob", "Cy", "Dora"):  # year 1, round 1: three Turrets, 2 VP each (1 credit, 1 cube)
+        flow.report(name, "location", {"card": "Turret", "cell": [1, 0]})
+    flow.report("Ann", "discard", {})
+    flow.next_phase()
+    flow.report("Ann", "location", {"card": "School of Alien Cultures", "cell": [1, 0], "paid_1": "Cy"})
+    for name in ("Bob", "Cy", "Dora"):
+        flow.report(name, "discard", {})
+    flow.next_phase()
+    # Ann: 10 + 3 - 3 + 1 from Cy credits; 2 printed VP + 2 for Cy's credit. Cy: 10 - 1 + 3 - 1, keeps 2 VP;
+    # Bob and Dora paid nothing: 2 - 2 VP, 10 - 1 + 3 credits
+    assert _table(flow) == [("Ann", 11, 4), ("Bob", 12, 0), ("Cy", 11, 2), ("Dora", 12, 0)]
+
+
+def test_a_school_of_alien_cultures_nobody_paid_every_other_player_loses_two_vp(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    for name in ("Bob", "Cy"):
+        flow.report(name, "location", {"card": "Turret", "cell": [1, 0]})
+    flow.report("Ann", "discard", {})
+    flow.next_phase()
+    _round(flow, {"card": "School of Alien Cultures", "cell": [1, 0]})
+    assert _table(flow) == [("Ann", 10, 2), ("Bob", 12, 0), ("Cy", 12, 0)]

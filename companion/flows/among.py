@@ -184,7 +184,8 @@ class AmongFlow(FlowBase):
         """Form -> event (``rules.among_the_stars.game`` kinds)."""
         if form == "location":
             payload = {"card": values["card"], "cell": values["cell"]}
-            choices = _card_choices(values, _card_choice_fields(()))
+            others = tuple(p["name"] for p in view.get("players") or () if p["name"] != player)
+            choices = _card_choices(values, _card_choice_fields(()), others)
             return "location_built", {**payload, "choices": choices} if choices else payload
         if form == "reactor":
             return "reactor_built", {"cell": values["cell"]}
@@ -267,11 +268,14 @@ class AmongFlow(FlowBase):
 
 
 CARD_CHOICES = {"gift_to": "Embassy Offices", "extra_cubes": "Shield Generator", "escrow": "Business Offices",
-                "take_1": "Market Place", "take_2": "Market Place"}
+                "take_1": "Market Place", "take_2": "Market Place", "paid_1": "School of Alien Cultures",
+                "paid_2": "School of Alien Cultures", "paid_3": "School of Alien Cultures"}
 """The location form's optional fields, each the choice of one card's white box (the card data's ability text): the
 player an Embassy Offices gives 1 VP (you gain 2), the cubes a Shield Generator takes beyond its cost (+2 VP each,
 at most +4), the credits placed on a Business Offices (at most 6, +1 VP per 2, back at the end of the year), and
-the players a Market Place takes its 2 credits from (1 each; the same player twice gives 2)."""
+the players a Market Place takes its 2 credits from (1 each; the same player twice gives 2), and the players who paid
+a School of Alien Cultures 1 credit (every other player not named lost 2 VP instead: the card's text, and the FAQ:
+each other player secretly takes a credit in hand or not, then all reveal)."""
 
 
 def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
@@ -292,12 +296,16 @@ def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
               others=True, **beside("Market Place")),
         Field("take_2", Text("{card}: a player who gives you 1 more credit", card=card("Market Place")),
               choices=names, others=True, **beside("Market Place")),
+        *(Field(f"paid_{k}", Text("{card}: a player who paid you 1 credit (the others lose 2 VP)",
+                                 card=card("School of Alien Cultures")), choices=names, others=True,
+                **beside("School of Alien Cultures")) for k in (1, 2, 3)),
     )
 
 
-def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...]) -> dict[str, Any]:
+def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: tuple[str, ...] = ()) -> dict[str, Any]:
     """The event's ``choices`` (``rules.among_the_stars.game.LOCATION_BUILT``) from the location form's optional
     fields (:data:`CARD_CHOICES`; ``fields``: those fields, for their labels); a field left empty (or 0) is no choice.
+    A School of Alien Cultures' answer names every one of ``others`` (the other players): paid where named.
 
     Raises:
         BadEntry: a field filled in for another card than its own, naming the field and the card built.
@@ -315,6 +323,9 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...]) -> dict[
             take[given[key]] = take.get(given[key], 0) + 1
     if take:
         out["take"] = take
+    if values["card"] == "School of Alien Cultures":
+        payers = {given[k] for k in ("paid_1", "paid_2", "paid_3") if k in given}
+        out["paid"] = {name: name in payers for name in others}
     return out
 
 
