@@ -161,3 +161,23 @@ def test_a_school_of_alien_cultures_nobody_paid_every_other_player_loses_two_vp(
     flow.next_phase()
     _round(flow, {"card": "School of Alien Cultures", "cell": [1, 0]})
     assert _table(flow) == [("Ann", 10, 2), ("Bob", 12, 0), ("Cy", 12, 0)]
+
+
+def test_a_galactic_research_facility_scores_the_highest_payment_plus_one(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1": "Bob", "bid_1_credits": 2,
+                  "bid_2": "Cy", "bid_2_credits": 1})
+    # Ann: 10 - 3 credits, 1 cube; 3 printed VP + 2 (the highest paid) + 1. Bob: 10 + 3 - 2 credits, +2 VP;
+    # Cy: 10 + 3 - 1, +1 VP
+    assert _table(flow) == [("Ann", 7, 6), ("Bob", 11, 2), ("Cy", 12, 1)]
+
+
+def test_a_galactic_research_facility_payment_without_its_player_is_refused(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1_credits": 2})
+    assert "say which player paid it" in i18n.say(refused.value, "en")
+    with pytest.raises(BadEntry):
+        flow.report("Ann", "location", {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1": "Bob",
+                                        "bid_1_credits": 1, "bid_2": "Bob", "bid_2_credits": 2})
+    assert flow.session.last_seq == 0

@@ -269,13 +269,15 @@ class AmongFlow(FlowBase):
 
 CARD_CHOICES = {"gift_to": "Embassy Offices", "extra_cubes": "Shield Generator", "escrow": "Business Offices",
                 "take_1": "Market Place", "take_2": "Market Place", "paid_1": "School of Alien Cultures",
-                "paid_2": "School of Alien Cultures", "paid_3": "School of Alien Cultures"}
+                "paid_2": "School of Alien Cultures", "paid_3": "School of Alien Cultures",
+                **{f"bid_{k}{part}": "Galactic Research Facility" for k in (1, 2, 3) for part in ("", "_credits")}}
 """The location form's optional fields, each the choice of one card's white box (the card data's ability text): the
 player an Embassy Offices gives 1 VP (you gain 2), the cubes a Shield Generator takes beyond its cost (+2 VP each,
 at most +4), the credits placed on a Business Offices (at most 6, +1 VP per 2, back at the end of the year), and
 the players a Market Place takes its 2 credits from (1 each; the same player twice gives 2), and the players who paid
 a School of Alien Cultures 1 credit (every other player not named lost 2 VP instead: the card's text, and the FAQ:
-each other player secretly takes a credit in hand or not, then all reveal)."""
+each other player secretly takes a credit in hand or not, then all reveal), and what the other players paid a Galactic
+Research Facility (0-3 credits each, as many VP for them; the builder gains the highest paid + 1)."""
 
 
 def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
@@ -299,6 +301,12 @@ def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
         *(Field(f"paid_{k}", Text("{card}: a player who paid you 1 credit (the others lose 2 VP)",
                                  card=card("School of Alien Cultures")), choices=names, others=True,
                 **beside("School of Alien Cultures")) for k in (1, 2, 3)),
+        *(field for k in (1, 2, 3) for field in (
+            Field(f"bid_{k}", Text("{card}: a player who paid", card=card("Galactic Research Facility")), choices=names,
+                  others=True, **beside("Galactic Research Facility")),
+            Field(f"bid_{k}_credits", Text("{card}: credits that player paid (0-3)",
+                                           card=card("Galactic Research Facility")),
+                  kind="int", minimum=0, maximum=3, **beside("Galactic Research Facility")))),
     )
 
 
@@ -323,6 +331,18 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: 
             take[given[key]] = take.get(given[key], 0) + 1
     if take:
         out["take"] = take
+    bids: dict[str, int] = {}
+    for k in (1, 2, 3):
+        who, paid = given.get(f"bid_{k}"), given.get(f"bid_{k}_credits")
+        if paid is not None and who is None:
+            raise BadEntry(Text("{field}: say which player paid it", field=labels[f"bid_{k}_credits"]))
+        if who is not None:
+            if who in bids:
+                raise BadEntry(Text("{field}: {player} is named twice; each player pays once", field=labels[f"bid_{k}"],
+                                    player=who))
+            bids[who] = paid or 0
+    if bids:
+        out["bids"] = bids
     if values["card"] == "School of Alien Cultures":
         payers = {given[k] for k in ("paid_1", "paid_2", "paid_3") if k in given}
         out["paid"] = {name: name in payers for name in others}
