@@ -71,3 +71,16 @@ def _credits_finding(credits: int, loss: int) -> str:
 def test_credits_take_the_polish_plural_form(credits: int, polish: str) -> None:
     said = i18n.say(_credits_finding(credits, 10), "pl")
     assert said.startswith(polish) and f"brakuje {10 - credits}" in said
+
+
+def test_a_station_cell_is_not_a_field_named_field() -> None:
+    """Polish "pole" is both a form's field and a grid's cell: a refused Among the Stars cell read "Pole „Pole: dotknij
+    go na swojej stacji” musi zawierać komórkę"; the station's place is "Miejsce" (a place to build)."""
+    from companion.flows.among import AMONG_FLOW
+
+    view = AMONG_GAME.view(AMONG_GAME.initial_state({"players": ["Ann", "Bob"]}))
+    form = next(f for f in AMONG_FLOW.forms(view) if f.id == "location")
+    with pytest.raises(BadEntry) as refused:
+        parse_form(form, {"card": "Turret", "cell": "1,0"})
+    said = i18n.say(refused.value, "pl")
+    assert "Pole „Miejsce: dotknij je na swojej stacji” musi zawierać komórkę [i, j]" in said
