@@ -181,3 +181,30 @@ def test_a_galactic_research_facility_payment_without_its_player_is_refused(stor
         flow.report("Ann", "location", {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1": "Bob",
                                         "bid_1_credits": 1, "bid_2": "Bob", "bid_2_credits": 2})
     assert flow.session.last_seq == 0
+
+
+def _cubes(flow, player: str) -> dict[tuple[int, int], str]:
+    station = next(b for b in flow.view()["boards"] if b["owner"] == player)
+    return {tuple(c["at"]): c["detail"] for c in station["cells"] if c["detail"]}
+
+
+def test_a_solar_panels_puts_its_cube_on_the_reactor_chosen_beside_it(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Turret", "cell": [-1, 0]})  # 1 cube from the Main Reactor: 1 left
+    _round(flow, {"card": "Crew Quarters", "cell": [1, 0]})
+    flow.report("Ann", "reactor", {"cell": [1, 1]})  # beside the Crew Quarters; 2 cubes
+    flow.report("Bob", "discard", {})
+    flow.report("Cy", "discard", {})
+    flow.next_phase()
+    # Solar Panels at [0, 1]: beside the Main Reactor [0, 0] and the Power Reactor [1, 1]; the cube goes to [1, 1]
+    _round(flow, {"card": "Solar Panels", "cell": [0, 1], "reactor": [1, 1]})
+    assert _cubes(flow, "Ann") == {(0, 0): "1 energy cube", (1, 1): "3 energy cubes"}
+    assert _table(flow)[0] == ("Ann", 10 - 1 - 1 - 1 - 1, 2 + 1 + 2)
+
+
+def test_a_solar_panels_reactor_that_is_not_beside_it_is_refused(store):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", {"card": "Solar Panels", "cell": [1, 0], "reactor": [2, 0]})
+    assert "no reactor beside it at [2, 0]; choose one of: [0, 0]" in i18n.say(refused.value, "en")
+    assert flow.session.last_seq == 0

@@ -270,14 +270,16 @@ class AmongFlow(FlowBase):
 CARD_CHOICES = {"gift_to": "Embassy Offices", "extra_cubes": "Shield Generator", "escrow": "Business Offices",
                 "take_1": "Market Place", "take_2": "Market Place", "paid_1": "School of Alien Cultures",
                 "paid_2": "School of Alien Cultures", "paid_3": "School of Alien Cultures",
-                **{f"bid_{k}{part}": "Galactic Research Facility" for k in (1, 2, 3) for part in ("", "_credits")}}
+                **{f"bid_{k}{part}": "Galactic Research Facility" for k in (1, 2, 3) for part in ("", "_credits")},
+                "reactor": "Solar Panels"}
 """The location form's optional fields, each the choice of one card's white box (the card data's ability text): the
 player an Embassy Offices gives 1 VP (you gain 2), the cubes a Shield Generator takes beyond its cost (+2 VP each,
 at most +4), the credits placed on a Business Offices (at most 6, +1 VP per 2, back at the end of the year), and
 the players a Market Place takes its 2 credits from (1 each; the same player twice gives 2), and the players who paid
 a School of Alien Cultures 1 credit (every other player not named lost 2 VP instead: the card's text, and the FAQ:
 each other player secretly takes a credit in hand or not, then all reveal), and what the other players paid a Galactic
-Research Facility (0-3 credits each, as many VP for them; the builder gains the highest paid + 1)."""
+Research Facility (0-3 credits each, as many VP for them; the builder gains the highest paid + 1), and the reactor
+beside a Solar Panels that takes its cube (left empty: the first reactor beside it)."""
 
 
 def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
@@ -307,6 +309,8 @@ def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
             Field(f"bid_{k}_credits", Text("{card}: credits that player paid (0-3)",
                                            card=card("Galactic Research Facility")),
                   kind="int", minimum=0, maximum=3, **beside("Galactic Research Facility")))),
+        Field("reactor", Text("{card}: the reactor beside it that takes the cube", card=card("Solar Panels")),
+              kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE, **beside("Solar Panels")),
     )
 
 
@@ -324,7 +328,7 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: 
         if CARD_CHOICES[key] != values["card"]:
             raise BadEntry(Text("{field}: leave it empty when you build {card}", field=labels[key],
                                 card=catalogue().card(values["card"]).word))
-    out: dict[str, Any] = {k: given[k] for k in ("gift_to", "extra_cubes", "escrow") if k in given}
+    out: dict[str, Any] = {k: given[k] for k in ("gift_to", "extra_cubes", "escrow", "reactor") if k in given}
     take: dict[str, int] = {}
     for key in ("take_1", "take_2"):
         if key in given:

@@ -80,7 +80,8 @@ LOCATION_BUILT = "location_built"
 "choices": {...}}``; ``event.player`` builds. Choices of interactive cards: ``gift_to``
 (Embassy Offices), ``take`` {player: credits} (Market Place), ``bids`` {player: 0-3}
 (Galactic Research Facility), ``paid`` {player: bool} (School of Alien Cultures),
-``escrow`` n (Business Offices), ``reactor`` [i, j] (Solar Panels), ``extra_cubes`` n (Shield
+``escrow`` n (Business Offices), ``reactor`` [i, j] (Solar Panels: a reactor beside it, else refused),
+``extra_cubes`` n (Shield
 Generator: cubes taken beyond its cost when ``energy`` is not given)."""
 REACTOR_BUILT = "reactor_built"
 """payload ``{"cell": [i, j], "card": discarded name (optional)}``."""
@@ -217,6 +218,20 @@ INFO = GameInfo(
     ),
 )
 """Among the Stars' declaration (:class:`rules.core.GameInfo`)."""
+
+
+def _reactor_beside(station: Station, word: str, cell: Cell, want: Any, ctx: EventContext) -> None:
+    """A Solar Panels' chosen reactor (``choices.reactor``, ``[i, j]``, or None: the first beside it) is a reactor
+    beside ``cell`` (card text: add 1 energy cube to a reactor it is built next to).
+
+    Raises:
+        BadEvent: it is not, naming the reactors beside it.
+    """
+    beside = [n for n in station.neighbours(cell) if n.is_reactor]
+    if want is None or (isinstance(want, (list, tuple)) and any(list(n.cell) == list(want) for n in beside)):
+        return
+    raise ctx.bad(Text("{card}: no reactor beside it at {cell}; choose one of: {cells}", card=word, cell=str(want),
+                       cells=Listing(f"[{n.cell[0]}, {n.cell[1]}]" for n in beside)))
 
 
 class AmongTheStarsGame(GameBase):
@@ -363,6 +378,7 @@ class AmongTheStarsGame(GameBase):
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
         placed = Placed(card, cell, year=state.year, order=station.next_order, cubes_spent=paid, flags=flags)
         station = station.with_card(placed)
+        _reactor_beside(station, card.word, cell, choices.get("reactor"), ctx)
         imm = immediate(station, placed, year=state.year, years=cat.rules["years"], paid=paid, credits=credits,
                         choices=choices, builder=p.name)
         for c, n in imm.cubes.items():
