@@ -24,6 +24,12 @@ in this process, :mod:`bench.frame_timing`):
   the tiles in ``--order``, by default as the box reads them: the tiles' first look, then the dice told the tiles
   found, whose print they do not match against the faces, stage ``roll_dice.art_tops``, then a tile read's second
   look where it would run, told where the dice lie);
+  the dice reader keeps the die size it searched on an earlier read of the table, as the box's reader of its one
+  fixed camera does (``remember_size``: it searches again after ``size_recheck_every`` full reads, or where the
+  evidence at the kept size falls), so a cold read reads the dice at one die size;
+* ``first read``: the same frame read with no die size kept (the box's first read after it starts, and every
+  ``size_recheck_every``-th full read): the dice reader searches the die size over every size it tries
+  (``size_hypotheses``); timed just before the cold read, the die size then kept as before;
 * ``after <change>``: the read of the next settled frame after one change (a die rolled again, a card
   played), given the previous read and the region that changed (:func:`vision.incremental.read_changes`,
   the region from :func:`vision.motion.change_boxes` of the two frames), in the box's order for a read of the
@@ -220,6 +226,22 @@ class GameReaders:
             self._roll = RollDiceReader(build_profile(self._work / "enroll", config=cfg), cfg, remember_size=True)
         return self._roll
 
+    def forget_die_sizes(self) -> list:
+        """Clear the die size every dice reader built here keeps (as a box just started has none); returns what they
+        kept, for :meth:`keep_die_sizes`."""
+        readers = [r for r in (self._roll, self._combat) if r is not None]
+        kept = [(r, r._memory) for r in readers]
+        for r in readers:
+            r._memory = None
+        return kept
+
+    @staticmethod
+    def keep_die_sizes(kept: list) -> None:
+        """Give the dice readers back the die sizes :meth:`forget_die_sizes` cleared (where they kept one)."""
+        for r, memory in kept:
+            if memory is not None:
+                r._memory = memory
+
     def combat_dice(self) -> RollDiceReader:
         """Eclipse's combat dice as the box reads them: the Roll dice reader with a profile enrolled from photos of
         the dice (``companion enroll eclipse-dice``)."""
@@ -335,12 +357,16 @@ def bench_table(gr: GameReaders, game: str, size: tuple[int, int], seed: int, re
     readers = gr.readers(game, cal)
     changed = {kind: change(table, kind, ids, gr.faces, seed + 1) for kind in CHANGES[game]}
     cold = FrameTimer(clock=CLOCK)
+    searched = FrameTimer(clock=CLOCK)
     after = {kind: FrameTimer(clock=CLOCK) for kind in changed}
     agree = {kind: [0, 0] for kind in changed}
     right = {kind: [0, 0] for kind in changed}
     counts = None
     for rep in range(reps):
         frame = table.render(frame_seed=10 * rep)
+        kept = gr.forget_die_sizes()
+        searched.time(frame, lambda f: read_all(readers, f))
+        gr.keep_die_sizes(kept)
         read = cold.time(frame, lambda f: read_all(readers, f))
         if counts is None:
             counts = what_was_read(table, table.pieces, read)
@@ -358,11 +384,14 @@ def bench_table(gr: GameReaders, game: str, size: tuple[int, int], seed: int, re
     print(f"== {game} {w}x{h}: {len(table.pieces)} pieces; cold read: {counts_line(counts)}")
     print("  " + cold.summary_line("cold read"))
     print("    stages: " + cold.stages_line(top=8))
+    print("  " + searched.summary_line("first read (die size searched)"))
+    print("    stages: " + searched.stages_line(top=8))
     for kind, timer in after.items():
         print("  " + timer.summary_line(f"after {kind}") + f"; the changed piece read right {right[kind][0]}/"
               f"{right[kind][1]}, every piece as a cold read of that frame says {agree[kind][0]}/{agree[kind][1]}")
         print("    stages: " + timer.stages_line(top=8))
     cold.close()
+    searched.close()
     for t in after.values():
         t.close()
 
