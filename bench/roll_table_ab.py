@@ -12,7 +12,8 @@ count the other processes' turns. The other tree's ``vision`` package is importe
 temporary folder: the dice reader's modules import each other relatively), its :class:`RollDiceReader` built with
 the same enrolled profile and put in this tree's dice adapter; the tiles are read by this tree's card reader for
 both, in each version's order (``--old-order``, by default the new one's: ``bench/full_table.py``'s ``ORDER``). Scene:
-``bench/full_table.py --games roll --sizes 1280x720`` (layout seed 1; frame seeds 0, 10, 20 and the
+``bench/full_table.py --games roll --sizes 1280x720`` (layout seed ``--seed``, 1 by default, as that bench's; the
+layout seeds 2-8 are ``bench/roll_calibrated.py``'s other tables; frame seeds 0, 10, 20 and the
 frames after a re-roll and after a tile is added, read as the box reads a change). With ``--old-tiles`` the other
 tree's card reader reads the old version's tiles (its own program reading the same enrolled deck, its own
 calibration), so that a change to the card reader is compared too.
@@ -145,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
                          "bench/full_table.py's ORDER, the order the new version reads in, so that the two versions of "
                          "the readers are compared, not two orders; 'explained', the dice first, for a tree from "
                          "before 'tiles_first')")
+    ap.add_argument("--seed", type=int, default=1, help="the table's layout seed (default 1, bench/full_table.py's)")
     ap.add_argument("--stage-cpu", action="store_true",
                     help="time the dice reader's stages by CPU (time.process_time) in both versions, not by wall, and "
                          "the card reader's by CPU of the reading thread (time.thread_time)")
@@ -180,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         from vision.table import calibrate
 
         gr = GameReaders(work / "readers", InferenceConfig())
-        table = full_table("roll", gr.ids["roll"], 1, (1280, 720), gr.faces)
+        table = full_table("roll", gr.ids["roll"], args.seed, (1280, 720), gr.faces)
         readers = gr.readers("roll", calibrate(table.render(frame_seed=0), table.layout))
         readers[0].reader.profile.save(work / "profile.json")
         # the old reader built as this tree's is (the box's one fixed camera: remember_size), where it knows it
