@@ -184,3 +184,17 @@ def test_one_orbital_per_hex_one_token_in_the_game_and_control():
     assert kinds(check_structure(g, (0, -1), "shellworld", here=[], on_map=[], controlled=False)) == ["not_controlled"]
     assert check_structure(g, (0, -1), "ancient_warp_portal", here=[], on_map=[], controlled=False) == []
     assert kinds(check_structure(g, (4, 4), "orbital", here=[], on_map=[], controlled=True)) == ["unexplored"]
+
+
+def test_an_influence_disc_on_the_galactic_center_names_its_guardian_as_the_greek_rulebook_prints_it():
+    # Rise of the Ancients p.6 ΚΑΤΑΚΤΗΣΗ ΤΟΥ ΓΑΛΑΞΙΑΚΟΥ ΚΕΝΤΡΟΥ: "…του Γαλαξιακού Κέντρου, αντί για το ΓΚΑΣ";
+    # the Greek refusal read "βρίσκεται ακόμη GCDS". Polish and Hungarian have no rulebook here: the English letters.
+    from companion.i18n import say
+
+    g = Galaxy.of([at("001", 0, 0)])
+    (verdict,) = check_influence_target(g, (0, 0), "Ann", owners={}, ancients={}, guardians={(0, 0): "GCDS"})
+    assert verdict.message == "001 Galactic Center still holds the GCDS: no influence disc until it is destroyed"
+    assert say(verdict.message, "el") == ("στον τομέα 001 Galactic Center βρίσκεται ακόμη ΓΚΑΣ: κανένας Δίσκος "
+                                          "Επιρροής μέχρι να καταστραφεί")
+    assert say(verdict.fix, "el") == "ΓΚΑΣ: πρέπει πρώτα να καταστραφεί"
+    assert "GCDS" in say(verdict.message, "pl") and "GCDS" in say(verdict.message, "hu")

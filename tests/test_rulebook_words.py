@@ -55,6 +55,7 @@ LABELS = [
     ("el", None, "Starbase", "Αστροβάση", ECLIPSE_EL, 15, "Αρχικές Τεχνολογίες: Αστροβάση"),  # the ship, as its tile
     ("el", None, "Development tiles", "πλακίδια Ανάπτυξης", ECLIPSE_EL, 3, "8 Πλακίδια Ανάπτυξης"),  # p.3 contents
     ("el", None, "Shrines of Enlightenment", "Βωμοί της Φώτισης", ECLIPSE_EL, 15, "Οι Βωμοί της Φώτισης"),
+    ("el", None, "GCDS", "ΓΚΑΣ", ECLIPSE_EL, 6, "αντί για το ΓΚΑΣ"),  # p.6 ΚΑΤΑΚΤΗΣΗ ΤΟΥ ΓΑΛΑΞΙΑΚΟΥ ΚΕΝΤΡΟΥ
     ("el", None, "Species", "Φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),  # p.12, and p.14 ΕΞΩΓΗΙΝΕΣ ΦΥΛΕΣ
     ("el", None, "species", "φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),
     # Race for the Galaxy, Polish rulebook (a PDF transcript: its words run together, so spaces are not compared)

@@ -1,6 +1,7 @@
 """Eclipse's words in messages, in the players' words (:mod:`rules.text`): resources, structures, the phases of a
 round; technologies, Developments and Discoveries as the players' rulebook names them (:func:`component_word`,
-:mod:`rules.names`). Other components keep the names printed on them (sectors, species, the GCDS)."""
+:mod:`rules.names`); the GCDS as the Greek rulebook prints it ("ΓΚΑΣ", Rise of the Ancients p.6). Other components
+keep the names printed on them: sectors and species, which the Greek rulebook too prints in Latin letters."""
 
 from __future__ import annotations
 
@@ -38,13 +39,14 @@ built (Orbital, Monolith) and the Shrines as words."""
 
 SHIP_WORDS = {"Interceptor": Text("Interceptor"), "Cruiser": Text("Cruiser"), "Dreadnought": Text("Dreadnought"),
               "Starbase": Text("Starbase"), "Ancient Cruiser": Text("Ancient Cruiser"),
-              "Ancient Dreadnought": Text("Ancient Dreadnought")}
-"""The ship types (:data:`rules.eclipse.data.SHIP_TYPES`) and the Ancients' ships, by their English name (what the
-rules keep and a phone posts)."""
+              "Ancient Dreadnought": Text("Ancient Dreadnought"), "GCDS": Text("GCDS")}
+"""The ship types (:data:`rules.eclipse.data.SHIP_TYPES`), the Ancients' ships and the Galactic Center's guardian (the
+GCDS: Greek "ΓΚΑΣ", Rise of the Ancients p.6), by their English name (what the rules keep and a phone posts)."""
 
 
 def ship_word(name: str | None) -> str | None:
-    """A ship (``"Cruiser"``, ``"Ancient Dreadnought"``) in the players' words; another name (the GCDS) as it is."""
+    """A ship (``"Cruiser"``, ``"Ancient Dreadnought"``, ``"GCDS"``) in the players' words; a name the game does not
+    know as it is; None for None."""
     return None if name is None else SHIP_WORDS.get(name) or name
 
 
