@@ -56,6 +56,8 @@ LABELS = [
     ("el", None, "Development tiles", "πλακίδια Ανάπτυξης", ECLIPSE_EL, 3, "8 Πλακίδια Ανάπτυξης"),  # p.3 contents
     ("el", None, "Shrines of Enlightenment", "Βωμοί της Φώτισης", ECLIPSE_EL, 15, "Οι Βωμοί της Φώτισης"),
     ("el", None, "GCDS", "ΓΚΑΣ", ECLIPSE_EL, 6, "αντί για το ΓΚΑΣ"),  # p.6 ΚΑΤΑΚΤΗΣΗ ΤΟΥ ΓΑΛΑΞΙΑΚΟΥ ΚΕΝΤΡΟΥ
+    ("el", None, "Interceptor", "Αναχαιτιστικό", ECLIPSE_EL, 3, "8 Αναχαιτιστικά, 4 Καταδρομικά"),  # p.3 contents
+    ("el", None, "Move", "Μετακίνηση", ECLIPSE_EL, 8, "Με την ενέργεια Μετακίνησης"),  # p.8 Jump Drive
     ("el", None, "Species", "Φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),  # p.12, and p.14 ΕΞΩΓΗΙΝΕΣ ΦΥΛΕΣ
     ("el", None, "species", "φυλή", ECLIPSE_EL, 12, "επιλέγει μια φυλή"),
     # Race for the Galaxy, Polish rulebook (a PDF transcript: its words run together, so spaces are not compared)
@@ -282,3 +284,15 @@ def test_no_greek_message_calls_a_development_an_exelixi():
             for text in ((message.string,) if isinstance(message.string, str) else message.string)
             if re.search(r"εξ[έε]λιξ|εξελίξ", text, re.I)] == []
     assert _bare("Πλακίδια Ανάπτυξης") in _bare(_rulebook(ECLIPSE_EL, 5))
+
+
+def test_no_greek_message_says_another_word_for_the_interceptor_or_the_move_action():
+    """The Greek Rise of the Ancients writes the Interceptor "Αναχαιτιστικό" (p.3: "8 Αναχαιτιστικά") and the Move
+    action "Μετακίνηση" (p.8: "Με την ενέργεια Μετακίνησης"); the catalog said "Αναχαιτιστής" and "Κίνηση" in eight
+    messages (the action's name, its refusals, the wormholes' rule)."""
+    said = [text for message in catalog("el") if message.id
+            for text in ((message.string,) if isinstance(message.string, str) else message.string)]
+    assert len(said) > 2000
+    assert [t for t in said if re.search(r"αναχαιτιστ(?!ικ)|(?<![\wά-ώ])κίνησ", t, re.I)] == []
+    assert _bare("Αναχαιτιστικά") in _bare(_rulebook(ECLIPSE_EL, 3))
+    assert _bare("ενέργεια Μετακίνησης") in _bare(_rulebook(ECLIPSE_EL, 8))

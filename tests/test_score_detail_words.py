@@ -93,7 +93,7 @@ def test_eclipse_ships_are_named_in_the_players_language(store) -> None:
 
     label = _label("Ann", "Cruiser", "Bob", "Interceptor")
     assert label == "Ann's Cruiser at Bob's Interceptor"
-    for lang, ships in (("el", ("Καταδρομικό", "Αναχαιτιστής")), ("pl", ("Krążownik", "Myśliwiec")),
+    for lang, ships in (("el", ("Καταδρομικό", "Αναχαιτιστικό")), ("pl", ("Krążownik", "Myśliwiec")),
                         ("hu", ("Cirkáló", "Elfogó"))):
         said = localize(label, lang)
         assert all(s in said for s in ships) and _leaks(said, lang) == [], said
