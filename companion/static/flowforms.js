@@ -146,27 +146,12 @@ window.FlowForms = function (page) {
     }
   }
 
-  // The chosen report's name, whole under the dropdown when the dropdown cuts it (a closed <select> shows one line:
-  // 'Δίσκος Επιρροής τοποθετήθηκε (' on a 360 px phone); nothing more when it fits.
-  const SELECT_ARROW_PX = 28;
-  let measure = null;
+  // The chosen report's name on the dropdown's face, whole on as many lines as it takes (flow.css: the <select> lies
+  // unseen over it and opens on a tap; a closed <select> draws one line: 'Δίσκος Επιρροής τοποθετήθηκε (' at 360 px).
   function showFormName() {
-    const pick = $("form-pick");
-    const name = $("form-name");
-    const chosen = pick.selectedOptions[0];
-    const text = chosen ? chosen.text : "";
-    name.textContent = text;
-    if (!text || !pick.clientWidth) {  // nothing chosen, or not laid out (a hidden section): nothing to say
-      name.hidden = true;
-      return;
-    }
-    const style = getComputedStyle(pick);
-    measure = measure || document.createElement("canvas").getContext("2d");
-    measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    const room = pick.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - SELECT_ARROW_PX;
-    name.hidden = measure.measureText(text).width <= room;
+    const chosen = $("form-pick").selectedOptions[0];
+    $("form-name").textContent = chosen ? chosen.text : "";
   }
-  window.addEventListener("resize", showFormName);
 
   // A field narrowed by the table (game.choices_now): only the choices left, each with its own label.
   function onlyThese(f, choices) {
