@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import rules
-from companion import records
+from companion import records, summaries
 from companion.errors import BadEntry, SessionError, StorageError, shown
 from companion.i18n import Listing, Text, _, lazy, message_of, os_reason, say
 from companion.paths import write_whole
@@ -77,6 +77,8 @@ class Library:
     box_settings: Any = None
     _reader: Any = field(default=None, repr=False)
     _summaries: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict, repr=False)
+    _kept: dict[str, tuple[str, dict[str, Any]]] | None = field(default=None, repr=False)
+    _unkept: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.flows is None:
@@ -106,15 +108,24 @@ class Library:
 
         Each summary is kept per session and event count, so only a game that changed is replayed again; a game
         that no longer replays is listed as unreadable, said once in the log, and not replayed again until it
-        changes."""
+        changes. A box just started takes a game's summary from the session database where one was kept for the
+        game's record exactly as it stands and by this program (:mod:`companion.summaries`), and keeps there the
+        summaries it had to replay for (at its next look outside a transaction, when an action's holds it now)."""
         out = []
+        made: dict[str, tuple[str, dict[str, Any]]] = {}
         for info in self.store.list_sessions():
             if info.game not in self.flows:
                 continue
             line = self._summaries.get((info.id, info.events))
             if line is None:
+                line, digest = self._kept_summary(info)
+                if line is not None:
+                    self._summaries[(info.id, info.events)] = line
+            if line is None:
                 try:
                     line = self.summary(info.id, info.events)
+                    if digest is not None:
+                        made[info.id] = (digest, line)
                 except (SessionError, BadEntry, ValueError) as exc:  # a game that no longer replays: listed as such
                     log.warning("%s", _("game {id} cannot be read for the history: {problem}").format(
                         id=info.id, problem=say(message_of(exc))))
@@ -125,7 +136,29 @@ class Library:
             out.append(line)
             if limit is not None and len(out) >= limit:
                 break
+        self._unkept.update(made)
+        if self._unkept and not self.store.in_transaction:  # never inside an action's transaction: kept after it
+            summaries.keep_summaries(self.store, self._unkept)
+            self._unkept.clear()
         return out
+
+    def _kept_summary(self, info: Any) -> tuple[dict[str, Any] | None, str | None]:
+        """``(summary, digest)`` of game ``info`` (a :class:`companion.session.SessionInfo`) from the session
+        database: the summary kept for it when its record's digest is the same now (else None), and the digest
+        now (None where it cannot be read: the game is replayed and its summary not kept). The kept summaries are
+        read once, at the first game looked for."""
+        try:
+            if self._kept is None:
+                self._kept = summaries.kept_summaries(self.store)
+            digest = summaries.game_digest(self.store, info.id)
+        except (SessionError, StorageError) as exc:
+            log.debug("the history's kept summaries not read (%s): the games are replayed", exc)
+            self._kept = self._kept or {}
+            return None, None
+        kept = self._kept.pop(info.id, None)
+        if kept is None or kept[0] != digest or kept[1]["game"] != info.game:
+            return None, digest
+        return {**kept[1], "title": self.flows[info.game].title}, digest
 
     def summary(self, session_id: str, events: int | None = None) -> dict[str, Any]:
         """One game in a line: ``{"session", "game", "title", "players": [{"name", "colour", "total", "winner"}],

@@ -319,6 +319,12 @@ class SessionStore:
 
     _transaction = transaction
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction of this store is open (in any thread): a write made now would join it, and its
+        failure would undo what it holds."""
+        return self._depth > 0
+
     def _rollback(self, conn: sqlite3.Connection) -> None:
         for session in self._touched:  # their caches hold events that are not in the file
             session._events = session._replay = None
