@@ -9,6 +9,8 @@ every player's action of the round, rulebook 'Player order')."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion import i18n
@@ -208,3 +210,40 @@ def test_a_solar_panels_reactor_that_is_not_beside_it_is_refused(store):
         flow.report("Ann", "location", {"card": "Solar Panels", "cell": [1, 0], "reactor": [2, 0]})
     assert "no reactor beside it at [2, 0]; choose one of: [0, 0]" in i18n.say(refused.value, "en")
     assert flow.session.last_seq == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_a_shield_generator_given_more_cubes_than_its_reactors_hold_is_refused_not_scored_on_fewer(store, lang):
+    # Shield Generator: 1 cube for its cost, +2 VP per cube beyond it. The Main Reactor, the only reactor, holds 2
+    # cubes at the start: 1 beyond the cost. 2 extra cubes cannot be spent; before, the box took 1 and said nothing
+    # (6 VP where the player counted 8)
+    flow = start(store, "among", "Ann,Bob,Cy")
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", {"card": "Shield Generator", "cell": [1, 0], "extra_cubes": 2})
+    said = i18n.say(refused.value, lang)
+    assert ": 2," in said and re.search(r"(?<![\d\[])1(?![\d\]])", said)
+    if lang != "en":
+        assert "beyond its cost" not in said
+    assert flow.session.last_seq == 0
+    _round(flow, {"card": "Shield Generator", "cell": [1, 0], "extra_cubes": 1})
+    assert _table(flow)[0] == ("Ann", 10 - 3, 4 + 2)
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_a_business_offices_given_more_credits_than_are_left_is_refused_not_holding_fewer(store, lang):
+    # Command Centre (5 credits), Shield Generator (3), then Business Offices (1): 10 - 5 - 3 - 1 = 1 credit left to
+    # place on it. Before, 2 asked were 1 placed without a word
+    flow = start(store, "among", "Ann,Bob,Cy")
+    _round(flow, {"card": "Command Centre", "cell": [1, 0]})
+    _round(flow, {"card": "Shield Generator", "cell": [-1, 0]})
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", {"card": "Business Offices", "cell": [0, 1], "escrow": 2})
+    said = i18n.say(refused.value, lang)
+    assert ": 2," in said and re.search(r"(?<![\d\[])1(?![\d\]])", said)
+    if lang != "en":
+        assert "credits placed on it" not in said
+    assert flow.session.last_seq == before
+    _round(flow, {"card": "Business Offices", "cell": [0, 1], "escrow": 1})
+    # printed VP: Command Centre 0, Shield Generator 4, Business Offices 1; 1 credit placed is 0 VP (1 per 2)
+    assert _table(flow)[0] == ("Ann", 0, 0 + 4 + 1)

@@ -234,6 +234,36 @@ def _reactor_beside(station: Station, word: str, cell: Cell, want: Any, ctx: Eve
                        cells=Listing(f"[{n.cell[0]}, {n.cell[1]}]" for n in beside)))
 
 
+def _choice_count(choices: Mapping[str, Any], key: str, ctx: EventContext) -> int:
+    """``choices[key]`` (0 when absent): a Shield Generator's ``extra_cubes`` (cubes spent beyond its cost) or a
+    Business Offices' ``escrow`` (credits placed on it).
+
+    Raises:
+        BadEvent: not a whole number of 0 or more.
+    """
+    n = choices.get(key, 0)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ctx.bad(f"choices.{key}: a whole number, 0 or more; got {n!r}")
+    return n
+
+
+def _choices_paid(word: str, extra: int, cubes_left: int, escrow: int, credits_left: int, ctx: EventContext) -> None:
+    """What a card's choice spends is there to spend: a Shield Generator's cubes beyond its cost (``extra``) from the
+    reactors within reach, ``cubes_left`` once its cost is paid (card text: +2 VP per extra energy cube spent); a
+    Business Offices' credits placed on it (``escrow``) from ``credits_left`` once its cost is paid (card text: place
+    up to 6 of your credits on it). Taking fewer without a word would score what the player did not count.
+
+    Raises:
+        BadEvent: more asked than there is, naming both numbers; nothing is recorded.
+    """
+    if extra > cubes_left:
+        raise ctx.bad(Text("{card}: energy cubes beyond its cost: {extra}, but the reactors within reach hold only "
+                           "{left} beyond its cost", card=word, extra=extra, left=cubes_left))
+    if escrow > credits_left:
+        raise ctx.bad(Text("{card}: credits placed on it: {escrow}, but only {left} are left after paying its cost",
+                           card=word, escrow=escrow, left=credits_left))
+
+
 class AmongTheStarsGame(GameBase):
     """Among the Stars (Artipia Games, 2012), base game, 2-4 players, as a :class:`rules.core.Game`."""
 
@@ -354,9 +384,7 @@ class AmongTheStarsGame(GameBase):
         choices = ctx.payload.get("choices") or {}
         if not isinstance(choices, Mapping):
             raise ctx.bad("'choices' must be an object of the card's choices")
-        extra = choices.get("extra_cubes", 0)  # Shield Generator: cubes spent beyond its cost
-        if not isinstance(extra, int) or isinstance(extra, bool) or extra < 0:
-            raise ctx.bad(f"choices.extra_cubes: a whole number of cubes, 0 or more; got {extra!r}")
+        extra, escrow = (_choice_count(choices, key, ctx) for key in ("extra_cubes", "escrow"))
         p = self._acted(state, p, ctx, card.name, cell)
         issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
         fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)
@@ -375,6 +403,7 @@ class AmongTheStarsGame(GameBase):
                 paid += took
                 station = station.with_cubes(src, r.cubes - took)
         credits = max(0, p.credits - card.cost_credits)
+        _choices_paid(card.word, extra, max(0, paid - card.cost_energy), escrow, credits, ctx)
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
         placed = Placed(card, cell, year=state.year, order=station.next_order, cubes_spent=paid, flags=flags)
         station = station.with_card(placed)
