@@ -247,3 +247,16 @@ def test_a_business_offices_given_more_credits_than_are_left_is_refused_not_hold
     _round(flow, {"card": "Business Offices", "cell": [0, 1], "escrow": 1})
     # printed VP: Command Centre 0, Shield Generator 4, Business Offices 1; 1 credit placed is 0 VP (1 per 2)
     assert _table(flow)[0] == ("Ann", 0, 0 + 4 + 1)
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_a_school_of_alien_cultures_naming_one_payer_twice_is_refused(store, lang):
+    # Bob named twice: a slip for Cy, who would lose 2 VP for a credit she paid. Before, it counted as Bob alone
+    # (Ann 2 + 2 VP, Cy -2); refused as a Galactic Research Facility's payer named twice is
+    flow = start(store, "among", "Ann,Bob,Cy")
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", {"card": "School of Alien Cultures", "cell": [1, 0], "paid_1": "Bob",
+                                        "paid_2": "Bob"})
+    said = i18n.say(refused.value, lang)
+    assert "Bob" in said and (lang == "en") == ("is named twice" in said)
+    assert flow.session.last_seq == 0

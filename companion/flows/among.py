@@ -320,7 +320,8 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: 
     A School of Alien Cultures' answer names every one of ``others`` (the other players): paid where named.
 
     Raises:
-        BadEntry: a field filled in for another card than its own, naming the field and the card built.
+        BadEntry: a field filled in for another card than its own, naming the field and the card built; a player
+            named twice as paying a Galactic Research Facility or a School of Alien Cultures (each pays once).
     """
     labels = {f.name: f.label for f in fields}
     given = {k: values[k] for k in CARD_CHOICES if values.get(k) not in (None, 0, "")}
@@ -348,7 +349,12 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: 
     if bids:
         out["bids"] = bids
     if values["card"] == "School of Alien Cultures":
-        payers = {given[k] for k in ("paid_1", "paid_2", "paid_3") if k in given}
+        payers: set[str] = set()
+        for key in ("paid_1", "paid_2", "paid_3"):
+            if key in given and given[key] in payers:  # a slip for another player, who would lose 2 VP unnamed
+                raise BadEntry(Text("{field}: {player} is named twice; each player pays once", field=labels[key],
+                                    player=given[key]))
+            payers |= {given[key]} if key in given else set()
         out["paid"] = {name: name in payers for name in others}
     return out
 
