@@ -80,9 +80,9 @@ LOCATION_BUILT = "location_built"
 "choices": {...}}``; ``event.player`` builds. Choices of interactive cards: ``gift_to``
 (Embassy Offices), ``take`` {player: credits} (Market Place), ``bids`` {player: 0-3}
 (Galactic Research Facility), ``paid`` {player: bool} (School of Alien Cultures),
-``escrow`` n (Business Offices), ``reactor`` [i, j] (Solar Panels: a reactor beside it, else refused),
-``extra_cubes`` n (Shield
-Generator: cubes taken beyond its cost when ``energy`` is not given)."""
+``escrow`` n (Business Offices: refused above the credits left after its cost), ``reactor`` [i, j] (Solar
+Panels: a reactor beside it, else refused), ``extra_cubes`` n (Shield Generator: cubes taken beyond its cost when
+``energy`` is not given; refused above what the reactors within reach hold beyond its cost)."""
 REACTOR_BUILT = "reactor_built"
 """payload ``{"cell": [i, j], "card": discarded name (optional)}``."""
 CARD_DISCARDED = "card_discarded"
