@@ -602,7 +602,8 @@ class GameFlow:
 
         Raises:
             BadEntry: unknown player; ``form`` not a form a player keeps one entry on; :class:`MovedOn` (a
-                :class:`BadEntry`, answered 409) when the game is over (the same refusal as a new report's: only
+                :class:`BadEntry`, answered 409) when the player has no entry in force on ``form`` (none kept, or
+                withdrawn already), or when the game is over (the same refusal as a new report's: only
                 the table's Undo reopens the last round) or the report's form (``spec.report_forms``) is closed
                 now (a setup after the first round started, a choice already revealed); or, during a hidden
                 end-of-game entry (:meth:`companion.flow_spec.FlowBase.entry_forms`: Eclipse's final positions),
@@ -620,8 +621,10 @@ class GameFlow:
                 raise BadEntry(Text("{form} is no entry a player keeps: “{button}” withdraws the newest report",
                                     form=shown(form), button=Text("Undo my last report")))
             kept = self.kept_entries(player).get(form)
-            return None if kept is None else self.session.append("undo", {"seq": kept.seq}, player=player,
-                                                                 origin=origin)
+            if kept is None:  # none kept (no Qualeen), or withdrawn already: a tap from a page not yet redrawn
+                raise MovedOn(Text("{player} has no entry on {form} to withdraw; nothing was recorded", player=player,
+                                   form=next((f.label for f in self.spec.forms(ev) if f.id == form), form)))
+            return self.session.append("undo", {"seq": kept.seq}, player=player, origin=origin)
         forms, mine = self._entries(ev, progress, player)
         if forms and not mine:
             label = next((f.label for f in self.spec.forms(ev) if f.id == forms[0]), forms[0])

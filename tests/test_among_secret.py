@@ -289,7 +289,34 @@ def test_the_secret_objective_is_kept_from_the_setup_its_form_closes_once_entere
     view = flow.view()
     assert "secret" in view["open_forms"]["Ágnes"] and view["withdraw"]["Ágnes"] == []
     again = act(loop, "undo_report", player="Ágnes", client=ANN_PHONE, form="secret")
-    assert again["recorded"] == [] and "Ágnes has no report to undo" in again["message"]  # nothing left to withdraw
+    assert again["recorded"] == [] and again["status"] == 409  # nothing left to withdraw: the page redraws
+    assert "Ágnes has no entry on Secret objective (Qualeen) to withdraw" in again["error"], again
     flow.report("Ágnes", "secret", {"objective": "On Budget"})
     assert flow.session.replay().state.player("Ágnes").secret_objective == "on_budget"
     assert flow.findings() == []  # all within round 1: nothing said to the table
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_withdrawing_a_secret_objective_that_is_not_there_is_refused_as_stale_naming_the_form(store, lang):
+    """A player who keeps no secret objective (Bálint: no Qualeen) or whose entry is already withdrawn (a second tap
+    on the button from a page not yet redrawn) withdraws nothing. Before: 200 "Bálint has no report to undo", though
+    Bálint had a report in force. Now 409 (the page redraws), naming the form, in the phone's language."""
+    from companion.flow import MovedOn
+    from tests.test_desk import ANN_PHONE, act, box
+
+    flow = qualeen_table(store)
+    flow.report("Bálint", "discard", {})
+    last = flow.session.last_seq
+    with pytest.raises(MovedOn) as refused:
+        flow.undo_report("Bálint", form="secret")
+    said = i18n.localize(refused.value.args[0], lang)
+    assert "Bálint" in said and i18n.localize(i18n.Text("Secret objective (Qualeen)"), lang) in said
+    assert "nothing to withdraw" not in said
+    assert flow.undo_report("Ágnes", form="secret") is not None
+    with pytest.raises(MovedOn):
+        flow.undo_report("Ágnes", form="secret")
+    assert flow.session.last_seq == last + 1  # the one withdrawal only
+    loop = box(flow)
+    act(loop, "claim_seat", player="Bálint", client=ANN_PHONE)
+    answer = act(loop, "undo_report", player="Bálint", client=ANN_PHONE, form="secret")
+    assert answer["status"] == 409, answer
