@@ -11,13 +11,16 @@ tilted, in a soft lamp spot or unsure of its face, keeps at least about two fift
 
 The test takes the surest printed face of the colour as that bar (the largest stroke spread of the other dice of the
 colour at die weight ``blank_ref_weight`` or more, at least ``blank_refs`` of them), so a few blank checks read in a
-colour cannot lower the bar for each other, and a colour with too few dice read is left alone. Only a wholly blank
-face is judged: a stroke spread at most ``blank_share`` of the bar with no good symbol match (best NCC at most the
-bottom of ``flat_match_ramp``); a face part-way is left to the other tests. A face the frame's edge may cut off (its
-square reaching within ``blank_edge`` of its side of the border, half a die) is neither judged nor taken as a bar: a
-die the border cuts shows only part of its top, and the square found for it may hold that part off centre, its middle
-away from the symbol (a white die read as a square 63 px across whose corner came 7 px from the border had a middle
-as flat as a check's: 0.14 of its colour's bar).
+colour cannot lower the bar for each other, and a colour with too few dice read is left alone. Only a wholly blank face
+is judged: a stroke spread at most ``blank_share`` of the bar with no good symbol match (best NCC at most the bottom of
+``flat_match_ramp``); a face part-way is left to the other tests. A face already sure to be a die by its shape and
+symbol together (die weight at least ``blank_sure``) is not judged: a lamp spot on a die's symbol, or a faint print,
+flattens its middle as much as a check's, while the empty checks and boxes read as dice weigh far less (0.16-0.62 on the
+second scene generator's tables, against 0.81-1.00 for the real dice the test took there). A face the frame's edge may
+cut off (its square reaching within ``blank_edge`` of its side of the border, half a die) is neither judged nor taken as
+a bar: a die the border cuts shows only part of its top, and the square found for it may hold that part off centre, its
+middle away from the symbol (a white die read as a square 63 px across whose corner came 7 px from the border had a
+middle as flat as a check's: 0.14 of its colour's bar).
 """
 
 from __future__ import annotations
@@ -63,12 +66,12 @@ def blank_faces(stroke: np.ndarray, colours: Sequence[str], weights: np.ndarray,
         best: ``float[N]`` each die's best template NCC.
         edge: ``bool[N]`` the faces the frame's edge may cut off (:func:`cut_off`): never blank, never a bar.
         config: ``blank_share`` (None: no test, all False), ``blank_ref_weight``, ``blank_refs``,
-            ``flat_match_ramp``.
+            ``flat_match_ramp``, ``blank_sure`` (None: a face of any weight is judged).
 
     Returns ``bool[N]``: True where the die's stroke spread is at most ``blank_share`` of the largest of the other
     dice of its colour not cut off with weight at least ``blank_ref_weight`` (at least ``blank_refs`` of them), its
-    best NCC at most the bottom of ``flat_match_ramp`` and it is not cut off itself. Raises ``ValueError`` when the
-    inputs' lengths differ.
+    best NCC at most the bottom of ``flat_match_ramp``, its weight below ``blank_sure`` and it is not cut off itself.
+    Raises ``ValueError`` when the inputs' lengths differ.
     """
     stroke = np.asarray(stroke, np.float64).reshape(-1)
     weights = np.asarray(weights, np.float64).reshape(-1)
@@ -83,7 +86,10 @@ def blank_faces(stroke: np.ndarray, colours: Sequence[str], weights: np.ndarray,
         return out
     names = np.asarray(list(colours), dtype=object)
     ref = (weights >= config.blank_ref_weight) & ~edge
-    for i in np.flatnonzero(~edge & (best <= config.flat_match_ramp[0])):
+    judged = ~edge & (best <= config.flat_match_ramp[0])
+    if config.blank_sure is not None:
+        judged &= weights < config.blank_sure
+    for i in np.flatnonzero(judged):
         others = ref & (names == names[i])
         others[i] = False
         if others.sum() < config.blank_refs:
@@ -97,8 +103,9 @@ def not_blank(size: tuple[int, int], tops: TopFaces, ncc: np.ndarray, kept: Sequ
                dice: Sequence[RollDieObservation], cfg: RollDiceConfig) -> tuple[RollDieObservation, ...]:
     """The reads ``dice`` (in the order of ``kept``, ``[(top face index, read)]``) less those whose face is wholly
     blank beside the printed faces of its colour (:func:`blank_faces` of its top face's :func:`stroke_spread`,
-    whatever its weight); a face the edge of the frame of ``size`` (height, width px) may cut off (:func:`cut_off`)
-    is neither judged nor a bar. ``blank_share`` None or fewer than two reads: ``dice`` as they are."""
+    below ``blank_sure`` die weight); a face the edge of the frame of ``size`` (height, width px) may cut off
+    (:func:`cut_off`) is neither judged nor a bar. ``blank_share`` None or fewer than two reads: ``dice`` as they
+    are."""
     dice = tuple(dice)
     if cfg.blank_share is None or len(dice) < 2 or tops.ink is None:
         return dice

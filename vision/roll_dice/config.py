@@ -368,14 +368,18 @@ class RollDiceConfig:
             raised (1 - ``raised_ramp`` of the two shares' sum) has its die score scaled by 1 - that product x (1 - its
             best template NCC on ``flat_match_ramp``: only a near-perfect match of the owner's symbols overrides the
             flat evidence; a board's digit matches a symbol at 0.55-0.75) (``flat_surface_ramp`` None: no test).
-        blank_share, blank_ref_weight, blank_refs, blank_edge: the blank-face test
+        blank_share, blank_ref_weight, blank_refs, blank_edge, blank_sure: the blank-face test
             (:func:`vision.roll_dice.blank.blank_faces`): a read die whose middle's stroke spread
             (:func:`vision.roll_dice.shape.stroke_spread`) is at most ``blank_share`` of the largest of the other dice
             read in its colour with die weight at least ``blank_ref_weight`` (at least ``blank_refs`` of them), with
             no good symbol match (best NCC at most the bottom of ``flat_match_ramp``), is wholly blank beside them
-            (an empty check of a cloth, a board's empty box) and is dropped whatever its weight; a face whose square
+            (an empty check of a cloth, a board's empty box) and is dropped; a face whose square
             reaches within ``blank_edge`` x its side of the frame's border (half a die) may be cut off and is
-            neither judged nor a bar (``blank_share`` None: no test).
+            neither judged nor a bar (``blank_share`` None: no test). A face of die weight at least ``blank_sure`` is
+            not judged either (None: every face is): its die's shape and symbol together make it a die, and a lamp
+            spot on its symbol or a faint print flattens its middle as much as a check's (real dice at 0.81-1.00
+            with a stroke spread 0.20-0.26 of their colour's bar on the second generator's seeds 119200-119219; the
+            empty checks and boxes the test drops on seeds 1000-1039 and 119200-119219 weigh 0.16-0.62).
         boxed_sides, boxed_patch, boxed_span, boxed_step, boxed_along, boxed_inner, boxed_line, boxed_return,
             boxed_off, boxed_same, boxed_edge: the printed-box test (:mod:`vision.roll_dice.boxed`): on an upright
             patch of ``boxed_patch`` px spanning ``boxed_span`` sides round a read die, bands ``boxed_step`` half faces
@@ -659,6 +663,7 @@ class RollDiceConfig:
     blank_ref_weight: float = 0.5
     blank_refs: int = 2
     blank_edge: float = 0.5
+    blank_sure: float | None = 0.7
     boxed_sides: int | None = 3
     boxed_patch: int = 50
     boxed_span: float = 2.5
