@@ -212,19 +212,27 @@ def test_a_solar_panels_reactor_that_is_not_beside_it_is_refused(store):
     assert flow.session.last_seq == 0
 
 
+def _refused_asking_2_of_1(flow, values, lang, english):
+    """Ann's location ``values`` ask 2 where 1 is there to spend: refused in ``lang`` naming both numbers (the English
+    words ``english`` not left in another language), nothing recorded."""
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", values)
+    said = i18n.say(refused.value, lang)
+    assert ": 2," in said and re.search(r"(?<![\d\[])1(?![\d\]])", said)
+    if lang != "en":
+        assert english not in said
+    assert flow.session.last_seq == before
+
+
 @pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
 def test_a_shield_generator_given_more_cubes_than_its_reactors_hold_is_refused_not_scored_on_fewer(store, lang):
     # Shield Generator: 1 cube for its cost, +2 VP per cube beyond it. The Main Reactor, the only reactor, holds 2
     # cubes at the start: 1 beyond the cost. 2 extra cubes cannot be spent; before, the box took 1 and said nothing
     # (6 VP where the player counted 8)
     flow = start(store, "among", "Ann,Bob,Cy")
-    with pytest.raises(BadEntry) as refused:
-        flow.report("Ann", "location", {"card": "Shield Generator", "cell": [1, 0], "extra_cubes": 2})
-    said = i18n.say(refused.value, lang)
-    assert ": 2," in said and re.search(r"(?<![\d\[])1(?![\d\]])", said)
-    if lang != "en":
-        assert "beyond its cost" not in said
-    assert flow.session.last_seq == 0
+    _refused_asking_2_of_1(flow, {"card": "Shield Generator", "cell": [1, 0], "extra_cubes": 2}, lang,
+                           "beyond its cost")
     _round(flow, {"card": "Shield Generator", "cell": [1, 0], "extra_cubes": 1})
     assert _table(flow)[0] == ("Ann", 10 - 3, 4 + 2)
 
@@ -236,14 +244,8 @@ def test_a_business_offices_given_more_credits_than_are_left_is_refused_not_hold
     flow = start(store, "among", "Ann,Bob,Cy")
     _round(flow, {"card": "Command Centre", "cell": [1, 0]})
     _round(flow, {"card": "Shield Generator", "cell": [-1, 0]})
-    before = flow.session.last_seq
-    with pytest.raises(BadEntry) as refused:
-        flow.report("Ann", "location", {"card": "Business Offices", "cell": [0, 1], "escrow": 2})
-    said = i18n.say(refused.value, lang)
-    assert ": 2," in said and re.search(r"(?<![\d\[])1(?![\d\]])", said)
-    if lang != "en":
-        assert "credits placed on it" not in said
-    assert flow.session.last_seq == before
+    _refused_asking_2_of_1(flow, {"card": "Business Offices", "cell": [0, 1], "escrow": 2}, lang,
+                           "credits placed on it")
     _round(flow, {"card": "Business Offices", "cell": [0, 1], "escrow": 1})
     # printed VP: Command Centre 0, Shield Generator 4, Business Offices 1; 1 credit placed is 0 VP (1 per 2)
     assert _table(flow)[0] == ("Ann", 0, 0 + 4 + 1)

@@ -99,31 +99,44 @@ LONGEST = ("Αλεξάνδρα-Κωνσταντίνα Παπαδοπούλου-�
 """Nine names of up to 40 characters (the most a name holds: :data:`companion.player_names.MAX_NAME`)."""
 
 
+def _phones_view(names, claimed):
+    """An Eclipse table's published view with ``names`` seated in the seat colours' order, seat ``k`` joined by a
+    phone where ``claimed(k)``."""
+    colours = ("red", "blue", "green", "yellow", "purple", "white", "black", "orange", "grey")
+    players = [{"name": name, "colour": colour, "claimed": claimed(k)}
+               for k, (name, colour) in enumerate(zip(names, colours, strict=False))]
+    return {"game": {"flow": "eclipse", "title": "Eclipse", "players": players, "next": {"label": "Action"}},
+            "status": {"message": "ok"}, "session": {"events": 3}, "phone_url": "http://192.168.100.200:8080/"}
+
+
+
+def _phones_panel_in(screen, view, lang, words):
+    """``screen`` draws ``view`` with its phones panel open in box language ``lang``; returns ``words`` said in it."""
+    from companion import i18n
+
+    screen.phones_open = True
+    try:
+        i18n.set_box_language(lang)
+        said = i18n._(words)
+        screen.render(view)
+    finally:
+        i18n.set_box_language("en")
+    return said
+
 @pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
 @pytest.mark.parametrize("seats", [6, 9])
 def test_scan_to_join_and_the_link_are_drawn_whole_beside_six_or_nine_seats(seats, lang, output_dir):
     """With six seats or more the rows reach under the QR code's line: "Scan to join" and the join link ran on under
     the rows and were hidden there ("Σαρώστε για σύνδεση: ένα τηλέφωνο χωρίς αυτόν το…" cut by the sixth row). Both
     stay in the QR code's column, whole, above the note, in every language and beside the longest names."""
-    from companion import i18n
     from companion.hub import Pairing
     from companion.screen.canvas import ELLIPSIS
     from companion.screen.phones import PhonesPanel
 
     link = "http://192.168.100.200:8080/join/Zq3uV7aB9_kLmN0pQrStUv"  # a join secret: 22 characters (records.py)
-    players = [{"name": name, "colour": colour, "claimed": k % 2 == 0}
-               for k, (name, colour) in enumerate(zip(LONGEST, ("red", "blue", "green", "yellow", "purple", "white",
-                                                                "black", "orange", "grey")[:seats], strict=False))]
-    view = {"game": {"flow": "eclipse", "title": "Eclipse", "players": players, "next": {"label": "Action"}},
-            "status": {"message": "ok"}, "session": {"events": 3}, "phone_url": "http://192.168.100.200:8080/"}
+    view = _phones_view(LONGEST[:seats], claimed=lambda k: k % 2 == 0)
     screen = TouchScreen(pairing=lambda: Pairing("g1", link.rsplit("/", 1)[1], {}))
-    screen.phones_open = True
-    try:
-        i18n.set_box_language(lang)
-        caption = i18n._("Scan to join: a phone without this code only watches")
-        screen.render(view)
-    finally:
-        i18n.set_box_language("en")
+    caption = _phones_panel_in(screen, view, lang, "Scan to join: a phone without this code only watches")
     screen.save_png(output_dir / f"phones_{seats}_players_{lang}.png")
     panel = PhonesPanel()
     rows = panel.row_rects(screen, seats)
@@ -145,24 +158,13 @@ def test_a_long_name_keeps_a_gap_before_its_phones_words_and_a_readable_size(sea
     """With six seats the Greek "τηλέφωνο συνδεδεμένο" touched a long name in its row (3 px apart, the name shrunk to
     13 px). The phone's words are placed first; the name takes the room left of them, 12 px apart, at the players'
     table's least size, cut with "…" past it."""
-    from companion import i18n
     from companion.screen.canvas import ELLIPSIS, NAME_MIN_SIZE
     from companion.screen.phones import NAME_GAP, PhonesPanel
 
     names = ("山田太郎左衛門之助長谷川", *LONGEST)[:seats]
-    players = [{"name": name, "colour": colour, "claimed": True}
-               for name, colour in zip(names, ("red", "blue", "green", "yellow", "purple", "white", "black", "orange",
-                                               "grey"), strict=False)]
-    view = {"game": {"flow": "eclipse", "title": "Eclipse", "players": players, "next": {"label": "Action"}},
-            "status": {"message": "ok"}, "session": {"events": 3}, "phone_url": "http://192.168.100.200:8080/"}
+    view = _phones_view(names, claimed=lambda k: True)
     screen = TouchScreen()
-    screen.phones_open = True
-    try:
-        i18n.set_box_language(lang)
-        joined = i18n._("phone joined")
-        screen.render(view)
-    finally:
-        i18n.set_box_language("en")
+    joined = _phones_panel_in(screen, view, lang, "phone joined")
     drawn = [(str(text), rect) for text, rect, _room in screen.drawn]
     for name, row in zip(names, PhonesPanel().row_rects(screen, seats), strict=True):
         [(said, held)] = [(t, r) for t, r in drawn if row.contains(r) and t == joined]
