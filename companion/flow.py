@@ -10,7 +10,8 @@ for come from the engine's ``progress(state)``.
 
 Everything the flow does is an event in the session (``companion.session``), so undo, a power cut
 and the export all work from the log. The flow is driven by the main loop only
-(:func:`handle_action`); views post actions through the :class:`~companion.hub.StateHub`.
+(:func:`handle_action`); views post actions through the :class:`~companion.hub.StateHub`. The scores as they stand
+and the exports of a game (JSON, BG Stats) are :mod:`companion.flow_export`'s, called by the methods of the same names.
 
 The flow's view (``view["game"]`` of the published view for these games)::
 
@@ -34,25 +35,22 @@ The flow's view (``view["game"]`` of the published view for these games)::
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
-import urllib.parse
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import rules
-from companion import records
+from companion import flow_export, records
 from companion.actions import Action, posted
 from companion.errors import BadEntry, MovedOn, SessionError, shown
+from companion.flow_export import BGSTATS_URL, bgstats_url
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
-from companion.i18n import AND, N_, Listing, Text, localize, message_of
+from companion.i18n import AND, N_, Listing, Text, message_of
 from companion.player_names import parse_players
 from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
-from rules.scoring import standings
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +68,6 @@ __all__ = [
     "parse_form",
     "whole_number",
 ]
-
-BGSTATS_URL = "bgstats://app.bgstatsapp.com/addPlay.html?data="
-"""BG Stats' "push plays" URL: the play record, JSON, URL-encoded after ``data=``."""
 
 TODO = {
     "error": Text("put it right at the table, or Undo the report"),
@@ -303,49 +298,8 @@ class GameFlow:
         return out
 
     def result(self) -> dict[str, Any]:
-        """Scores as they stand: ``{"players": [{"name", "seat", "colour", "role", "total",
-        "breakdown": {category: VP}, "categories": [{"category", "vp", "detail"}], "tiebreak",
-        "winner"}], "winners": [names]}`` (players in seat order). The winners are the game's own
-        (:func:`rules.scoring.standings`: a game with teams ranks its teams); a game that scores teams adds
-        ``"team"`` to each player in one and ``"team_scores": {team: VP}``; ``"rule"``: the rulebook section the
-        scoring follows, cited as findings are (``"Roll for the Galaxy, p.8 Victory"``), when the game declares one
-        (:attr:`rules.core.GameInfo.score_rule`); ``"tiebreak_rule"``: what each player's ``"tiebreak"`` counts
-        (``"dice in cup + credits"``, :attr:`rules.core.GameInfo.tiebreak`), when the game declares it.
-
-        Only what every player may see counts (:meth:`rules.core.Game.public`): before the game is over, Eclipse's
-        final positions and a Qualeen's secret objective already entered on the phones are left out of every total,
-        tie-break and line, wherever the result is shown (the history, the phones, the touchscreen, the exports'
-        standing); once it is over, all."""
-        view = self.engine_view()
-        breakdowns = self.spec.scores(self.session.game.public(self.session.replay().state))
-        ranked = standings(self.session.game, breakdowns)
-        won = list(ranked.winners)
-        seat = {s["name"]: (k + 1, s["colour"]) for k, s in enumerate(self.seats)}
-        players = []
-        for b in breakdowns:
-            row = {
-                "name": b.player,
-                "seat": seat.get(b.player, (0, ""))[0],
-                "colour": seat.get(b.player, (0, ""))[1],
-                "role": self.spec.role(view, b.player),
-                "total": b.total,
-                "breakdown": {line.category: line.vp for line in b.lines},
-                "categories": [{"category": line.category, "vp": line.vp, "detail": line.detail} for line in b.lines],
-                "tiebreak": list(b.tiebreak),
-                "winner": b.player in won,
-            }
-            if b.team is not None:
-                row["team"] = b.team
-            players.append(row)
-        out: dict[str, Any] = {"players": players, "winners": won}
-        info = self.session.game.info
-        if info.score_rule:
-            out["rule"] = info.cite(info.score_rule)
-        if info.tiebreak:
-            out["tiebreak_rule"] = Text(info.tiebreak)
-        if ranked.teams is not None:
-            out["team_scores"] = dict(ranked.teams)
-        return out
+        """Scores as they stand (:func:`companion.flow_export.result`: its shape, the winners, what is left out)."""
+        return flow_export.result(self)
 
     def hidden_left_out(self) -> Any:
         """Why this game's standing leaves something out (the flow's ``hidden_note``: Eclipse's final positions
@@ -662,86 +616,12 @@ class GameFlow:
 
     # -- export ------------------------------------------------------------------------
     def export_json(self) -> dict[str, Any]:
-        """The finished game: ``{"format": "tabletop-companion/game", "version": 1, "game", "title",
-        "bgg_id", "session", "started_at", "ended_at" (Unix s), "finished", "rounds", "players":
-        [result players], "winners", "findings": [...], "events": [Event.to_json()]}``. A game not finished
-        (still in Setup, or stopped early) has no winner yet: ``"winners"`` is empty and every player's
-        ``"winner"`` is false, whatever the scores stand at. Each score line's ``"category"`` and ``"detail"`` are the
-        English that tools read; its ``"said": {"category", "detail"}`` is the same in the current language (the
-        phone's that downloads it, else the box's)."""
-        events = self.session.events()
-        progress = self.progress()
-        # the screens' citation and tie-break label: not in format 1
-        result = {k: v for k, v in self.result().items() if k not in ("rule", "tiebreak_rule")}
-        result["players"] = [{**p, "categories": [{**c, "said": localize({"category": c["category"],
-                                                                            "detail": c["detail"]})}
-                                                  for c in p["categories"]]} for p in result["players"]]
-        if not progress.over:
-            result = {**result, "winners": [], "players": [{**p, "winner": False} for p in result["players"]]}
-        return {
-            "format": "tabletop-companion/game",
-            "version": 1,
-            "game": self.spec.name,
-            "title": self.spec.title,
-            "bgg_id": self.spec.bgg_id,
-            "session": self.session.id,
-            "started_at": self.session.started_at,
-            "ended_at": events[-1].at if events else self.session.started_at,
-            "finished": progress.over,
-            "rounds": progress.round,
-            **result,
-            "findings": [f.to_json() for f in self.session.replay().findings],
-            "events": [e.to_json() for e in events],
-        }
+        """The finished game as one JSON document (:func:`companion.flow_export.export_json`)."""
+        return flow_export.export_json(self)
 
     def bgstats_play(self, tz: Any = None) -> dict[str, Any]:
-        """The play record for BG Stats' "push plays" import.
-
-        Shape: ``{"sourceName", "sourcePlayId", "playDate": "YYYY-MM-DD HH:MM:SS" (local time of
-        the first event), "durationMin", "game": {"name", "bggId", "sourceGameId", "highestWins":
-        true, "noPoints": false, "cooperative": false}, "players": [{"name", "score", "winner",
-        "seatOrder" (1-based), "startPlayer", "role", "color", "team"?}], "comments"}``.
-
-        Field names follow BG Stats' public "push plays" description as we remember it; only
-        ``highestWins``/``noPoints``/``cooperative`` could be checked against a BG Stats export
-        found with the search tool. ``sourcePlayId`` and ``color`` are our additions that BG Stats
-        is expected to ignore if unknown; ``playDate`` is local time (BG Stats takes no zone). A game
-        not finished (``export --unfinished``) has no winner. In a game that scores teams (Eclipse's alliances) a
-        player in one has ``"team"`` (its name); each player's ``score`` is their own total, every member of a
-        winning team is a winner, and ``comments`` gives each team's score.
-        """
-        started = self.session.started_at
-        events = self.session.events()
-        ended = events[-1].at if events else started
-        result = self.result()
-        over = self.over()
-        return {
-            "sourceName": "tabletop-companion",
-            "sourcePlayId": self.session.id,
-            "playDate": datetime.fromtimestamp(started, tz).strftime("%Y-%m-%d %H:%M:%S"),
-            "durationMin": max(1, round((ended - started) / 60)),
-            "game": {
-                "name": self.spec.title,
-                "bggId": self.spec.bgg_id,
-                "sourceGameId": f"tabletop-companion:{self.spec.name}",
-                "highestWins": True,
-                "noPoints": False,
-                "cooperative": False,
-            },
-            "players": [
-                {"name": p["name"], "score": p["total"], "winner": over and p["winner"], "seatOrder": p["seat"],
-                 "startPlayer": p["seat"] == 1, "role": p["role"] or "", "color": p["colour"],
-                 **({"team": p["team"]} if p.get("team") else {})}
-                for p in result["players"]
-            ],
-            "comments": f"Recorded at the table by tabletop-companion (session {self.session.id})."
-            + "".join(f" {team}: {vp} VP as a team." for team, vp in (result.get("team_scores") or {}).items()),
-        }
-
-
-def bgstats_url(play: Mapping[str, Any]) -> str:
-    """The ``bgstats://`` link that opens BG Stats with ``play`` (:meth:`GameFlow.bgstats_play`)."""
-    return BGSTATS_URL + urllib.parse.quote(json.dumps(play, separators=(",", ":"), ensure_ascii=False), safe="")
+        """The play record for BG Stats' "push plays" import (:func:`companion.flow_export.bgstats_play`)."""
+        return flow_export.bgstats_play(self, tz)
 
 
 def said_in(where: str, what: str, names: Collection[str]) -> bool:
