@@ -156,7 +156,9 @@ class Library:
             self._kept = self._kept or {}
             return None, None
         kept = self._kept.pop(info.id, None)
-        if kept is None or kept[0] != digest or kept[1]["game"] != info.game:
+        # its game and start must be the session row's own (a start damaged to NaN: the phones' JSON unreadable)
+        if kept is None or kept[0] != digest or kept[1]["game"] != info.game \
+                or kept[1]["started_at"] != info.started_at:
             return None, digest
         return {**kept[1], "title": self.flows[info.game].title}, digest
 

@@ -21,6 +21,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -92,13 +93,14 @@ def _summary_of(kept: Any, session_id: str) -> dict[str, Any] | None:
     players, winners = kept["players"], kept["winners"]
     if not isinstance(kept["game"], str) or type(kept["finished"]) is not bool or type(kept["events"]) is not int:
         return None
-    if not isinstance(kept["started_at"], (int, float)) or isinstance(kept["started_at"], bool):
+    if (not isinstance(kept["started_at"], (int, float)) or isinstance(kept["started_at"], bool)
+            or not math.isfinite(kept["started_at"])):  # NaN would make the phones' JSON unreadable
         return None
     if not isinstance(players, list) or not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
         return None
     for p in players:
         if (not isinstance(p, dict) or set(p) != PLAYER_KEYS or not isinstance(p["name"], str)
-                or type(p["total"]) is not int or type(p["winner"]) is not bool):
+                or not isinstance(p["colour"], str) or type(p["total"]) is not int or type(p["winner"]) is not bool):
             return None
     try:
         label = from_kept(kept["round_label"])

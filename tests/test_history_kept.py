@@ -73,7 +73,8 @@ def test_a_game_whose_record_changed_since_its_summary_is_replayed(store):
 
 
 @pytest.mark.parametrize("damage", ["not JSON", '"a string"', "{}", "too long", "another program", "wrong totals",
-                                    "another game's", "words of no kept shape", "no table"])
+                                    "another game's", "words of no kept shape", "no table", "a start not a number",
+                                    "a start not the game's", "a colour not a name"])
 def test_a_damaged_or_missing_kept_summary_is_replayed_and_never_stops_the_box(store, damage):
     game = recorded(store)
     Library(store).past_games()
@@ -97,6 +98,15 @@ def test_a_damaged_or_missing_kept_summary_is_replayed_and_never_stops_the_box(s
         elif damage == "another game's":
             kept["summary"]["session"] = "20200101-000000-aaaaaa"
             text = json.dumps(kept)
+        elif damage == "a start not a number":  # the phones' JSON has no NaN: the whole table's view was refused
+            kept["summary"]["started_at"] = float("nan")
+            text = json.dumps(kept)
+        elif damage == "a start not the game's":
+            kept["summary"]["started_at"] = 1e300
+            text = json.dumps(kept)
+        elif damage == "a colour not a name":
+            kept["summary"]["players"][0]["colour"] = {"r": 1}
+            text = json.dumps(kept)
         elif damage == "words of no kept shape":
             kept["summary"]["round_label"] = {"text": "{0.__class__}", "plural": None, "n": None, "params": {}}
             text = json.dumps(kept)
@@ -107,6 +117,9 @@ def test_a_damaged_or_missing_kept_summary_is_replayed_and_never_stops_the_box(s
     [line] = Library(store).past_games()
     assert line["session"] == game and line["finished"] is True and "unreadable" not in line
     assert scores(line) == [("Ann", 28, True), ("Bob", 2, False)]
+    assert line["started_at"] == store.get(game).started_at
+    assert [p["colour"] for p in line["players"]] == ["red", "blue"]  # the first two seats' colours
+    json.dumps(line, allow_nan=False)  # what the phones are sent
 
 
 def test_a_look_during_an_action_keeps_its_summaries_after_it_never_in_its_transaction(store, monkeypatch):
