@@ -405,3 +405,25 @@ def test_export_with_no_game_to_export_is_exit_3_naming_the_database_or_the_sess
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'nope'" in err and str(db) in err, err
     assert not (tmp_path / "g.json").exists()
+
+
+def test_a_game_whose_kept_players_no_longer_pass_is_said_in_one_line_not_a_traceback(tmp_path, capsys):
+    """A game recorded with a name today's box refuses (41 characters: kept by another version, or edited by hand in
+    the file) cannot be exported: one line naming the session and the name's problem, exit 1, no file written."""
+    db = tmp_path / "box.sqlite3"
+    long_name = "A" * 41
+    with SessionStore(db) as s:
+        sid = s.start("race", {"players": [long_name, "Bob"]}).id
+    out = tmp_path / "g.json"
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert sid in err and "40" in err and "41" in err
+    assert not out.exists()
+    # a newer game, not ended: the look for the newest finished game passes over the unreadable one
+    with SessionStore(db) as s:
+        newer = _race(s).session.id
+    capsys.readouterr()
+    assert main(["export", "--db", str(db), "--json", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and newer in err and "--unfinished" in err and sid not in err

@@ -21,9 +21,10 @@ log = logging.getLogger("companion")  # one logger for every command: the lines 
 def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's checks and outputs, each a flat step
     """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write, or ``--json`` or
     ``--bgstats`` names a folder (a bad command line, said before the database is opened); 3 no session."""
-    from companion.errors import SessionError, UnknownSession
+    from companion.errors import BadEntry, SessionError, UnknownSession
     from companion.flow import GameFlow, bgstats_url
     from companion.flows import FLOWS
+    from companion.i18n import Text, message_of
     from companion.session import SessionStore
 
     if args.json is None and args.bgstats is None:
@@ -72,7 +73,14 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
                     file=sys.stderr,
                 )
                 return EXIT_USAGE
-            flow = GameFlow(session, FLOWS[session.game.name])
+            try:
+                flow = GameFlow(session, FLOWS[session.game.name])
+            except BadEntry as exc:  # its players as kept no longer pass (kept by another version, or edited by hand)
+                print(_("companion export: {problem}").format(problem=say(Text(
+                    "session {session} in {path} no longer replays with this program's {game} rules: {problem}",
+                    session=session.id, path=str(db), game=repr(session.game.name), problem=message_of(exc)))),
+                    file=sys.stderr)
+                return EXIT_INPUT
             finished = None  # the newest finished game, taken when the newest game has not ended
             if not args.session and not args.unfinished and not flow.over():
                 finished = _newest_finished(store, FLOWS)
@@ -141,13 +149,17 @@ def _newest_finished(store: Any, flows: Mapping[str, Any]) -> tuple[Any, Any] | 
     Raises:
         SessionError: the database cannot be read.
     """
+    from companion.errors import BadEntry
     from companion.flow import GameFlow
 
     for info in store.list_sessions():  # newest first
         if info.game not in flows:
             continue
         session = store.get(info.id)
-        flow = GameFlow(session, flows[info.game])
+        try:
+            flow = GameFlow(session, flows[info.game])
+        except BadEntry:  # its players as kept no longer pass: not a game to export
+            continue
         if flow.over():
             return session, flow
     return None
