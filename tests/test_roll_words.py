@@ -46,3 +46,22 @@ def test_a_rule_cited_by_a_phase_names_the_phase_as_the_strip_does(lang):
     for msgid, phase, said in cited:
         word = i18n.localize(phase_word(phase), lang)
         assert word in said, (msgid, said, word)
+
+
+def test_the_reveal_note_says_which_phase_comes_and_does_not_ask_for_reports_yet(store):
+    """At Reveal nothing has been built, produced or shipped yet (p.4 Reveal, then the phases in order, p.5-7): the
+    note names the first phase selected and asks for reports once it is on. Before, it asked for them at Reveal, and
+    the same report then got the warning "reported during Reveal, not Settle"."""
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    flow.report("Ann", "select", {"phase": "settle"})
+    flow.report("Bob", "select", {"phase": "develop"})
+    flow.next_phase()  # Reveal: Develop (II) runs before Settle (III)
+    note = flow.view()["note"]
+    assert str(note) == "Reveal: next comes Develop; report once it is on"
+    said = {lang: i18n.localize(note, lang) for lang in ("pl", "el", "hu")}
+    assert said["el"] == "Αποκάλυψη: ακολουθεί η φάση Ανάπτυξη· δηλώστε όταν έρθει"
+    assert said["pl"] == "Odkrycie: następna jest faza Rozwój; zgłaszaj w jej trakcie"
+    assert said["hu"] == "Felfedés: a következő fázis: Fejlesztés; a fázisában jelentsd be"
+    flow.next_phase()  # II Develop: now the note asks
+    assert str(flow.view()["note"]) == "Develop: report what you built, produced, shipped"

@@ -506,13 +506,17 @@ class RollFlow(FlowBase):
         elif progress.over:
             note, label, why = Text("Game over"), Text("Game over"), Text("the game is over")
         else:
-            note = Text("{stage}: report what you built, produced, shipped", stage=STAGE_NAMES.get(stage, stage))
             rest = [
                 ph
                 for ph in selected
                 if stage == "reveal" or (stage in selected and selected.index(ph) > selected.index(stage))
             ]
             label = PHASE_NAMES[rest[0]] if rest else PHASE_NAMES["manage"]
+            if stage == "reveal":  # nothing is built, produced or shipped before its phase (p.4-6)
+                note = Text("{stage}: next comes {phase}; report once it is on", stage=STAGE_NAMES["reveal"],
+                            phase=label)
+            else:
+                note = Text("{stage}: report what you built, produced, shipped", stage=STAGE_NAMES.get(stage, stage))
         return TableRound(progress, phases, note, label, why, pool=view["vp_pool"], players=rows)
 
     def uncounted_note(self, view: Mapping[str, Any], progress: Progress) -> Any:
