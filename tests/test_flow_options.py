@@ -30,6 +30,29 @@ def test_race_advanced_game_offers_the_variant_action_cards(tmp_path) -> None:
         assert set(adv["fields"][0]["choices"]) > set(plain["fields"][0]["choices"])
 
 
+def test_race_advanced_refuses_one_action_card_chosen_as_both(tmp_path) -> None:
+    """Advanced 2-player game: each player has nine action cards and chooses two of them a round, two Develop
+    phases taking both Develop cards (Race for the Galaxy rulebook, Advanced 2-player game). "Develop" in both fields
+    is one card twice: refused at the phone, in its language, and nothing is recorded; before, it was recorded and
+    the reveal ran one Develop phase with an error."""
+    from companion import i18n
+
+    spec = FLOWS["race"]
+    with SessionStore(tmp_path / "s.sqlite3") as store:
+        flow = GameFlow(store.start("race", spec.settings(parse_players("Ann,Bob"), {"advanced": True})), spec)
+        flow.report("Ann", "start", {"card": "Old Earth"})
+        flow.report("Bob", "start", {"card": "New Sparta"})
+        before = flow.session.last_seq
+        with pytest.raises(BadEntry) as refused:
+            flow.report("Ann", "select", {"action": "Develop", "second": "Develop"})
+        assert str(refused.value).startswith("Develop is chosen as both action cards")
+        assert i18n.localize(refused.value.args[0], "pl").startswith("Rozwój: wybrano jako obie karty akcji")
+        assert flow.session.last_seq == before
+        flow.report("Ann", "select", {"action": "Develop", "second": "Develop (second card)"})  # both Develop cards
+        flow.report("Bob", "select", {"action": "Produce", "second": "Settle"})
+        assert [s["phase"] for s in flow.engine_view()["steps"]] == ["develop", "develop", "settle", "produce"]
+
+
 def test_race_advanced_needs_two_players() -> None:
     with pytest.raises(BadEntry, match="advanced game is for 2 players, not 3"):
         FLOWS["race"].settings(parse_players("Ann,Bob,Cy"), {"advanced": True})

@@ -155,6 +155,10 @@ class RaceFlow(FlowBase):
             ids = [_actions()[values["action"]]["id"]]
             if values.get("second"):
                 ids.append(_actions()[values["second"]]["id"])
+            if len(ids) == 2 and ids[0] == ids[1]:  # nine cards, each once (advanced 2-player game)
+                raise BadEntry(Text("{card} is chosen as both action cards: each of the nine cards can be chosen once "
+                                    "(Develop and Settle each have a second card)",
+                                    card=term("race.action", ids[0])))
             return "action_chosen", {"player": player, "actions": ids}
         if form == "card":
             return "card_placed", {"player": player, "card": values["card"]}
