@@ -144,3 +144,26 @@ def test_no_greek_sentence_gives_a_tile_the_gender_of_another():
     hex a Monolith or an Orbital is built on ("το πλακίδιο Μονόλιθος"; "το Μονόλιθος", "το Τροχιά" before), a guardian
     still on a hex."""
     assert [(english, said) for english, said in pairs("el") if ARTICLE_BEFORE_TILE.search(said)] == []
+
+
+FIELD_ARTICLE = re.compile(r"(?<!\w)(?:[Οο]|[Ηη]|[Ττ]ο|[Ττ]ον|[Ττ]ην?|[Ττ]ου|[Ττ]ης) [«\"']?\{field\}")
+"""An article right before a form field's label ("λείπει το {field}"): the labels have every gender (η Φατρία, ο
+Αρχικός κόσμος, το Πλακίδιο, η Κάρτα), so "λείπει το Φατρία" gave a feminine label a neuter article. The label stands
+after the noun "πεδίο" (field), whose article is its own: "λείπει το πεδίο Φατρία"."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("λείπει το {field}", True),
+    ("το {field} πρέπει να είναι κείμενο έως 100 χαρακτήρων", True),
+    ("λείπει το πεδίο {field}", False),
+    ("{form}: άγνωστο πεδίο {field}· πεδία: {fields}", False),
+])
+def test_an_article_before_a_fields_label_is_found(text, found):
+    assert bool(FIELD_ARTICLE.search(text)) is found
+
+
+def test_no_greek_sentence_gives_a_fields_label_the_gender_of_another():
+    """A report sent without its faction read "Προετοιμασία: λείπει το Φατρία" (a neuter article before a feminine
+    label); a card name over 100 characters "το Κάρτα …". Every Greek message naming a form's field reads right
+    whatever the label's gender."""
+    assert [(english, said) for english, said in pairs("el") if FIELD_ARTICLE.search(said)] == []

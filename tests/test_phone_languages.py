@@ -34,7 +34,7 @@ def _phone(hub, lang: str | None = None, cookie: str | None = None, **kw):
 
 # hand-written: what a Greek, Polish and Hungarian reader should see (not copied from the catalogs' code paths)
 NOT_JSON = {"el": "δεν είναι έγκυρο JSON", "pl": "nie jest poprawnym JSON-em", "hu": "nem érvényes JSON"}
-MISSING_PLAYER = {"el": "λείπει το 'player': στείλτε το όνομα ενός παίκτη",
+MISSING_PLAYER = {"el": "λείπει το πεδίο 'player': στείλτε το όνομα ενός παίκτη",
                   "pl": "brakuje 'player': wyślij imię gracza",
                   "hu": "hiányzik a 'player': küldd el egy játékos nevét"}
 UNKNOWN_FIELD = {"el": "άγνωστο πεδίο 'playr'", "pl": "nieznane pole 'playr'", "hu": "ismeretlen mező: 'playr'"}
