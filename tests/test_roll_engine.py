@@ -233,6 +233,23 @@ def test_extra_white_die_cannot_show_wild_and_is_only_for_2_players():
     assert "only with 2 players" in whats(t3.last_findings())
 
 
+def test_the_extra_white_die_reported_twice_with_two_faces_is_said_and_the_last_counts():
+    # p.4 Reveal, 2 players: one extra white die. Ann's phone sends Explore with her selection, Bob's sends Develop
+    # with his: the table is told both faces, and the die counts as the last one reported (Develop runs, Explore
+    # does not, nobody having selected it). The same face sent twice says nothing.
+    t = two_players()
+    t.add("phase_selected", "Ann", phase="settle", extra_white="explore")
+    t.add("phase_selected", "Bob", phase="ship", extra_white="develop")
+    assert whats(t.last_findings()) == (
+        "the extra white die: Bob reports Develop, reported before as Explore; the last report counts")
+    t.add("reveal")
+    assert t.run().state.selected == ("develop", "settle", "ship")
+    same = two_players()
+    same.add("phase_selected", "Ann", phase="settle", extra_white="explore")
+    same.add("phase_selected", "Bob", phase="ship", extra_white="explore")
+    assert not [f for f in same.last_findings() if "extra white die" in f.what]
+
+
 def test_only_selected_phases_run():
     t = two_players()
     t.assign("Ann", ("white", "develop", "develop", "sel"))

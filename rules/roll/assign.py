@@ -169,6 +169,10 @@ def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> Ro
     if extra is not None:
         if extra not in FACES:
             raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
+        if state.extra_white is not None and state.extra_white != extra:  # one die, two reports: the table checks it
+            ctx.finding(Text("the extra white die: {player} reports {face}, reported before as {earlier}; the last "
+                             "report counts", player=p.name, face=face_word(extra),
+                             earlier=face_word(state.extra_white)), WHOLE_TABLE, Severity.INFO, N_("p.4 Reveal"))
         state = replace(state, extra_white=extra)
     if p.selected is not None and p.assigned:
         if state.stage in (Stage.ROLL, Stage.ASSIGN):  # still behind the screen (p.4 Reveal): neither phase named
