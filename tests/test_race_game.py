@@ -447,3 +447,23 @@ def test_advanced_second_develop_phase_bonus_only_for_the_double_chooser():
     r = run(log, advanced=True)
     (what,) = errors(r)
     assert "Drop Ships costs 4 cards here but 3 were paid" in what
+
+
+def test_a_card_placed_past_the_decks_copies_says_how_many_the_deck_has_in_every_language():
+    """The base deck (digest §1, components) holds one Old Earth and two Public Works. A third player's Public Works,
+    or a placed Old Earth while it is Ann's start world, is more than the deck has: said with the deck's count in the
+    language's own plural ("time(s)" and "φορά(ές)" before)."""
+    from companion import i18n
+
+    log = setup()("actions_selected", choices={"Ann": "develop", "Bob": "develop", "Cy": "settle"})
+    log("card_placed", player="Ann", card="Public Works")("card_placed", player="Bob", card="Public Works")
+    log("card_placed", player="Cy", card="Public Works")
+    log("phase_done")("card_placed", player="Bob", card="Old Earth")
+    warned = [f.what for f in run(log, players=("Ann", "Bob", "Cy")).findings if "misread?" in f.what]
+    assert [str(w) for w in warned] == ["Public Works: all 2 in the deck are already in play: misread?",
+                                        "Old Earth is already in play, and the deck has only 1: misread?"]
+    assert i18n.localize(warned[0], "pl") == "Public Works: wszystkie 2 z talii są już w grze: błędny odczyt?"
+    assert i18n.localize(warned[1], "el") == ("Old Earth: είναι ήδη στο παιχνίδι, και η τράπουλα έχει μόνο 1: "
+                                              "λάθος ανάγνωση;")
+    assert i18n.localize(warned[0], "hu") == ("Public Works: a pakli összes (2) példánya már játékban van: rossz "
+                                              "olvasás?")

@@ -525,8 +525,9 @@ class RaceGame(GameBase):
             ctx.finding(Text("{player} already has {card}: a tableau holds one copy of each development",
                              player=player.name, card=card.name), where, Severity.ERROR, rule)
         elif in_play >= card.count:
-            ctx.finding(Text("{card} is already in play {in_play} time(s) and the deck has {count}: misread?",
-                             card=card.name, in_play=in_play, count=card.count), where,
+            ctx.finding(plural("{card} is already in play, and the deck has only {count}: misread?",
+                               "{card}: all {count} in the deck are already in play: misread?",
+                               card.count, card=card.name, count=card.count), where,
                         Severity.WARNING, N_("components"))
         bonus = step.bonus_for(player.name) if step else ()
         paid = ctx.payload.get("paid")
