@@ -167,3 +167,23 @@ def test_no_greek_sentence_gives_a_fields_label_the_gender_of_another():
     label); a card name over 100 characters "το Κάρτα …". Every Greek message naming a form's field reads right
     whatever the label's gender."""
     assert [(english, said) for english, said in pairs("el") if FIELD_ARTICLE.search(said)] == []
+
+
+FIELD_ADJECTIVE = re.compile(r"\{field\} \((?:προαιρετικ|υποχρεωτικ)(?:ό|ή|ός)\)")
+"""A gendered adjective right after a form field's label ("{field} (προαιρετικό)"): a neuter "optional" after a
+feminine label read "Φατρία (προαιρετικό)". The adverb "προαιρετικά" (optionally) fits labels of every gender."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("{field} (προαιρετικό)", True),
+    ("{field} (προαιρετική)", True),
+    ("{field} (προαιρετικά)", False),
+])
+def test_a_gendered_adjective_after_a_fields_label_is_found(text, found):
+    assert bool(FIELD_ADJECTIVE.search(text)) is found
+
+
+def test_no_greek_sentence_gives_a_fields_label_a_gendered_adjective():
+    """A Roll setup form's optional faction read "Φατρία (προαιρετικό)", a neuter adjective after a feminine label;
+    every Greek message that marks a field optional reads right whatever the label's gender."""
+    assert [(english, said) for english, said in pairs("el") if FIELD_ADJECTIVE.search(said)] == []
