@@ -307,8 +307,11 @@ def test_a_military_world_reported_without_saying_how_is_paid_for_where_contact_
 
 
 def test_good_on_a_card_that_does_not_hold_goods():
+    """Old Earth has no goods kind: a good reported on it is an error, and it is not counted as lying there (so
+    neither consumed later nor counted at the tie-break: cards in hand + goods)."""
     r = run(setup()("good_placed", player="Ann", world="Old Earth"))
     assert any("Old Earth does not produce or hold goods" in w for w in errors(r))
+    assert r.state.player("Ann").goods == 0
 
 
 def test_windfall_good_only_at_first_placement():

@@ -623,9 +623,12 @@ class RaceGame(GameBase):
         producing = step is not None and step.phase == "produce"
         used = player.produce_used
         if not (card.is_world and card.goods):
+            # A world without a goods kind has no room for a good: nothing lies on it, nothing to consume or to
+            # count at the tie-break (Race, three uses of a card: a good is a card face down on a world).
             ctx.finding(Text("{card} does not produce or hold goods",
                              card=card.name), where, Severity.ERROR, N_("three uses of a card"))
-        elif placed.good:
+            return state
+        if placed.good:
             ctx.finding(Text("{card} already holds a good; a world holds at most one",
                              card=card.name), where, Severity.ERROR, N_("Produce phase"))
         elif card.is_production:
