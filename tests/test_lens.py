@@ -144,7 +144,7 @@ def test_frames_of_another_size_are_refused(views, lens) -> None:
 
 def test_one_photo_given_three_times_is_one_view(views) -> None:
     # one view cannot fix the focal length: the copies of it are named, not fitted as three tilts
-    with pytest.raises(LensCalibrationFailed, match=r"1 usable view.*frames \[1, 2\] repeat a view"):
+    with pytest.raises(LensCalibrationFailed, match=r"usable views of the sheet: 1 .*frames \[1, 2\] repeat a view"):
         calibrate_lens([views[1], views[1].copy(), views[1].copy()])
     lens = calibrate_lens([views[1], views[1].copy(), *views[2:5]])
     assert lens.views == 4

@@ -145,14 +145,14 @@ def calibrate_lens(frames: Sequence[np.ndarray], layout=None, config=None, min_v
         img.append(pts)
         views.append(ids)
     if len(obj) < min_views:
-        template = (N_("{count} usable view(s) of the sheet (frames {skipped} showed too few markers; frames {alike} "
+        template = (N_("usable views of the sheet: {count} (frames {skipped} showed too few markers; frames {alike} "
                        "repeat a view already given); need {need}: show the whole sheet at {need} or more different "
                        "tilts") if skipped and alike else
-                    N_("{count} usable view(s) of the sheet (frames {skipped} showed too few markers); need {need}: "
+                    N_("usable views of the sheet: {count} (frames {skipped} showed too few markers); need {need}: "
                        "show the whole sheet at {need} or more different tilts") if skipped else
-                    N_("{count} usable view(s) of the sheet (frames {alike} repeat a view already given); need "
+                    N_("usable views of the sheet: {count} (frames {alike} repeat a view already given); need "
                        "{need}: show the whole sheet at {need} or more different tilts") if alike else
-                    N_("{count} usable view(s) of the sheet; need {need}: show the whole sheet at {need} or more "
+                    N_("usable views of the sheet: {count}; need {need}: show the whole sheet at {need} or more "
                        "different tilts"))
         raise LensCalibrationFailed.said(template, count=len(obj), skipped=str(skipped), alike=str(alike),
                                          need=min_views)
