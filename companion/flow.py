@@ -49,7 +49,7 @@ from companion.errors import BadEntry, MovedOn, SessionError, shown
 from companion.flow_export import BGSTATS_URL, bgstats_url
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
 from companion.i18n import AND, N_, Listing, Text, message_of
-from companion.player_names import parse_players
+from companion.player_names import kept_seats
 from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
 
 log = logging.getLogger(__name__)
@@ -160,7 +160,7 @@ class GameFlow:
         self.seats: list[dict[str, str]] = list(session.settings.get("seats") or [])
         if not self.seats:
             names = [p if isinstance(p, str) else p["name"] for p in session.settings.get("players", [])]
-            self.seats = parse_players(",".join(names), spec.info.colours) if names else []
+            self.seats = kept_seats(names, spec.info.colours)
 
     # -- reading -----------------------------------------------------------------------
     @property

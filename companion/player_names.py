@@ -25,6 +25,7 @@ __all__ = [
     "check_player_colour",
     "check_player_name",
     "colour_id",
+    "kept_seats",
     "named_player",
     "parse_players",
     "separator_hint",
@@ -197,6 +198,27 @@ def parse_players(text: str, colours: Sequence[str] = SEAT_COLOURS) -> list[dict
                 s["colour"] = check_player_colour(None, [t["colour"] for t in seats], colours)
     except BadEntry as exc:
         raise BadEntry(Text("--players {text!r}: {problem}", text=text[:60], problem=message_of(exc))) from None
+    return seats
+
+
+def kept_seats(names: Sequence[str], colours: Sequence[str] = SEAT_COLOURS) -> list[dict[str, str]]:
+    """The seats of a stored game that kept only its players' names (``settings["players"]``, no ``"seats"``): each
+    name as kept, checked by the one rule (:func:`check_player_name`, against the names before it), each given the
+    first of ``colours`` still free, in seat order. The names are taken one by one, never joined and split again
+    as a ``--players`` list (:func:`parse_players`).
+
+    Raises:
+        BadEntry: ``"player {number} as kept: "`` and the name's problem (41 characters, a control character, the
+            same player twice: kept by another version of the box, or edited in the file).
+    """
+    seats: list[dict[str, str]] = []
+    for k, name in enumerate(names):
+        try:
+            name = check_player_name(name, [s["name"] for s in seats])
+            colour = check_player_colour(None, [s["colour"] for s in seats], colours)
+        except BadEntry as exc:
+            raise BadEntry(Text("player {number} as kept: {problem}", number=k + 1, problem=message_of(exc))) from None
+        seats.append({"name": name, "colour": colour})
     return seats
 
 

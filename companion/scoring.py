@@ -37,10 +37,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.commands.files import given_path
-from companion.i18n import N_, Text, _, asked_language, kept_as_written, localize, os_reason, say
+from companion.errors import BadEntry
+from companion.i18n import N_, Text, _, asked_language, kept_as_written, localize, message_of, os_reason, say
+from companion.player_names import check_player_name
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
-from rules.scoring import ScoreInputError, json_documents, score_lines, scores_json
+from rules.scoring import ScoreInputError, field_path, has_visible, json_documents, score_lines, scores_json
 
 __all__ = [
     "add_check_parser",
@@ -49,6 +51,7 @@ __all__ = [
     "cmd_check",
     "cmd_score",
     "format_table",
+    "named_by_the_box",
     "read_score_file",
     "scoring_games",
 ]
@@ -205,13 +208,35 @@ def same_place(out: TextIO, err: TextIO) -> bool:
         return False
 
 
+def named_by_the_box(final_scores: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``final_scores`` (or a game's ``check``) whose document's player names are first checked by the box's one rule
+    for a name (:func:`companion.player_names.check_player_name`: at most 40 characters, no ',' or ':', no control
+    character, ...), so ``companion score`` and ``companion check`` take no name the box itself refuses at the table.
+    A name that is no text is left to the game's own check of its file.
+
+    Raises:
+        ScoreInputError: at ``players[K].name``, saying the name's problem; nothing is scored.
+    """
+    def checked(document: Any) -> Any:
+        players = document.get("players") if isinstance(document, Mapping) else None
+        for k, entry in enumerate(players if isinstance(players, list) else ()):
+            name = entry.get("name") if isinstance(entry, Mapping) else None
+            if isinstance(name, str) and has_visible(name):
+                try:
+                    check_player_name(name)
+                except BadEntry as exc:
+                    raise ScoreInputError(field_path(field_path("players", k), "name"), message_of(exc)) from None
+        return final_scores(document)
+    return checked
+
+
 def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``companion score``: 0 scored, 1 invalid input (message on stderr; the game's ``info.input_error_exit``),
     2 a game that cannot score. A bad line of a JSON Lines file is a row of the output in its place (an
     ``{"line", "error"}`` object with ``--json``) and a message on stderr, said once where both reach one terminal."""
     out = out or sys.stdout
     err = err or sys.stderr
-    scorers = scoring_games()
+    scorers = {name: named_by_the_box(scores) for name, scores in scoring_games().items()}
     if args.game not in scorers:
         print(
             _("companion score: game {game!r} cannot score; choose from {value}").format(
@@ -295,7 +320,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
     """
     out = out or sys.stdout
     err = err or sys.stderr
-    checkers = checking_games()
+    checkers = {name: named_by_the_box(check) for name, check in checking_games().items()}
     if args.game not in checkers:
         print(
             _("companion check: game {game!r} cannot check; choose from {value}").format(

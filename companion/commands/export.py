@@ -77,8 +77,8 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
                 flow = GameFlow(session, FLOWS[session.game.name])
             except BadEntry as exc:  # its players as kept no longer pass (kept by another version, or edited by hand)
                 print(_("companion export: {problem}").format(problem=say(Text(
-                    "session {session} in {path} no longer replays with this program's {game} rules: {problem}",
-                    session=session.id, path=str(db), game=repr(session.game.name), problem=message_of(exc)))),
+                    "session {session} in {path} keeps a player name this program refuses: {problem}",
+                    session=session.id, path=str(db), problem=message_of(exc)))),
                     file=sys.stderr)
                 return EXIT_INPUT
             finished = None  # the newest finished game, taken when the newest game has not ended
