@@ -174,6 +174,55 @@ def test_a_galactic_research_facility_scores_the_highest_payment_plus_one(store)
     assert _table(flow) == [("Ann", 7, 6), ("Bob", 11, 2), ("Cy", 12, 1)]
 
 
+def test_a_galactic_research_facility_bid_over_the_bidders_credits_pays_what_they_have_and_scores_what_was_paid(
+        store):
+    # The card: each other player secretly pays 0-3 credits and gains that many VP; the builder gains the highest
+    # amount paid + 1. The rulebook says nothing of a bid a player cannot pay when the round's payments are made
+    # (rulebook 'Player order': after every player's action): the bidder pays what they have, the builder gains the
+    # highest amount actually paid + 1.
+    flow = start(store, "among", "Ann,Bob,Cy")
+    flow.report("Bob", "credits", {"delta": -8})  # Bob: 10 - 8 = 2 credits
+    flow.report("Ann", "location", {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1": "Bob",
+                                    "bid_1_credits": 3, "bid_2": "Cy", "bid_2_credits": 2})
+    # built: Ann 10 - 3 credits; 3 printed VP + the highest bid 3 + 1
+    assert _table(flow)[0] == ("Ann", 7, 7)
+    flow.report("Bob", "location", {"card": "Turret", "cell": [1, 0]})  # Bob: 2 - 1 = 1 credit, 2 VP
+    flow.report("Cy", "discard", {})  # Cy: 10 + 3 = 13
+    flow.next_phase()
+    # Bob has 1 credit of his 3: pays 1, +1 VP (2 + 1 = 3). Cy pays 2: 11 credits, 2 VP. The highest paid is 2, so
+    # Ann gains 2 + 1 = 3, not 4: 3 printed + 3 = 6 VP
+    assert _table(flow) == [("Ann", 7, 6), ("Bob", 0, 3), ("Cy", 11, 2)]
+    ann = flow.session.replay().state.player("Ann")
+    assert ann.station.at((1, 0)).vp_earned == 6  # what a removal at the year's end takes back
+    said = [i18n.say(f["what"], "en") for f in flow.findings()]
+    assert any("Bob bid 3 credits and has 1 at the end of the round: pays 1, +1 VP" in w for w in said), said
+    assert any("the highest payment is 2, not the 3 bid: Ann gains 2 + 1 = 3 VP, 1 less" in w for w in said), said
+    rules = [i18n.say(f["rule"], "en") for f in flow.findings()]
+    assert any("the rulebook says nothing of a bid over the bidder's credits" in r for r in rules), rules
+    flow.session.undo()  # the round's end taken back: the bids are not paid yet
+    assert _table(flow) == [("Ann", 7, 7), ("Bob", 1, 2), ("Cy", 13, 0)]
+
+
+@pytest.mark.parametrize("lang, words", [("el", "η μεγαλύτερη πληρωμή είναι 0, όχι η προσφορά 2"),
+                                         ("pl", "najwyższa zapłata to 0, a nie oferta 2"),
+                                         ("hu", "a legmagasabb kifizetés 0, nem a 2 ajánlat")])
+def test_a_galactic_research_facility_bid_nobody_could_pay_gives_the_builder_one_said_in_the_phones_language(
+        store, lang, words):
+    flow = start(store, "among", "Ann,Bob,Cy")
+    flow.report("Bob", "credits", {"delta": -10})  # Bob: 0 credits
+    flow.report("Ann", "location", {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1": "Bob",
+                                    "bid_1_credits": 2})
+    flow.report("Bob", "vp", {"delta": 1})  # not an action: Bob takes none and keeps 0 credits
+    flow.report("Cy", "discard", {})
+    with pytest.raises(BadEntry):  # Bob has reported no action: the table is asked to confirm
+        flow.next_phase()
+    flow.next_phase()
+    # Bob pays 0 of 2, gains 0; Ann gains 0 + 1: 3 printed + 1 = 4 VP, 10 - 3 = 7 credits
+    assert _table(flow) == [("Ann", 7, 4), ("Bob", 0, 1), ("Cy", 13, 0)]
+    said = [i18n.say(f["what"], lang) for f in flow.findings(limit=20)]
+    assert any(words in w for w in said), said
+
+
 def test_a_galactic_research_facility_payment_without_its_player_is_refused(store):
     flow = start(store, "among", "Ann,Bob,Cy")
     with pytest.raises(BadEntry) as refused:

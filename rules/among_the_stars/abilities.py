@@ -28,7 +28,9 @@ __all__ = ["END_GAME_KINDS", "IMMEDIATE_KINDS", "Immediate", "Interaction", "end
 class Interaction:
     """An effect on another player, resolved after every player's action of the round (rulebook 'Player order').
 
-    ``what`` is ``"vp"`` or ``"credits"``; ``delta`` is added to ``target`` (may be negative).
+    ``what`` is ``"vp"`` or ``"credits"`` (``delta`` is added to ``target``; may be negative), or ``"bid"``: a payment
+    of ``delta`` credits promised to a Galactic Research Facility, paid from what ``target`` has then, as many VP
+    (the builder's VP follow what was paid: :mod:`rules.among_the_stars.game`'s resolution).
     """
 
     target: str
@@ -37,6 +39,7 @@ class Interaction:
     reason: str
     transfer_to: str | None = None  # credits taken from ``target`` go to this player (as many as ``target`` has)
     source: str = ""  # the player whose card caused it (orders the resolution)
+    cell: tuple[int, int] | None = None  # the card's cell in ``source``'s station (a bid's Galactic Research Facility)
 
 
 @dataclass(frozen=True)
@@ -161,13 +164,9 @@ def immediate(  # noqa: C901
             left -= n
             moves.append(Interaction(who, "credits", -n, card.name, transfer_to=builder, source=builder))
         return Immediate(card.vp, interactions=tuple(moves))
-    if kind == "secret_bid":
+    if kind == "secret_bid":  # the highest bid + 1 now; a bid not paid in full lowers it when the round ends
         bids = {k: max(0, min(int(v), prm["max_each"])) for k, v in (choices.get("bids") or {}).items()}
-        moves = []
-        for who, n in bids.items():
-            if n:
-                moves += [Interaction(who, "credits", -n, card.name, source=builder),
-                          Interaction(who, "vp", n, card.name, source=builder)]
+        moves = [Interaction(who, "bid", n, card.name, source=builder, cell=p.cell) for who, n in bids.items() if n]
         return Immediate(card.vp, max(bids.values(), default=0) + 1, interactions=tuple(moves))
     if kind == "pay_or_lose":
         moves = []

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.among_the_stars.abilities import Interaction, immediate
+from rules.among_the_stars.choices import choice_count, choices_paid, reactor_beside
 from rules.among_the_stars.data import (
     MAIN_REACTOR,
     POWER_REACTOR,
@@ -220,50 +221,6 @@ INFO = GameInfo(
 """Among the Stars' declaration (:class:`rules.core.GameInfo`)."""
 
 
-def _reactor_beside(station: Station, word: str, cell: Cell, want: Any, ctx: EventContext) -> None:
-    """A Solar Panels' chosen reactor (``choices.reactor``, ``[i, j]``, or None: the first beside it) is a reactor
-    beside ``cell`` (card text: add 1 energy cube to a reactor it is built next to).
-
-    Raises:
-        BadEvent: it is not, naming the reactors beside it.
-    """
-    beside = [n for n in station.neighbours(cell) if n.is_reactor]
-    if want is None or (isinstance(want, (list, tuple)) and any(list(n.cell) == list(want) for n in beside)):
-        return
-    raise ctx.bad(Text("{card}: no reactor beside it at {cell}; choose one of: {cells}", card=word, cell=str(want),
-                       cells=Listing(f"[{n.cell[0]}, {n.cell[1]}]" for n in beside)))
-
-
-def _choice_count(choices: Mapping[str, Any], key: str, ctx: EventContext) -> int:
-    """``choices[key]`` (0 when absent): a Shield Generator's ``extra_cubes`` (cubes spent beyond its cost) or a
-    Business Offices' ``escrow`` (credits placed on it).
-
-    Raises:
-        BadEvent: not a whole number of 0 or more.
-    """
-    n = choices.get(key, 0)
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ctx.bad(f"choices.{key}: a whole number, 0 or more; got {n!r}")
-    return n
-
-
-def _choices_paid(word: str, extra: int, cubes_left: int, escrow: int, credits_left: int, ctx: EventContext) -> None:
-    """What a card's choice spends is there to spend: a Shield Generator's cubes beyond its cost (``extra``) from the
-    reactors within reach, ``cubes_left`` once its cost is paid (card text: +2 VP per extra energy cube spent); a
-    Business Offices' credits placed on it (``escrow``) from ``credits_left`` once its cost is paid (card text: place
-    up to 6 of your credits on it). Taking fewer without a word would score what the player did not count.
-
-    Raises:
-        BadEvent: more asked than there is, naming both numbers; nothing is recorded.
-    """
-    if extra > cubes_left:
-        raise ctx.bad(Text("{card}: energy cubes beyond its cost: {extra}, but the reactors within reach hold only "
-                           "{left} beyond its cost", card=word, extra=extra, left=cubes_left))
-    if escrow > credits_left:
-        raise ctx.bad(Text("{card}: credits placed on it: {escrow}, but only {left} are left after paying its cost",
-                           card=word, escrow=escrow, left=credits_left))
-
-
 class AmongTheStarsGame(GameBase):
     """Among the Stars (Artipia Games, 2012), base game, 2-4 players, as a :class:`rules.core.Game`."""
 
@@ -384,7 +341,7 @@ class AmongTheStarsGame(GameBase):
         choices = ctx.payload.get("choices") or {}
         if not isinstance(choices, Mapping):
             raise ctx.bad("'choices' must be an object of the card's choices")
-        extra, escrow = (_choice_count(choices, key, ctx) for key in ("extra_cubes", "escrow"))
+        extra, escrow = (choice_count(choices, key, ctx) for key in ("extra_cubes", "escrow"))
         p = self._acted(state, p, ctx, card.name, cell)
         issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
         fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)
@@ -403,11 +360,11 @@ class AmongTheStarsGame(GameBase):
                 paid += took
                 station = station.with_cubes(src, r.cubes - took)
         credits = max(0, p.credits - card.cost_credits)
-        _choices_paid(card.word, extra, max(0, paid - card.cost_energy), escrow, credits, ctx)
+        choices_paid(card.word, extra, max(0, paid - card.cost_energy), escrow, credits, ctx)
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
         placed = Placed(card, cell, year=state.year, order=station.next_order, cubes_spent=paid, flags=flags)
         station = station.with_card(placed)
-        _reactor_beside(station, card.word, cell, choices.get("reactor"), ctx)
+        reactor_beside(station, card.word, cell, choices.get("reactor"), ctx)
         imm = immediate(station, placed, year=state.year, years=cat.rules["years"], paid=paid, credits=credits,
                         choices=choices, builder=p.name)
         for c, n in imm.cubes.items():
@@ -558,21 +515,27 @@ class AmongTheStarsGame(GameBase):
         return state
 
     # -- round and year -------------------------------------------------------------------------
-    def _resolve(self, state: AmongState) -> AmongState:
+    def _resolve(self, state: AmongState, ctx: EventContext) -> AmongState:
         """Pending effects on other players, highest VP first, then most credits, then seat order (rulebook 'Player
-        order')."""
+        order'). A Galactic Research Facility's bids are paid from what each bidder has then
+        (:meth:`_bids_paid`)."""
         if not state.pending:
             return state
         rank = {p.name: (-p.vp, -p.credits, k) for k, p in enumerate(state.players)}
         order = sorted(range(len(state.pending)),
                        key=lambda k: (rank.get(state.pending[k].source, (0, 0, len(rank))), k))
+        bids = [k for k in order if state.pending[k].what == "bid"]
+        paid: dict[int, int] = {}  # a bid's place in ``state.pending`` -> credits paid
         for k in order:
             it = state.pending[k]
             try:
                 who = state.player(it.target)
             except KeyError:
                 continue  # a virtual player or a name not at the table: nothing to do
-            if it.what == "vp":
+            if it.what == "bid":
+                paid[k] = min(who.credits, it.delta)
+                state = state.with_player(replace(who, credits=who.credits - paid[k], vp=who.vp + paid[k]))
+            elif it.what == "vp":
                 state = state.with_player(replace(who, vp=max(0, who.vp + it.delta)))
             elif it.transfer_to:
                 moved = min(who.credits, -it.delta)
@@ -581,7 +544,41 @@ class AmongTheStarsGame(GameBase):
                 state = state.with_player(replace(to, credits=to.credits + moved))
             else:
                 state = state.with_player(replace(who, credits=max(0, who.credits + it.delta)))
-        return replace(state, pending=())
+        return self._bids_paid(replace(state, pending=()), [(state.pending[k], paid.get(k, 0)) for k in bids], ctx)
+
+    def _bids_paid(self, state: AmongState, bids: list[tuple[Interaction, int]], ctx: EventContext) -> AmongState:
+        """What a Galactic Research Facility's bids came to once paid (``bids``: each bid and the credits paid; card
+        text: each other player secretly pays 0-3 credits and gains that many VP; you gain the highest amount paid +
+        1). A bidder pays what they have, at most the bid, and gains as many VP as they paid. The builder scored the
+        highest bid + 1 when building; where the highest payment falls short of it, the builder keeps the highest
+        payment + 1 and loses the rest, and so does the card's VP earned. The rulebook says nothing of a bid larger
+        than the bidder's credits; each shortfall is said as a finding citing the card."""
+        cat = self.cat
+        cited = N_("card text (Galactic Research Facility): you gain the highest amount paid + 1; the rulebook says "
+                   "nothing of a bid over the bidder's credits")
+        for it, paid in bids:
+            if paid < it.delta:
+                ctx.finding(Text("{card}: {player} bid {bid} credits and has {paid} at the end of the round: pays "
+                                 "{paid}, +{paid} VP", card=cat.card(it.reason).word, player=it.target, bid=it.delta,
+                                 paid=paid),
+                            it.target, Severity.INFO, cited, player=it.target, card=it.reason)
+        for source, cell in dict.fromkeys((it.source, it.cell) for it, _ in bids):
+            mine = [(it, paid) for it, paid in bids if (it.source, it.cell) == (source, cell)]
+            bid, got = max(it.delta for it, _ in mine), max(paid for _, paid in mine)
+            if got >= bid:
+                continue
+            builder = state.player(source)
+            placed = builder.station.at(cell) if cell is not None else None
+            station = builder.station
+            if placed is not None and placed.vp_earned is not None:
+                station = station.replaced(replace(placed, vp_earned=max(0, placed.vp_earned - (bid - got))))
+            state = state.with_player(replace(builder, vp=max(0, builder.vp - (bid - got)), station=station))
+            ctx.finding(Text("{card}: the highest payment is {paid}, not the {bid} bid: {player} gains {paid} + 1 "
+                             "= {vp} VP, {lost} less than scored when it was built",
+                             card=cat.card(mine[0][0].reason).word, paid=got, bid=bid, player=source, vp=got + 1,
+                             lost=bid - got),
+                        source, Severity.INFO, cited, player=source, card=mine[0][0].reason, cell=cell)
+        return state
 
     def _round_ended(self, state: AmongState, ctx: EventContext) -> AmongState:
         """Every player has acted: effects on others resolve, then the next round, or the end of the year."""
@@ -590,7 +587,7 @@ class AmongTheStarsGame(GameBase):
                 ctx.finding(Text("{player} took no action in year {year}, round {round}",
                                  player=p.name, year=state.year, round=state.round), p.name,
                             Severity.WARNING, N_("rulebook 4 'Round overview': every player does one action"))
-        state = self._accelerated(self._resolve(state), ctx)
+        state = self._accelerated(self._resolve(state, ctx), ctx)
         if state.round < self.rounds_in_year(state):
             return replace(state, round=state.round + 1)
         return self._year_ended(state, ctx)
