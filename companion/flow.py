@@ -26,6 +26,7 @@ The flow's view (``view["game"]`` of the published view for these games)::
      "next": {"label": "Settle", "enabled": true, "why": "", "asked": "" | what the last Next asks to confirm},
      "forms": [Form.to_json()...], "open_forms": {"Ann": ["tile", ...]},
      "choices_now": {"Ann": {form id: {field name: {"choices": [...], "none": "..."}}}},
+     "cell_choices": {"Ann": {form id: {field name: {"after": field, "by": {"i,j": {"places": [...], "chosen"}}}}}},
      "undo": {"Ann": {"label": null | what the phone's Undo does now, "shown": bool}} (:meth:`GameFlow.undo_label`),
      "withdraw": {"Ann": [{"form": id, "label": "Withdraw my entry: …"}]} (:meth:`GameFlow.kept_entries`),
      "findings": [{"what", "where", "severity", "rule", "seq", "todo"}],
@@ -365,6 +366,7 @@ class GameFlow:
             "forms": [f.to_json() for f in self.spec.forms(ev)],
             "open_forms": {name: self.open_forms(ev, progress, name) for name in self.names},
             "choices_now": {name: self.spec.choices_now(ev, progress, name) for name in self.names},
+            "cell_choices": {name: self.spec.cell_choices(ev, progress, name) for name in self.names},
             "undo": {name: self.undo_label(ev, progress, name) for name in self.names},
             "withdraw": {name: [] if t.over else [{"form": form, "label": Text("Withdraw my entry: {form}",
                                                                                 form=labels[form])}

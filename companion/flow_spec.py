@@ -309,6 +309,11 @@ class GameSpec(Protocol):
         """The hidden end-of-game entry forms open to ``player`` now (:meth:`FlowBase.entry_forms`), or []."""
         ...
 
+    def cell_choices(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """The pieces of ``player``'s board a cell field offers, by another field's value
+        (:meth:`FlowBase.cell_choices`)."""
+        ...
+
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """Why ``player`` may not report ``value`` in ``form``'s ``field`` now (:meth:`FlowBase.outside_choices`)."""
         ...
@@ -426,6 +431,16 @@ class FlowBase:
         (Eclipse's attack on a player you have relations with: only those players), as ``{form id: {field name:
         {"choices": [choice, ...], "none": what the form says instead of an empty list}}}``. The default narrows
         nothing: ``{}``."""
+        return {}
+
+    def cell_choices(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """The places of ``player``'s own board that a ``cell`` field of an open form offers, where they depend on the
+        value of another field of the form (Among the Stars: the reactors that can pay a location's energy cube, by
+        the place it is built at), as ``{form id: {field name: {"after": other field, "by": {"i,j" (the other
+        field's cell): {"places": [{"at": [i, j], "label"}, ...], "chosen": [i, j]}}}}}``. The phone shows such a
+        field as a list of those places, ``chosen`` first picked, and only while the other field holds a cell listed
+        in ``by``; else it leaves it out of what it sends (the box then chooses). These are no narrowing: the rules
+        refuse a place that cannot be taken, with why. The default offers none: ``{}``."""
         return {}
 
     def columns_now(self, view: Mapping[str, Any]) -> tuple[Column, ...]:

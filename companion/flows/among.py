@@ -108,7 +108,7 @@ class AmongFlow(FlowBase):
         return (
             Form("location", Text("Location built"), (
                 Field("card", Text("Location"), choices=locations, labels=tuple(by_name[n].word for n in locations)),
-                Field("cell", PLACE_LABEL, **cell), *_card_choice_fields(names))),
+                Field("cell", PLACE_LABEL, **cell), *_card_choice_fields(names), *_energy_fields())),
             Form("reactor", Text("Power Reactor built"), (Field("cell", PLACE_LABEL, **cell),)),
             Form("discard", Text("Card discarded for credits"), ()),
             self._conflict_form(view),
@@ -169,6 +169,32 @@ class AmongFlow(FlowBase):
         return {"conflict": {"target": {"choices": [p["name"] for p in view["players"] if p["name"] != player],
                                         "none": ""}}}
 
+    def cell_choices(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """The reactors each energy cube of a location can come from, by the place it is built at (rulebook 4 'Build
+        a location': any reactor holding cubes within distance 2, the distance counted through built cards; FAQ: the
+        cubes may come from several), only where more than one reactor can pay; each cube's first choice is the
+        box's own (nearest first, then build order: what it takes when nothing is chosen)."""
+        if progress.over:
+            return {}
+        me = next((p for p in view.get("players") or () if p["name"] == player), {})
+        asked = {f.name for f in _energy_fields()}
+        by: dict[int, dict[str, Any]] = {k: {} for k in ENERGY_CUBES if f"energy_{k}" in asked}
+        for place in me.get("energy_reach") or ():
+            reactors = place["reactors"]
+            if len(reactors) < 2:
+                continue  # one reactor in reach: nothing to choose
+            key = f"{place['cell'][0]},{place['cell'][1]}"
+            places = [{"at": list(r["cell"]), "label": plural("{reactor} at {cell}: {n} energy cube",
+                                                              "{reactor} at {cell}: {n} energy cubes", r["cubes"],
+                                                              reactor=_card_word(r["card"]),
+                                                              cell=_cell_text(r["cell"]))} for r in reactors]
+            cubes = [list(r["cell"]) for r in reactors for _ in range(r["cubes"])]  # the box's order
+            for k in by:
+                if k <= len(cubes):
+                    by[k][key] = {"places": places, "chosen": cubes[k - 1]}
+        fields = {f"energy_{k}": {"after": "cell", "by": by[k]} for k in by if by[k]}
+        return {"location": fields} if fields else {}
+
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """The secret objective is a Qualeen's alone (rulebook 'Races', Qualeen), a Conflict card is in the deck only
         in years 2-4 of the aggressive mode (rulebook 7); else :meth:`FlowBase.closed_why`."""
@@ -186,6 +212,9 @@ class AmongFlow(FlowBase):
             payload = {"card": values["card"], "cell": values["cell"]}
             others = tuple(p["name"] for p in view.get("players") or () if p["name"] != player)
             choices = _card_choices(values, _card_choice_fields(()), others)
+            energy = _energy_choice(values)
+            if energy:
+                choices["energy"] = energy
             return "location_built", {**payload, "choices": choices} if choices else payload
         if form == "reactor":
             return "reactor_built", {"cell": values["cell"]}
@@ -312,6 +341,39 @@ def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
         Field("reactor", Text("{card}: the reactor beside it that takes the cube", card=card("Solar Panels")),
               kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE, **beside("Solar Panels")),
     )
+
+
+ENERGY_CUBES = (1, 2, 3)
+"""The energy cubes a location form names a reactor for: a card's energy cost is 0-2 (Heavy Ion Cannon 2), and a
+Shield Generator (cost 1) may spend up to 2 more (card data)."""
+
+
+def _energy_fields() -> tuple[Field, ...]:
+    """The location form's ``energy_1``..``energy_3``: the reactor each energy cube of the card comes from, shown beside
+    the cards that cost that many cubes (a Shield Generator's extra cubes come from the nearest reactors left)."""
+    cat = catalogue()
+    costing = {k: tuple(sorted(c.name for c in cat.cards.values() if not c.is_reactor and c.cost_energy >= k))
+               for k in ENERGY_CUBES}
+    return tuple(Field(f"energy_{k}", Text("Energy cube {n}: the reactor it comes from", n=k), kind="cell",
+                       minimum=-CELL_RANGE, maximum=CELL_RANGE, optional=True, shown_for=("card", costing[k]))
+                 for k in ENERGY_CUBES if costing[k])
+
+
+def _energy_choice(values: Mapping[str, Any]) -> list[list[int]]:
+    """The event's ``choices.energy`` (``rules.among_the_stars.game.LOCATION_BUILT``): the reactor cells named in the
+    location form's energy fields, cube by cube; the cubes not named are the box's choice.
+
+    Raises:
+        BadEntry: a cube named beyond the card's energy cost (a Shield Generator's extra cubes are the box's choice),
+            naming the field and the card.
+    """
+    card = catalogue().card(values["card"])
+    named = [(k, values.get(f"energy_{k}")) for k in ENERGY_CUBES if values.get(f"energy_{k}") is not None]
+    for k, _cell in named:
+        if k > card.cost_energy:
+            raise BadEntry(Text("{field}: leave it empty when you build {card}",
+                                field=Text("Energy cube {n}: the reactor it comes from", n=k), card=card.word))
+    return [list(cell) for _k, cell in named]
 
 
 def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -123,6 +123,7 @@ window.FlowDraw = (function () {
         const inputs = numbers.querySelectorAll("input");
         inputs[0].value = String(at[0]);
         inputs[1].value = String(at[1]);
+        inputs[1].dispatchEvent(new Event("change", { bubbles: true })); // what shows beside the place (showFor)
         for (const other of grid.querySelectorAll(".cell.free")) {
           other.classList.toggle("chosen", other === b);
           other.textContent = other === b ? "\u2713" : "+";

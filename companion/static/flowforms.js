@@ -12,10 +12,15 @@ window.FlowForms = function (page) {
   const seat = page.seat;
   let formShown = null; // the form drawn (its id, the seat, the choices the table left): drawn anew when it changes
 
-  function fieldInput(f) {
+  function fieldInput(f, pick) {
     const wrap = el("label", "field", f.optional ? format(_("{field} (optional)"), { field: f.label }) : f.label);
     let input;
-    if (f.kind === "choice") {
+    if (pick) {
+      // a piece of the player's own board, listed by the cell another field holds (game.cell_choices: the reactors
+      // that can pay an energy cube where the location goes); filled and shown by showFor
+      input = el("select");
+      wrap.dataset.picks = JSON.stringify(pick);
+    } else if (f.kind === "choice") {
       input = el("select");
       input.append(el("option", "", f.optional ? "\u2013" : _("choose…")));
       input.firstChild.value = "";
@@ -62,12 +67,41 @@ window.FlowForms = function (page) {
     return wrap;
   }
 
-  // A field that belongs to some choices of another (an Embassy Offices' gift) shows beside them only.
+  // A field that belongs to some choices of another (an Embassy Offices' gift) shows beside them only; a field of
+  // places listed by another field's cell (pickPlaces) only while that cell has places listed.
   function showFor() {
-    for (const wrap of $("fields").querySelectorAll("[data-shown-for]")) {
-      const [name, choices] = JSON.parse(wrap.dataset.shownFor);
-      wrap.hidden = !choices.includes(($("fields").querySelector(`[data-field="${name}"]`) || {}).value);
+    const fields = $("fields");
+    for (const wrap of fields.querySelectorAll("[data-shown-for], [data-picks]")) {
+      let hide = false;
+      if (wrap.dataset.shownFor) {
+        const [name, choices] = JSON.parse(wrap.dataset.shownFor);
+        hide = !choices.includes((fields.querySelector(`[data-field="${name}"]`) || {}).value);
+      }
+      if (wrap.dataset.picks && !pickPlaces(wrap)) hide = true;
+      wrap.hidden = hide;
     }
+  }
+
+  // The places a field of game.cell_choices offers for the cell its "after" field holds now, the box's own choice
+  // first picked (refilled only when that cell changes, so the player's pick stays); false when none are listed.
+  function pickPlaces(wrap) {
+    const pick = JSON.parse(wrap.dataset.picks);
+    const other = $("fields").querySelector(`[data-field="${pick.after}"]`);
+    const parts = other ? [...other.querySelectorAll("input")].map((n) => n.value.trim()) : [];
+    const key = parts.length === 2 && parts.every((v) => v !== "") ? parts.map(Number).join(",") : "";
+    const entry = (pick.by || {})[key];
+    const select = wrap.querySelector("select");
+    if (!entry) return false;
+    if (select.dataset.key !== key) {
+      select.replaceChildren(...entry.places.map((p) => {
+        const o = el("option", "", p.label);
+        o.value = p.at.join(",");
+        return o;
+      }));
+      select.value = entry.chosen.join(",");
+      select.dataset.key = key;
+    }
+    return true;
   }
 
   // The reporting player's own grid board (Among the Stars: their station), or null.
@@ -105,7 +139,8 @@ window.FlowForms = function (page) {
     // the choices the table leaves this seat in the form's fields (Eclipse: an attack offers only the players it
     // has relations with); a field left with none shows why instead of a list, and the form cannot be sent
     const narrowed = ((game.choices_now || {})[me] || {})[pick.value] || {};
-    const shown = pick.value + "\n" + me + "\n" + JSON.stringify(narrowed);
+    const picks = ((game.cell_choices || {})[me] || {})[pick.value] || {};
+    const shown = pick.value + "\n" + me + "\n" + JSON.stringify(narrowed) + "\n" + JSON.stringify(picks);
     if (formShown !== shown) {
       formShown = shown;
       const fields = $("fields");
@@ -114,7 +149,7 @@ window.FlowForms = function (page) {
       for (const f of (form && form.fields) || []) {
         const left = narrowed[f.name];
         if (left && !(left.choices || []).length) fields.append(el("p", "form-none", left.none || ""));
-        else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f));
+        else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f, picks[f.name]));
       }
       if (form && form.hint) fields.append(el("p", "form-hint", form.hint)); // what the box counts by itself
       showFor();
@@ -173,7 +208,9 @@ window.FlowForms = function (page) {
     for (const input of $("fields").querySelectorAll("[data-field]")) {
       if (input.closest("[hidden]")) continue; // a field shown beside other choices (showFor)
       const kind = input.dataset.kind;
-      if (kind === "cell") {
+      if (kind === "cell" && input.tagName === "SELECT") { // a place listed (pickPlaces): "i,j"
+        out[input.dataset.field] = input.value ? input.value.split(",").map(Number) : null;
+      } else if (kind === "cell") {
         const parts = [...input.querySelectorAll("input")].map((n) => n.value.trim());
         out[input.dataset.field] = parts.every((v) => v === "") ? null : parts.map((v) => (v === "" ? v : Number(v)));
       } else if (kind === "int") {

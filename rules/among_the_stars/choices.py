@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.among_the_stars.station import Cell, Station
+from rules.among_the_stars.data import CardDef
+from rules.among_the_stars.legality import auto_payment, energy_sources
+from rules.among_the_stars.station import Cell, Placed, Station
 from rules.engine import EventContext
-from rules.text import Listing, Text
+from rules.text import Listing, Text, plural
 
-__all__ = ["choice_count", "choices_paid", "reactor_beside"]
+__all__ = ["choice_count", "choices_paid", "energy_chosen", "energy_paid", "reactor_beside"]
 
 
 def reactor_beside(station: Station, word: str, cell: Cell, want: Any, ctx: EventContext) -> None:
@@ -57,3 +59,82 @@ def choices_paid(word: str, extra: int, cubes_left: int, escrow: int, credits_le
     if escrow > credits_left:
         raise ctx.bad(Text("{card}: credits placed on it: {escrow}, but only {left} are left after paying its cost",
                            card=word, escrow=escrow, left=credits_left))
+
+
+def _place(cell: Cell) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: int, rng: int,
+                  ctx: EventContext) -> dict[Cell, int]:
+    """The cubes a location at ``cell`` takes from each reactor when its builder chose them (``choices.energy``: a list
+    of reactor cells ``[i, j]``, one a cube, at most ``need``: its energy cost and a Shield Generator's extra cubes).
+    Rulebook 4 'Build a location': the energy is paid from reactors holding cubes within distance ``rng`` of the new
+    location, the distance counted through built cards (the new one placed); FAQ: the cubes may come from several
+    reactors, which is the player's choice. The cubes not named come from the reactors nearest first, as when
+    nothing is named (:func:`rules.among_the_stars.legality.auto_payment`). ``station`` is the station before the
+    build.
+
+    Returns:
+        ``{reactor cell: cubes}``, possibly less than ``need`` when the reactors in reach hold too few (the placement
+        check says so).
+
+    Raises:
+        BadEvent: not a list of cells; more cubes named than it takes; a cell that holds no reactor, a reactor
+            farther than ``rng`` or not joined to it, a reactor named for more cubes than it holds: each naming the
+            reactor and the ones that can pay.
+    """
+    if not isinstance(want, (list, tuple)) or not all(
+            isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(n, int) and not isinstance(n, bool)
+                                                                for n in v) for v in want):
+        raise ctx.bad(f"choices.energy: a list of reactor cells [i, j], one a cube; got {want!r}")
+    cells = [(v[0], v[1]) for v in want]
+    if len(cells) > need:
+        raise ctx.bad(Text("{card}: {count} energy cubes named, but it takes {need}", card=card.word,
+                           count=len(cells), need=need))
+    after = station.with_card(Placed(card, cell, order=station.next_order))
+    dist = after.distances(cell)
+    sources = energy_sources(after, cell, rng)
+    can = (Listing(Text("the {reactor} at {cell}", reactor=r.word, cell=_place(r.cell)) for r in sources) if sources
+           else Text("none"))
+    named: dict[Cell, int] = {}
+    for c in cells:
+        r = station.at(c)
+        if r is None or not r.is_reactor:
+            raise ctx.bad(Text("{card}: no reactor at {cell} pays its energy; it can come from: {reactors}",
+                               card=card.word, cell=_place(c), reactors=can))
+        far = dist.get(c)
+        if far is None or far > rng:
+            raise ctx.bad(Text("{card} at {cell}: the {reactor} at {other} is {far}, and energy comes from within "
+                               "distance {rng}; it can come from: {reactors}", card=card.word, cell=_place(cell),
+                               reactor=r.word, other=_place(c),
+                               far=Text("not joined to it") if far is None else Text("at distance {distance}",
+                                                                                       distance=far),
+                               rng=rng, reactors=can))
+        named[c] = named.get(c, 0) + 1
+        if named[c] > r.cubes:
+            raise ctx.bad(plural("{card}: the {reactor} at {cell} holds {n} energy cube, and {count} are named from it",
+                                 "{card}: the {reactor} at {cell} holds {n} energy cubes, and {count} are named from "
+                                 "it", r.cubes, card=card.word, reactor=r.word, cell=_place(c), count=named[c]))
+    left = station
+    for c, n in named.items():
+        left = left.with_cubes(c, left.at(c).cubes - n)
+    out = dict(named)
+    for c, n in auto_payment(left.with_card(Placed(card, cell, order=left.next_order)), cell, need - len(cells),
+                             rng).items():
+        out[c] = out.get(c, 0) + n
+    return out
+
+
+def energy_paid(word: str, station: Station, payment: Mapping[Cell, int]) -> Text:
+    """What a location's builder paid its energy with, for the table: ``"Turret: energy paid: 1 cube from the Main
+    Reactor at [0, 0], 1 left"`` (``station``: after the cubes were taken; ``payment``: cubes taken from each reactor
+    cell)."""
+    parts = []
+    for c, n in payment.items():
+        r = station.at(c)
+        if n and r is not None:
+            parts.append(plural("{n} cube from the {reactor} at {cell}, {left} left",
+                                "{n} cubes from the {reactor} at {cell}, {left} left", n, reactor=r.word,
+                                cell=_place(c), left=r.cubes))
+    return Text("{card}: energy paid: {sources}", card=word, sources=Listing(parts))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.among_the_stars.abilities import Interaction, immediate
-from rules.among_the_stars.choices import choice_count, choices_paid, reactor_beside
+from rules.among_the_stars.choices import choice_count, choices_paid, energy_chosen, energy_paid, reactor_beside
 from rules.among_the_stars.data import (
     MAIN_REACTOR,
     POWER_REACTOR,
@@ -47,6 +47,7 @@ from rules.among_the_stars.legality import (
     check_placement,
     check_station,
     correct_station,
+    energy_reach,
     fix_for,
     issue_finding,
     rule_citation,
@@ -83,7 +84,9 @@ LOCATION_BUILT = "location_built"
 (Galactic Research Facility), ``paid`` {player: bool} (School of Alien Cultures),
 ``escrow`` n (Business Offices: refused above the credits left after its cost), ``reactor`` [i, j] (Solar
 Panels: a reactor beside it, else refused), ``extra_cubes`` n (Shield Generator: cubes taken beyond its cost when
-``energy`` is not given; refused above what the reactors within reach hold beyond its cost)."""
+``energy`` is not given; refused above what the reactors within reach hold beyond its cost), ``energy`` [[i, j], ...]
+(any card: the reactor each energy cube comes from, the builder's choice; the cubes not named come from the nearest
+reactors; refused when a cell is no reactor within distance 2 holding that many cubes, naming it)."""
 REACTOR_BUILT = "reactor_built"
 """payload ``{"cell": [i, j], "card": discarded name (optional)}``."""
 CARD_DISCARDED = "card_discarded"
@@ -221,6 +224,26 @@ INFO = GameInfo(
 """Among the Stars' declaration (:class:`rules.core.GameInfo`)."""
 
 
+def _energy_payload(ctx: EventContext) -> dict[Cell, int] | None:
+    """A build's ``energy`` (``[{"cell": [i, j], "cubes": n}]``: what a camera or a hand-made event says was paid) as
+    ``{reactor cell: cubes}``, or None when not given (a wrong source is a finding of the placement check, not a
+    refusal).
+
+    Raises:
+        BadEvent: a row without a cell, or cubes that are not a whole number of 0 or more.
+    """
+    if ctx.payload.get("energy") is None:
+        return None
+    payment: dict[Cell, int] = {}
+    for k, row in enumerate(ctx.payload["energy"]):
+        src = _cell(row.get("cell") if isinstance(row, Mapping) else None, f"event {ctx.event.seq} energy[{k}].cell")
+        n = row.get("cubes", 1)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise BadEvent(f"event {ctx.event.seq} energy[{k}].cubes: a whole number of cubes, got {n!r}")
+        payment[src] = payment.get(src, 0) + n
+    return payment
+
+
 class AmongTheStarsGame(GameBase):
     """Among the Stars (Artipia Games, 2012), base game, 2-4 players, as a :class:`rules.core.Game`."""
 
@@ -328,20 +351,16 @@ class AmongTheStarsGame(GameBase):
         if card.is_reactor:
             raise ctx.bad(f"{card.name} is not built with {LOCATION_BUILT}; use {REACTOR_BUILT}")
         cell = _cell(ctx.payload.get("cell"), f"event {event.seq} cell")
-        payment: dict[Cell, int] | None = None
-        if ctx.payload.get("energy") is not None:
-            payment = {}
-            for k, row in enumerate(ctx.payload["energy"]):
-                src = _cell(row.get("cell") if isinstance(row, Mapping) else None,
-                            f"event {event.seq} energy[{k}].cell")
-                n = row.get("cubes", 1)
-                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                    raise BadEvent(f"event {event.seq} energy[{k}].cubes: a whole number of cubes, got {n!r}")
-                payment[src] = payment.get(src, 0) + n
+        payment = _energy_payload(ctx)
         choices = ctx.payload.get("choices") or {}
         if not isinstance(choices, Mapping):
             raise ctx.bad("'choices' must be an object of the card's choices")
         extra, escrow = (choice_count(choices, key, ctx) for key in ("extra_cubes", "escrow"))
+        if choices.get("energy") is not None:  # the reactors the builder chose (rulebook FAQ: any in reach)
+            if payment is not None:
+                raise ctx.bad("give the reactors paying the energy once: 'energy' or 'choices.energy'")
+            payment = energy_chosen(p.station, card, cell, choices["energy"], card.cost_energy + extra,
+                                    cat.rules["energy_range"], ctx)
         p = self._acted(state, p, ctx, card.name, cell)
         issues = check_placement(p.station, card, cell, credits=p.credits, payment=payment, cat=cat)
         fix = fix_for(issues, p.station, card, cell, credits=p.credits, cat=cat)
@@ -361,6 +380,10 @@ class AmongTheStarsGame(GameBase):
                 station = station.with_cubes(src, r.cubes - took)
         credits = max(0, p.credits - card.cost_credits)
         choices_paid(card.word, extra, max(0, paid - card.cost_energy), escrow, credits, ctx)
+        if choices.get("energy") is not None and payment:  # the table sees where the builder's cubes came from
+            ctx.finding(energy_paid(card.word, station, payment), p.name, Severity.INFO,
+                        N_("rulebook 4 'Build a location': the energy is paid from reactors within distance 2, any "
+                           "of them (FAQ)"), player=p.name, card=card.name, cell=cell)
         flags = tuple(sorted({i.rule for i in issues if i.severity is Severity.ERROR}))
         placed = Placed(card, cell, year=state.year, order=station.next_order, cubes_spent=paid, flags=flags)
         station = station.with_card(placed)
@@ -720,7 +743,9 @@ class AmongTheStarsGame(GameBase):
 
     def view(self, state: AmongState) -> dict[str, Any]:
         """``{"game", "year", "round", "rounds", "pass_direction", "seats", "players": [...], "objectives",
-        "aggressive", "pending", "reminders", "over", "scores"}``."""
+        "aggressive", "pending", "reminders", "over", "scores"}``; each player's ``energy_reach`` lists, for each free
+        place next to their station, the reactors holding cubes that can pay a location's energy there, nearest first
+        (:func:`rules.among_the_stars.legality.energy_reach`)."""
         cat = self.cat
         two = len(state.players) == 2
         reminders = [RACE_REMINDERS[p.race] for p in state.players if p.race in RACE_REMINDERS]
@@ -740,7 +765,10 @@ class AmongTheStarsGame(GameBase):
             "seats": self.seats(state),
             "players": [
                 {"name": p.name, "race": p.race, "credits": p.credits, "vp": p.vp, "escrow": p.escrow,
-                 "station": p.station.to_json(), "locations": p.station.non_reactor_locations()}
+                 "station": p.station.to_json(), "locations": p.station.non_reactor_locations(),
+                 "energy_reach": [{"cell": list(c), "reactors": [
+                     {"card": r.name, "cell": list(r.cell), "cubes": r.cubes} for r in sources]}
+                     for c, sources in energy_reach(p.station, cat.rules["energy_range"]).items()]}
                 for p in state.players
             ],
             "objectives": [cat.objectives[o].name for o in state.objectives],

@@ -32,6 +32,8 @@ __all__ = [
     "check_placement",
     "check_station",
     "correct_station",
+    "energy_reach",
+    "energy_sources",
     "fix_for",
     "issue_finding",
     "legal_cells",
@@ -201,17 +203,40 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
     return issues
 
 
+def energy_sources(after: Station, cell: Cell, rng: int = 2) -> list[Placed]:
+    """The reactors that can pay the energy of a location built at ``cell``: those holding a cube within distance
+    ``rng`` of it, the distance counted through built cards with the new card placed (rulebook 4 'Build a location';
+    FAQ: cubes may come from several reactors, wherever they are in range). ``after`` already holds the new card.
+    Nearest first, then build order: the order the box takes them in when the players do not say
+    (:func:`auto_payment`)."""
+    dist = after.distances(cell)
+    return sorted((r for r in after.reactors() if r.cell != cell and r.cubes > 0 and dist.get(r.cell, rng + 1) <= rng),
+                  key=lambda r: (dist[r.cell], r.order))
+
+
+def energy_reach(station: Station, rng: int = 2) -> dict[Cell, list[Placed]]:
+    """For each empty cell edge-adjacent to ``station``: :func:`energy_sources` of a location built there (the
+    station's reactors as they stand), leaving out the cells no reactor with a cube reaches. Cells in row, then
+    column order."""
+    free = sorted({c for p in station for c in neighbour_cells(p.cell) if station.at(c) is None})
+    out: dict[Cell, list[Placed]] = {}
+    for c in free:
+        after = station.with_card(Placed(station.cards[0].card, c, order=station.next_order))
+        sources = energy_sources(after, c, rng)
+        if sources:
+            out[c] = sources
+    return out
+
+
 def auto_payment(after: Station, cell: Cell, cost: int, rng: int = 2) -> dict[Cell, int]:
-    """Cubes to take for ``cost`` energy when the players did not say: nearest reactors first, then build order.
+    """Cubes to take for ``cost`` energy when the players did not say: nearest reactors first, then build order
+    (:func:`energy_sources`).
 
     ``after`` already holds the new card at ``cell``. May pay less than ``cost`` when the
     reactors in range hold too few cubes (the placement check reports that).
     """
-    dist = after.distances(cell)
-    sources = sorted((r for r in after.reactors() if r.cell != cell and dist.get(r.cell, rng + 1) <= rng),
-                     key=lambda r: (dist[r.cell], r.order))
     payment: dict[Cell, int] = {}
-    for r in sources:
+    for r in energy_sources(after, cell, rng):
         if cost <= 0:
             break
         take = min(r.cubes, cost)

@@ -1,0 +1,188 @@
+"""Among the Stars: the builder chooses which reactors pay a location's energy cubes.
+
+Rulebook 4 'Build a location' (Hungarian edition, "Helyszín Építése"): the energy cost is paid with cubes from a place
+of the station holding energy cubes within distance 2 of the new location, the distance counted through built
+locations that share an edge, one step a location; the Main Reactor and the Power Reactors are the two places that
+hold them. FAQ: the cost may be paid from more than one reactor; as long as it is paid in full and every reactor used
+is within distance, it does not matter where the cubes come from. So the choice is the player's; the box takes the
+nearest reactors first only where nothing is chosen. Values worked by hand from the card data
+(``shared/data/among_the_stars``): a Power Reactor costs 1 credit and holds 2 cubes, a Turret 1 credit and 1 cube
+(2 VP), a Heavy Ion Cannon 3 credits and 2 cubes (6 VP, +2 with 3 reactors).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import i18n
+from companion.errors import BadEntry
+from tests.test_flow import start
+from tests.test_phone_browser import browser  # noqa: F401 (fixture)
+from tests.test_screen_game import _shoot, sized  # noqa: F401 (fixture)
+
+
+def _others_discard(flow) -> None:
+    for name in ("Bob", "Cy"):
+        flow.report(name, "discard", {})
+    flow.next_phase()
+
+
+def _with_reactor(store):
+    """Year 1, round 1: Ann builds a Power Reactor at [1, 0] (10 - 1 = 9 credits); Bob and Cy discard."""
+    flow = start(store, "among", "Ann,Bob,Cy")
+    flow.report("Ann", "reactor", {"cell": [1, 0]})
+    _others_discard(flow)
+    return flow
+
+
+def _cubes(flow, player: str = "Ann") -> dict[tuple[int, int], str]:
+    station = next(b for b in flow.view()["boards"] if b["owner"] == player)
+    return {tuple(c["at"]): c["detail"] for c in station["cells"] if c["detail"]}
+
+
+def _refused(flow, values: dict, lang: str = "en") -> str:
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", values)
+    assert flow.session.last_seq == before  # nothing recorded
+    return i18n.say(refused.value, lang)
+
+
+def test_the_phone_offers_each_reactor_in_reach_nearest_first_where_more_than_one_can_pay(store):
+    flow = _with_reactor(store)
+    offered = flow.view()["cell_choices"]["Ann"]["location"]
+    # at [2, 0] the Power Reactor is 1 step away and the Main Reactor 2 (through [1, 0]): both can pay, the box
+    # takes the nearest first, 2 cubes of it before the Main Reactor's
+    at = offered["energy_1"]["by"]["2,0"]
+    assert [p["at"] for p in at["places"]] == [[1, 0], [0, 0]] and at["chosen"] == [1, 0]
+    assert offered["energy_2"]["by"]["2,0"]["chosen"] == [1, 0]
+    assert [i18n.say(p["label"], "en") for p in at["places"]] == ["Power Reactor at [1, 0]: 2 energy cubes",
+                                                                 "Main Reactor at [0, 0]: 2 energy cubes"]
+    # at [-1, 0] the Main Reactor is 1 step away and the Power Reactor 2: the Main Reactor first
+    assert offered["energy_1"]["by"]["-1,0"]["chosen"] == [0, 0]
+    assert "3,0" not in offered["energy_1"]["by"]  # not next to the station: no place to build
+    # a station with its Main Reactor alone: one reactor can pay, nothing to choose
+    assert flow.view()["cell_choices"]["Bob"] == {}
+
+
+def test_a_turret_takes_its_cube_from_the_main_reactor_chosen_two_steps_away_and_undo_puts_it_back(store):
+    flow = _with_reactor(store)
+    flow.report("Ann", "location", {"card": "Turret", "cell": [2, 0], "energy_1": [0, 0]})
+    # the box alone would have taken the Power Reactor's (1 step): the Main Reactor gave it
+    assert _cubes(flow) == {(0, 0): "1 energy cube", (1, 0): "2 energy cubes"}
+    ann = next(p for p in flow.view()["players"] if p["name"] == "Ann")
+    assert (ann["credits"], ann["vp"]) == (8, 2)  # 9 - 1 credits, 2 printed VP
+    said = [i18n.say(f["what"], "en") for f in flow.findings()]
+    assert "Turret: energy paid: 1 cube from the Main Reactor at [0, 0], 1 left" in said, said
+    flow.session.undo()
+    assert _cubes(flow) == {(0, 0): "2 energy cubes", (1, 0): "2 energy cubes"}
+    ann = next(p for p in flow.view()["players"] if p["name"] == "Ann")
+    assert (ann["credits"], ann["vp"], ann["tableau"]) == (9, 0, 0)
+
+
+def test_a_heavy_ion_cannon_splits_its_two_cubes_between_the_reactors_chosen(store):
+    flow = _with_reactor(store)
+    # [1, 1]: the Power Reactor 1 step away, the Main Reactor 2; the box would take both of the Power Reactor's
+    flow.report("Ann", "location", {"card": "Heavy Ion Cannon", "cell": [1, 1], "energy_1": [0, 0],
+                                    "energy_2": [1, 0]})
+    assert _cubes(flow) == {(0, 0): "1 energy cube", (1, 0): "1 energy cube"}
+    ann = next(p for p in flow.view()["players"] if p["name"] == "Ann")
+    assert (ann["credits"], ann["vp"]) == (6, 6)  # 9 - 3; 6 printed, 2 reactors of the 3 its +2 asks
+
+
+def test_a_cube_not_named_comes_from_the_nearest_reactor_left(store):
+    flow = _with_reactor(store)
+    flow.report("Ann", "location", {"card": "Heavy Ion Cannon", "cell": [1, 1], "energy_1": [0, 0]})
+    assert _cubes(flow) == {(0, 0): "1 energy cube", (1, 0): "1 energy cube"}
+
+
+def test_a_reactor_out_of_reach_not_a_reactor_or_short_of_cubes_is_refused_naming_it(store):
+    flow = _with_reactor(store)
+    flow.report("Ann", "location", {"card": "Turret", "cell": [2, 0]})  # the box's choice: the Power Reactor
+    _others_discard(flow)
+    assert _cubes(flow) == {(0, 0): "2 energy cubes", (1, 0): "1 energy cube"}
+    # [3, 0] is 3 steps from the Main Reactor ([2, 0], [1, 0], [0, 0]): out of reach
+    said = _refused(flow, {"card": "Turret", "cell": [3, 0], "energy_1": [0, 0]})
+    assert ("Turret at [3, 0]: the Main Reactor at [0, 0] is at distance 3, and energy comes from within distance "
+            "2; it can come from: the Power Reactor at [1, 0]") in said, said
+    said = _refused(flow, {"card": "Turret", "cell": [3, 0], "energy_1": [2, 0]})
+    assert "Turret: no reactor at [2, 0] pays its energy; it can come from: the Power Reactor at [1, 0]" in said, said
+    said = _refused(flow, {"card": "Heavy Ion Cannon", "cell": [2, 1], "energy_1": [1, 0], "energy_2": [1, 0]})
+    assert "Heavy Ion Cannon: the Power Reactor at [1, 0] holds 1 energy cube, and 2 are named from it" in said, said
+    said = _refused(flow, {"card": "Turret", "cell": [2, 1], "energy_1": [1, 0], "energy_2": [0, 0]})
+    assert "Energy cube 2: the reactor it comes from: leave it empty when you build Turret" in said, said
+
+
+@pytest.mark.parametrize("lang, words", [("el", "στο [3, 0]"), ("pl", "na [3, 0]"), ("hu", "[3, 0]")])
+def test_a_refused_reactor_is_said_in_the_phones_language(store, lang, words):
+    flow = _with_reactor(store)
+    flow.report("Ann", "location", {"card": "Turret", "cell": [2, 0]})
+    _others_discard(flow)
+    said = _refused(flow, {"card": "Turret", "cell": [3, 0], "energy_1": [0, 0]}, lang)
+    assert words in said and "[0, 0]" in said and "[1, 0]" in said and "energy comes from" not in said, said
+
+
+def test_the_touchscreen_shows_where_the_cubes_came_from(store, sized, output_dir):  # noqa: F811
+    flow = _with_reactor(store)
+    flow.report("Ann", "location", {"card": "Turret", "cell": [2, 0], "energy_1": [0, 0]})
+    _shoot(flow, output_dir / "screen_among_energy_chosen.png")
+    drawn = " ".join(said for said, *_ in sized)
+    assert "energy paid: 1 cube from the Main Reactor at [0, 0], 1 left" in drawn, drawn
+
+
+@pytest.mark.browser
+def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_chosen(
+        browser, hub, tmp_path, output_dir):  # noqa: F811
+    """Chromium, a Hungarian 360 px phone: with a Power Reactor built, a Turret tapped at [2, 0] offers both reactors,
+    the Power Reactor (the box's choice) first picked; no choice beside a card without energy, nor at a place one
+    reactor alone reaches; the Main Reactor chosen pays the cube."""
+    from playwright.sync_api import expect
+
+    from companion.web import create_app, serve
+    from tests.test_among_secret_browser import phone_at
+    from tests.test_phone_browser import flow_on_the_box, join_url
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = None
+    try:
+        with flow_on_the_box(hub, tmp_path, "among", "Ann,Bob,Cy"):
+            for name, form, values in (("Ann", "reactor", {"cell": [1, 0]}), ("Bob", "discard", {}),
+                                       ("Cy", "discard", {})):
+                answer = hub.request("report", origin="cli", timeout=5, player=name, form=form, values=values)
+                assert answer is not None and answer["status"] == 200, answer
+            answer = hub.request("next_phase", origin="cli", timeout=5)
+            assert answer is not None and answer["status"] == 200, answer
+            context, page, errors = phone_at(browser, join_url(server, hub), "hu-HU")
+            page.locator("#seats button", has_text="Ann").click()
+            expect(page.locator("#me")).to_have_text("Ann")
+            page.locator("#form-pick").select_option("location")
+            energy = page.locator('#fields [data-field="energy_1"]')
+            page.locator('#fields [data-field="card"]').select_option("Turret")
+            expect(energy).to_be_hidden()  # no place chosen yet
+            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
+            expect(energy).to_be_visible()
+            assert energy.locator("option").count() == 2
+            assert energy.input_value() == "1,0"  # the box's own choice first
+            assert page.locator('#fields [data-field="energy_2"]').is_hidden()  # a Turret takes 1 cube
+            # the Main Reactor's side: the Main Reactor is nearer there
+            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="0,-1"]').click()
+            expect(energy).to_have_value("0,0")
+            page.locator('#fields [data-field="card"]').select_option("Crew Quarters")  # no energy
+            expect(energy).to_be_hidden()
+            page.locator('#fields [data-field="card"]').select_option("Turret")
+            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
+            expect(energy).to_be_visible()
+            energy.select_option("0,0")
+            page.screenshot(path=str(output_dir / "phone_among_energy_choice_hu.png"), full_page=True)
+            page.locator("#send").click()
+            expect(page.locator("#report-result")).not_to_be_empty()
+            station = next(b for b in hub.snapshot().view["game"]["boards"] if b["owner"] == "Ann")
+            assert {tuple(c["at"]): i18n.say(c["detail"], "en") for c in station["cells"] if c["detail"]} == {
+                (0, 0): "1 energy cube", (1, 0): "2 energy cubes"}
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360, width
+            assert errors == []
+    finally:
+        if context is not None:
+            context.close()
+        server.shutdown()
