@@ -96,6 +96,19 @@ def test_a_cube_not_named_comes_from_the_nearest_reactor_left(store):
     assert _cubes(flow) == {(0, 0): "1 energy cube", (1, 0): "1 energy cube"}
 
 
+def test_a_vak_players_own_main_reactor_is_offered_and_pays_as_a_main_reactor(store):
+    # Vak race tile: the Vak Main Reactor replaces the Main Reactor (2 cubes, the same reach; it counts as a location
+    # of every type, which changes nothing of where the energy comes from)
+    flow = start(store, "among", "Ann,Bob,Cy", races=["Vak", "", ""])
+    flow.report("Ann", "reactor", {"cell": [0, 1]})
+    _others_discard(flow)
+    at = flow.view()["cell_choices"]["Ann"]["location"]["energy_1"]["by"]["1,1"]  # 1 step from [0, 1], 2 from [0, 0]
+    assert [i18n.say(p["label"], "en") for p in at["places"]] == ["Power Reactor at [0, 1]: 2 energy cubes",
+                                                                 "Vak Main Reactor at [0, 0]: 2 energy cubes"]
+    flow.report("Ann", "location", {"card": "Turret", "cell": [1, 1], "energy_1": [0, 0]})
+    assert _cubes(flow) == {(0, 0): "1 energy cube", (0, 1): "2 energy cubes"}
+
+
 def test_a_reactor_out_of_reach_not_a_reactor_or_short_of_cubes_is_refused_naming_it(store):
     flow = _with_reactor(store)
     flow.report("Ann", "location", {"card": "Turret", "cell": [2, 0]})  # the box's choice: the Power Reactor
