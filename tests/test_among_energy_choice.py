@@ -146,9 +146,10 @@ def test_the_touchscreen_shows_where_the_cubes_came_from(store, sized, output_di
 @pytest.mark.browser
 def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_chosen(
         browser, hub, tmp_path, output_dir):  # noqa: F811
-    """Chromium, a Hungarian 360 px phone: with a Power Reactor built, a Turret tapped at [2, 0] offers both reactors,
-    the Power Reactor (the box's choice) first picked; no choice beside a card without energy, nor at a place one
-    reactor alone reaches; the Main Reactor chosen pays the cube."""
+    """Chromium, a Hungarian 360 px phone: with Power Reactors at [1, 0] and [0, 1], a Turret tapped at [2, 0] offers
+    the Power Reactor [1, 0] (the box's choice, first picked) and the Main Reactor (the other Power Reactor is 3 steps
+    away); no choice beside a card without energy; a Solar Panels at [1, 1] offers both Power Reactors beside it; the
+    Main Reactor chosen pays the Turret's cube."""
     from playwright.sync_api import expect
 
     from companion.web import create_app, serve
@@ -159,12 +160,13 @@ def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_c
     context = None
     try:
         with flow_on_the_box(hub, tmp_path, "among", "Ann,Bob,Cy"):
-            for name, form, values in (("Ann", "reactor", {"cell": [1, 0]}), ("Bob", "discard", {}),
-                                       ("Cy", "discard", {})):
-                answer = hub.request("report", origin="cli", timeout=5, player=name, form=form, values=values)
+            for ann in ([1, 0], [0, 1]):  # two rounds: Ann builds Power Reactors at [1, 0] and [0, 1]
+                for name, form, values in (("Ann", "reactor", {"cell": ann}), ("Bob", "discard", {}),
+                                           ("Cy", "discard", {})):
+                    answer = hub.request("report", origin="cli", timeout=5, player=name, form=form, values=values)
+                    assert answer is not None and answer["status"] == 200, answer
+                answer = hub.request("next_phase", origin="cli", timeout=5)
                 assert answer is not None and answer["status"] == 200, answer
-            answer = hub.request("next_phase", origin="cli", timeout=5)
-            assert answer is not None and answer["status"] == 200, answer
             context, page, errors = phone_at(browser, join_url(server, hub), "hu-HU")
             page.locator("#seats button", has_text="Ann").click()
             expect(page.locator("#me")).to_have_text("Ann")
@@ -182,16 +184,25 @@ def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_c
             expect(energy).to_have_value("0,0")
             page.locator('#fields [data-field="card"]').select_option("Crew Quarters")  # no energy
             expect(energy).to_be_hidden()
+            # a Solar Panels at [1, 1], beside both Power Reactors: which one takes its cube
+            solar = page.locator('#fields [data-field="reactor"]')
+            page.locator('#fields [data-field="card"]').select_option("Solar Panels")
+            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="1,1"]').click()
+            expect(solar).to_be_visible()
+            assert solar.locator("option").count() == 2 and solar.input_value() == "0,1"
+            expect(energy).to_be_hidden()  # a Solar Panels costs no energy
             page.locator('#fields [data-field="card"]').select_option("Turret")
             page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
             expect(energy).to_be_visible()
             energy.select_option("0,0")
             page.screenshot(path=str(output_dir / "phone_among_energy_choice_hu.png"), full_page=True)
             page.locator("#send").click()
-            expect(page.locator("#report-result")).not_to_be_empty()
+            # the phone's own picture of Ann's station: the Main Reactor gave the cube
+            expect(page.locator("#boards")).to_contain_text("Turret")
             station = next(b for b in hub.snapshot().view["game"]["boards"] if b["owner"] == "Ann")
             assert {tuple(c["at"]): i18n.say(c["detail"], "en") for c in station["cells"] if c["detail"]} == {
-                (0, 0): "1 energy cube", (1, 0): "2 energy cubes"}
+                (0, 0): "1 energy cube", (1, 0): "2 energy cubes", (0, 1): "2 energy cubes"}, \
+                page.locator("#report-result").inner_text()
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, width
             assert errors == []
@@ -199,3 +210,16 @@ def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_c
         if context is not None:
             context.close()
         server.shutdown()
+
+
+def test_a_solar_panels_offers_the_reactors_beside_its_place_and_its_cube_goes_to_the_one_chosen(store):
+    # Solar Panels (card text): built next to a reactor, it adds 1 energy cube to a reactor beside it. With Power
+    # Reactors at [1, 0] and [0, 1], the place [1, 1] is beside both; the box alone would take the first beside it
+    flow = _with_reactor(store)
+    flow.report("Ann", "reactor", {"cell": [0, 1]})
+    _others_discard(flow)
+    offered = flow.view()["cell_choices"]["Ann"]["location"]["reactor"]["by"]
+    assert [p["at"] for p in offered["1,1"]["places"]] == [[0, 1], [1, 0]] and offered["1,1"]["chosen"] == [0, 1]
+    assert "2,0" not in offered  # beside the Power Reactor [1, 0] alone: nothing to choose
+    flow.report("Ann", "location", {"card": "Solar Panels", "cell": [1, 1], "reactor": [1, 0]})
+    assert _cubes(flow) == {(0, 0): "2 energy cubes", (1, 0): "3 energy cubes", (0, 1): "2 energy cubes"}

@@ -30,6 +30,7 @@ from rules.among_the_stars.game import (
     SECRET_OBJECTIVE_CHOSEN,
     objectives_dealt,
 )
+from rules.among_the_stars.station import neighbour_cells
 from rules.names import term
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
@@ -173,7 +174,8 @@ class AmongFlow(FlowBase):
         """The reactors each energy cube of a location can come from, by the place it is built at (rulebook 4 'Build
         a location': any reactor holding cubes within distance 2, the distance counted through built cards; FAQ: the
         cubes may come from several), only where more than one reactor can pay; each cube's first choice is the
-        box's own (nearest first, then build order: what it takes when nothing is chosen)."""
+        box's own (nearest first, then build order: what it takes when nothing is chosen). A Solar Panels' reactor
+        likewise: the reactors beside the place, where there are two or more (:func:`_reactors_beside`)."""
         if progress.over:
             return {}
         me = next((p for p in view.get("players") or () if p["name"] == player), {})
@@ -184,15 +186,15 @@ class AmongFlow(FlowBase):
             if len(reactors) < 2:
                 continue  # one reactor in reach: nothing to choose
             key = f"{place['cell'][0]},{place['cell'][1]}"
-            places = [{"at": list(r["cell"]), "label": plural("{reactor} at {cell}: {n} energy cube",
-                                                              "{reactor} at {cell}: {n} energy cubes", r["cubes"],
-                                                              reactor=_card_word(r["card"]),
-                                                              cell=_cell_text(r["cell"]))} for r in reactors]
+            places = [_reactor_place(r) for r in reactors]
             cubes = [list(r["cell"]) for r in reactors for _ in range(r["cubes"])]  # the box's order
             for k in by:
                 if k <= len(cubes):
                     by[k][key] = {"places": places, "chosen": cubes[k - 1]}
         fields = {f"energy_{k}": {"after": "cell", "by": by[k]} for k in by if by[k]}
+        solar = _reactors_beside(me.get("station") or ())
+        if solar:
+            fields["reactor"] = {"after": "cell", "by": solar}
         return {"location": fields} if fields else {}
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
@@ -341,6 +343,32 @@ def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
         Field("reactor", Text("{card}: the reactor beside it that takes the cube", card=card("Solar Panels")),
               kind="cell", minimum=-CELL_RANGE, maximum=CELL_RANGE, **beside("Solar Panels")),
     )
+
+
+def _reactors_beside(rows: Any) -> dict[str, dict[str, Any]]:
+    """A Solar Panels' reactor by the place it is built at (card text: add 1 energy cube to a reactor it is built
+    next to; the Main Reactor counts): for each free place next to the station (``rows``: the station in the engine
+    view) beside two reactors or more, those reactors with their cubes, the first beside it (the box's choice when
+    none is named: :mod:`rules.among_the_stars.abilities`) picked. ``{"i,j": {"places", "chosen"}}``."""
+    cat = catalogue()
+    built = {(int(r["cell"][0]), int(r["cell"][1])): r for r in rows}
+    reactors = {c: r for c, r in built.items() if not r.get("face_down") and cat.card(r["card"]).is_reactor}
+    out: dict[str, dict[str, Any]] = {}
+    for place in sorted({n for c in built for n in neighbour_cells(c) if n not in built}):
+        beside = [n for n in neighbour_cells(place) if n in reactors]
+        if len(beside) >= 2:
+            out[f"{place[0]},{place[1]}"] = {"places": [_reactor_place(reactors[n]) for n in beside],
+                                             "chosen": list(beside[0])}
+    return out
+
+
+def _reactor_place(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A reactor of the engine view's station (or of its ``energy_reach``) as a place a phone's field offers:
+    ``{"at": [i, j], "label": "Power Reactor at [1, 0]: 2 energy cubes"}``."""
+    cubes = int(row.get("cubes") or 0)
+    return {"at": list(row["cell"]), "label": plural("{reactor} at {cell}: {n} energy cube",
+                                                     "{reactor} at {cell}: {n} energy cubes", cubes,
+                                                     reactor=_card_word(row["card"]), cell=_cell_text(row["cell"]))}
 
 
 ENERGY_CUBES = (1, 2, 3)
