@@ -436,11 +436,12 @@ class FlowBase:
     def cell_choices(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """The places of ``player``'s own board that a ``cell`` field of an open form offers, where they depend on the
         value of another field of the form (Among the Stars: the reactors that can pay a location's energy cube, by
-        the place it is built at), as ``{form id: {field name: {"after": other field, "by": {"i,j" (the other
-        field's cell): {"places": [{"at": [i, j], "label"}, ...], "chosen": [i, j]}}}}}``. The phone shows such a
-        field as a list of those places, ``chosen`` first picked, and only while the other field holds a cell listed
-        in ``by``; else it leaves it out of what it sends (the box then chooses). These are no narrowing: the rules
-        refuse a place that cannot be taken, with why. The default offers none: ``{}``."""
+        the place it is built at), as ``{form id: {field name: {"after": other field, "places": {"i,j": label},
+        "by": {"i,j" (the other field's cell): ["i,j", ...] (the places offered there)}, "chosen": {"i,j" (the other
+        field's cell): "i,j" (the place first picked)}}}}``. The phone shows such a field as a list of those places,
+        ``chosen`` first picked, and only while the other field holds a cell listed in ``by``; else it leaves it out
+        of what it sends (the box then chooses). These are no narrowing: the rules refuse a place that cannot be
+        taken, with why. The default offers none: ``{}``."""
         return {}
 
     def columns_now(self, view: Mapping[str, Any]) -> tuple[Column, ...]:

@@ -53,13 +53,13 @@ def test_the_phone_offers_each_reactor_in_reach_nearest_first_where_more_than_on
     offered = flow.view()["cell_choices"]["Ann"]["location"]
     # at [2, 0] the Power Reactor is 1 step away and the Main Reactor 2 (through [1, 0]): both can pay, the box
     # takes the nearest first, 2 cubes of it before the Main Reactor's
-    at = offered["energy_1"]["by"]["2,0"]
-    assert [p["at"] for p in at["places"]] == [[1, 0], [0, 0]] and at["chosen"] == [1, 0]
-    assert offered["energy_2"]["by"]["2,0"]["chosen"] == [1, 0]
-    assert [i18n.say(p["label"], "en") for p in at["places"]] == ["Power Reactor at [1, 0]: 2 energy cubes",
-                                                                 "Main Reactor at [0, 0]: 2 energy cubes"]
+    first = offered["energy_1"]
+    assert first["by"]["2,0"] == ["1,0", "0,0"] and first["chosen"]["2,0"] == "1,0"
+    assert offered["energy_2"]["chosen"]["2,0"] == "1,0"
+    assert [i18n.say(first["places"][at], "en") for at in first["by"]["2,0"]] == [
+        "Power Reactor at [1, 0]: 2 energy cubes", "Main Reactor at [0, 0]: 2 energy cubes"]
     # at [-1, 0] the Main Reactor is 1 step away and the Power Reactor 2: the Main Reactor first
-    assert offered["energy_1"]["by"]["-1,0"]["chosen"] == [0, 0]
+    assert first["chosen"]["-1,0"] == "0,0"
     assert "3,0" not in offered["energy_1"]["by"]  # not next to the station: no place to build
     # a station with its Main Reactor alone: one reactor can pay, nothing to choose
     assert flow.view()["cell_choices"]["Bob"] == {}
@@ -102,9 +102,9 @@ def test_a_vak_players_own_main_reactor_is_offered_and_pays_as_a_main_reactor(st
     flow = start(store, "among", "Ann,Bob,Cy", races=["Vak", "", ""])
     flow.report("Ann", "reactor", {"cell": [0, 1]})
     _others_discard(flow)
-    at = flow.view()["cell_choices"]["Ann"]["location"]["energy_1"]["by"]["1,1"]  # 1 step from [0, 1], 2 from [0, 0]
-    assert [i18n.say(p["label"], "en") for p in at["places"]] == ["Power Reactor at [0, 1]: 2 energy cubes",
-                                                                 "Vak Main Reactor at [0, 0]: 2 energy cubes"]
+    first = flow.view()["cell_choices"]["Ann"]["location"]["energy_1"]  # [1, 1]: 1 step from [0, 1], 2 from [0, 0]
+    assert [i18n.say(first["places"][at], "en") for at in first["by"]["1,1"]] == [
+        "Power Reactor at [0, 1]: 2 energy cubes", "Vak Main Reactor at [0, 0]: 2 energy cubes"]
     flow.report("Ann", "location", {"card": "Turret", "cell": [1, 1], "energy_1": [0, 0]})
     assert _cubes(flow) == {(0, 0): "1 energy cube", (0, 1): "2 energy cubes"}
 
@@ -218,8 +218,8 @@ def test_a_solar_panels_offers_the_reactors_beside_its_place_and_its_cube_goes_t
     flow = _with_reactor(store)
     flow.report("Ann", "reactor", {"cell": [0, 1]})
     _others_discard(flow)
-    offered = flow.view()["cell_choices"]["Ann"]["location"]["reactor"]["by"]
-    assert [p["at"] for p in offered["1,1"]["places"]] == [[0, 1], [1, 0]] and offered["1,1"]["chosen"] == [0, 1]
-    assert "2,0" not in offered  # beside the Power Reactor [1, 0] alone: nothing to choose
+    offered = flow.view()["cell_choices"]["Ann"]["location"]["reactor"]
+    assert offered["by"]["1,1"] == ["0,1", "1,0"] and offered["chosen"]["1,1"] == "0,1"
+    assert "2,0" not in offered["by"]  # beside the Power Reactor [1, 0] alone: nothing to choose
     flow.report("Ann", "location", {"card": "Solar Panels", "cell": [1, 1], "reactor": [1, 0]})
     assert _cubes(flow) == {(0, 0): "2 energy cubes", (1, 0): "3 energy cubes", (0, 1): "2 energy cubes"}

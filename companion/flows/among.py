@@ -179,22 +179,24 @@ class AmongFlow(FlowBase):
         if progress.over:
             return {}
         me = next((p for p in view.get("players") or () if p["name"] == player), {})
-        asked = {f.name for f in _energy_fields()}
-        by: dict[int, dict[str, Any]] = {k: {} for k in ENERGY_CUBES if f"energy_{k}" in asked}
+        asked = [k for k in ENERGY_CUBES if any(f.name == f"energy_{k}" for f in _energy_fields())]
+        fields: dict[str, Any] = {f"energy_{k}": {"after": "cell", "places": {}, "by": {}, "chosen": {}} for k in asked}
         for place in me.get("energy_reach") or ():
             reactors = place["reactors"]
             if len(reactors) < 2:
                 continue  # one reactor in reach: nothing to choose
-            key = f"{place['cell'][0]},{place['cell'][1]}"
-            places = [_reactor_place(r) for r in reactors]
-            cubes = [list(r["cell"]) for r in reactors for _ in range(r["cubes"])]  # the box's order
-            for k in by:
+            key = _key(place["cell"])
+            cubes = [_key(r["cell"]) for r in reactors for _ in range(r["cubes"])]  # the box's order
+            for k in asked:
                 if k <= len(cubes):
-                    by[k][key] = {"places": places, "chosen": cubes[k - 1]}
-        fields = {f"energy_{k}": {"after": "cell", "by": by[k]} for k in by if by[k]}
+                    pick = fields[f"energy_{k}"]
+                    pick["places"].update({_key(r["cell"]): _reactor_label(r) for r in reactors})
+                    pick["by"][key] = [_key(r["cell"]) for r in reactors]
+                    pick["chosen"][key] = cubes[k - 1]
+        fields = {name: pick for name, pick in fields.items() if pick["by"]}
         solar = _reactors_beside(me.get("station") or ())
-        if solar:
-            fields["reactor"] = {"after": "cell", "by": solar}
+        if solar["by"]:
+            fields["reactor"] = solar
         return {"location": fields} if fields else {}
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
@@ -345,30 +347,35 @@ def _card_choice_fields(names: tuple[str, ...]) -> tuple[Field, ...]:
     )
 
 
-def _reactors_beside(rows: Any) -> dict[str, dict[str, Any]]:
+def _reactors_beside(rows: Any) -> dict[str, Any]:
     """A Solar Panels' reactor by the place it is built at (card text: add 1 energy cube to a reactor it is built
     next to; the Main Reactor counts): for each free place next to the station (``rows``: the station in the engine
-    view) beside two reactors or more, those reactors with their cubes, the first beside it (the box's choice when
-    none is named: :mod:`rules.among_the_stars.abilities`) picked. ``{"i,j": {"places", "chosen"}}``."""
+    view) beside two reactors or more, those reactors, the first beside it (the box's choice when none is named:
+    :mod:`rules.among_the_stars.abilities`) picked; in the shape of :meth:`AmongFlow.cell_choices`' fields."""
     cat = catalogue()
     built = {(int(r["cell"][0]), int(r["cell"][1])): r for r in rows}
     reactors = {c: r for c, r in built.items() if not r.get("face_down") and cat.card(r["card"]).is_reactor}
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Any] = {"after": "cell", "places": {}, "by": {}, "chosen": {}}
     for place in sorted({n for c in built for n in neighbour_cells(c) if n not in built}):
         beside = [n for n in neighbour_cells(place) if n in reactors]
         if len(beside) >= 2:
-            out[f"{place[0]},{place[1]}"] = {"places": [_reactor_place(reactors[n]) for n in beside],
-                                             "chosen": list(beside[0])}
+            out["places"].update({_key(n): _reactor_label(reactors[n]) for n in beside})
+            out["by"][_key(place)] = [_key(n) for n in beside]
+            out["chosen"][_key(place)] = _key(beside[0])
     return out
 
 
-def _reactor_place(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A reactor of the engine view's station (or of its ``energy_reach``) as a place a phone's field offers:
-    ``{"at": [i, j], "label": "Power Reactor at [1, 0]: 2 energy cubes"}``."""
+def _key(cell: Any) -> str:
+    """A cell as the phone names it in :meth:`AmongFlow.cell_choices`: ``"i,j"``."""
+    return f"{int(cell[0])},{int(cell[1])}"
+
+
+def _reactor_label(row: Mapping[str, Any]) -> Any:
+    """A reactor of the engine view's station (or of its ``energy_reach``) as a phone lists it: ``"Power Reactor at
+    [1, 0]: 2 energy cubes"``."""
     cubes = int(row.get("cubes") or 0)
-    return {"at": list(row["cell"]), "label": plural("{reactor} at {cell}: {n} energy cube",
-                                                     "{reactor} at {cell}: {n} energy cubes", cubes,
-                                                     reactor=_card_word(row["card"]), cell=_cell_text(row["cell"]))}
+    return plural("{reactor} at {cell}: {n} energy cube", "{reactor} at {cell}: {n} energy cubes", cubes,
+                  reactor=_card_word(row["card"]), cell=_cell_text(row["cell"]))
 
 
 ENERGY_CUBES = (1, 2, 3)

@@ -89,16 +89,16 @@ window.FlowForms = function (page) {
     const other = $("fields").querySelector(`[data-field="${pick.after}"]`);
     const parts = other ? [...other.querySelectorAll("input")].map((n) => n.value.trim()) : [];
     const key = parts.length === 2 && parts.every((v) => v !== "") ? parts.map(Number).join(",") : "";
-    const entry = (pick.by || {})[key];
+    const listed = (pick.by || {})[key];
     const select = wrap.querySelector("select");
-    if (!entry) return false;
+    if (!listed) return false;
     if (select.dataset.key !== key) {
-      select.replaceChildren(...entry.places.map((p) => {
-        const o = el("option", "", p.label);
-        o.value = p.at.join(",");
+      select.replaceChildren(...listed.map((at) => {
+        const o = el("option", "", (pick.places || {})[at] || at);
+        o.value = at;
         return o;
       }));
-      select.value = entry.chosen.join(",");
+      select.value = (pick.chosen || {})[key] || listed[0];
       select.dataset.key = key;
     }
     return true;
