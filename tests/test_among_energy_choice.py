@@ -191,6 +191,12 @@ def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_c
             expect(solar).to_be_visible()
             assert solar.locator("option").count() == 2 and solar.input_value() == "0,1"
             expect(energy).to_be_hidden()  # a Solar Panels costs no energy
+            # a Shield Generator at [2, 0]: its cost's cube picked as the box would, its extra cubes left to the box
+            page.locator('#fields [data-field="card"]').select_option("Shield Generator")
+            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
+            extra = page.locator('#fields [data-field="extra_energy_1"]')
+            expect(extra).to_be_visible()
+            assert extra.input_value() == "" and extra.locator("option").count() == 3 and energy.input_value() == "1,0"
             page.locator('#fields [data-field="card"]').select_option("Turret")
             page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
             expect(energy).to_be_visible()
@@ -223,3 +229,23 @@ def test_a_solar_panels_offers_the_reactors_beside_its_place_and_its_cube_goes_t
     assert "2,0" not in offered["by"]  # beside the Power Reactor [1, 0] alone: nothing to choose
     flow.report("Ann", "location", {"card": "Solar Panels", "cell": [1, 1], "reactor": [1, 0]})
     assert _cubes(flow) == {(0, 0): "2 energy cubes", (1, 0): "3 energy cubes", (0, 1): "2 energy cubes"}
+
+
+def test_a_shield_generators_extra_cubes_come_from_the_reactors_chosen_for_them(store):
+    # Shield Generator (card text): +2 VP per energy cube spent beyond its cost of 1. At [2, 0] the Power Reactor is
+    # 1 step away and the Main Reactor 2. Its cost and its first extra cube are named from the Main Reactor; the
+    # second extra cube is left to the box, which takes the nearest: the Power Reactor
+    flow = _with_reactor(store)
+    extra = flow.view()["cell_choices"]["Ann"]["location"]["extra_energy_1"]
+    assert extra["by"]["2,0"] == ["1,0", "0,0"] and extra["chosen"] == {}  # nothing picked: the box's choice
+    flow.report("Ann", "location", {"card": "Shield Generator", "cell": [2, 0], "extra_cubes": 2,
+                                    "energy_1": [0, 0], "extra_energy_1": [0, 0]})
+    assert _cubes(flow) == {(0, 0): "0 energy cubes", (1, 0): "1 energy cube"}
+    ann = next(p for p in flow.view()["players"] if p["name"] == "Ann")
+    assert (ann["credits"], ann["vp"]) == (6, 8)  # 9 - 3 credits; 4 printed VP + 2 x 2 extra cubes
+
+
+def test_a_reactor_named_for_an_extra_cube_not_spent_is_refused(store):
+    flow = _with_reactor(store)
+    said = _refused(flow, {"card": "Shield Generator", "cell": [2, 0], "extra_energy_1": [0, 0]})
+    assert "Shield Generator: a reactor named for 1 extra energy cubes, but 0 are spent beyond its cost" in said, said

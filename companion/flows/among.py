@@ -193,6 +193,13 @@ class AmongFlow(FlowBase):
                     pick["places"].update({_key(r["cell"]): _reactor_label(r) for r in reactors})
                     pick["by"][key] = [_key(r["cell"]) for r in reactors]
                     pick["chosen"][key] = cubes[k - 1]
+        if _extra_cards() and fields.get("energy_1"):  # the extra cubes: from the same reactors, the box's if none
+            for k in EXTRA_CUBES:
+                first = fields["energy_1"]
+                fields[f"extra_energy_{k}"] = {"after": "cell", "places": first["places"],
+                                               "by": {at: listed for at, listed in first["by"].items()
+                                                      if sum(int(r["cubes"]) for r in _reach(me, at)) > k},
+                                               "chosen": {}}
         fields = {name: pick for name, pick in fields.items() if pick["by"]}
         solar = _reactors_beside(me.get("station") or ())
         if solar["by"]:
@@ -365,6 +372,11 @@ def _reactors_beside(rows: Any) -> dict[str, Any]:
     return out
 
 
+def _reach(me: Mapping[str, Any], at: str) -> list[Mapping[str, Any]]:
+    """The reactors of ``me``'s ``energy_reach`` (the engine view) that can pay at the place ``at`` (``"i,j"``)."""
+    return next((p["reactors"] for p in me.get("energy_reach") or () if _key(p["cell"]) == at), [])
+
+
 def _key(cell: Any) -> str:
     """A cell as the phone names it in :meth:`AmongFlow.cell_choices`: ``"i,j"``."""
     return f"{int(cell[0])},{int(cell[1])}"
@@ -378,20 +390,34 @@ def _reactor_label(row: Mapping[str, Any]) -> Any:
                   reactor=_card_word(row["card"]), cell=_cell_text(row["cell"]))
 
 
-ENERGY_CUBES = (1, 2, 3)
-"""The energy cubes a location form names a reactor for: a card's energy cost is 0-2 (Heavy Ion Cannon 2), and a
-Shield Generator (cost 1) may spend up to 2 more (card data)."""
+ENERGY_CUBES = (1, 2)
+"""The energy cubes of a card's cost a location form names a reactor for: a card's energy cost is 0-2 (Heavy Ion
+Cannon 2; card data)."""
+EXTRA_CUBES = (1, 2)
+"""The extra energy cubes a location form names a reactor for: a Shield Generator spends up to 2 beyond its cost (+2 VP
+each, at most +4; card data)."""
+
+
+def _extra_cards() -> tuple[str, ...]:
+    """The cards that spend energy cubes beyond their cost (ability ``extra_energy_bonus``: the Shield Generator)."""
+    return tuple(sorted(c.name for c in catalogue().cards.values() if c.params.get("kind") == "extra_energy_bonus"))
 
 
 def _energy_fields() -> tuple[Field, ...]:
-    """The location form's ``energy_1``..``energy_3``: the reactor each energy cube of the card comes from, shown beside
-    the cards that cost that many cubes (a Shield Generator's extra cubes come from the nearest reactors left)."""
+    """The location form's ``energy_1``, ``energy_2``: the reactor each energy cube of the card's cost comes from,
+    shown beside the cards that cost that many cubes; ``extra_energy_1``, ``extra_energy_2``: the reactor each cube a
+    Shield Generator spends beyond its cost comes from (left empty: the nearest reactor left)."""
     cat = catalogue()
     costing = {k: tuple(sorted(c.name for c in cat.cards.values() if not c.is_reactor and c.cost_energy >= k))
                for k in ENERGY_CUBES}
-    return tuple(Field(f"energy_{k}", Text("Energy cube {n}: the reactor it comes from", n=k), kind="cell",
-                       minimum=-CELL_RANGE, maximum=CELL_RANGE, optional=True, shown_for=("card", costing[k]))
-                 for k in ENERGY_CUBES if costing[k])
+    extra = _extra_cards()
+    return (*(Field(f"energy_{k}", Text("Energy cube {n}: the reactor it comes from", n=k), kind="cell",
+                    minimum=-CELL_RANGE, maximum=CELL_RANGE, optional=True, shown_for=("card", costing[k]))
+              for k in ENERGY_CUBES if costing[k]),
+            *(Field(f"extra_energy_{k}", Text("{card}: extra energy cube {n}: the reactor it comes from",
+                                              card=cat.card(extra[0]).word, n=k), kind="cell",
+                    minimum=-CELL_RANGE, maximum=CELL_RANGE, optional=True, shown_for=("card", extra))
+              for k in EXTRA_CUBES if extra))
 
 
 def _energy_choice(values: Mapping[str, Any]) -> list[list[int]]:
@@ -408,7 +434,12 @@ def _energy_choice(values: Mapping[str, Any]) -> list[list[int]]:
         if k > card.cost_energy:
             raise BadEntry(Text("{field}: leave it empty when you build {card}",
                                 field=Text("Energy cube {n}: the reactor it comes from", n=k), card=card.word))
-    return [list(cell) for _k, cell in named]
+    extras = [values[f"extra_energy_{k}"] for k in EXTRA_CUBES if values.get(f"extra_energy_{k}") is not None]
+    spent = values.get("extra_cubes") or 0
+    if len(extras) > spent:  # a Shield Generator's extra cubes are counted in its own field (+2 VP each)
+        raise BadEntry(Text("{card}: a reactor named for {count} extra energy cubes, but {extra} are spent beyond its "
+                            "cost", card=card.word, count=len(extras), extra=spent))
+    return [list(cell) for _k, cell in named] + [list(cell) for cell in extras]
 
 
 def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: tuple[str, ...] = ()) -> dict[str, Any]:

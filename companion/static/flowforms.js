@@ -93,12 +93,14 @@ window.FlowForms = function (page) {
     const select = wrap.querySelector("select");
     if (!listed) return false;
     if (select.dataset.key !== key) {
-      select.replaceChildren(...listed.map((at) => {
+      const chosen = (pick.chosen || {})[key];
+      select.replaceChildren(...(chosen ? [] : [el("option", "", "\u2013")]).concat(listed.map((at) => {
         const o = el("option", "", (pick.places || {})[at] || at);
         o.value = at;
         return o;
-      }));
-      select.value = (pick.chosen || {})[key] || listed[0];
+      })));
+      if (!chosen) select.firstChild.value = ""; // nothing picked: the box chooses (not sent)
+      select.value = chosen || "";
       select.dataset.key = key;
     }
     return true;
