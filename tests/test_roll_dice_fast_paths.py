@@ -10,7 +10,8 @@ best of the four turns (vision/roll_dice/faces.py ``best_turn``) against numpy's
 (vision/roll_dice/assemble.py ``_one_per_place``: the centre distances of all pairs at once, the overlap measured
 only where two faces can meet) against the pair-by-pair loop it replaced (``reference_one_per_place``); the
 candidate score's clip of one number (vision/roll_dice/candidates.py ``_unit``) against ``np.clip``; log-RGB by a table
-of the 256 levels (vision/roll_dice/foreground.py ``to_log``) against numpy's log."""
+of the 256 levels (vision/roll_dice/foreground.py ``to_log``) against numpy's log; the medians of short rows
+(vision/roll_dice/foreground.py ``median_last``) against ``np.median``."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import pytest
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.assemble import _one_per_place, top_overlap
 from vision.roll_dice.faces import best_turn
-from vision.roll_dice.foreground import channel_mean, channel_sum, to_log
+from vision.roll_dice.foreground import channel_mean, channel_sum, median_last, to_log
 from vision.roll_dice.shape import pattern_axes, pattern_lattice
 
 CFG = RollDiceConfig()
@@ -192,6 +193,42 @@ def test_channel_sums_and_means_are_numpys_to_the_bit(dtype, channels):
         assert np.array_equal(channel_mean(a), a.mean(-1)) and channel_mean(a).dtype == a.mean(-1).dtype
     with pytest.raises(ValueError):
         channel_sum(np.zeros((3, 4)))
+
+
+def test_median_of_rows_by_hand():
+    """The middle value of an odd row, the mean of the middle pair of an even one, in the row's dtype; -0 reads +0
+    as numpy's mean gives it (summed from +0); a row holding NaN gives NaN."""
+    assert median_last(np.array([3.0, 1.0, 2.0])) == 2.0
+    rows = median_last(np.array([[4.0, 1.0, 3.0, 2.0], [0.5, 0.25, 8.0, 0.75]], np.float32))
+    assert rows.dtype == np.float32 and rows.tolist() == [2.5, 0.625]
+    assert np.signbit(np.median(np.array([-0.0, -0.0]))) == np.signbit(median_last(np.array([-0.0, -0.0]))) == False  # noqa: E712
+    assert np.signbit(median_last(np.array([-0.0]))) == False  # noqa: E712
+    nan = median_last(np.array([[1.0, np.nan, 2.0], [5.0, 7.0, 6.0]]))
+    assert np.isnan(nan[0]) and nan[1] == 6.0
+    with pytest.raises(ValueError):
+        median_last(np.array([1, 2, 3]))
+    with pytest.raises(ValueError):
+        median_last(np.zeros((3, 0)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_median_of_rows_is_numpys_to_the_bit(dtype):
+    """:func:`median_last` gives ``np.median(x, axis=-1)`` to the bit, value, dtype and shape: rows of odd and even
+    length from 1 to 70, of one to three axes before them, log-RGB levels (many equal values), values of mixed
+    size, halves near the largest float (their sum overflows as numpy's does), signed zeros."""
+    rng = np.random.default_rng(int(np.dtype(dtype).itemsize))
+    levels = to_log(rng.integers(0, 256, (6, 5, 70, 3), dtype=np.uint8), CFG)[..., 0]
+    big = np.finfo(dtype).max / 2.0
+    for t in range(600):
+        shape = tuple(int(v) for v in rng.integers(1, 5, t % 4)) + (int(rng.integers(1, 71)),)
+        x = rng.normal(0.0, 1.0, shape)
+        with np.errstate(over="ignore", invalid="ignore"):
+            x = [x * 10.0 ** rng.integers(-8, 8, shape), np.round(x * 4.0), x * 0.0 * np.sign(x),
+                 big + np.abs(x) * big / 4.0, levels[..., :shape[-1]]][t % 5].astype(dtype)
+            want, got = np.median(x, axis=-1), median_last(x)
+        assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
+        assert np.asarray(got).shape == np.asarray(want).shape
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
 
 
 def test_log_rgb_by_table_is_numpys_log_to_the_bit():

@@ -42,6 +42,7 @@ import numpy as np
 from .assemble import die_weights
 from .blank import cut_off
 from .config import RollDiceConfig
+from .foreground import median_last
 from .observations import RollDieObservation, TopFaces
 from .shape import surrounding_logs
 
@@ -106,9 +107,10 @@ def framed_sides(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig) -
     q, span = int(config.boxed_patch), float(config.boxed_span)
     bands = _bands(q, span, step, first, count, float(config.boxed_along))
     logs = surrounding_logs(frame, rects, np.arange(n), q, span, config).reshape(n, q * q, 3)
+    chans = np.ascontiguousarray(logs.transpose(0, 2, 1))                    # [N, 3, q*q]: a pixel set's row
     # the four sides' bands are mirror images of each other, of as many pixels: each band's median over all four at once
-    prof = np.stack([np.median(logs[:, np.stack([bands[s][k] for s in range(4)]), :], axis=2)
-                     for k in range(count)], 2)                                        # float[N, 4, count, 3]
+    prof = np.ascontiguousarray(np.stack([median_last(chans[:, :, np.stack([bands[s][k] for s in range(4)])])
+                                          for k in range(count)], 3).transpose(0, 2, 3, 1))  # float[N, 4, count, 3]
     own = prof[:, :, list(k_in)].mean(2)                                               # float[N, 4, 3]
     d = np.sqrt(((prof - own[:, :, None, :]) ** 2).sum(3))                             # float[N, 4, count]
     hit = np.zeros((n, 4), bool)
@@ -136,7 +138,7 @@ def colour_excess(gaps: np.ndarray, colours: Sequence[str], weights: np.ndarray,
         peers = (names == names[i]) & (weights >= peer_weight)
         peers[i] = False
         if peers.any():
-            out[i] = gaps[i] - float(np.median(gaps[peers]))
+            out[i] = gaps[i] - float(median_last(gaps[peers]))
     return out
 
 

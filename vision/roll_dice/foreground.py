@@ -11,7 +11,7 @@ import numpy as np
 from .config import RollDiceConfig
 
 __all__ = ["LOG_RGB_BASIS", "channel_mean", "channel_min", "channel_sum", "foreground",
-           "foreground_score", "table_model", "to_log", "work_image"]
+           "foreground_score", "median_last", "table_model", "to_log", "work_image"]
 
 
 #: Orthonormal basis of log-RGB: two chroma axes and the brightness axis.
@@ -67,6 +67,26 @@ def channel_mean(x: np.ndarray) -> np.ndarray:
     mean divides (by the count as an ``intp``, in place, cast back to ``x``'s float type)."""
     s = channel_sum(x)
     return np.true_divide(s, np.intp(x.shape[-1]), out=s, casting="unsafe")
+
+
+def median_last(x: np.ndarray) -> np.ndarray:
+    """``np.median(x, axis=-1)`` of a float array ``x`` (``float[..., L]``, L >= 1), the same numbers to the bit in
+    ``x``'s dtype. The middle value or pair of each row comes from one ``np.partition`` (the order statistics numpy's
+    median takes), then it is averaged as numpy's mean averages it: summed from +0 (so -0 reads +0), the pair's sum
+    halved. Several times faster on many short rows: numpy's median also partitions at the last place to look for
+    NaN and averages through its general mean. An ``x`` holding NaN is left to ``np.median`` (NaN for its rows).
+    Raises ``ValueError`` for a non-float array or an empty last axis."""
+    x = np.asarray(x)
+    if x.dtype.kind != "f" or x.ndim == 0 or x.shape[-1] == 0:
+        raise ValueError(f"median_last takes a float array with a non-empty last axis, got {x.dtype} {x.shape}")
+    if np.isnan(x).any():
+        return np.median(x, axis=-1)
+    n, zero = x.shape[-1], x.dtype.type(0)
+    h = n // 2
+    if n % 2:
+        return np.partition(x, h, axis=-1)[..., h] + zero
+    part = np.partition(x, (h - 1, h), axis=-1)
+    return (part[..., h - 1] + zero + part[..., h]) / x.dtype.type(2)
 
 
 def work_image(frame: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, float]:

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from .config import RollDiceConfig
-from .foreground import channel_sum
+from .foreground import channel_sum, median_last
 from .shape import SurroundingLogs, faces_to_measure, surrounding_logs
 
 __all__ = ["square_outline"]
@@ -105,10 +105,10 @@ def square_outline(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig,
     s = cv2.remap(strip, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(m, *shape, 3)
     # s: [M, T, 4, R, L, 3]; rows run from outside in, one pixel apart
     across = np.sqrt(channel_sum((s[:, :, :, :-2, 1:-1] - s[:, :, :, 2:, 1:-1]) ** 2))   # [M, T, 4, R-2, L-2]
-    profile = np.median(across, axis=-1)                                               # [M, T, 4, R-2]
+    profile = median_last(across)                                                      # [M, T, 4, R-2]
     step = profile.max(-1) - profile.min(-1)                  # an edge stands above the lines beside it; a slope not
     along = np.sqrt(channel_sum((s[:, :, :, 1:-1, 2:] - s[:, :, :, 1:-1, :-2]) ** 2))
-    noise = np.median(along.reshape(m, len(turns), 4, -1), axis=-1)
+    noise = median_last(along.reshape(m, len(turns), 4, -1))
     contrast = step / np.maximum(noise, float(config.square_noise_floor))
     side = np.maximum(_ramp(step, config.square_step_ramp), _ramp(contrast, config.square_contrast_ramp))
     third = np.sort(side, axis=-1)[..., 1]                                             # [M, T]: 3 sides at least

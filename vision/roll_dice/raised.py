@@ -19,6 +19,7 @@ import functools
 import numpy as np
 
 from .config import RollDiceConfig
+from .foreground import median_last
 from .shape import SurroundingLogs, faces_to_measure, surrounding_logs
 
 __all__ = ["raised_edges"]
@@ -51,7 +52,8 @@ def _shaded_share(logp: np.ndarray, parts: tuple[np.ndarray, ...], body: np.ndar
     ``shade_min`` (log units of the channels' mean)."""
     if not parts:
         return np.zeros(len(logp))
-    med = np.stack([np.median(logp[:, ix], axis=1) for ix in parts], 1)            # [M, S, 3]
+    chans = np.ascontiguousarray(logp.transpose(0, 2, 1))                          # [M, 3, q*q]: a pixel set's row
+    med = np.stack([median_last(chans[:, :, ix]) for ix in parts], 1)              # [M, S, 3]
     lum = med.mean(-1) - body.mean(-1)[:, None]
     chroma = (med - med.mean(-1, keepdims=True)) - (body - body.mean(-1, keepdims=True))[:, None, :]
     shaded = (np.sqrt((chroma ** 2).sum(-1)) < chroma_max) & (lum < -shade_min)
