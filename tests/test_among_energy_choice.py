@@ -61,8 +61,66 @@ def test_the_phone_offers_each_reactor_in_reach_nearest_first_where_more_than_on
     # at [-1, 0] the Main Reactor is 1 step away and the Power Reactor 2: the Main Reactor first
     assert first["chosen"]["-1,0"] == "0,0"
     assert "3,0" not in offered["energy_1"]["by"]  # not next to the station: no place to build
-    # a station with its Main Reactor alone: one reactor can pay, nothing to choose
-    assert flow.view()["cell_choices"]["Bob"] == {}
+    # a station with its Main Reactor alone: one reactor can pay, nothing to choose anywhere
+    assert {name: pick["by"] for name, pick in flow.view()["cell_choices"]["Bob"]["location"].items()} == {
+        "energy_1": {}, "energy_2": {}, "extra_energy_1": {}, "extra_energy_2": {}, "reactor": {}}
+
+
+def test_a_station_with_its_main_reactor_alone_lists_the_reactor_fields_with_no_place_to_choose(store):
+    # Every game starts with the Main Reactor alone (rulebook 'Setup' 6: a Main Reactor with 2 energy cubes):
+    # every place next to it is paid by it, and a Solar Panels beside it can only feed it. The fields are still
+    # listed, with no place in "by": a field not listed is drawn on the phone as a free place of the station to
+    # tap, and a Turret's "Energy cube 1" then offered the four empty places around the Main Reactor, each refused
+    # as "no reactor at [1, 0] pays its energy"
+    flow = start(store, "among", "Ann,Bob")
+    for name in ("Ann", "Bob"):
+        offered = flow.view()["cell_choices"][name]["location"]
+        assert set(offered) == {"energy_1", "energy_2", "extra_energy_1", "extra_energy_2", "reactor"}
+        assert all(pick["by"] == {} and pick["after"] == "cell" for pick in offered.values())
+
+
+@pytest.mark.browser
+def test_a_new_station_s_phone_shows_no_reactor_field_and_its_turret_is_paid_by_the_main_reactor(
+        browser, hub, tmp_path):  # noqa: F811
+    """Chromium, a Greek 360 px phone, year 1 round 1 (the Main Reactor alone, 2 cubes): a Turret (1 credit, 1 cube,
+    2 VP) and a Solar Panels show no reactor field, before and after a place is tapped; the Turret at [1, 0] is sent
+    with its card and place only, and the Main Reactor pays its cube: 10 - 1 = 9 credits, 2 VP, 1 cube left."""
+    from playwright.sync_api import expect
+
+    from companion.web import create_app, serve
+    from tests.test_among_secret_browser import phone_at
+    from tests.test_phone_browser import flow_on_the_box, join_url
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = None
+    try:
+        with flow_on_the_box(hub, tmp_path, "among", "Νίκος,Kasia") as flow:
+            context, page, errors = phone_at(browser, join_url(server, hub), "el-GR")
+            sent: list[dict] = []
+            page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/report") else None)
+            page.locator("#seats button", has_text="Νίκος").click()
+            expect(page.locator("#me")).to_have_text("Νίκος")
+            page.locator("#form-pick").select_option("location")
+            card = page.locator('#fields [data-field="card"]')
+            energy, solar = (page.locator(f'#fields [data-field="{name}"]') for name in ("energy_1", "reactor"))
+            for name in ("Solar Panels", "Turret"):
+                card.select_option(name)
+                expect(energy).to_be_hidden()
+                expect(solar).to_be_hidden()
+            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="1,0"]').click()
+            expect(energy).to_be_hidden()
+            page.locator("#send").click()
+            expect(page.locator("#boards")).to_contain_text("Turret")
+            assert [body["values"] for body in sent] == [{"card": "Turret", "cell": [1, 0]}]
+            nikos = next(p for p in flow.view()["players"] if p["name"] == "Νίκος")
+            assert (nikos["credits"], nikos["vp"]) == (9, 2)
+            station = next(b for b in flow.view()["boards"] if b["owner"] == "Νίκος")
+            assert [i18n.say(c["detail"], "en") for c in station["cells"] if c["detail"]] == ["1 energy cube"]
+            assert errors == []
+    finally:
+        if context is not None:
+            context.close()
+        server.shutdown()
 
 
 def test_a_turret_takes_its_cube_from_the_main_reactor_chosen_two_steps_away_and_undo_puts_it_back(store):

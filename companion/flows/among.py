@@ -175,7 +175,9 @@ class AmongFlow(FlowBase):
         a location': any reactor holding cubes within distance 2, the distance counted through built cards; FAQ: the
         cubes may come from several), only where more than one reactor can pay; each cube's first choice is the
         box's own (nearest first, then build order: what it takes when nothing is chosen). A Solar Panels' reactor
-        likewise: the reactors beside the place, where there are two or more (:func:`_reactors_beside`)."""
+        likewise: the reactors beside the place, where there are two or more (:func:`_reactors_beside`). Each of these
+        fields is listed even where no place offers a choice (``by`` empty), so the phone hides it there instead of
+        drawing it as a free place of the station to tap, which no reactor ever is."""
         if progress.over:
             return {}
         me = next((p for p in view.get("players") or () if p["name"] == player), {})
@@ -193,18 +195,17 @@ class AmongFlow(FlowBase):
                     pick["places"].update({_key(r["cell"]): _reactor_label(r) for r in reactors})
                     pick["by"][key] = [_key(r["cell"]) for r in reactors]
                     pick["chosen"][key] = cubes[k - 1]
-        if _extra_cards() and fields.get("energy_1"):  # the extra cubes: from the same reactors, the box's if none
+        if _extra_cards() and "energy_1" in fields:  # the extra cubes: from the same reactors, the box's if none
             for k in EXTRA_CUBES:
                 first = fields["energy_1"]
                 fields[f"extra_energy_{k}"] = {"after": "cell", "places": first["places"],
                                                "by": {at: listed for at, listed in first["by"].items()
                                                       if sum(int(r["cubes"]) for r in _reach(me, at)) > k},
                                                "chosen": {}}
-        fields = {name: pick for name, pick in fields.items() if pick["by"]}
-        solar = _reactors_beside(me.get("station") or ())
-        if solar["by"]:
-            fields["reactor"] = solar
-        return {"location": fields} if fields else {}
+        # every such field is listed, with no place in "by" where nothing is to choose: a field not listed would be
+        # drawn as a place to tap on the station, whose free places no reactor can be
+        fields["reactor"] = _reactors_beside(me.get("station") or ())
+        return {"location": fields}
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """The secret objective is a Qualeen's alone (rulebook 'Races', Qualeen), a Conflict card is in the deck only
