@@ -306,4 +306,6 @@ def test_a_shield_generators_extra_cubes_come_from_the_reactors_chosen_for_them(
 def test_a_reactor_named_for_an_extra_cube_not_spent_is_refused(store):
     flow = _with_reactor(store)
     said = _refused(flow, {"card": "Shield Generator", "cell": [2, 0], "extra_energy_1": [0, 0]})
-    assert "Shield Generator: a reactor named for 1 extra energy cubes, but 0 are spent beyond its cost" in said, said
+    # one extra cube given a reactor, none spent: said as counts, which reads for any number ("1 extra energy cubes,
+    # but 0 are spent" before)
+    assert "Shield Generator: extra energy cubes given a reactor: 1, but spent beyond its cost: 0" in said, said

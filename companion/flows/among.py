@@ -438,8 +438,8 @@ def _energy_choice(values: Mapping[str, Any]) -> list[list[int]]:
     extras = [values[f"extra_energy_{k}"] for k in EXTRA_CUBES if values.get(f"extra_energy_{k}") is not None]
     spent = values.get("extra_cubes") or 0
     if len(extras) > spent:  # a Shield Generator's extra cubes are counted in its own field (+2 VP each)
-        raise BadEntry(Text("{card}: a reactor named for {count} extra energy cubes, but {extra} are spent beyond its "
-                            "cost", card=card.word, count=len(extras), extra=spent))
+        raise BadEntry(Text("{card}: extra energy cubes given a reactor: {count}, but spent beyond its cost: {extra}",
+                            card=card.word, count=len(extras), extra=spent))
     return [list(cell) for _k, cell in named] + [list(cell) for cell in extras]
 
 
