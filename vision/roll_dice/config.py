@@ -67,6 +67,16 @@ class RollDiceConfig:
             check cut out of the table's core matches a symbol at 0.4-0.5; None: not scaled). ``recut_gap`` below 2:
             none added. Set on the second generator's seeds 1000-1039, where 44 of the 76 dice missed had no candidate
             of their own at the size chosen, 11 of them in a core of more than ``max_split`` dice areas.
+        square_max, square_fit, square_cap, square_shrink, square_angles, square_span, square_nms: at the die size
+            chosen, the recut's candidates (and so its test: only a plain symbol makes one a die) include the places
+            where a square of a die's top side (the median side of the faces a read would report there) lies on the
+            colour edges (:mod:`vision.roll_dice.squares`): the mean distance (capped at ``square_cap`` px of a copy
+            ``square_shrink`` times smaller) from the middle ``square_span`` of its four sides to the nearest edge
+            at most ``square_fit``, at the best of ``square_angles`` turns, least within ``square_nms`` x the side;
+            the best ``square_max`` places away from every face found (0: none). A die whose body is of the
+            table's colour (brown on wood, red on a dark board) or on a cloth or mat the table model fails on has no
+            foreground of its own, and its outline is open into the table in places, so no region closes round it:
+            the square's distance stays small across such gaps. Set on the second generator's seeds 1000-1039.
         other_size_match_ramp, other_size_shape_ramp, other_size_overlap: once the die size is chosen, the top faces
             the other tried sizes found where the size chosen has none (farther than ``duplicate_dist`` x the smaller
             side from each of its faces, and overlapping none by more than ``other_size_overlap`` of the smaller: two
@@ -518,6 +528,13 @@ class RollDiceConfig:
     pair_min_aspect: float = 1.6
     recut_gap: int = 3
     recut_match_ramp: tuple[float, float] | None = (0.55, 0.75)
+    square_max: int = 12
+    square_fit: float = 0.5
+    square_cap: float = 3.0
+    square_shrink: int = 2
+    square_angles: int = 6
+    square_span: float = 0.8
+    square_nms: float = 0.7
     other_size_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     other_size_shape_ramp: tuple[float, float] = (0.3, 0.6)
     other_size_overlap: float = 0.05

@@ -31,7 +31,7 @@ from .foreground import foreground
 from .glare import face_glare
 from .kept import Aside, Boxes, Kept
 from .nadir import side_reach_of_tops
-from .observations import MEASURED_SIZE, RollDiceRead, TopFaces
+from .observations import MEASURED_SIZE, Candidates, RollDiceRead, TopFaces
 from .outline import square_outline
 from .raised import raised_edges
 from .recentre import recentre_reads
@@ -41,6 +41,7 @@ from .side_print import not_side_print
 from .sides import hanging_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed
+from .squares import square_candidates
 from .texture import table_repeats
 from .tops import drop_duplicates, extract_tops
 
@@ -352,7 +353,7 @@ class RollDiceReader:
         x0, y0, x1, y1 = clipped
         cfg = self._window_config(max(x1 - x0, y1 - y0) / float(max(h, w)))
         keep = None if wanted is None and explained is None else Kept(wanted, explained, (x0, y0), timings)
-        r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size)[0]
+        r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size, squares=False)[0]
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
         return RollDiceRead(w, h, dice, timings, r.light, r.die_size)
 
@@ -439,9 +440,13 @@ class RollDiceReader:
 
     def _recut(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
                cfg: RollDiceConfig, keep: Kept | None, best: _Look,
-               cut_at: dict | None = None, aside: Aside | None = None) -> tuple[TopFaces, np.ndarray]:
+               cut_at: dict | None = None, aside: Aside | None = None,
+               squares: bool = True) -> tuple[TopFaces, np.ndarray]:
         """(top faces, NCC ``[N, K]``) of the look ``best`` at the die size chosen, with the top faces of the dice
         whose face cores ran into the table's (:func:`vision.roll_dice.candidates.recut_candidates`, cut at that size)
+        and, with ``squares``, the places where a square of a die's top side lies on the colour edges
+        (:func:`vision.roll_dice.squares.square_candidates`: a die the foreground took for table, its outline open
+        into it; the side the median of the look's faces a read would report, :func:`_top_side`),
         added where none of its top faces lies (farther than ``duplicate_dist`` x the smaller side), matched and
         tested for the table's pattern as the look's own faces were (:meth:`_match`, :meth:`_not_pattern`), ``keep``'s
         art asked of them as of the others, and each one's die score scaled by its best template NCC on
@@ -450,10 +455,16 @@ class RollDiceReader:
         chosen. ``cut_at``: the face cores each size's look found (:meth:`_tops_for`), cut again rather than found
         again. ``aside``: the candidates and top faces it sets aside are neither cut nor matched."""
         _, chosen, tops, ncc = best
-        if cfg.recut_gap < 2:
+        squares = squares and cfg.square_max > 0
+        if cfg.recut_gap < 2 and not squares:
             return tops, ncc
         side = None if chosen == MEASURED_SIZE else cfg.default_side_frac * max(fg[1].shape[:2]) * float(chosen)
         cands = recut_candidates(fg[1], fg[2], cfg, side, edges, None if cut_at is None else cut_at.get(float(chosen)))
+        if squares:
+            square = square_candidates(edges, fg[2], _top_side(tops, ncc, fg[2], side, fg[1].shape, cfg), cfg,
+                                       tops.rects)
+            cands = Candidates(np.concatenate([cands.rects.reshape(-1, 5), square.rects]),
+                               np.concatenate([cands.scores, square.scores]), cands.work_scale)
         cands = cands.take(np.flatnonzero(faces_apart(cands.rects, tops.rects, cfg)))
         if keep is not None and len(cands.rects):
             cands = cands.take(np.flatnonzero(keep.candidates(cands.rects)))
@@ -524,12 +535,14 @@ class RollDiceReader:
               keep: Kept | None = None, white: np.ndarray | None = None,
               size: float | None = None,
               first: tuple[float, Callable[[_Look], bool], tuple[float, ...]] | None = None,
-              aside: Aside | None = None) -> tuple[RollDiceRead, float, bool, tuple[float, ...]]:
+              aside: Aside | None = None, squares: bool = True) -> tuple[RollDiceRead, float, bool, tuple[float, ...]]:
         """(the read, its :func:`size_evidence`, whether the die size was searched, the sizes not chosen whose faces
         it needs, :meth:`_other_sizes`) of ``frame``: at ``size`` alone when given (:attr:`RollDiceRead.die_size`),
         else at ``first``'s size (and, for the faces of other sizes, at the sizes ``first`` names last) when its look
         passes ``first``'s test, else at the size searched (:meth:`_search`, reusing that look); ``aside`` as
-        :meth:`read`'s."""
+        :meth:`read`'s; ``squares``: whether the recut looks for dice by their square outlines (:meth:`_recut`; a
+        read of a whole table does, a window's read of a change does not: its few candidates there cost more than
+        the rest of the window's read)."""
         stage = functools.partial(timed_stage, timings)
         fg = stage("foreground", foreground, frame, cfg)
         found = stage("cnn", _cnn_boxes, frame, self._cnn, cfg)
@@ -559,7 +572,7 @@ class RollDiceReader:
         searched = best is None
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
-        tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at, aside)
+        tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at, aside, squares)
         tops, ncc, needed = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
                                   looked)
         evidence, chosen = best[0], best[1]
@@ -585,6 +598,19 @@ class RollDiceReader:
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched, needed
+
+
+def _top_side(tops: TopFaces, ncc: np.ndarray, scale: float, side: float | None, shape: tuple[int, ...],
+              cfg: RollDiceConfig) -> float:
+    """The side (work px) of a die's top face on this frame: the median side of the faces a read would report
+    (``tops``, their NCC ``ncc``; frame px, ``scale`` frame-to-work), else ``side`` (work px, the die size chosen),
+    else ``default_side_frac`` of the work image's longer side (``shape``)."""
+    if len(tops.rects):
+        sure = die_weights(tops, ncc.reshape(len(tops.rects), -1), cfg) >= cfg.min_confidence
+        if sure.any():
+            r = tops.rects[sure]
+            return float(np.median(np.sqrt(np.abs(r[:, 2] * r[:, 3])))) * scale
+    return float(side) if side is not None else cfg.default_side_frac * max(shape[:2])
 
 
 def second_look_faces(tops: TopFaces, cfg: RollDiceConfig) -> np.ndarray:
