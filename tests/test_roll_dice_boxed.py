@@ -84,12 +84,12 @@ def _tops(rects: np.ndarray) -> TopFaces:
 
 
 def test_the_reader_drops_a_printed_box_and_keeps_the_die():
-    """A frame with the box of the first test on the left (centre 100, 100) and the die of the third on the right
-    (centre 300, 100), both read at best NCC 0.6 (at most 0.8, the bottom of flat_match_ramp): the box goes, the die
-    and its kept face stay in step. With the box's best NCC 0.81 (a good symbol match) it stays; with the test off,
-    both stay."""
+    """A frame with the box of the second test printed on three sides (left, top, bottom) on the left (centre 100,
+    100) and the die of the third on the right (centre 300, 100), both read at best NCC 0.6 (at most 0.8, the bottom of
+    flat_match_ramp): the box goes, the die and its kept face stay in step. With the box's best NCC 0.81 (a good
+    symbol match) it stays; with the test off, both stay."""
     frame = np.zeros((200, 400, 3), np.uint8)
-    frame[:, :200] = _box()
+    frame[:, :200] = _box("ltb")
     frame[:, 200:] = _die()
     rects = np.array([[100.0, 100.0, 40.0, 40.0, 0.0], [300.0, 100.0, 40.0, 40.0, 0.0]])
     dice = _reads(2)
@@ -175,3 +175,25 @@ def test_a_box_framed_on_two_sides_goes_only_when_unlike_its_colours_dice():
     assert drop_boxed(frame, _tops(rects), ncc, kept, dice, off, far, colours) == (kept, tuple(dice))
     with pytest.raises(ValueError, match="not among"):
         drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG, far, ("white", "blue"))
+
+
+def test_a_box_closed_all_round_goes_unless_its_symbol_matches_near_perfectly():
+    """The box printed on all four sides (framed on 4, boxed_closed) beside the die on felt (framed on none): with the
+    box's best NCC 0.84 (a digit matching a symbol well, above the bottom 0.8 of flat_match_ramp that spares a box
+    framed on three sides) it goes; at 0.96 (above the ramp's top 0.95: a near-perfect symbol) it stays, as it does
+    at 0.84 with boxed_closed None. The die, at NCC 0.84, with a printed line 4 px wide running the frame's height
+    just beyond its left side (276-279 px: the felt, not the die's white, beyond it), is framed on no side and stays
+    every time."""
+    frame = np.zeros((200, 400, 3), np.uint8)
+    frame[:, :200] = _box()
+    frame[:, 200:] = _die()
+    frame[:, 276:280] = LINE
+    assert framed_sides(frame, np.array([[300.0, 100.0, 40.0, 40.0, 0.0]]), CFG).tolist() == [0]
+    rects = np.array([[100.0, 100.0, 40.0, 40.0, 0.0], [300.0, 100.0, 40.0, 40.0, 0.0]])
+    dice = _reads(2)
+    kept = [(0, dice[0]), (1, dice[1])]
+    ncc = np.full((2, 3), 0.84)
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG) == ([kept[1]], (dice[1],))
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, replace(CFG, boxed_closed=None)) == (kept, tuple(dice))
+    ncc[0, 2] = 0.96
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG) == (kept, tuple(dice))

@@ -14,7 +14,11 @@ thin bands parallel to that side, each ``boxed_step`` half faces deep, on an upr
 (half faces from the middle, inside the edge); a side is framed where a band starting within ``boxed_line`` differs
 from it by more than ``boxed_off`` and one of the next ``boxed_return`` bands beyond lies within ``boxed_same`` of it
 again. A face framed on ``boxed_sides`` sides or more, with no good symbol match (best NCC at most the bottom of
-``flat_match_ramp``), is a printed box and is dropped whatever its weight. A face whose bands would reach past the
+``flat_match_ramp``), is a printed box and is dropped whatever its weight. A face framed on all four sides
+(``boxed_closed``) sits inside a closed printed line with the board's surface beyond it, which no die standing on the
+table shows (its side faces, bevel and shadow beyond its top are not the top's colour again): only a near-perfect
+symbol match (best NCC above the top of ``flat_match_ramp``) keeps it, since a board's digit inside such a box can
+match a symbol well (a "0" matched an explore symbol at NCC 0.84). A face whose bands would reach past the
 frame's border (within ``boxed_edge`` x its side: the border is repeated there) is not judged.
 
 A box read off centre, or a corner of a track, shows its line on two sides only, as a real die does where the
@@ -147,13 +151,15 @@ def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequenc
                colours: Sequence[str] = ()
                ) -> tuple[list[tuple[int, RollDieObservation]], tuple[RollDieObservation, ...]]:
     """``(kept, dice)`` less the printed boxes: the reads ``dice`` are in the order of ``kept`` (``[(top face index,
-    read)]``), both kept in step; a box is a face with best template NCC at most the bottom of ``flat_match_ramp``,
-    not within ``boxed_edge`` x its side of the ``frame``'s border (:func:`.blank.cut_off`), framed on at least
-    ``boxed_sides`` sides (:func:`framed_sides`), or on at least ``boxed_half_sides`` with a :func:`colour_excess` of
-    at least ``boxed_unlike``. ``gaps``: ``float[N, C]`` squared colour distances of the N top faces to the C
-    prototypes named ``colours`` under the frame's light (:func:`vision.roll_dice.colours.lit_distances`; None: the
-    two-sided test is not made). ``boxed_sides`` None or no reads: both as they are. Raises ``ValueError`` when
-    ``kept`` and ``dice`` differ in length, or for a read of a colour ``colours`` does not name."""
+    read)]``), both kept in step; a box is a face not within ``boxed_edge`` x its side of the ``frame``'s border
+    (:func:`.blank.cut_off`) that is framed on at least ``boxed_closed`` sides (:func:`framed_sides`: a closed printed
+    line) with best template NCC at most the top of ``flat_match_ramp`` (only a near-perfect symbol match is a die
+    inside such a line), or with best NCC at most the bottom of ``flat_match_ramp`` framed on at least ``boxed_sides``
+    sides, or on at least ``boxed_half_sides`` with a :func:`colour_excess` of at least ``boxed_unlike``. ``gaps``:
+    ``float[N, C]`` squared colour distances of the N top faces to the C prototypes named ``colours`` under the frame's
+    light (:func:`vision.roll_dice.colours.lit_distances`; None: the two-sided test is not made). ``boxed_sides`` None
+    or no reads: both as they are. Raises ``ValueError`` when ``kept`` and ``dice`` differ in length, or for a read of
+    a colour ``colours`` does not name."""
     kept, dice = list(kept), tuple(dice)
     if len(kept) != len(dice):
         raise ValueError(f"drop_boxed: {len(kept)} kept faces and {len(dice)} reads: one each")
@@ -163,11 +169,15 @@ def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequenc
     rects = np.asarray(tops.rects, np.float64)[idx]
     best = ncc.max(1)[idx] if ncc.size else np.zeros(len(idx))
     edge = cut_off(rects, int(frame.shape[1]), int(frame.shape[0]), cfg, cfg.boxed_edge)
-    todo = ~edge & (best <= cfg.flat_match_ramp[0])
+    loose = best <= cfg.flat_match_ramp[0]                 # no good symbol match
+    closed = cfg.boxed_closed is not None
+    todo = ~edge & (best <= cfg.flat_match_ramp[1] if closed else loose)
     boxed = np.zeros(len(dice), bool)
     if todo.any():
         framed = framed_sides(frame, rects[todo], cfg)
-        boxed[todo] = framed >= cfg.boxed_sides
+        boxed[todo] = (framed >= cfg.boxed_sides) & loose[todo]
+        if closed:
+            boxed[todo] |= framed >= cfg.boxed_closed
         if gaps is not None and cfg.boxed_half_sides is not None:
             names = list(colours)
             unknown = sorted({d.colour for d in dice} - set(names))
@@ -176,6 +186,6 @@ def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequenc
             own = np.asarray(gaps, np.float64)[idx, [names.index(d.colour) for d in dice]]
             excess = colour_excess(own, [d.colour for d in dice], die_weights(tops, ncc, cfg)[idx],
                                    cfg.boxed_peer_weight)
-            boxed[todo] |= (framed >= cfg.boxed_half_sides) & (excess[todo] >= cfg.boxed_unlike)
+            boxed[todo] |= (framed >= cfg.boxed_half_sides) & (excess[todo] >= cfg.boxed_unlike) & loose[todo]
     keep = np.flatnonzero(~boxed)
     return [kept[i] for i in keep], tuple(dice[i] for i in keep)

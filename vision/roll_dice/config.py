@@ -405,6 +405,9 @@ class RollDiceConfig:
             prototype under the frame's light at least ``boxed_unlike`` more than the median of the frame's other
             reads of that colour weighing at least ``boxed_peer_weight`` (the distance itself without such reads;
             :func:`vision.roll_dice.boxed.colour_excess`) (``boxed_half_sides`` None: no such test).
+        boxed_closed: a read framed on this many sides (a closed printed line round it) is a box unless its symbol
+            matches near perfectly (best NCC above the top of ``flat_match_ramp``; a board's digit in its box can match
+            a symbol at 0.84) (None: such a read is judged as any other, with ``boxed_sides``).
         unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
             for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
             read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
@@ -695,6 +698,7 @@ class RollDiceConfig:
     boxed_half_sides: int | None = 2
     boxed_unlike: float = 2.0
     boxed_peer_weight: float = 0.5
+    boxed_closed: int | None = 4
     unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7
