@@ -65,7 +65,7 @@ def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceC
     lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]
     surface = surface_returns(frame, tops.rects, tops.body, cfg, weight >= cfg.min_confidence)
     square = square_outline(frame, tops.rects, cfg, weight >= cfg.min_confidence)
-    kept = _not_side(frame, _not_flat_art(frame, _not_printed(frame, tops, ncc, cfg), ncc, cfg), ncc, cfg)
+    kept = _not_side(frame, _not_flat_art(frame, _not_printed(frame, tops, ncc, cfg)[0], ncc, cfg), ncc, cfg)
     _, colour_p = reader._colours(kept.body, symbol_weights(kept, ncc, cfg), cfg, None)
     dice = assemble(kept, colour_p, ncc, reader.profile, cfg, reader._template_pol)
     boxes = [rect_box(r) for r in kept.rects]

@@ -197,3 +197,28 @@ def test_a_box_closed_all_round_goes_unless_its_symbol_matches_near_perfectly():
     assert drop_boxed(frame, _tops(rects), ncc, kept, dice, replace(CFG, boxed_closed=None)) == (kept, tuple(dice))
     ncc[0, 2] = 0.96
     assert drop_boxed(frame, _tops(rects), ncc, kept, dice, CFG) == (kept, tuple(dice))
+
+
+def test_a_good_match_is_looked_at_for_a_closed_line_only_where_the_table_came_back_round_it():
+    """The closed box and the die of the test above, both at best NCC 0.84, with the share of the ring round each in
+    which the table came back (``returns``, as the printed-square test measured it) given: the box at 0.25 (at the bar
+    ``boxed_closed_returns`` 0.25) is looked at and goes; at 0.24, under the bar, it is not looked at and stays
+    (a die on the table has its sides and shadow there, not the table); not measured (-1), it is looked at and goes.
+    A read with no good symbol match (NCC 0.6) is looked at whatever its ring: the box framed on four sides goes at
+    0.0. Ring shares not one per top face are refused."""
+    frame = np.zeros((200, 400, 3), np.uint8)
+    frame[:, :200] = _box()
+    frame[:, 200:] = _die()
+    rects = np.array([[100.0, 100.0, 40.0, 40.0, 0.0], [300.0, 100.0, 40.0, 40.0, 0.0]])
+    dice = _reads(2)
+    kept = [(0, dice[0]), (1, dice[1])]
+    ncc = np.full((2, 3), 0.84)
+    cfg = replace(CFG, boxed_closed_returns=0.25)
+    dropped = ([kept[1]], (dice[1],))
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, cfg, returns=np.array([0.25, 0.0])) == dropped
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, cfg, returns=np.array([0.24, 0.0])) == (kept, tuple(dice))
+    assert drop_boxed(frame, _tops(rects), ncc, kept, dice, cfg, returns=np.array([-1.0, 0.0])) == dropped
+    assert drop_boxed(frame, _tops(rects), np.full((2, 3), 0.6), kept, dice, cfg,
+                      returns=np.array([0.0, 0.0])) == dropped
+    with pytest.raises(ValueError, match="ring shares"):
+        drop_boxed(frame, _tops(rects), ncc, kept, dice, cfg, returns=np.zeros(3))

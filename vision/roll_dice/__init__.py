@@ -106,7 +106,10 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     three sides or more (a printed line with the board behind it: a numbered box of a player board's track) and whose
     symbol matches poorly is a box printed on a board, not a die: it is left out whatever its weight. So is one
     framed on two sides whose body is also unlike the frame's dice of its colour (its colour distance under the
-    frame's light at least 2 more than theirs): a box read off centre, or a track's corner.
+    frame's light at least 2 more than theirs): a box read off centre, or a track's corner. A die framed on all four
+    sides (a closed printed line) is left out unless its symbol matches near perfectly; only dice round which the
+    stage ``surface`` saw the table come back are looked at for that line (a die standing on the table has its sides
+    and shadow there).
 8d. ``blank`` (:func:`.blank.not_blank`, :func:`.blank.blank_faces`) -- a die whose middle is as flat as paper
     beside the other dice read in its colour (its stroke spread at most 0.3 of the plainest of theirs: the same
     print under the same light) and whose symbol matches poorly is an empty check of a cloth or an empty box of a

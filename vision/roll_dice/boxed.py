@@ -18,8 +18,12 @@ again. A face framed on ``boxed_sides`` sides or more, with no good symbol match
 (``boxed_closed``) sits inside a closed printed line with the board's surface beyond it, which no die standing on the
 table shows (its side faces, bevel and shadow beyond its top are not the top's colour again): only a near-perfect
 symbol match (best NCC above the top of ``flat_match_ramp``) keeps it, since a board's digit inside such a box can
-match a symbol well (a "0" matched an explore symbol at NCC 0.84). A face whose bands would reach past the
-frame's border (within ``boxed_edge`` x its side: the border is repeated there) is not judged.
+match a symbol well (a "0" matched an explore symbol at NCC 0.84). A good match is looked at for that closed line
+only where the printed-square test (:func:`vision.roll_dice.shape.surface_returns`, stage ``surface``) saw the table
+come back in at least ``boxed_closed_returns`` of the ring round it: beyond a printed box's line lies the board again,
+beyond a die's top its side faces and shadow, so the reads of dice standing on the table (most of them match well)
+cost no bands. A face whose bands would reach past the frame's border (within ``boxed_edge`` x its side: the border
+is repeated there) is not judged.
 
 A box read off centre, or a corner of a track, shows its line on two sides only, as a real die does where the
 cloth's band of its own colour runs past its side faces (a white die on a white check). What tells them apart there is
@@ -148,7 +152,7 @@ def colour_excess(gaps: np.ndarray, colours: Sequence[str], weights: np.ndarray,
 
 def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequence[tuple[int, RollDieObservation]],
                dice: Sequence[RollDieObservation], cfg: RollDiceConfig, gaps: np.ndarray | None = None,
-               colours: Sequence[str] = ()
+               colours: Sequence[str] = (), returns: np.ndarray | None = None
                ) -> tuple[list[tuple[int, RollDieObservation]], tuple[RollDieObservation, ...]]:
     """``(kept, dice)`` less the printed boxes: the reads ``dice`` are in the order of ``kept`` (``[(top face index,
     read)]``), both kept in step; a box is a face not within ``boxed_edge`` x its side of the ``frame``'s border
@@ -157,12 +161,19 @@ def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequenc
     inside such a line), or with best NCC at most the bottom of ``flat_match_ramp`` framed on at least ``boxed_sides``
     sides, or on at least ``boxed_half_sides`` with a :func:`colour_excess` of at least ``boxed_unlike``. ``gaps``:
     ``float[N, C]`` squared colour distances of the N top faces to the C prototypes named ``colours`` under the frame's
-    light (:func:`vision.roll_dice.colours.lit_distances`; None: the two-sided test is not made). ``boxed_sides`` None
+    light (:func:`vision.roll_dice.colours.lit_distances`; None: the two-sided test is not made). ``returns``:
+    ``float[N]`` how much of the ring round each top face the table comes back in
+    (:func:`vision.roll_dice.shape.surface_returns`, -1 where not measured; None: not known): a read with a good symbol
+    match is looked at for a closed line only where that is unknown or at least ``boxed_closed_returns`` (a board
+    round a box comes back beyond its line; a die on the table has its sides and shadow there). ``boxed_sides`` None
     or no reads: both as they are. Raises ``ValueError`` when ``kept`` and ``dice`` differ in length, or for a read of
     a colour ``colours`` does not name."""
     kept, dice = list(kept), tuple(dice)
     if len(kept) != len(dice):
         raise ValueError(f"drop_boxed: {len(kept)} kept faces and {len(dice)} reads: one each")
+    if returns is not None and np.asarray(returns).size != len(tops.rects):
+        raise ValueError(f"drop_boxed: {np.asarray(returns).size} ring shares for {len(tops.rects)} top faces: "
+                         "one each")
     if cfg.boxed_sides is None or not dice:
         return kept, dice
     idx = np.array([i for i, _ in kept], np.int64)
@@ -171,7 +182,11 @@ def drop_boxed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, kept: Sequenc
     edge = cut_off(rects, int(frame.shape[1]), int(frame.shape[0]), cfg, cfg.boxed_edge)
     loose = best <= cfg.flat_match_ramp[0]                 # no good symbol match
     closed = cfg.boxed_closed is not None
-    todo = ~edge & (best <= cfg.flat_match_ramp[1] if closed else loose)
+    near = best <= cfg.flat_match_ramp[1]                  # short of a near-perfect symbol match
+    if closed and returns is not None and cfg.boxed_closed_returns is not None:
+        back = np.asarray(returns, np.float64).reshape(-1)[idx]
+        near &= (back < 0) | (back >= cfg.boxed_closed_returns)
+    todo = ~edge & (loose | near if closed else loose)
     boxed = np.zeros(len(dice), bool)
     if todo.any():
         framed = framed_sides(frame, rects[todo], cfg)

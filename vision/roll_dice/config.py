@@ -408,6 +408,11 @@ class RollDiceConfig:
         boxed_closed: a read framed on this many sides (a closed printed line round it) is a box unless its symbol
             matches near perfectly (best NCC above the top of ``flat_match_ramp``; a board's digit in its box can match
             a symbol at 0.84) (None: such a read is judged as any other, with ``boxed_sides``).
+        boxed_closed_returns: a read with a good symbol match is looked at for that closed line only where the table
+            came back in at least this share of the ring round it (:func:`vision.roll_dice.shape.surface_returns`, as
+            the printed-square test measured it: 0.05, one sector of ``evidence_sectors`` 16 or more; a board comes
+            back beyond its printed box's line, a die standing on the table has its sides and shadow there) (None:
+            every such read).
         unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
             for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
             read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
@@ -699,6 +704,7 @@ class RollDiceConfig:
     boxed_unlike: float = 2.0
     boxed_peer_weight: float = 0.5
     boxed_closed: int | None = 4
+    boxed_closed_returns: float | None = 0.05
     unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7

@@ -579,7 +579,7 @@ class RollDiceReader:
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
         logs = SurroundingLogs(frame, cfg)                      # the faces' surroundings, cut once for both stages
-        tops = stage("surface", _not_printed, frame, tops, ncc, cfg, logs)
+        tops, returns = stage("surface", _not_printed, frame, tops, ncc, cfg, logs)
         tops = stage("outline", _not_flat_art, frame, tops, ncc, cfg, logs)
         tops = stage("sides", _not_side, frame, tops, ncc, cfg)
         tops = stage("hanging", _not_hanging, frame, tops, ncc, cfg)
@@ -593,7 +593,7 @@ class RollDiceReader:
         dice = stage("doubt", capped_by_side_doubt, frame, tops, ncc, kept, dice, cfg)
         dice = stage("sheen", capped_by_sheen, tops.body, kept, dice, self._protos, self.profile.colours, lit, cfg)
         kept, dice = stage("boxed", drop_boxed, frame, tops, ncc, kept, dice, cfg,
-                           lit_distances(tops.body, self._protos, lit, cfg), self.profile.colours)
+                           lit_distances(tops.body, self._protos, lit, cfg), self.profile.colours, returns)
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
@@ -627,8 +627,9 @@ def second_look_faces(tops: TopFaces, cfg: RollDiceConfig) -> np.ndarray:
 
 
 def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig,
-                 logs: SurroundingLogs | None = None) -> TopFaces:
-    """The top faces with the die score of each that is a square printed on the table lowered by the larger of
+                 logs: SurroundingLogs | None = None) -> tuple[TopFaces, np.ndarray]:
+    """(the top faces, ``float[N]`` how much of the ring round each the table comes back in, :func:`surface_returns`,
+    -1 where not measured) with the die score of each that is a square printed on the table lowered by the larger of
 
     * ``surface_ramp`` of :func:`surface_returns` (its surface comes back just beyond its outline: a player board's
       numbered box, a ring of a playmat), unless its symbol is plainly one of the owner's (best NCC on
@@ -640,12 +641,14 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
 
     only the faces that would be reported are measured, once the die size is chosen; ``logs``: the frame's
     surroundings kept for this read (:class:`vision.roll_dice.shape.SurroundingLogs`; None: cut here)."""
+    unmeasured = np.full(len(tops.rects), -1.0)
     if cfg.surface_ramp is None or len(tops.rects) == 0:
-        return tops
+        return tops, unmeasured
     todo, best = _reported(tops, ncc, cfg)
     if not todo.any():
-        return tops
-    surface = np.maximum(surface_returns(frame, tops.rects, tops.body, cfg, todo, logs), 0.0)
+        return tops, unmeasured
+    returned = surface_returns(frame, tops.rects, tops.body, cfg, todo, logs)
+    surface = np.maximum(returned, 0.0)
     printed = _ramp(surface, cfg.surface_ramp) * (1.0 - _ramp(best, cfg.strong_match_ramp))
     if cfg.flat_surface_ramp is not None:
         returns = _ramp(surface, cfg.flat_surface_ramp)
@@ -654,7 +657,7 @@ def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDi
             raised = np.maximum(raised_edges(frame, tops.rects, tops.body, cfg, look, logs), 0.0)
             flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
             printed = np.maximum(printed, flat)
-    return tops.lowered(1.0 - printed)
+    return tops.lowered(1.0 - printed), returned
 
 
 def _not_vouched(tops: TopFaces, ncc: np.ndarray, evidence: float, cfg: RollDiceConfig) -> TopFaces:
