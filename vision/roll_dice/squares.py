@@ -61,6 +61,12 @@ def square_distances(edges: np.ndarray, side: float,
     big = int(np.ceil(np.hypot(h, w))) + 2 * o + 2          # the turned map holds the whole frame and its margin
     best = np.full((h, w), np.inf, np.float32)
     turn = np.zeros((h, w), np.float32)
+    mean = np.full((big, big), cap, np.float32)             # cap outside the part of the turned map measured
+    # The turned map is ``cap`` beyond the turned frame's bounding box (and a pixel of interpolation), so the sides'
+    # means are worked out only inside that box grown by the square's reach (``o``) and a side's half span; the box
+    # filters' sums are exact there (float32 distances summed in doubles), so the numbers are the same to the bit as
+    # over the whole turned map.
+    reach = o + span // 2 + 2
     n = max(1, int(config.square_angles))
     for a in range(n):
         angle = 90.0 * a / n
@@ -68,17 +74,23 @@ def square_distances(edges: np.ndarray, side: float,
         m[:, 2] += ((big - w) / 2.0, (big - h) / 2.0)
         turned = cv2.warpAffine(dist, m, (big, big), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                 borderValue=cap)
-        across = cv2.blur(turned, (span, 1), borderType=cv2.BORDER_REPLICATE)   # a side along x, centred
-        down = cv2.blur(turned, (1, span), borderType=cv2.BORDER_REPLICATE)     # a side along y, centred
-        mean = np.full((big, big), cap, np.float32)
-        inner = slice(o, big - o)
-        before, after = slice(o - lo, big - o - lo), slice(o + hi, big - o + hi)    # the sides above and below
-        mean[inner, inner] = (across[before, inner] + across[after, inner]
-                              + down[inner, before] + down[inner, after]) * 0.25
+        corners = m[:, :2] @ np.array([[0.0, w, 0.0, w], [0.0, 0.0, h, h]]) + m[:, 2:]
+        x0, y0 = (max(0, int(np.floor(v)) - reach) for v in corners.min(1))
+        x1, y1 = (min(big, int(np.ceil(v)) + 1 + reach) for v in corners.max(1))
+        part = turned[y0:y1, x0:x1]
+        ph, pw = part.shape
+        across = cv2.blur(part, (span, 1), borderType=cv2.BORDER_REPLICATE)   # a side along x, centred
+        down = cv2.blur(part, (1, span), borderType=cv2.BORDER_REPLICATE)     # a side along y, centred
+        ys, xs = slice(o, ph - o), slice(o, pw - o)
+        out = mean[y0 + o:y1 - o, x0 + o:x1 - o]
+        cv2.add(across[o - lo:ph - o - lo, xs], across[o + hi:ph - o + hi, xs], dst=out)   # the sides above, below
+        cv2.add(out, down[ys, o - lo:pw - o - lo], dst=out)                               # left
+        cv2.add(out, down[ys, o + hi:pw - o + hi], dst=out)                               # right
+        cv2.multiply(out, 0.25, dst=out)
         back = cv2.warpAffine(mean, cv2.invertAffineTransform(m), (w, h), flags=cv2.INTER_NEAREST,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=cap)
         better = back < best
-        best[better] = back[better]
+        np.copyto(best, back, where=better)
         turn[better] = angle
     return best, turn, k, (hi - lo) / 2.0
 
