@@ -275,6 +275,11 @@ def test_bad_events():
         bad = Log()
         bad.add(LOCATION_BUILT, "A", card="Turret", cell=[1])
         run(bad, players=("A", "B"))
+    for energy in (5, {"cell": [0, 0]}, True):  # a hand-edited log: energy paid given as one number or one row
+        with pytest.raises(BadEvent, match=r"energy: a list of"):
+            bad = Log()
+            bad.add(LOCATION_BUILT, "A", card="Turret", cell=[1, 0], energy=energy)
+            run(bad, players=("A", "B"))
     with pytest.raises(UnknownEvent):
         AMONG_GAME.apply(AMONG_GAME.initial_state({"players": ["A", "B"]}), Event(1, "dice_read", {}))
     with pytest.raises(BadEvent):

@@ -230,12 +230,15 @@ def _energy_payload(ctx: EventContext) -> dict[Cell, int] | None:
     refusal).
 
     Raises:
-        BadEvent: a row without a cell, or cubes that are not a whole number of 0 or more.
+        BadEvent: ``energy`` not a list, a row without a cell, or cubes that are not a whole number of 0 or more.
     """
-    if ctx.payload.get("energy") is None:
+    rows = ctx.payload.get("energy")
+    if rows is None:
         return None
+    if not isinstance(rows, (list, tuple)):
+        raise BadEvent(f"event {ctx.event.seq} energy: a list of {{\"cell\": [i, j], \"cubes\": n}}, got {rows!r}")
     payment: dict[Cell, int] = {}
-    for k, row in enumerate(ctx.payload["energy"]):
+    for k, row in enumerate(rows):
         src = _cell(row.get("cell") if isinstance(row, Mapping) else None, f"event {ctx.event.seq} energy[{k}].cell")
         n = row.get("cubes", 1)
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
