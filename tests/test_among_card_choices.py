@@ -234,6 +234,20 @@ def test_a_galactic_research_facility_payment_without_its_player_is_refused(stor
     assert flow.session.last_seq == 0
 
 
+def test_a_galactic_research_facility_payer_named_without_the_credits_is_asked_for_them(store):
+    # Galactic Research Facility (card text): each other player may pay 0-3 credits. A payer named with the amount left
+    # empty is a slip: counted as 0, the builder would score the highest actual payment + 1 = 1 VP without a word
+    flow = start(store, "among", "Ann,Bob,Cy")
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "location", {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1": "Bob"})
+    assert "say how many credits Bob paid (0-3)" in i18n.say(refused.value, "en")
+    assert "Bob" in i18n.say(refused.value, "el") and "(0-3)" in i18n.say(refused.value, "pl")
+    assert flow.session.last_seq == 0
+    flow.report("Ann", "location", {"card": "Galactic Research Facility", "cell": [1, 0], "bid_1": "Bob",
+                                    "bid_1_credits": 0})  # a payment of 0 said as 0 is recorded
+    assert flow.session.last_seq == 1
+
+
 def _cubes(flow, player: str) -> dict[tuple[int, int], str]:
     station = next(b for b in flow.view()["boards"] if b["owner"] == player)
     return {tuple(c["at"]): c["detail"] for c in station["cells"] if c["detail"]}

@@ -450,7 +450,8 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: 
 
     Raises:
         BadEntry: a field filled in for another card than its own, naming the field and the card built; a player
-            named twice as paying a Galactic Research Facility or a School of Alien Cultures (each pays once).
+            named twice as paying a Galactic Research Facility or a School of Alien Cultures (each pays once); a
+            Galactic Research Facility payer named without the credits paid, or credits without their payer.
     """
     labels = {f.name: f.label for f in fields}
     given = {k: values[k] for k in CARD_CHOICES if values.get(k) not in (None, 0, "")}
@@ -474,6 +475,10 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: 
             if who in bids:
                 raise BadEntry(Text("{field}: {player} is named twice; each player pays once", field=labels[f"bid_{k}"],
                                     player=who))
+            if values.get(f"bid_{k}_credits") in (None, ""):  # a payer named with no amount (0 said is a payment):
+                # a slip, not a payment of 0 that would give the builder 1 VP without a word
+                raise BadEntry(Text("{field}: say how many credits {player} paid (0-3)",
+                                    field=labels[f"bid_{k}_credits"], player=who))
             bids[who] = paid or 0
     if bids:
         out["bids"] = bids
