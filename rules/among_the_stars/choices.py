@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.among_the_stars.data import CardDef
-from rules.among_the_stars.legality import auto_payment, energy_sources
+from rules.among_the_stars.legality import auto_payment, cell_text, energy_sources
 from rules.among_the_stars.station import Cell, Placed, Station
 from rules.engine import EventContext
 from rules.text import Listing, Text, plural
@@ -28,7 +28,7 @@ def reactor_beside(station: Station, word: str, cell: Cell, want: Any, ctx: Even
     if want is None or (isinstance(want, (list, tuple)) and any(list(n.cell) == list(want) for n in beside)):
         return
     raise ctx.bad(Text("{card}: no reactor beside it at {cell}; choose one of: {cells}", card=word, cell=str(want),
-                       cells=Listing(f"[{n.cell[0]}, {n.cell[1]}]" for n in beside)))
+                       cells=Listing(cell_text(n.cell) for n in beside)))
 
 
 def choice_count(choices: Mapping[str, Any], key: str, ctx: EventContext) -> int:
@@ -61,9 +61,6 @@ def choices_paid(word: str, extra: int, cubes_left: int, escrow: int, credits_le
                            card=word, escrow=escrow, left=credits_left))
 
 
-def _place(cell: Cell) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
-
 
 def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: int, rng: int,
                   ctx: EventContext) -> dict[Cell, int]:
@@ -95,19 +92,19 @@ def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: 
     after = station.with_card(Placed(card, cell, order=station.next_order))
     dist = after.distances(cell)
     sources = energy_sources(after, cell, rng)
-    can = (Listing(Text("the {reactor} at {cell}", reactor=r.word, cell=_place(r.cell)) for r in sources) if sources
+    can = (Listing(Text("the {reactor} at {cell}", reactor=r.word, cell=cell_text(r.cell)) for r in sources) if sources
            else Text("none"))
     named: dict[Cell, int] = {}
     for c in cells:
         r = station.at(c)
         if r is None or not r.is_reactor:
             raise ctx.bad(Text("{card}: no reactor at {cell} pays its energy; it can come from: {reactors}",
-                               card=card.word, cell=_place(c), reactors=can))
+                               card=card.word, cell=cell_text(c), reactors=can))
         far = dist.get(c)
         if far is None or far > rng:
             raise ctx.bad(Text("{card} at {cell}: the {reactor} at {other} is {far}, and energy comes from within "
-                               "distance {rng}; it can come from: {reactors}", card=card.word, cell=_place(cell),
-                               reactor=r.word, other=_place(c),
+                               "distance {rng}; it can come from: {reactors}", card=card.word, cell=cell_text(cell),
+                               reactor=r.word, other=cell_text(c),
                                far=Text("not joined to it") if far is None else Text("at distance {distance}",
                                                                                        distance=far),
                                rng=rng, reactors=can))
@@ -115,7 +112,7 @@ def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: 
         if named[c] > r.cubes:
             raise ctx.bad(plural("{card}: the {reactor} at {cell} holds {n} energy cube, and {count} are named from it",
                                  "{card}: the {reactor} at {cell} holds {n} energy cubes, and {count} are named from "
-                                 "it", r.cubes, card=card.word, reactor=r.word, cell=_place(c), count=named[c]))
+                                 "it", r.cubes, card=card.word, reactor=r.word, cell=cell_text(c), count=named[c]))
     left = station
     for c, n in named.items():
         left = left.with_cubes(c, left.at(c).cubes - n)
@@ -136,5 +133,5 @@ def energy_paid(word: str, station: Station, payment: Mapping[Cell, int]) -> Tex
         if n and r is not None:
             parts.append(plural("{n} cube from the {reactor} at {cell}, {left} left",
                                 "{n} cubes from the {reactor} at {cell}, {left} left", n, reactor=r.word,
-                                cell=_place(c), left=r.cubes))
+                                cell=cell_text(c), left=r.cubes))
     return Text("{card}: energy paid: {sources}", card=word, sources=Listing(parts))
