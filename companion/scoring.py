@@ -32,9 +32,12 @@ import json
 import os
 import stat
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
+
+import wcwidth
 
 from companion.commands.files import given_path
 from companion.errors import BadEntry
@@ -143,7 +146,11 @@ def _emit(out: TextIO, text: str, data: Any = None) -> None:
 def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
     """A readable table: one row per category, one column per player, totals and winners last; for the command's
     output, which fits Hungarian's articles as it prints: the players' names are kept as written
-    (:func:`companion.i18n.kept_as_written`; the output shows them with :func:`companion.i18n.as_written`)."""
+    (:func:`companion.i18n.kept_as_written`; the output shows them with :func:`companion.i18n.as_written`).
+
+    Columns line up as a terminal draws them: each cell is measured in terminal columns by ``wcwidth.width`` (a
+    letter with its combining marks is one column, a joined emoji family two, a CJK letter two), not in code
+    points."""
     categories: list[str] = []
     for b in breakdowns:
         for line in b.lines:
@@ -160,10 +167,11 @@ def format_table(breakdowns: list[ScoreBreakdown], winners: list[str]) -> str:
         rows.append(row)
     rows.append([_("total"), *(str(b.total) for b in breakdowns)])
     rows.append([_("tie-break"), *(" ".join(str(t) for t in b.tiebreak) for b in breakdowns)])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    widths = [max(wcwidth.width(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for n, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True))]
+        cells = [wcwidth.ljust(row[0], widths[0]),
+                 *(wcwidth.rjust(cell, w) for cell, w in zip(row[1:], widths[1:], strict=True))]
         line = "  ".join(cells).rstrip()
         lines.append(kept_as_written(line) if n == 0 else line)  # the names: printed as the players wrote them
         if n == 0 or n == len(rows) - 3:
@@ -212,12 +220,15 @@ def named_by_the_box(final_scores: Callable[[Any], Any]) -> Callable[[Any], Any]
     """``final_scores`` (or a game's ``check``) whose document's player names are first checked by the box's one rule
     for a name (:func:`companion.player_names.check_player_name`: at most 40 characters, no ',' or ':', no control
     character, ...), so ``companion score`` and ``companion check`` take no name the box itself refuses at the table.
-    A name that is no text is left to the game's own check of its file.
+    A name that is no text is left to the game's own check of its file. Every text of the document (names, and the
+    names it is referred to by elsewhere, as keys or values) is first composed (NFC) as the box composes a name typed
+    at the table: "Zoe" + a combining diaeresis is scored and shown as "Zoë", one player with the table's own.
 
     Raises:
         ScoreInputError: at ``players[K].name``, saying the name's problem; nothing is scored.
     """
     def checked(document: Any) -> Any:
+        document = composed(document)
         players = document.get("players") if isinstance(document, Mapping) else None
         for k, entry in enumerate(players if isinstance(players, list) else ()):
             name = entry.get("name") if isinstance(entry, Mapping) else None
@@ -228,6 +239,32 @@ def named_by_the_box(final_scores: Callable[[Any], Any]) -> Callable[[Any], Any]
                     raise ScoreInputError(field_path(field_path("players", k), "name"), message_of(exc)) from None
         return final_scores(document)
     return checked
+
+
+def composed(value: Any) -> Any:
+    """``value`` (a parsed JSON document: dicts, lists, texts, numbers) with every text, keys included, composed to
+    Unicode NFC as :func:`companion.player_names.check_player_name` composes a name; other values as they are. Two
+    keys that compose alike keep the later one's value, as JSON's own repeated keys do. Walked without recursion: any
+    depth the JSON reader takes is taken here too."""
+    def nfc(item: Any) -> Any:
+        return unicodedata.normalize("NFC", item) if isinstance(item, str) else item
+
+    if not isinstance(value, (list, dict)):
+        return nfc(value)
+    top: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, top, 0)]  # (a container read, where its copy goes, at which key)
+    while stack:
+        item, into, at = stack.pop()
+        if isinstance(item, list):
+            copy: Any = [None] * len(item)
+            stack.extend((v, copy, k) for k, v in enumerate(item))
+        elif isinstance(item, dict):
+            copy = {nfc(k): None for k in item}
+            stack.extend((v, copy, nfc(k)) for k, v in reversed(item.items()))  # popped in order: the later stays
+        else:
+            copy = nfc(item)
+        into[at] = copy
+    return top[0]
 
 
 def cmd_score(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
