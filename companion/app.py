@@ -145,8 +145,9 @@ class MainLoop(FaultContainment, DeskTable):
             enrollment mode; the loop stops when the walk ends.
         on_change: called after a publish whose game view, camera block or event count differ from
             the previous publish (a flow action, a report, an answered question, a setup step, the
-            enrollment's next step; not the live picture), once the touchscreen is drawn: e.g. to save
-            ``--screenshot``.
+            enrollment's next step; not the live picture), or whose question to the table differs (a phone asks
+            for a seat another phone holds or for the owner page, the table answered it: :func:`asking_key`),
+            once the touchscreen is drawn: e.g. to save ``--screenshot``.
         read_executor: where the OpenCV part of ``camera_flow``'s reads runs (e.g. a one-thread
             ``ThreadPoolExecutor``) so the touchscreen and phones stay live during a read (a card read
             takes about 1 s on a 1280x720 frame here, several on a Pi); None: reads run on this loop's
@@ -643,7 +644,8 @@ class MainLoop(FaultContainment, DeskTable):
         self._render(snapshot)
         self._announce(snapshot.view.get("game") or {})
         if self.on_change is not None:
-            key = json.dumps(self.mode.change_key(snapshot.view), sort_keys=True, default=str)
+            key = json.dumps([self.mode.change_key(snapshot.view), asking_key(snapshot.view)], sort_keys=True,
+                             default=str)
             if key != self._changed_key:
                 self._changed_key = key
                 self.on_change()
@@ -664,6 +666,19 @@ class MainLoop(FaultContainment, DeskTable):
             return
         self.screen.render(ScreenSnapshot(view=snapshot.view, frame=self.display, version=snapshot.version))
         self._rendered_at = self.clock()
+
+
+def asking_key(view: dict[str, Any]) -> Any:
+    """What tells one question the touchscreen puts to the table from another, for ``on_change``
+    (``view["box"]["asking"]``): the phone that asks and what it asks, by the message's words and the seat it names;
+    None when nothing is asked. The seconds said in a seat question ("heard from 12 s ago") are left out: the question
+    is said again at every publish while it is asked, and it is the same question."""
+    asking = (view.get("box") or {}).get("asking")
+    if not asking:
+        return None
+    question = asking.get("question")
+    return [str(asking.get("phone")), getattr(question, "template", question),
+            str((getattr(question, "params", None) or {}).get("player"))]
 
 
 def _offers_seat(message: Any, player: Any) -> bool:

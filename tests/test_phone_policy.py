@@ -772,3 +772,28 @@ def test_a_hand_damaged_table_question_row_never_stops_the_box(store, tmp_path, 
     again = evening(store, tmp_path, hub=StateHub())
     assert again.mode_name is ModeName.PLAY and again.session.id == loop.session.id
     assert again.view()["box"]["asking"] is None
+
+
+def test_the_tables_question_is_saved_as_a_screenshot_once_when_asked_and_once_when_answered(store, tmp_path):
+    """``--screenshot`` (the loop's ``on_change``) saves the touchscreen when a phone's claim on a held seat is put to
+    the table, not again while the same question is said with the seconds gone by ("heard from 0 s ago", then 7 s),
+    and again once the table allowed it (before, none of these were saved: the game view had not changed)."""
+    clock = Clock()
+    saved = []
+    loop = _race_in_play(store, tmp_path, hub=StateHub(presence=PhonePresence(clock)))
+    loop.on_change = lambda: saved.append(loop.view()["box"]["asking"])
+    loop.publish()
+    assert _phone(loop, "claim_seat", "ann-phone", player="Ann").error is None
+    loop.hub.presence.heard("ann-phone")
+    loop.publish()
+    saved.clear()
+    assert _phone(loop, "claim_seat", "new-phone", player="Ann").status == 403
+    loop.publish()
+    assert [str(a["question"]) for a in saved] == ["A phone asks for Ann's seat, which another phone holds (heard "
+                                                   "from 0 s ago). Give the seat to the phone that asks?"]
+    clock.now += 7.0
+    loop.publish()
+    assert "(heard from 7 s ago)" in str(loop.view()["box"]["asking"]["question"]) and len(saved) == 1
+    assert loop.dispatch({"action": Action.OWNER_ALLOW, "origin": "touchscreen"}).error is None
+    loop.publish()
+    assert saved[1:] == [None] and loop.pairing.claims["Ann"] == "new-phone"
