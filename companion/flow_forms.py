@@ -48,6 +48,10 @@ class Field:
         shown_for: ``(field, choices)``: an optional field that belongs to those choices of another field of the
             form (Among the Stars: an Embassy Offices' gift, beside the card built); the phone shows it only while
             that field holds one of them, else leaves it out of what it sends. () always shows it.
+        shown_from: ``(field, least)``: an optional field that matters only once a whole-number field of the form
+            holds at least ``least`` (Among the Stars: the reactor of a Shield Generator's 2nd extra cube, once 2 extra
+            cubes are said); the phone hides it (and leaves it out of what it sends) while that field is empty or
+            less. () does not hide it.
 
     A choice may be named by its number alone when the names start with one (``"223"`` for ``"223 Eta Cephei"``).
     """
@@ -63,20 +67,26 @@ class Field:
     unavailable: tuple[tuple[str, str], ...] = ()
     others: bool = False
     shown_for: tuple[str, tuple[str, ...]] | tuple[()] = ()
+    shown_from: tuple[str, int] | tuple[()] = ()
 
     def __post_init__(self) -> None:
         if self.labels and len(self.labels) != len(self.choices):
             raise ValueError(f"field {self.name!r}: {len(self.labels)} labels for {len(self.choices)} choices")
+        if self.shown_from and not (len(self.shown_from) == 2 and isinstance(self.shown_from[1], int)):
+            raise ValueError(f"field {self.name!r}: shown_from is (field, least), not {self.shown_from!r}")
 
     def to_json(self) -> dict[str, Any]:
         """``{"name", "label", "kind", "choices", "labels", "min", "max", "optional", "others"}``, and ``"shown_for"``
-        ``[field, [choices]]`` where it has one (``labels``: each choice as shown, the choices themselves when the
-        field has none of its own; ``others``: leave the reporting player out of ``choices``)."""
+        ``[field, [choices]]`` and ``"shown_from"`` ``[field, least]`` where it has them (``labels``: each choice as
+        shown, the choices themselves when the field has none of its own; ``others``: leave the reporting player out
+        of ``choices``)."""
         out = {"name": self.name, "label": self.label, "kind": self.kind, "choices": list(self.choices),
                "labels": list(self.labels or self.choices), "min": self.minimum, "max": self.maximum,
                "optional": self.optional, "others": self.others}
         if self.shown_for:
             out["shown_for"] = [self.shown_for[0], list(self.shown_for[1])]
+        if self.shown_from:
+            out["shown_from"] = [self.shown_from[0], self.shown_from[1]]
         return out
 
 

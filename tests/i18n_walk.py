@@ -387,7 +387,7 @@ def shown_strings(view: Any, key: str | None = None) -> Iterator[str]:
                        "session", "folder", "photo", "phone_url", "bgstats_url", "json", "bgstats", "image",
                        "rule_kind", "key", "level", "colour", "step", "name", "player", "card", "owner", "turn",
                        "seat", "reader", "zones", "value", "code", "covers", "started_at", "round", "proposed",
-                       "choice", "camera", "origin", "face", "after"):
+                       "choice", "camera", "origin", "face", "after", "shown_from"):
             yield view
         return
     if isinstance(view, dict):

@@ -249,12 +249,25 @@ def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_c
             expect(solar).to_be_visible()
             assert solar.locator("option").count() == 2 and solar.input_value() == "0,1"
             expect(energy).to_be_hidden()  # a Solar Panels costs no energy
-            # a Shield Generator at [2, 0]: its cost's cube picked as the box would, its extra cubes left to the box
+            # a Shield Generator at [2, 0]: its cost's cube picked as the box would; each extra cube's reactor shows
+            # once that many extra cubes are said (none before), left to the box
             page.locator('#fields [data-field="card"]').select_option("Shield Generator")
             page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
-            extra = page.locator('#fields [data-field="extra_energy_1"]')
+            extra, extra_2 = (page.locator(f'#fields [data-field="extra_energy_{k}"]') for k in (1, 2))
+            spent = page.locator('#fields [data-field="extra_cubes"]')
+            expect(spent).to_be_visible()
+            expect(extra).to_be_hidden()
+            expect(extra_2).to_be_hidden()
+            spent.fill("1")
             expect(extra).to_be_visible()
+            expect(extra_2).to_be_hidden()
             assert extra.input_value() == "" and extra.locator("option").count() == 3 and energy.input_value() == "1,0"
+            spent.fill("2")
+            expect(extra_2).to_be_visible()
+            page.screenshot(path=str(output_dir / "phone_among_extra_cubes_hu.png"), full_page=True)
+            spent.fill("")
+            expect(extra).to_be_hidden()
+            expect(extra_2).to_be_hidden()
             page.locator('#fields [data-field="card"]').select_option("Turret")
             page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
             expect(energy).to_be_visible()

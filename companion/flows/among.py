@@ -407,7 +407,8 @@ def _extra_cards() -> tuple[str, ...]:
 def _energy_fields() -> tuple[Field, ...]:
     """The location form's ``energy_1``, ``energy_2``: the reactor each energy cube of the card's cost comes from,
     shown beside the cards that cost that many cubes; ``extra_energy_1``, ``extra_energy_2``: the reactor each cube a
-    Shield Generator spends beyond its cost comes from (left empty: the nearest reactor left)."""
+    Shield Generator spends beyond its cost comes from (left empty: the nearest reactor left), the k-th shown once
+    ``extra_cubes`` says at least k cubes are spent beyond its cost."""
     cat = catalogue()
     costing = {k: tuple(sorted(c.name for c in cat.cards.values() if not c.is_reactor and c.cost_energy >= k))
                for k in ENERGY_CUBES}
@@ -417,7 +418,8 @@ def _energy_fields() -> tuple[Field, ...]:
               for k in ENERGY_CUBES if costing[k]),
             *(Field(f"extra_energy_{k}", Text("{card}: extra energy cube {n}: the reactor it comes from",
                                               card=cat.card(extra[0]).word, n=k), kind="cell",
-                    minimum=-CELL_RANGE, maximum=CELL_RANGE, optional=True, shown_for=("card", extra))
+                    minimum=-CELL_RANGE, maximum=CELL_RANGE, optional=True, shown_for=("card", extra),
+                    shown_from=("extra_cubes", k))
               for k in EXTRA_CUBES if extra))
 
 

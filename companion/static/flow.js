@@ -467,6 +467,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("form-pick").addEventListener("change", () => renderAll());
     $("fields").addEventListener("change", formsPart.showFor);
+    $("fields").addEventListener("input", formsPart.showFor); // as a number is typed: "extra cubes 1" shows its reactor
     $("report-form").addEventListener("submit", (event) => {
       event.preventDefault();
       post("/api/report", { player: seat(), form: $("form-pick").value, values: formsPart.values() }, "report-result", $("send"));

@@ -64,18 +64,25 @@ window.FlowForms = function (page) {
     input.dataset.kind = f.kind;
     wrap.append(input);
     if (f.shown_for) wrap.dataset.shownFor = JSON.stringify(f.shown_for); // [field, [choices]]: only beside those
+    if (f.shown_from) wrap.dataset.shownFrom = JSON.stringify(f.shown_from); // [field, least]: once it says so many
     return wrap;
   }
 
-  // A field that belongs to some choices of another (an Embassy Offices' gift) shows beside them only; a field of
-  // places listed by another field's cell (pickPlaces) only while that cell has places listed.
+  // A field that belongs to some choices of another (an Embassy Offices' gift) shows beside them only; a field that
+  // matters once a number field says at least so many (a Shield Generator's 2nd extra cube) only from then on; a
+  // field of places listed by another field's cell (pickPlaces) only while that cell has places listed.
   function showFor() {
     const fields = $("fields");
-    for (const wrap of fields.querySelectorAll("[data-shown-for], [data-picks]")) {
+    for (const wrap of fields.querySelectorAll("[data-shown-for], [data-shown-from], [data-picks]")) {
       let hide = false;
       if (wrap.dataset.shownFor) {
         const [name, choices] = JSON.parse(wrap.dataset.shownFor);
         hide = !choices.includes((fields.querySelector(`[data-field="${name}"]`) || {}).value);
+      }
+      if (wrap.dataset.shownFrom) {
+        const [name, least] = JSON.parse(wrap.dataset.shownFrom);
+        const said = String((fields.querySelector(`[data-field="${name}"]`) || {}).value || "").trim();
+        if (said === "" || !(Number(said) >= least)) hide = true;
       }
       if (wrap.dataset.picks && !pickPlaces(wrap)) hide = true;
       wrap.hidden = hide;
