@@ -322,3 +322,27 @@ def test_a_reactor_named_for_an_extra_cube_not_spent_is_refused(store):
     # one extra cube given a reactor, none spent: said as counts, which reads for any number ("1 extra energy cubes,
     # but 0 are spent" before)
     assert "Shield Generator: extra energy cubes given a reactor: 1, but spent beyond its cost: 0" in said, said
+
+
+@pytest.mark.parametrize("lang, place", [("el", "από τον Main Reactor στο [0, 0],"),
+                                         ("pl", "z Main Reactor na [0, 0],"), ("hu", "([0, 0]),")])
+def test_a_touchscreen_line_never_ends_inside_a_place(lang, place):
+    """The touchscreen's note of who paid a Turret's cube ("Turret: η ενέργεια πληρώθηκε: 1 κύβος από τον Main Reactor
+    στο [0, 0], απομένουν: 1"), wrapped at every width from 120 to 760 px: no line ends inside "[0, 0]" (the Greek
+    screen read "… Main Reactor στο [0," / "0], …" before), and at some widths the place opens a line whole."""
+    from companion.screen import TouchScreen
+    from rules.among_the_stars.choices import energy_paid
+    from rules.among_the_stars.data import catalogue
+    from rules.among_the_stars.station import Placed, Station
+
+    main = catalogue().card("Main Reactor")
+    station = Station((Placed(main, (0, 0), order=0, cubes=1),))
+    said = i18n.say(energy_paid("Turret", station, {(0, 0): 1}), lang)
+    assert place in said, said
+    screen = TouchScreen()
+    opened = 0
+    for width in range(120, 761, 2):
+        for line in screen.wrap_lines(said, width, 20):
+            assert line.count("[") == line.count("]"), (width, line)
+            opened += line.startswith("[0, 0]") or line.startswith("([0, 0])")
+    assert opened > 0

@@ -187,3 +187,33 @@ def test_no_greek_sentence_gives_a_fields_label_a_gendered_adjective():
     """A Roll setup form's optional faction read "Φατρία (προαιρετικό)", a neuter adjective after a feminine label;
     every Greek message that marks a field optional reads right whatever the label's gender."""
     assert [(english, said) for english, said in pairs("el") if FIELD_ADJECTIVE.search(said)] == []
+
+
+REACTOR_NAMED = re.compile(r"\b(?:[Οο]|[Ττ]ον|[Ττ]ου) \{(?:reactor|card)\}")
+"""A reactor's card name under the article of "ο αντιδραστήρας" (masculine, as the catalog already says "ένας Power
+Reactor", "ορίστηκαν … από αυτόν"): "ο Main Reactor στο [0, 0] έχει 2 κύβους", "από τον Main Reactor"."""
+
+REACTOR_MESSAGES = re.compile(r"\bthe \{reactor\}|\bthe \{card\} must be at \[0, 0\]")
+"""The English messages that name one reactor of a station as "the {reactor}" (and the Main Reactor placed away from
+[0, 0], whose ``{card}`` is always a Main Reactor: ``rules/problems.py`` ``among.main_reactor_cell``)."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("{card}: ο {reactor} στο {cell} έχει {n} κύβους ενέργειας", True),
+    ("{n} κύβος από τον {reactor} στο {cell}", True),
+    ("{card}: {reactor} στο {cell} έχει {n} κύβους ενέργειας", False),
+    ("{n} κύβος από {reactor} στο {cell}", False),
+])
+def test_a_reactors_article_is_found(text, found):
+    assert bool(REACTOR_NAMED.search(text)) is found
+
+
+def test_every_greek_message_names_the_reactor_with_its_article():
+    """"Main Reactor στο [0, 0] έχει 2 κύβους" (Among the Stars' energy choices) read without the article Greek needs
+    before a noun that is the subject or the object of "από"; the English "the {reactor}" is "ο {reactor}" / "τον
+    {reactor}" in every Greek message, masculine as "ο αντιδραστήρας" (a reactor's card name stays the edition's
+    English: the seeds hold no Greek Among the Stars rulebook)."""
+    missing = [(english, said) for english, said in pairs("el")
+               if REACTOR_MESSAGES.search(english) and not REACTOR_NAMED.search(said)]
+    assert missing == []
+    assert sum(1 for english, _said in pairs("el") if REACTOR_MESSAGES.search(english)) >= 8

@@ -7,6 +7,7 @@ cached.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +123,20 @@ def seat_rgb(colour: Any) -> tuple[int, int, int]:
     except ValueError:
         return TEXT
     return (c.r, c.g, c.b)
+
+
+PLACE_MOST = 16
+"""The longest inside of a bracketed place kept on one line, in characters: a station's "[-12, 5]", a hex's
+"[q, r]"; a longer bracket (a list) may wrap inside."""
+
+_WRAP_WORD = re.compile(rf"\S*\[[^\[\]\n]{{0,{PLACE_MOST}}}\]\S*|\S+")
+
+
+def wrap_words(text: Any) -> list[str]:
+    """The words ``text`` may be wrapped between: its runs of non-space, except that a place written in brackets
+    with its space ("[0, 0]", with what touches it: "[0, 0],") is one word, so a line never ends inside it ("… Main
+    Reactor στο [0," / "0], …" before)."""
+    return _WRAP_WORD.findall(str(text))
 
 
 @dataclass(frozen=True)
@@ -331,11 +346,11 @@ class Canvas:
 
     def wrap_lines(self, text: str, width: int, size: int, max_lines: int | None = None) -> list[str]:
         """``text`` broken into lines of at most ``width`` px at design size ``size`` (with ``max_lines`` the last
-        line ends with "…" when there is more)."""
+        line ends with "…" when there is more), never inside a place ("[0, 0]": :func:`wrap_words`)."""
         font = self.font(size)
         lines: list[str] = []
         line = ""
-        for word in str(text).split():
+        for word in wrap_words(text):
             trial = f"{line} {word}".strip()
             if line and font.size(trial)[0] > width:
                 lines.append(line)
@@ -415,7 +430,7 @@ class Canvas:
         else one line down to 16, cut with "…" only when nothing else fits."""
         text, width = " ".join(str(label).split()), rect.width - 12
         if self.font(22).size(text)[0] > width and " " in text:
-            words = text.split()
+            words = wrap_words(text)
             for size in range(22, 15, -2):
                 font = self.font(size)
                 if 2 * font.get_linesize() > rect.height - 4:

@@ -11,7 +11,7 @@ import pygame
 
 from companion.actions import Action
 from companion.i18n import N_, _, ngettext, say
-from companion.screen.canvas import ACCENT, BAD, BG, DIM, GOOD, PANEL, TEXT, WARN, Button
+from companion.screen.canvas import ACCENT, BAD, BG, DIM, GOOD, PANEL, TEXT, WARN, Button, wrap_words
 from companion.screen.states import Screen, ScreenState
 from rules.roll.words import colour_word, face_word
 
@@ -162,7 +162,7 @@ class Enroll(ScreenState):
         font = ts.font(20)
         x, y = pos
         line = ""
-        for word in text.split():
+        for word in wrap_words(text):  # never inside a place ("[0, 0]")
             trial = f"{line} {word}".strip()
             if line and font.size(trial)[0] > width:
                 if y + font.get_linesize() > bottom:
