@@ -122,7 +122,7 @@ from companion.player_names import MAX_NAME
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import MAX_TEXT, BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
-from companion.webstream import HEARTBEAT_S, StreamSlots, sse_stream, state_json
+from companion.webstream import HEARTBEAT_S, PhoneJSON, StreamSlots, sse_stream, state_json
 from rules.scoring import has_visible, untypable
 
 __all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
@@ -247,6 +247,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     import secrets
 
     app = Flask(__name__)
+    app.json = PhoneJSON(app)  # letters as UTF-8, not \u escapes; escaped only around a lone surrogate
     app.config.update(
         MAX_CONTENT_LENGTH=BODY_LIMIT_BYTES,  # actions are tiny; refuse larger bodies from the LAN (413)
         SECRET_KEY=secret_key or secrets.token_bytes(32),
