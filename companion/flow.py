@@ -489,6 +489,8 @@ class GameFlow:
         for name, narrowed in self.spec.choices_now(ev, progress, player).get(form_id, {}).items():
             if name in checked and checked[name] not in narrowed.get("choices", ()):
                 raise BadEntry(self.spec.outside_choices(forms[form_id], name, checked[name], player))
+        if corrected is not None:
+            self._keeps_entry(forms[form_id], checked, corrected, player)
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
         try:
             if corrected is not None:  # the earlier report withdrawn and this one recorded: both or neither
@@ -497,6 +499,25 @@ class GameFlow:
         except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
             raise BadEntry(Text("{form}: {problem}", form=forms[form_id].label,
                                 problem=getattr(exc, "problem", None) or message_of(exc))) from exc
+
+    def _keeps_entry(self, form: Form, checked: Mapping[str, Any], corrected: int, player: str) -> None:
+        """Refuse a hidden end-of-game entry entered again (it replaces ``corrected``, the player's entry in force,
+        whole) that leaves blank a field the earlier entry gave a value other than 0 (``spec.entry_values``): a
+        phone that reloaded shows the form empty, so a correction of one field would drop the rest without a word.
+
+        Raises:
+            BadEntry: naming the fields left blank, and the way to start afresh (withdraw the entry first).
+        """
+        earlier = next((e for e in self.session.events() if e.seq == corrected), None)
+        if earlier is None or self.spec.report_forms.get(earlier.kind) != form.id:
+            return
+        gave = self.spec.entry_values(form.id, earlier.payload)
+        labels = [f.label for f in form.fields if gave.get(f.name) and checked.get(f.name) is None]
+        if labels:
+            raise BadEntry(Text("{form}: {player}'s entry in force has {fields}, and this one leaves them blank: "
+                                "enter them again (0 for none), or withdraw the entry first (“{button}”) to start "
+                                "afresh", form=form.label, player=player, fields=Listing(labels, AND),
+                                button=Text("Withdraw my entry: {form}", form=form.label)))
 
     def _corrected(self, form_id: Any, values: Any, player: str) -> int | None:
         """The seq of ``player``'s report in force that this report of ``form_id`` replaces (``spec.corrects``)."""

@@ -345,6 +345,10 @@ class GameSpec(Protocol):
         (``values`` as the phone sent them, not checked yet) by ``player`` corrects, or None (a report of its own)."""
         ...
 
+    def entry_values(self, form: str, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A hidden end-of-game entry's event ``payload`` as the values of its ``form``'s fields."""
+        ...
+
     def scores(self, state: Any) -> list[ScoreBreakdown]:
         """Each player's score breakdown (final once the game is over)."""
         ...
@@ -398,6 +402,13 @@ class FlowBase:
         that started the Settle phase); the default ignores it."""
         label = self.event_words.get(kind)
         return label if label is not None else kind.replace("_", " ")
+
+    def entry_values(self, form: str, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A hidden end-of-game entry's event ``payload`` (a report of ``form``, one of :attr:`report_forms`) as the
+        values of the form's fields, ``{field: value}``: what an entry entered again must not leave blank
+        (:meth:`companion.flow.GameFlow.report`: it replaces the earlier one whole, and a phone that reloaded shows
+        the form empty). Empty by default: nothing is compared."""
+        return {}
 
     def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
         """The seq of the report a new report of ``form`` by ``player`` corrects: it replaces it (the earlier one is

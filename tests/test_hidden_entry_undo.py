@@ -50,16 +50,16 @@ def test_undo_before_any_final_position_keeps_the_game_at_its_end(store):
 
 
 def test_undo_withdraws_the_players_own_final_position_whole_and_the_game_is_scored_from_the_next(store):
-    """Ann enters reputation 4 + 4 and 9 Money, enters it again as reputation 2 (a correction: it replaces the
-    first), then withdraws it: she is waited for again and her button is hidden, Bob's entry is untouched. She enters
-    reputation 3, Bob reputation 4, and Score the game scores it: Ann 3 + 3 = 6, Bob 4 + 3 = 7 (neither withdrawn
-    entry counts)."""
+    """Ann enters reputation 4 + 4 and 9 Money, enters it again as reputation 2, with 0 tiles worth 4 and 0 Money
+    (a correction: it replaces the first; what the first gave is said again), then withdraws it: she is waited for
+    again and her button is hidden, Bob's entry is untouched. She enters reputation 3, Bob reputation 4, and Score the
+    game scores it: Ann 3 + 3 = 6, Bob 4 + 3 = 7 (neither withdrawn entry counts)."""
     flow = at_final_scoring(store)
     flow.report("Ann", "position", {"reputation_4": 2, "money": 9})
     first = flow.session.last_seq
     assert flow.view()["undo"]["Ann"] == {"label": WITHDRAW, "shown": True}
     assert flow.view()["undo"]["Bob"] == {"label": WITHDRAW, "shown": False}
-    corrected = flow.report("Ann", "position", {"reputation_2": 1})
+    corrected = flow.report("Ann", "position", {"reputation_2": 1, "reputation_4": 0, "money": 0})
     undone = [e for e in flow.session.events() if e.kind == "undo"]
     assert [(e.seq, e.payload["seq"]) for e in undone] == [(corrected.seq - 1, first)]  # the first entry replaced
 

@@ -78,3 +78,41 @@ def test_the_qualeens_missing_secret_objective_is_asked_about_before_the_game_is
     assert not flow.over()
     flow.next_phase()
     assert flow.over() and totals(flow.view()["result"]["players"]) == {"Ágnes": 37, "Bálint": 37, "Csilla": 37}
+
+
+def test_a_final_position_entered_again_keeps_what_the_first_gave_unless_entered_again(store):
+    """Ann enters reputation tiles 3 and 4, money 4, science 2, military 5. Her phone reloads (the form shows empty)
+    and she sends money 6 alone to correct it: it would replace her entry whole and drop the tiles, the science and
+    the military track, so it is refused naming them, in each language, and nothing is recorded. Entered again in
+    full (science 0 now) it replaces the first. By hand (Eclipse, End of the game: the scoring table): Procyon 3 +
+    reputation 3 + 4 = 10, military 5 tiles 2 VP: 12; Bob: Rigel 3 + reputation 2 = 5."""
+    flow = at_final_scoring(store)
+    flow.report("Ann", "position", {"reputation_3": 1, "reputation_4": 1, "money": 4, "science": 2, "military": 5})
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "position", {"money": 6})
+    assert str(refused.value) == (
+        "Final position: Ann's entry in force has Reputation tiles worth 3, Reputation tiles worth 4, Science in "
+        "storage and Military track tiles, and this one leaves them blank: enter them again (0 for none), or withdraw "
+        "the entry first (“Withdraw my entry: Final position”) to start afresh")
+    for lang, start in (("el", "Τελική θέση: η καταχώριση σε ισχύ για Ann έχει "),
+                        ("pl", "Pozycja końcowa: wpis w mocy gracza Ann ma "),
+                        ("hu", "Végső állás: Ann érvényes bejegyzésében szerepel: ")):
+        assert i18n.localize(i18n.message_of(refused.value), lang).startswith(start)
+    assert flow.session.last_seq == before
+    flow.report("Ann", "position", {"reputation_3": 1, "reputation_4": 1, "money": 6, "science": 0, "military": 5})
+    flow.report("Bob", "position", {"reputation_2": 1})
+    flow.next_phase()
+    assert {p["name"]: p["total"] for p in flow.view()["result"]["players"]} == {"Ann": 12, "Bob": 5}
+
+
+def test_an_entry_withdrawn_first_may_leave_blank_what_it_gave(store):
+    """Withdrawn first ("Withdraw my entry"), a new final position may leave blank what the old one gave: Ann's
+    reputation 4 withdrawn, her new entry gives reputation 1 alone: Procyon 3 + 1 = 4."""
+    flow = at_final_scoring(store)
+    flow.report("Ann", "position", {"reputation_4": 1})
+    assert flow.undo_report("Ann") is not None
+    flow.report("Ann", "position", {"reputation_1": 1})
+    flow.report("Bob", "position", {})
+    flow.next_phase()
+    assert {p["name"]: p["total"] for p in flow.view()["result"]["players"]}["Ann"] == 4

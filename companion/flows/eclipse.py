@@ -23,6 +23,7 @@ from typing import Any
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
+from companion.flows.eclipse_position import position_payload, position_values
 from companion.i18n import N_, Listing, Text, lazy, plural
 from rules import Event, Progress
 from rules.eclipse import ECLIPSE_GAME, events
@@ -544,8 +545,12 @@ class EclipseFlow(FlowBase):
             return "hive_rolled", payload
         if form == "position":
             _species_fields(values, player, view)
-            return "position_reported", _position(values)
+            return "position_reported", position_payload(values)
         raise BadEntry(Text("unknown report {form!r}", form=form))
+
+    def entry_values(self, form: str, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The final position's payload as its form's counts (:func:`position_values`); other forms: nothing."""
+        return position_values(payload) if form == "position" else {}
 
     # -- the round -------------------------------------------------------------------------------------
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
@@ -751,21 +756,6 @@ def _species_fields(values: Mapping[str, Any], player: str, view: Mapping[str, A
             raise BadEntry(Text("Final position: {field}: only {species} players score it (Rise of the Ancients "
                                 "p.14); {player} has no species noted at setup: leave it blank or 0",
                                 field=label, species=species, player=player))
-
-
-def _position(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The end position form as ``position_reported``'s payload (score-file field names; blanks left out: what the
-    box followed counts for them)."""
-    out: dict[str, Any] = {"reputation": [v for v in (1, 2, 3, 4) for _ in range(values.get(f"reputation_{v}") or 0)]}
-    if any(values.get(r) is not None for r in RESOURCES):
-        out["resources"] = {r: values.get(r) or 0 for r in RESOURCES}
-    if any(values.get(t) is not None for t in TECH_TRACKS):
-        out["tech_tracks"] = {t: values.get(t) or 0 for t in TECH_TRACKS}
-    for key, field in (("discoveries", "discoveries_kept_as_vp"), ("orbitals_with_cubes", "orbitals_with_cubes"),
-                       ("magellan", "magellan_discoveries_discarded_or_used")):
-        if values.get(key) is not None:
-            out[field] = values[key]
-    return out
 
 
 ECLIPSE_FLOW = EclipseFlow()
