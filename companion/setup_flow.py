@@ -331,8 +331,10 @@ class TableSetup:
         except BadEvent as exc:
             raise BadEntry(message_of(exc)) from None
         self._record("choice_set", {"player": name, "option": found.name, "value": checked[name] or None}, origin)
+        if not checked[name]:  # said without "none": its gender would follow the option's in Greek (φυλή: καμία)
+            return Text("{player}: {option}: none chosen", player=name, option=option_word(found.name, one=True))
         return Text("{player}: {option} {value}", player=name, option=option_word(found.name, one=True),
-                    value=checked[name] or Text("none"))
+                    value=checked[name])
 
     @property
     def table_options(self) -> tuple[Any, ...]:

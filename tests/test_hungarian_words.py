@@ -192,3 +192,19 @@ def test_hungarian_messages_have_no_mid_sentence_capitals():
     catalog's other messages write "titkos cél" ("titkos Céljaként", "titkos Célja", "titkos Célod" before)."""
     assert mixed_case(pairs("hu")) == []
 
+
+
+@pytest.mark.parametrize(("lang", "said"), [("hu", "Ágnes: faj: nincs kiválasztva"), ("pl", "Ágnes: rasa: nie wybrano"),
+                                            ("el", "Ágnes: φυλή: δεν επιλέχθηκε"), ("en", "Ágnes: race: none chosen")])
+def test_a_race_taken_back_at_setup_is_said_without_a_gendered_none(store, lang, said):
+    """Ágnes's race picked, then cleared on the setup page: before, "Ágnes: φυλή κανένα" (a neuter "none" beside the
+    feminine φυλή); now "none chosen" after the option's name, with nothing to agree with."""
+    from companion.flows import FLOWS
+    from companion.i18n import say
+    from companion.setup_flow import TableSetup
+
+    setup = TableSetup(store, FLOWS["among"])
+    for name in ("Ágnes", "Bálint"):
+        setup.add_player(name)
+    setup.choose("Ágnes", "races", "Sheptas")
+    assert say(setup.choose("Ágnes", "races", ""), lang) == said
