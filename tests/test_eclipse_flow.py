@@ -647,6 +647,27 @@ def test_a_second_pass_out_of_turn_is_refused_and_the_turn_stays(store):
     assert flow.view()["round_label"] == "Round 1 of 9, Combat phase"
 
 
+def test_an_action_after_passing_is_refused_with_the_rule(store):
+    """Eclipse 1.2, Passing: after passing a player may only react (Upgrade, Build, Move). Zoë passed, then her
+    phone sends Explore: refused naming the rule, in each language (before: "Explore cannot be reported now (Round 1
+    of 9, Action phase)", no reason); nothing is recorded."""
+    from companion import i18n
+
+    flow = start(store, "Ann,Zoë,Cy")
+    flow.report("Ann", "pass", {})
+    flow.report("Zoë", "pass", {})
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Zoë", "explore", {"sector": "106 Capella", "hex": [0, -1], "rotation": 0})
+    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said["en"] == "Zoë has passed: only a reaction (Upgrade, Build or Move) is allowed, not Explore"
+    assert said["el"] == ("Zoë έχει πάει πάσο: επιτρέπεται μόνο αντίδραση (Αναβάθμιση, Κατασκευή ή Μετακίνηση), όχι "
+                          "Εξερεύνηση")
+    assert said["pl"].endswith("Eksploracja") and said["hu"].endswith("Felfedezés")
+    assert flow.session.last_seq == before
+    flow.report("Cy", "pass", {})  # everyone has passed: Combat
+    assert flow.view()["round_label"] == "Round 1 of 9, Combat phase"
+
 
 # Explore and Influence as the Greek, Polish and Hungarian tables call them (Eclipse 1.2 Action phase), not the
 # phase's "Action" ("Ενέργειες")

@@ -417,9 +417,14 @@ class EclipseFlow(FlowBase):
 
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is closed: relations and attacks with 2 or 3 players say that relations are not used (Eclipse,
-        Diplomacy; Second Dawn: 4 or more players); else :meth:`FlowBase.closed_why`."""
+        Diplomacy; Second Dawn: 4 or more players); Explore, Influence or Research after passing, that only reactions
+        are left (Eclipse 1.2, Passing), as the rules say it; else :meth:`FlowBase.closed_why`."""
         if form.id in DIPLOMACY_FORMS and not _diplomacy(view) and not progress.over:
             return Text("diplomatic relations are not used with {count} players", count=len(view.get("players") or ()))
+        if (form.id in ACTIONS and form.id not in REACTIONS and progress.stage == "action"
+                and player in (view.get("passed") or ())):  # Eclipse 1.2, Passing: after passing, only reactions
+            return Text("{player} has passed: only a reaction (Upgrade, Build or Move) is allowed, not {action}",
+                        player=player, action=ACTION_WORDS[form.id])
         if form.id == "pass" and _passed_out_of_turn(view, progress, player):
             markers = view.get("markers")
             now = (holders_now(_holders(view)) if markers
