@@ -66,6 +66,20 @@ def test_homes_are_laid_with_their_owners_discs():
     assert errors(taken) == ["space_taken"] and taken.state.galaxy.at((0, -2)).sector.id == "221"
 
 
+def test_a_tile_explored_onto_a_hex_never_replaces_it():
+    """Eclipse, Explore: a tile is laid on an empty space. An Inner tile (102 Pollux) reported onto Cy's home at
+    (0, 2) (ring II) replaced 228 by 102 on the map, so Cy's home scored Pollux's VP, and 106 Capella reported at
+    (0, 0) replaced the Galactic Center; each only said the tile's stack was wrong. Now the map keeps the hex
+    there and the error says why; Undo takes the report back."""
+    onto_home = play(FOUR, *HOMES, ("hex_placed", "Ann", {"sector": "102", "q": 0, "r": 2, "rotation": 0}))
+    assert errors(onto_home) == ["space_taken"]
+    assert onto_home.state.galaxy.at((0, 2)).sector.id == HOMES[2][2]["sector"]
+    assert onto_home.state.galaxy.find("102") is None
+    onto_centre = play(FOUR, *HOMES, ("hex_placed", "Ann", {"sector": "106", "q": 0, "r": 0, "rotation": 0}))
+    assert errors(onto_centre) == ["ring_mismatch"]
+    assert onto_centre.state.galaxy.at((0, 0)).sector.id == "001" and onto_centre.state.galaxy.find("106") is None
+
+
 def test_an_explored_hex_is_checked_and_brings_its_ancients():
     # Ann's 221 at (0, -2) turned 3 has a wormhole on 6; (0, -1) is across it; 101 prints 2, 4, 6, 8, 10: no 12
     result = play(FOUR, *HOMES,

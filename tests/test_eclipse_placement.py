@@ -62,7 +62,10 @@ def test_ring_0_holds_the_galactic_center_from_setup_and_no_stack():
 
 
 def test_a_taken_space_a_tile_twice_and_a_starting_sector():
-    assert kinds(check_explore(HOME, at("302", 2, -2), (2, -2))) == ["ring_mismatch"]  # ring 2 space, Outer tile
+    assert kinds(check_explore(HOME, at("302", 1, -2), (2, -2))) == ["ring_mismatch"]  # ring 2 space, Outer tile
+    # an Outer tile on a home (ring II): the space is taken, said before the stack (before, only the stack was said,
+    # and the tile was laid over the home)
+    assert kinds(check_explore(HOME, at("302", 2, -2), (2, -2))) == ["space_taken"]
     assert kinds(check_explore(HOME, at("201", 2, -2), (2, -2))) == ["space_taken"]
     assert kinds(check_explore(HOME, at("231", 1, -2), (2, -2))) == ["sector_on_map"]
     assert kinds(check_explore(HOME, at("222", 1, -2), (2, -2))) == ["not_in_stack"]

@@ -118,8 +118,8 @@ def hex_placed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     verdicts = check_explore(state.galaxy, placed, source, wormhole_generator=has_generator(state, player),
                              hidden_worlds=state.hidden_worlds)
     _add(ctx, verdicts, player=player, card=sector.id, at=at)
-    if any(v.rule_kind in ("space_taken", "sector_on_map") for v in verdicts):
-        return state
+    if any(v.rule_kind in ("space_taken", "sector_on_map") for v in verdicts) or state.galaxy.at(at) is not None:
+        return state  # never laid over a hex (the Galactic Center too): the map keeps it, the finding says why
     return _laid(state, placed)
 
 

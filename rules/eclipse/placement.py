@@ -139,7 +139,8 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
 
     Returns:
         The deciding verdict first (then a warning, if any: an Ancient Homeworld explored); a hard failure
-        stops the checks that would follow it.
+        stops the checks that would follow it. A space that holds a hex, or a tile already on the map, is said
+        before the tile's stack (a tile of another ring laid on a player's home is "the space already holds" it).
 
     Raises:
         ValueError: ``source`` names a space with no hex.
@@ -156,16 +157,7 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
         return [Verdict("ring_mismatch", False, EXPLORE,
                         Text("{sector} lies at (0, 0) from setup; it is never explored", sector=sector.label),
                         Text("take it back and draw from the {stack} stack", stack=RING_NAMES.get(want, want)))]
-    if sector.ring != want:
-        return [Verdict(
-            "ring_mismatch", False, EXPLORE,
-            Text("{sector} is a tile of the {stack} stack, but the space at {cell} is in {ring}: it takes a tile from "
-                 "the {wanted} stack",
-                 sector=sector.label, stack=RING_NAMES.get(sector.ring, sector.ring), cell=_at(cell),
-                 ring=_ring(ring(*cell)),
-                 wanted=RING_NAMES.get(want, want)),
-            Text("take it back and draw from the {stack} stack", stack=RING_NAMES.get(want, want)))]
-    here = galaxy.at(cell)
+    here = galaxy.at(cell)  # a space already explored (a start tile too), before its stack: nothing is laid over it
     if here is not None:
         return [Verdict("space_taken", False, EXPLORE,
                         Text("the space at {cell} already holds {sector}", cell=_at(cell), sector=here.sector.label),
@@ -176,6 +168,15 @@ def check_explore(galaxy: Galaxy, placed: PlacedHex, source: Cell | None = None,
                         Text("{sector} already lies at {cell}; each tile is in the game once",
                              sector=sector.label, cell=_at(elsewhere.cell)),
                         Text("check the tile's number: one of the two reads is wrong"))]
+    if sector.ring != want:
+        return [Verdict(
+            "ring_mismatch", False, EXPLORE,
+            Text("{sector} is a tile of the {stack} stack, but the space at {cell} is in {ring}: it takes a tile from "
+                 "the {wanted} stack",
+                 sector=sector.label, stack=RING_NAMES.get(sector.ring, sector.ring), cell=_at(cell),
+                 ring=_ring(ring(*cell)),
+                 wanted=RING_NAMES.get(want, want)),
+            Text("take it back and draw from the {stack} stack", stack=RING_NAMES.get(want, want)))]
     if sector.kind == "starting_sector":
         return [Verdict("not_in_stack", False, SETUP,
                         Text("{sector} is a starting sector: it is laid at setup, never explored", sector=sector.label),
