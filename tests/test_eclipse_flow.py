@@ -669,6 +669,40 @@ def test_an_action_after_passing_is_refused_with_the_rule(store):
     assert flow.view()["round_label"] == "Round 1 of 9, Combat phase"
 
 
+def test_a_moves_further_steps_are_reported_without_taking_a_turn(store):
+    """Eclipse 1.2, Move: one Move action activates ships (Terran: 3), each moving its drives' hexes. The Move form
+    gave one step, so a second step had to be a second Move action: "Ann acts out of turn" and the turn moved on
+    from the wrong player. "Move: one more step (same Move)" now records each further step, its wormhole checked,
+    and the turn stays. Ann's 221 Procyon at (0, -2) (wormholes 12, 2, 6, 8), 106 Capella explored at (0, -1)
+    (12, 2, 4, 6): Procyon's 6 meets Capella's 12, Capella's 6 the Galactic Center's 12."""
+    flow = start(store, "Ann,Bob", species=["Terran Directorate", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+    flow.report("Ann", "explore", {"sector": "106", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
+    flow.report("Bob", "pass", {})
+    assert "step" in flow.view()["open_forms"]["Bob"]  # a passed player's Move reaction has steps too
+    flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1]})
+    assert flow.view()["turn"] == "Bob"
+    step = flow.report("Ann", "step", {"from": [0, -1], "to": [0, 0]})
+    view = flow.view()
+    assert step.kind == "ship_moved" and view["turn"] == "Bob"
+    mine = [f["what"] for f in view["findings"] if f["seq"] == step.seq]
+    assert mine == ["106 Capella and 001 Galactic Center are joined by a full wormhole"], mine
+    assert _labels_said(flow, "Move: one more step (same Move)") == {
+        "el": "Μετακίνηση: ένα ακόμη βήμα (της ίδιας Μετακίνησης)",
+        "pl": "Ruch: jeszcze jeden krok (tego samego Ruchu)", "hu": "Mozgás: még egy lépés (ugyanabban a Mozgásban)"}
+    with pytest.raises(BadEntry):  # both hexes of the step are needed
+        flow.report("Ann", "step", {"from": [0, -1]})
+
+
+def _labels_said(flow, label):
+    from companion import i18n
+
+    form = next(f for f in flow.view()["forms"] if f["id"] == "step")
+    assert str(form["label"]) == label
+    return {lang: i18n.say(form["label"], lang) for lang in ("el", "pl", "hu")}
+
+
 # Explore and Influence as the Greek, Polish and Hungarian tables call them (Eclipse 1.2 Action phase), not the
 # phase's "Action" ("Ενέργειες")
 ACTION_NAMES = {"el": ("Εξερεύνηση", "Επιρροή"), "pl": ("Eksploracja", "Wpływ"), "hu": ("Felfedezés", "Befolyás")}

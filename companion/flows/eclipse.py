@@ -270,6 +270,8 @@ class EclipseFlow(FlowBase):
                     _cell("to", Text("To hex [q, r]"), optional=True),
                 ),
             ),
+            Form("step", Text("Move: one more step (same Move)"), (  # a further step: no action of its own
+                _cell("from", Text("From hex [q, r]")), _cell("to", Text("To hex [q, r]")))),
             Form("pass", Text("Pass"), ()),
             Form(
                 "relations",
@@ -443,6 +445,7 @@ class EclipseFlow(FlowBase):
         if stage == "action":
             passed = player in view.get("passed", ())
             out += [a for a in ACTIONS if a in REACTIONS] if passed else list(ACTIONS)
+            out.append("step")  # a Move's further steps and ships (Move: each activation moves a ship its drives)
             out += ["attack"] if _passed_out_of_turn(view, progress, player) else ["pass", "attack"]
             if view.get("modules", {}).get("alliances"):
                 out += ["alliance_found", "alliance_join", "alliance_leave"]
@@ -506,6 +509,8 @@ class EclipseFlow(FlowBase):
             if values.get("from"):
                 payload.update({"from": _at(values["from"]), "to": _at(values["to"])})
             return "action_taken", payload
+        if form == "step":
+            return "ship_moved", {"from": _at(values["from"]), "to": _at(values["to"])}
         if form == "pass":
             return "passed", {}
         if form == "relations":
