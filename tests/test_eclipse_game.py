@@ -292,6 +292,25 @@ def test_volleys_are_kept_for_the_combat_helper():
     assert GAME.view(result.state)["volley"]["dice"] == [{"colour": "red", "face": 4, "hit": False, "damage": 0}]
 
 
+def test_a_volley_naming_another_ship_or_target_than_the_aimed_one_is_its_own():
+    """Eclipse, Combat: a die hits when face + the firing ship's computers - the target's shields >= 6. Ann aims her
+    Cruiser (computers 2) at Bob's Interceptor (shields 0), then taps in a volley of her Interceptor at the Ancients
+    (no computers, no shields given, no blueprints): 5 + 0 - 0 = 5, a miss. It took the aimed volley's computers
+    (5 + 2 = 7: a hit, 1 damage) and its name ("Ann's Cruiser at Bob's Interceptor"). A volley at herself is
+    refused even with a volley aimed. The aimed volley's own faces still take its numbers: 4 + 2 = 6, a hit."""
+    aimed = ("volley_aimed", "Ann", {"ship": "Cruiser", "target": "Bob", "target_ship": "Interceptor",
+                                     "computers": 2, "shields": 0})
+    other = play(FOUR, aimed, ("volley_rolled", "Ann", {"dice": [{"colour": "yellow", "face": 5}],
+                                                        "ship": "Interceptor", "target": "Ancients"}))
+    assert (other.state.volley["hits"], other.state.volley["damage"]) == (0, 0)
+    assert other.state.volley["label"] == "Ann's Interceptor at Ancients"
+    with pytest.raises(BadEvent, match="the target must be another player"):
+        play(FOUR, aimed, ("volley_rolled", "Ann", {"dice": [{"colour": "yellow", "face": 6}], "ship": "Cruiser",
+                                                    "target": "Ann"}))
+    same = play(FOUR, aimed, ("volley_rolled", "Ann", {"dice": [{"colour": "yellow", "face": 4}], "ship": "Cruiser"}))
+    assert (same.state.volley["hits"], same.state.volley["label"]) == (1, "Ann's Cruiser at Bob's Interceptor")
+
+
 def test_the_view_and_progress_are_plain_and_typed():
     seven = {"players": [f"P{k}" for k in range(7)], "simultaneous": True, "turn_order_card": True}
     state = GAME.initial_state(seven)

@@ -182,10 +182,17 @@ def volley_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     """One ship type's volley against one target (:func:`rules.eclipse.combat.resolve_volley`): which dice hit and
     the damage, kept for the views; a die that cannot be is asked about, not changed. Without ``computers`` /
     ``shields`` the aimed volley's (``volley_aimed`` by the same player) count, else 0; ``ship``, ``target`` and
-    ``target_ship`` (as ``volley_aimed``'s) name it when nothing was aimed."""
+    ``target_ship`` (as ``volley_aimed``'s) name it when nothing was aimed. A volley naming a ship, target or target
+    ship other than the aimed one's is a volley of its own: neither the aimed computers and shields nor its name
+    are taken for it (Eclipse, Combat: each ship type fires at its own target)."""
     dice = ctx.require("dice", list)
     player = ctx.player() if (ctx.event.player or ctx.payload.get("player")) is not None else None
     aim = state.aim if state.aim is not None and state.aim.get("player") in (player, None) else None
+    if aim is not None and player is not None:  # a volley that names another ship or target is not the one aimed
+        named = {"ship": _ship(ctx, "ship", required=False), "target": _target(ctx, player),
+                 "target_ship": _ship(ctx, "target_ship", required=False)}
+        if any(value is not None and aim.get(key) != value for key, value in named.items()):
+            aim = None
     computers = ctx.count("computers", ctx.payload["computers"]) if ctx.payload.get("computers") is not None \
         else (aim or {}).get("computers", 0)
     shields = ctx.count("shields", ctx.payload["shields"]) if ctx.payload.get("shields") is not None \
