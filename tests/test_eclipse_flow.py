@@ -99,6 +99,8 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
     flow.report("Bob", "volley", {"ship": "Interceptor", "target": "Ann", "target_ship": "Cruiser"})
     assert flow.view()["throws"][0]["summary"].startswith("roll 1 yellow dice: a die hits on 6 or more")
     flow.report("Bob", "volley", {"ship": "Interceptor", "yellow": "5 6"})
+    with pytest.raises(BadEntry, match="you cannot choose yourself"):  # a volley is fired at another player
+        flow.report("Bob", "volley", {"ship": "Interceptor", "target": "Bob", "yellow": "6"})
     throw = flow.view()["throws"][0]
     assert throw["label"] == "Bob's Interceptor at Ann's Cruiser" and [d["hit"] for d in throw["dice"]] == [False, True]
     next_round(flow)

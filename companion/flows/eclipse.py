@@ -326,7 +326,7 @@ class EclipseFlow(FlowBase):
                 (
                     Field("ship", Text("Firing ship"), choices=SHIP_TYPES, labels=SHIP_LABELS),
                     Field("target", Text("At"), choices=(*names, ANCIENTS), optional=True,
-                          labels=(*names, ANCIENTS_WORD)),
+                          labels=(*names, ANCIENTS_WORD), others=True),  # never the firing player
                     Field("target_ship", Text("Target ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS),
                     _count("computers", Text("Computers (blank: the blueprint's)"), 9),
                     _count("shields", Text("Target's shields (blank: its blueprint's)"), 9),
