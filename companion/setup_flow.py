@@ -361,12 +361,14 @@ class TableSetup:
                 commas: :meth:`_set_names`).
 
         Raises:
-            BadEntry: an option the game does not offer (naming those it does), a value other than on/off, or a name
+            BadEntry: an option the game does not offer (naming those it does by their labels on the setup form), a
+                value other than on/off, or a name
                 that is not one of the option's choices.
         """
         found = next((o for o in self.table_options if o.name == option), None)
         if found is None:
-            offered = Listing([o.name for o in self.table_options]) if self.table_options else Text("none")
+            offered = (Listing([Text(o.label or o.name) for o in self.table_options]) if self.table_options
+                       else Text("none"))  # as the setup form names them ("the hives module"), not their ids
             raise BadEntry(Text("{game} has no option {option} (options: {offered})", game=self.spec.title,
                                 option=shown(option), offered=offered))
         if found.kind == "choices":

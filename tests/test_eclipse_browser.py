@@ -66,9 +66,9 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
 
             # Setup: each lays their starting sector (ring II with 2 players).
             report(ann, "home", sector="221 Procyon", hex=(0, -2), rotation=0)
-            expect(ann.locator("#report-result")).to_contain_text("Ann: Sector laid recorded")
+            expect(ann.locator("#report-result")).to_contain_text("Ann: Starting sector laid (setup) recorded")
             report(bob, "home", sector="232 Rigel", hex=(0, 2), rotation=0)
-            expect(bob.locator("#report-result")).to_contain_text("Bob: Sector laid recorded")
+            expect(bob.locator("#report-result")).to_contain_text("Bob: Starting sector laid (setup) recorded")
             # Ann explores 101 Castor at (0, -1) as printed: only a half wormhole towards her home (221's printed
             # 6 faces it, 101 has no half-circle on its edge 12): both phones show the rule and the fix at once.
             report(ann, "explore", sector="101 Castor", hex=(0, -1), rotation=0, **{"from": (0, -2)})

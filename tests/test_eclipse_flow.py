@@ -365,11 +365,12 @@ def test_a_starting_sector_reported_again_replaces_the_first_and_its_findings(st
     home = next(s for s in catalogue().sectors.values() if s.kind == "ancient_homeworld")
     flow.report("Ann", "home", {"sector": home.label, "hex": [2, -2], "rotation": 0})
     assert set(laid()) == {"221", "232", home.id}
-    # corrected onto a taken space: the newest report stands alone, with its finding (the tile is not laid)
-    flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [2, -2], "rotation": 0})  # the Homeworld's space
-    assert [what for what in misplays() if "already holds" in what] == [
-        f"the space at (2, -2) already holds {home.label}"], misplays()
-    assert "221" not in laid() and laid()[home.id] == (2, -2)
+    # corrected onto a taken space: refused with the reason, nothing recorded, the earlier report stands
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry, match=r"the space at \[2, -2\] already holds " + home.label):
+        flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [2, -2], "rotation": 0})  # the Homeworld's space
+    assert flow.session.last_seq == before and laid()["221"] == (0, -2) and laid()[home.id] == (2, -2)
+    assert misplays() == []
 
 
 def test_a_correction_the_rules_refuse_records_nothing(store):
@@ -441,6 +442,7 @@ def test_every_eclipse_report_is_named_in_the_phones_language(store, lang):
     event = flow.report("Ann", "home", {"sector": "221 Procyon", "hex": [0, -2], "rotation": 0})
     said = i18n.say(flow.describe(event), lang)
     assert said.startswith("Ann: ") and "hex placed" not in said and said != "Ann: Sector laid"
+    assert said == "Ann: " + i18n.say(i18n.Text("Starting sector laid (setup)"), lang)  # Setup, not an Explore
 
 
 def test_next_names_the_phase_it_moved_to_once(store, tmp_path):

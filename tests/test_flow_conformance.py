@@ -227,7 +227,10 @@ def _check_forms(spec: Any, game: Any, state: Any, view: dict[str, Any], where: 
         assert set(open_ids) <= set(forms), where
         for form_id in open_ids:
             values = parse_form(forms[form_id], _sample_values(forms[form_id]))
-            kind, payload = spec.report_event(form_id, values, player, engine_view)
+            try:
+                kind, payload = spec.report_event(form_id, values, player, engine_view)
+            except BadEntry:
+                continue  # the flow refused it with its reason (a tile onto a laid hex): no event to apply
             assert kind in game.event_kinds, f"{where}: {form_id} becomes {kind!r}, not an event of {game.name}"
             before = copy.deepcopy(state)
             try:

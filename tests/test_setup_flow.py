@@ -457,7 +457,13 @@ def test_a_game_chosen_on_the_box_plays_its_on_off_options_set_on_a_phone(store)
     assert say(out.message, "el") == "η ενότητα Συμμαχιών: σε χρήση"
     assert "Alliance" in [c["label"] for c in setup.view()["columns"]]  # the column shows as soon as it is on
     bad = setup.handle({"action": "setup_option", "option": "aggressive", "value": "on"})  # Among the Stars'
-    assert bad.error.startswith("Eclipse has no option 'aggressive' (options: ancient_homeworlds, hives")
+    # the options are named as the setup form names them, never by their ids
+    assert bad.error.startswith("Eclipse has no option 'aggressive' (options: the ancient homeworlds module, the "
+                                "hives module")
+    for lang in ("el", "pl", "hu"):
+        said = say(bad.error, lang)
+        assert "ancient_homeworlds" not in said and "hives," not in said and "warp_portals" not in said, said
+    assert "η ενότητα Συμμαχιών" in say(bad.error, "el")
     assert setup.handle({"action": "setup_option", "option": "hives", "value": "maybe"}).error == \
         "an option is on or off, got 'maybe'"
     resumed = TableSetup(store, FLOWS["eclipse"], {})  # the box restarted during the setup

@@ -23,6 +23,7 @@ from typing import Any
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound, Throw, ThrownDie
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
+from companion.flows.eclipse_map import refuse_taken_space
 from companion.flows.eclipse_position import position_payload, position_values
 from companion.i18n import N_, Listing, Text, lazy, plural
 from rules import Event, Progress
@@ -191,11 +192,13 @@ class EclipseFlow(FlowBase):
 
     def event_label(self, kind: str, payload: Mapping[str, Any] | None = None) -> str:
         """An action (or reaction) said as the action taken, as the rulebook names it (1.2 Action phase: Explore,
-        Influence, Research, Upgrade, Build, Move), so "recorded" and "withdrawn" name it; other kinds as
-        :attr:`event_words`."""
+        Influence, Research, Upgrade, Build, Move), so "recorded" and "withdrawn" name it; a player's starting sector
+        as laid at setup (Setup: each player lays one), not as a sector explored; other kinds as :attr:`event_words`."""
         action = (payload or {}).get("action") if kind == events.ACTION_TAKEN else None
         if action in ACTION_WORDS:
             return ACTION_WORDS[action]
+        if kind == events.HEX_PLACED and _starting_sector((payload or {}).get("sector")):
+            return Text("Starting sector laid (setup)")  # Setup: each player lays their starting sector
         return super().event_label(kind, payload)
 
     # -- forms -----------------------------------------------------------------------------------------
@@ -474,6 +477,9 @@ class EclipseFlow(FlowBase):
                      view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """Form -> event (``rules.eclipse.events`` kinds); an action that says what it did on the map carries it
         (one report: ``action_taken`` with the hex, the disc, the step or the structure)."""
+        if form in ("home", "explore"):
+            refuse_taken_space(form, values["hex"], view, player,
+                               form == "home" and _starting_sector(values.get("sector")))
         if form == "home":
             return "hex_placed", {"sector": str(values["sector"]).split(" ")[0], **_at(values["hex"]),
                                   "rotation": values["rotation"]}
