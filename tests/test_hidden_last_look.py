@@ -96,7 +96,7 @@ def test_a_final_position_entered_again_keeps_what_the_first_gave_unless_entered
         "storage and Military track tiles, and this one leaves them blank: enter them again (0 for none), or withdraw "
         "the entry first (“Withdraw my entry: Final position”) to start afresh")
     for lang, start in (("el", "Τελική θέση: η καταχώριση σε ισχύ για Ann έχει "),
-                        ("pl", "Pozycja końcowa: wpis w mocy gracza Ann ma "),
+                        ("pl", "Pozycja końcowa: obowiązujący wpis (Ann) ma "),
                         ("hu", "Végső állás: Ann érvényes bejegyzésében szerepel: ")):
         assert i18n.localize(i18n.message_of(refused.value), lang).startswith(start)
     assert flow.session.last_seq == before
