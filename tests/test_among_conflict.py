@@ -61,7 +61,7 @@ def test_a_conflict_card_names_what_it_compares_in_the_players_words(store):
     counts = form["fields"][1]
     assert counts["choices"] == ["green", "red", "yellow", "blue", "purple", "power_reactors"]
     said = {lang: [i18n.localize(label, lang) for label in counts["labels"]] for lang in ("el", "pl", "hu")}
-    assert said["el"][1] == "κόκκινο" and said["el"][5] == "Αντιδραστήρες"
+    assert said["el"][1] == "κόκκινο" and said["el"][5] == "κάρτες Power Reactor"  # the printed name, as Polish
     assert said["pl"][1] == "czerwony" and said["pl"][5] == "karty Power Reactor"
     assert said["hu"][1] == "piros" and said["hu"][5] == "Erőművek"
     labels = {lang: i18n.localize(counts["label"], lang) for lang in ("el", "pl", "hu")}
