@@ -236,6 +236,15 @@ window.Box = (function () {
     return RTL_LETTER.test(text) ? "\u2068" + text + "\u2069" : text;
   }
 
+  // A place written in brackets with its space ("[0, 0]", a station's "[-12, 5]", a hex's "[q, r]") kept on one line
+  // on the page: the spaces inside it become no-break spaces (U+00A0) in what is drawn only, never in what is sent or
+  // stored, so a narrow phone never wraps "… Main Reactor στο [0," / "0], …". At most PLACE_MOST characters inside,
+  // as the touchscreen (companion/screen/canvas.py PLACE_MOST): a longer bracket (a list) may still wrap.
+  const PLACE = /\[[^\[\]\n]{0,16}\]/g;
+  function keepPlaces(text) {
+    return String(text).replace(PLACE, (place) => place.replace(/ /g, "\u00a0"));
+  }
+
   // "{name} won" with {name} filled in (the catalogs keep Python's brace fields).
   function format(text, values) {
     return text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
@@ -439,7 +448,7 @@ window.Box = (function () {
     }
   }
 
-  return { send: send, newKey: newKey, problem: problem, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
+  return { send: send, newKey: newKey, problem: problem, keepPlaces: keepPlaces, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
            format: format, isolate: isolate,
            pageFor: pageFor, follow: follow, nav: nav, standings: standings, scoreTable: scoreTable, rowLabel: rowLabel, tieBroken: tieBroken };
 })();

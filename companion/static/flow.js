@@ -87,7 +87,7 @@
       if ((ph.by || []).length) li.append(el("span", "by", ph.by.join(", ")));
       phases.append(li);
     }
-    $("note").textContent = game.note || "";
+    $("note").textContent = Box.keepPlaces(game.note || "");
     $("pool").textContent = game.pool === null || game.pool === undefined ? ""
       : format(_("{pool}: {vp}"), { pool: game.pool_label || _("VP pool"), vp: game.pool });
     // Next from a phone (a table without the box's screen): the label says what the tap does
@@ -168,7 +168,7 @@
     list.replaceChildren();
     for (const f of findings) {
       const li = el("li", f.severity || "warning", f.what || "?");
-      if (f.where) li.append(" \u2014 " + f.where);
+      if (f.where) li.append(" \u2014 " + Box.keepPlaces(f.where));
       if (f.rule) li.append(el("span", "rule", f.rule));
       if (f.todo) li.append(el("span", "todo", f.todo));
       if (f.fix) li.append(el("span", "fix", format(_("Fix: {fix}"), { fix: f.fix }))); // what puts it right ("rotate it 1 step ...")
@@ -372,7 +372,7 @@
     renderThrows(game);
     renderScores(game);
     renderCheck(state);
-    $("message").textContent = (state.status || {}).message || "";
+    $("message").textContent = Box.keepPlaces((state.status || {}).message || "");
     Box.storage(state.storage);
     Box.nav(state, "nav-result");
   }
@@ -414,12 +414,12 @@
       if (status >= 200 && status < 300) {
         if (typeof answer.version === "number") written = { game: gameKey(), version: answer.version };
         result.className = "action-result ok";
-        result.textContent = answer.message || _("recorded");
+        result.textContent = Box.keepPlaces(answer.message || _("recorded"));
         return true;
       }
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
-      result.textContent = Box.problem(status, answer);
+      result.textContent = Box.keepPlaces(Box.problem(status, answer));
       return false;
     } finally {
       if (button) button.disabled = false;

@@ -10,7 +10,7 @@ window.FlowDraw = (function () {
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
+    if (text !== undefined && text !== null) node.textContent = Box.keepPlaces(text); // "[0, 0]" on one line
     return node;
   }
 

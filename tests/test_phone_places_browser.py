@@ -1,0 +1,72 @@
+"""A place written in brackets ("[0, 2]") is never split across two lines on a 360 px phone (Debian's chromium via
+Playwright), in Greek, Polish and Hungarian; the text the box stores and sends keeps its ordinary space.
+
+The touchscreen keeps a place on one line (``companion/screen/canvas.py`` ``wrap_words``); the phone page wrapped
+inside one ("… στο [0," / "2] …"). ``Box.keepPlaces`` (``companion/static/box.js``) draws the spaces inside a place
+as no-break spaces, in the page only. Eclipse's refusal of a tile explored onto Bob's starting sector (Explore action:
+a new hex goes on an empty space) names the place in a long line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.web import create_app, serve
+from tests.test_among_secret_browser import phone_at
+from tests.test_eclipse_browser import report
+from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.browser
+
+PLACE_LINES = """(node) => {
+  // each bracketed place in the element's text: how many line boxes it is drawn on
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  const out = [];
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    for (const m of t.data.matchAll(/\\[[^\\[\\]]{0,16}\\]/g)) {
+      const range = document.createRange();
+      range.setStart(t, m.index);
+      range.setEnd(t, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      out.push([m[0], tops.size]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("locale", ["el-GR", "pl-PL", "hu-HU"])
+def test_a_place_in_a_refusal_stays_on_one_line_on_a_narrow_phone(browser, hub, tmp_path, output_dir, locale):  # noqa: F811
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    context = None
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
+            for player, sector, cell in (("Ann", "221 Procyon", [0, -2]), ("Bob", "232 Rigel", [0, 2])):
+                answer = hub.request("report", origin="cli", timeout=5, player=player, form="home",
+                                     values={"sector": sector, "hex": cell, "rotation": 0})
+                assert answer is not None and answer["status"] == 200, answer
+            before = flow.session.last_seq
+            context, page, errors = phone_at(browser, join_url(server, hub), locale)
+            page.locator("#seats button", has_text="Ann").click()
+            expect(page.locator("#me")).to_have_text("Ann")
+            report(page, "explore", sector="103 Beta Leonis", hex=(0, 2), rotation=0, **{"from": (0, -2)})
+            result = page.locator("#report-result")
+            expect(result).to_contain_text("232 Rigel")
+            text = result.evaluate("node => node.textContent")
+            assert "[0,\u00a02]" in text and "[0, 2]" not in text, text  # drawn with a no-break space
+            places = result.evaluate(PLACE_LINES)
+            assert places == [["[0,\u00a02]", 1]], places
+            assert flow.session.last_seq == before  # refused: nothing recorded
+            result.scroll_into_view_if_needed()
+            page.screenshot(path=str(output_dir / f"phone_place_{locale}.png"))
+            # the page's helper: a place's inner spaces only; a long bracket (a list) and the text around are kept
+            assert page.evaluate("Box.keepPlaces('a [0, 0] b [-12, 5]')") == "a [0,\u00a00] b [-12,\u00a05]"
+            long_list = "[Main Reactor, Power Reactor]"
+            assert page.evaluate(f"Box.keepPlaces('{long_list}')") == long_list
+            assert errors == []
+    finally:
+        if context is not None:
+            context.close()
+        server.shutdown()
