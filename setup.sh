@@ -29,8 +29,9 @@ case "$mode" in
      exit 2 ;;
 esac
 
-apt_packages=(python3-venv python3-pip fonts-dejavu-core fonts-wqy-microhei)  # the touchscreen's letters: DejaVu's Greek,
-# Polish and Hungarian; WenQuanYi Micro Hei's Chinese, Japanese and Korean, for names typed in them
+apt_packages=(python3-venv python3-pip fonts-dejavu-core fonts-wqy-microhei fonts-symbola)  # the touchscreen's letters: DejaVu's
+# Greek, Polish and Hungarian; WenQuanYi Micro Hei's Chinese, Japanese and Korean, for names typed in them; Symbola's
+# emoji (outline glyphs pygame draws at every size), so "👩‍🚀 Άννα" and "👨‍🚀 Άννα" are told apart
 [ "$mode" = test ] && apt_packages+=(chromium shellcheck systemd)  # the programs shellcheck and systemd-analyze: tests/test_systemd.py
 if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model 2>/dev/null; then
   apt_packages+=(python3-picamera2)

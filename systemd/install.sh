@@ -9,7 +9,7 @@
 #                                           # and the configuration (--purge: delete those too)
 #
 # Steps: the apt packages the box needs at run time (python3-picamera2, python3-venv, python3-lgpio,
-# fonts-dejavu-core, fonts-wqy-microhei); a system user `companion` in the groups video (camera, display backlight),
+# fonts-dejavu-core, fonts-wqy-microhei, fonts-symbola); a system user `companion` in the groups video (camera, display backlight),
 # gpio, render and input; a venv with --system-site-packages (so the apt-only picamera2 and lgpio are
 # visible) under PREFIX/venv; `pip install` of the project and its compiled language catalogs
 # (`pybabel compile`); the default configuration /etc/tabletop-companion/config.toml, written only
@@ -44,8 +44,8 @@ DEFAULT_USER=companion
 SERVICE_GROUPS=(video gpio render input)
 # What the box needs at run time that pip cannot give: the camera library (apt only, with its
 # libcamera), the venv module, the GPIO library gpiozero drives on Bookworm, the touchscreen's fonts
-# (Greek, Polish and Hungarian letters; Chinese, Japanese and Korean ones for players' names).
-APT_PACKAGES=(python3-picamera2 python3-venv python3-lgpio fonts-dejavu-core fonts-wqy-microhei)
+# (Greek, Polish and Hungarian letters; Chinese, Japanese and Korean ones and emoji for players' names).
+APT_PACKAGES=(python3-picamera2 python3-venv python3-lgpio fonts-dejavu-core fonts-wqy-microhei fonts-symbola)
 UNIT_NAME=companion.service
 UNIT_SOURCE="$SCRIPT_DIR/$UNIT_NAME"
 UNIT_DIR=/etc/systemd/system

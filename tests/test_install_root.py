@@ -25,7 +25,8 @@ PREFIX = "/opt/tabletop-companion"
 STATE_DIR = "/var/lib/tabletop-companion"
 BACKLIGHT = "/sys/devices/platform/soc/fe205000.i2c/i2c-22/i2c-10/10-0045/backlight/10-0045"
 GROUPS = ("video", "gpio", "render", "input")
-APT_PACKAGES = {"python3-picamera2", "python3-venv", "python3-lgpio", "fonts-dejavu-core", "fonts-wqy-microhei"}
+APT_PACKAGES = {"python3-picamera2", "python3-venv", "python3-lgpio", "fonts-dejavu-core", "fonts-wqy-microhei",
+                "fonts-symbola"}
 
 
 def make_root(root: Path) -> Path:

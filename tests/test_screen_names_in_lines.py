@@ -19,11 +19,20 @@ pytestmark = pytest.mark.skipif(font_file() is None, reason="no DejaVu or Noto f
 DIE = "\U0001f3b2"  # GAME DIE: not in DejaVu Sans
 
 
+@pytest.fixture
+def no_symbol_font(monkeypatch):
+    """A box without Symbola (``fonts-symbola``): an emoji DejaVu lacks cannot be drawn (with it, the die is drawn:
+    ``tests/test_screen_emoji.py``)."""
+    from companion.screen import fonts
+
+    monkeypatch.setattr(fonts, "symbol_file", lambda: None)
+
+
 def _waiting(names):
     return Text("the Action phase ends when everyone has passed (waiting for {players})", players=Listing(names))
 
 
-def test_a_name_of_emoji_alone_reads_by_its_symbols_names_inside_the_touchscreens_lines():
+def test_a_name_of_emoji_alone_reads_by_its_symbols_names_inside_the_touchscreens_lines(no_symbol_font):
     screen = TouchScreen()
     view = {"game": {"note": _waiting(["ANN", DIE, "BELLA"]), "turn": Text("{player}'s turn (clockwise)", player=DIE),
                      "players": [{"name": DIE}]}}
@@ -94,7 +103,7 @@ def test_a_long_name_over_its_seat_in_the_picture_keeps_a_readable_size_and_is_c
     assert text.endswith(ELLIPSIS) and name.startswith(text[:-1].rstrip())
 
 
-def test_a_first_and_last_name_over_its_seat_is_whole_and_an_emoji_name_reads_by_its_symbols():
+def test_a_first_and_last_name_over_its_seat_is_whole_and_an_emoji_name_reads_by_its_symbols(no_symbol_font):
     for name in ("Γιώργος Νικολάου", "Katarzyna Nowak", "Kovács Erzsébet"):
         _, (text, _) = _seat_label(name)
         assert text == name

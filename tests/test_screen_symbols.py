@@ -1,5 +1,7 @@
-"""Symbols players type in names (an emoji: "Ζωή 🎲") are never drawn on the touchscreen as an empty box: what the
-font has no glyph for is left out of what is drawn and measured (SDL dummy drivers, see conftest)."""
+"""Symbols players type in names (an emoji: "Ζωή 🎲") are never drawn on the touchscreen as an empty box: on a box
+without the symbol font (``fonts-symbola``, :data:`companion.screen.fonts.SYMBOL_FILES`), what the font has no glyph
+for is left out of what is drawn and measured (SDL dummy drivers, see conftest). With the symbol font they are drawn:
+``tests/test_screen_emoji.py``."""
 
 from __future__ import annotations
 
@@ -10,6 +12,14 @@ from companion.screen.canvas import TEXT, Canvas
 from companion.screen.fonts import drawable, font_file
 
 pytestmark = pytest.mark.skipif(font_file() is None, reason="no DejaVu or Noto font installed (./setup.sh installs it)")
+
+
+@pytest.fixture(autouse=True)
+def no_symbol_font(monkeypatch):
+    """A box where Symbola is not installed (or cannot be opened): every ScreenFont made in the test has none."""
+    from companion.screen import fonts
+
+    monkeypatch.setattr(fonts, "symbol_file", lambda: None)
 
 DIE = "\U0001f3b2"  # GAME DIE: not in DejaVu Sans
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # man ZWJ woman ZWJ girl

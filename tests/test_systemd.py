@@ -343,7 +343,8 @@ def test_installer_dry_run_plans_the_packages_the_config_and_the_backlight_rule(
     out = result.stdout
     planned = re.search(r"^==> (?:installing apt packages|apt packages already installed): (.*)$", out, re.M)
     assert planned, out
-    for package in ("python3-picamera2", "python3-venv", "python3-lgpio", "fonts-dejavu-core", "fonts-wqy-microhei"):
+    for package in ("python3-picamera2", "python3-venv", "python3-lgpio", "fonts-dejavu-core", "fonts-wqy-microhei",
+                    "fonts-symbola"):
         # each is planned, or already installed here
         installed = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
         assert package in planned.group(1).split() or "install ok installed" in installed.stdout, package

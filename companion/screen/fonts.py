@@ -3,8 +3,11 @@
 pygame's built-in font has no Greek and misses letters such as ő, ű, ą, ł: the box draws with DejaVu Sans (the
 Debian and Raspberry Pi OS package ``fonts-dejavu-core``, installed by ``./setup.sh``), else Noto Sans, else
 whatever ``$TABLETOP_FONT`` names. Without any of them the built-in font is used and one warning says what to
-install. A symbol the font has no glyph for (an emoji a player typed in a name: "Ζωή 🎲") is left out of what is
-drawn and measured (:class:`ScreenFont`) instead of drawn as an empty box. A letter it has no glyph for is drawn
+install. A symbol the font has no glyph for (an emoji a player typed in a name: "👩‍🚀 Άννα") is drawn from a symbol
+font (Symbola, ``fonts-symbola``, installed by ``./setup.sh``; :data:`SYMBOL_FILES`: outline glyphs pygame draws at
+every size, where Noto Color Emoji's bitmaps are not), so "👩‍🚀 Άννα" and "👨‍🚀 Άννα" are told apart; one that font
+lacks too (or with no symbol font) is left out of what is drawn and measured (:class:`ScreenFont`) instead of drawn as
+an empty box. A letter it has no glyph for is drawn
 from its compatibility form when the font has that (a full-width "ＡＮＮ" as "ANN"), else from a fallback font with
 the Chinese, Japanese and Korean letters (WenQuanYi Micro Hei, ``fonts-wqy-microhei``, installed by ``./setup.sh``;
 :data:`FALLBACK_FILES`), else drawn as the font draws it.
@@ -21,8 +24,8 @@ from pathlib import Path
 import pygame
 
 __all__ = [
-    "FALLBACK_FILES", "FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "ScreenFont", "drawable",
-    "fallback_file", "font_file", "missing_letters", "runs", "visible_name",
+    "FALLBACK_FILES", "FONT_ENV", "FONT_FILES", "PYGAME_DEFAULT_SCALE", "SAMPLE_LETTERS", "SYMBOL_FILES", "ScreenFont",
+    "drawable", "fallback_file", "font_file", "missing_letters", "runs", "symbol_file", "visible_name",
 ]
 
 log = logging.getLogger(__name__)
@@ -46,6 +49,14 @@ FALLBACK_FILES = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",  # fonts-noto-cjk
 )
 """Where the font for letters the touchscreen's font lacks (a player named 山田, 김민 or ＡＮＮ) is looked for."""
+
+SYMBOL_FILES = (
+    "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",  # fonts-symbola (Debian, Raspberry Pi OS)
+    "/usr/share/fonts/truetype/ancient-scripts/Symbola.ttf",
+)
+"""Where the font for symbols the touchscreen's font lacks (emoji: 👩 🚀 🎲 ✅) is looked for: Symbola's outline
+glyphs, one colour, drawn by pygame at any size. An emoji sequence is drawn symbol by symbol (pygame does not join
+them): "👩‍🚀" as a woman and a rocket, still told apart from "👨‍🚀"."""
 
 PYGAME_DEFAULT_SCALE = 0.64
 """pygame draws its built-in font at this fraction of the size asked; a file font is asked at the same fraction
@@ -78,6 +89,13 @@ def fallback_file() -> str | None:
     """The first of :data:`FALLBACK_FILES` on this system, or None (letters the font lacks are then drawn as the font
     draws them: no warning, as a table may never have such a name)."""
     return next((f for f in FALLBACK_FILES if Path(f).is_file()), None)
+
+
+@lru_cache(maxsize=1)
+def symbol_file() -> str | None:
+    """The first of :data:`SYMBOL_FILES` on this system, or None (symbols the font lacks are then left out: no
+    warning, as most tables never type one)."""
+    return next((f for f in SYMBOL_FILES if Path(f).is_file()), None)
 
 
 def missing_letters(font: object, text: str = SAMPLE_LETTERS) -> str:
@@ -127,28 +145,53 @@ def _lacks(font: object, ch: str, metrics: tuple[int, ...] | None) -> bool:
     return cache[ch]
 
 
+def _draws(font: object | None, ch: str) -> bool:
+    """Whether ``font`` (the symbol font; None: there is none) draws ``ch`` as a glyph of its own, not its empty box
+    (pygame gives no metrics past U+FFFF, so what it draws is compared; the answer kept per font and character)."""
+    if font is None:
+        return False
+    cache = getattr(font, "_drawing", None)
+    if cache is None:
+        cache = {}
+        try:
+            font._drawing = cache  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    if ch not in cache:
+        try:
+            cache[ch] = _image(font, ch) != _image(font, NOTDEF)
+        except pygame.error:  # "Text has zero width": nothing to draw
+            cache[ch] = False
+    return cache[ch]
+
+
 def _image(font: object, text: str) -> bytes:
     """``text`` drawn by ``font`` as pygame draws it (not through :class:`ScreenFont`), as bytes to compare."""
     return pygame.image.tobytes(pygame.font.Font.render(font, text, False, (255, 255, 255)), "RGB")  # type: ignore
 
 
-def drawable(font: object, text: str) -> str:
+def drawable(font: object, text: str, symbols: object | None = None) -> str:
     """``text`` without the symbols ``font`` (a :class:`pygame.font.Font`) has no glyph for, so none is drawn as an
     empty box (a letter it lacks is kept: a name must not vanish where the font is not the one the box installs):
     each such symbol goes with what clings to it (variation selectors, skin tones, the joiners of an emoji
     sequence) and with the one space that separated it from the words ("Ζωή 🎲" -> "Ζωή", "🎲 Ζωή" -> "Ζωή",
     "Ζωή 🎲  (waiting)" -> "Ζωή  (waiting)"). Text the font draws whole comes back unchanged. Text that is only
     such symbols (a player named "🎲") is not left blank: each symbol is said by its Unicode name ("Game Die"), so
-    the table still tells one seat from another (:func:`_named`)."""
+    the table still tells one seat from another (:func:`_named`). ``symbols``: the symbol font (:func:`symbol_file`),
+    whose symbols are kept, to be drawn from it (:func:`runs`)."""
     if not text or text.isascii():
         return text
     metrics = font.metrics(text)  # type: ignore[attr-defined]
-    if not any(_symbol(ch) and _lacks(font, ch, m) for ch, m in zip(text, metrics, strict=True)):
+
+    def lost(ch: str, m: tuple[int, ...] | None) -> bool:
+        return _symbol(ch) and _lacks(font, ch, m) and not _draws(symbols, ch)
+
+    if not any(lost(ch, m) for ch, m in zip(text, metrics, strict=True)):
         return text
     kept: list[str] = []
     dropping = skip_space = False
     for ch, m in zip(text, metrics, strict=True):
-        if _symbol(ch) and _lacks(font, ch, m):
+        if lost(ch, m):
             while kept and _clings(kept[-1]):  # a joiner before this symbol joined it to a dropped one
                 kept.pop()
             if kept and kept[-1] == " ":
@@ -174,7 +217,7 @@ def visible_name(font: object, name: str) -> str:
     would draw none of it (only symbols it has no glyph for: "🎲"), then its symbols' Unicode names ("Game Die").
     :func:`drawable` names such text only when it is drawn alone: beside other words the name was left out and the
     row read "  (waiting)" beside the seat badge."""
-    shown = drawable(font, name)
+    shown = drawable(font, name, font.symbols() if isinstance(font, ScreenFont) else None)
     return shown if name.strip() and shown == _named(name) else name
 
 
@@ -203,10 +246,11 @@ def _folded(font: object, ch: str) -> str | None:
     return None if any(_lacks(font, c, m) for c, m in zip(folded, metrics, strict=True)) else folded
 
 
-def runs(font: object, fallback: object | None, text: str) -> list[tuple[object, str]]:
+def runs(font: object, fallback: object | None, text: str, symbols: object | None = None) -> list[tuple[object, str]]:
     """``text`` (already :func:`drawable`) as runs of ``(font, part)`` to draw one after the other: the letters
     ``font`` has; a letter it lacks as its compatibility form when ``font`` has that (:func:`_folded`), else in
-    ``fallback`` when that has it, else left to ``font`` (its box: a name never vanishes). A mark clinging to a
+    ``fallback`` when that has it, else in ``symbols`` (the symbol font: an emoji) when that draws it, else left to
+    ``font`` (its box: a name never vanishes). A mark clinging to a
     letter (a combining accent, a variation selector) goes in the letter's run. One run for text ``font`` draws
     whole."""
     if not text or text.isascii():
@@ -223,6 +267,8 @@ def runs(font: object, fallback: object | None, text: str) -> list[tuple[object,
                 part = folded
             elif fallback is not None and not _lacks(fallback, ch, fallback.metrics(ch)[0]):  # type: ignore
                 use = fallback
+            elif _draws(symbols, ch):
+                use = symbols
         if out and out[-1][0] is use:
             out[-1] = (use, out[-1][1] + part)
         else:
@@ -240,6 +286,7 @@ class ScreenFont(pygame.font.Font):
         self._size = size
         self._bold = bool(file) and "bold" in Path(str(file)).name.lower()
         self._fallback: pygame.font.Font | None | bool = False  # False: not opened yet
+        self._symbols: pygame.font.Font | None | bool = False
         self._parts: dict[str, list[tuple[object, str]]] = {}
 
     def fallback(self) -> pygame.font.Font | None:
@@ -256,6 +303,18 @@ class ScreenFont(pygame.font.Font):
                 self._fallback.set_bold(True)
         return self._fallback  # type: ignore[return-value]
 
+    def symbols(self) -> pygame.font.Font | None:
+        """The symbol font (:func:`symbol_file`) at this font's size, opened on first need; None when there is none or
+        it cannot be opened (then a symbol this font lacks is left out)."""
+        if self._symbols is False:
+            path = symbol_file()
+            try:
+                self._symbols = _Fallback(path, self._size) if path else None
+            except (OSError, pygame.error) as exc:  # a damaged file never stops the screen
+                log.warning("cannot open the symbol font %s: %s", path, exc)
+                self._symbols = None
+        return self._symbols  # type: ignore[return-value]
+
     def _runs(self, text: object) -> list[tuple[object, str]]:
         """:func:`runs` of :func:`drawable` ``text``, kept for the last :data:`RUNS_KEPT` texts (a label is measured
         again and again while it is fitted, and drawn at every redraw)."""
@@ -264,7 +323,8 @@ class ScreenFont(pygame.font.Font):
         if parts is None:
             if len(self._parts) >= RUNS_KEPT:
                 self._parts.clear()
-            parts = self._parts[text] = runs(self, self.fallback(), drawable(self, text))
+            symbols = self.symbols()
+            parts = self._parts[text] = runs(self, self.fallback(), drawable(self, text, symbols), symbols)
         return parts
 
     def render(self, text, antialias, color, background=None):  # noqa: D102 (pygame's)
