@@ -74,7 +74,7 @@ def test_cards_where_nothing_changed_keep_their_identity_and_a_read_asked_for_sa
     assert len(kept) >= 2, "the cards away from the change are kept as they were read, not read again"
     # a player asks to read it now: the same table says so
     read(cam, scene.image, 3, asked=True)
-    assert cam.view()["message"].startswith("same as before: 4 cards")
+    assert cam.view()["message"].startswith("same as before: cards 4")
     assert [q["text"] for q in cam.view()["questions"]] == questions
 
 
@@ -169,3 +169,17 @@ def test_a_mirror_that_cannot_be_decided_is_tried_on_three_reads_only(
     for k in range(MIRROR_TRIES + 2):
         read(cam, scene.image, k, boxes=[])
     assert len(tries) == MIRROR_TRIES and cam.mirror is None
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "camera read 1: cards 1"), ("el", "ανάγνωση κάμερας 1: κάρτες 1"),
+                                            ("pl", "odczyt kamery 1: karty: 1"), ("hu", "1. kameraolvasás: 1 kártya")])
+def test_a_read_of_one_card_says_its_count_in_each_language(store, among_deck, lang, said):  # noqa: F811
+    """A station of the Main Reactor alone (Among the Stars rulebook 3 Setup: each player starts with it): the read
+    says one card as each language counts it; before, English said "1 cards" and Greek "1 κάρτες"."""
+    from companion import i18n
+
+    alone = make_scene("among", ["main_reactor"], seed=0, n_cards=1, effects=False)
+    cam = CameraFlow(among_flow(store), deck=among_deck, calibration=calibrate(alone.image, alone.layout),
+                     zones=whole_frame(alone.image), mirror=False)
+    read(cam, alone.image, 0)
+    assert i18n.localize(cam.view()["message"], lang) == said

@@ -505,18 +505,18 @@ class CameraFlow(CameraAnswers, CameraSeeing):
                 self._ask(p)
             dice = sum(len(v) for v in sight.dice.values())
             if sight.hexes is not None:
-                self.message = Text("camera read {read}: {hexes} hexes, {dice} dice", read=self.reads, hexes=counted,
+                self.message = Text("camera read {read}: hexes {hexes}, dice {dice}", read=self.reads, hexes=counted,
                                     dice=dice)
             else:
-                self.message = Text("camera read {read}: {cards} cards, {dice} dice", read=self.reads, cards=counted,
+                self.message = Text("camera read {read}: cards {cards}, dice {dice}", read=self.reads, cards=counted,
                                     dice=dice)
         elif sight.hexes is not None:
-            self.message = Text("camera read {read}: {hexes} hexes", read=self.reads, hexes=counted)
+            self.message = Text("camera read {read}: hexes {hexes}", read=self.reads, hexes=counted)
         else:
-            self.message = Text("camera read {read}: {cards} cards", read=self.reads, cards=counted)
+            self.message = Text("camera read {read}: cards {cards}", read=self.reads, cards=counted)
         if plan.asked and not recorded and len(self.questions) <= asked_before:
-            self.message = (Text("same as before: {hexes} hexes", hexes=counted) if sight.hexes is not None
-                            else Text("same as before: {cards} cards", cards=counted))
+            self.message = (Text("same as before: hexes {hexes}", hexes=counted) if sight.hexes is not None
+                            else Text("same as before: cards {cards}", cards=counted))
         return recorded
 
     def _keep(self, sight: Sight) -> None:
@@ -551,7 +551,7 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self.count_seen = {name: colour_counts(dice.get(name, [])) for name in names}
         k = count.places.index(place)
         self.count_place = count.places[k + 1] if k + 1 < len(count.places) else None
-        self.message = Text("camera read {read}: {cards} cards, {dice} dice counted ({place}); {next}", read=self.reads,
+        self.message = Text("camera read {read}: cards {cards}, dice counted {dice} ({place}); {next}", read=self.reads,
                             cards=cards, dice=sum(len(v) for v in dice.values()), place=count.labels.get(place, place),
                             next=count.prompt(self.count_place))
 
