@@ -183,3 +183,34 @@ def test_a_read_of_one_card_says_its_count_in_each_language(store, among_deck, l
                      zones=whole_frame(alone.image), mirror=False)
     read(cam, alone.image, 0)
     assert i18n.localize(cam.view()["message"], lang) == said
+
+
+def test_a_newer_read_of_the_dice_replaces_the_waiting_question_so_a_selection_is_recorded_once(store, tmp_path):
+    """Roll for the Galaxy: each player selects one phase a round with the die they put on it (rulebook p.4 'Roll and
+    assign'). Ann's dice are read (Develop 2: "Ann selected Develop?"), then re-rolled before anyone answers and read
+    again (Settle 2): one question waits for Ann, the newer one; an answer to the older is told it was replaced and
+    records nothing; confirming the newer records one selection. Before, both waited and confirming both recorded
+    Ann's selection twice (found with a replayed table whose dice were rolled twice)."""
+    from companion.camera.answers import NotWaiting
+    from tests.test_camera_flow import SwitchingDiceReader, flow_of, halves, read_twice, setup_roll
+
+    box = lambda x: (x, 100, 30, 30)  # noqa: E731 - Ann's half of the frame (halves(): x below 320)
+    reader = SwitchingDiceReader([("white", "develop", box(20)), ("white", "develop", box(60))],
+                                 [("white", "settle", box(20)), ("white", "settle", box(60))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), image_dir=tmp_path / "reads")
+    image = np.full((240, 640, 3), 70, np.uint8)
+    read_twice(cam, image)
+    [old] = cam.view()["questions"]
+    assert old["text"] == "Ann selected Develop? (dice: Develop 2)"
+    read_twice(cam, image)  # the dice rolled again and came to rest: a new still table
+    assert reader.calls == 2
+    [new] = cam.view()["questions"]
+    assert new["text"] == "Ann selected Settle? (dice: Settle 2)" and new["id"] != old["id"]
+    with pytest.raises(NotWaiting, match="replaced by the camera's newer read of the dice"):
+        cam.confirm(old["id"])
+    event = cam.confirm(new["id"])
+    assert (event.kind, event.player, event.payload["phase"]) == ("phase_selected", "Ann", "settle")
+    assert [e.kind for e in flow.session.events()].count("phase_selected") == 1
+    assert cam.view()["questions"] == []

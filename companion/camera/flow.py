@@ -501,7 +501,9 @@ class CameraFlow(CameraAnswers, CameraSeeing):
             return recorded
         if isinstance(chosen, DicePass) and sight.dice is not None:
             path = self._save_image(plan.image, "dice") or plan.photo
-            for p in chosen.propose(sight.dice, ev, path):
+            fresh = chosen.propose(sight.dice, ev, path)
+            self._supersede(fresh)
+            for p in fresh:
                 self._ask(p)
             dice = sum(len(v) for v in sight.dice.values())
             if sight.hexes is not None:
@@ -598,6 +600,22 @@ class CameraFlow(CameraAnswers, CameraSeeing):
             if p.key not in self.dismissed:
                 self._ask(p, zone=player)
         return recorded
+
+    def _supersede(self, fresh: list[Proposal]) -> None:
+        """Drop the waiting questions of an earlier dice read that a newer read of the dice asks again: the same
+        player and kind (Roll's ``phase_selected``, Eclipse's ``volley_rolled``), a zone's card questions untouched.
+        The dice on the table now are the ones to answer for; two questions about one selection would record it twice
+        when both are confirmed. A later answer to a dropped question is told it was replaced."""
+        again = {(p.player, p.kind) for p in fresh}
+        keys = {p.key for p in fresh}
+        stale = [q for q in self.questions if q.zone is None and q.proposal.key not in keys
+                 and (q.proposal.player, q.proposal.kind) in again]
+        if not stale:
+            return
+        for q in stale:
+            self.questions.remove(q)
+            self._answered(q, Text("replaced by the camera's newer read of the dice"))
+        self.keep_questions()
 
     def _ask(self, proposal: Proposal, zone: str | None = None) -> Question | None:
         if any(q.proposal.key == proposal.key for q in self.questions):
