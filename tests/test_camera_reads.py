@@ -185,6 +185,30 @@ def test_a_read_of_one_card_says_its_count_in_each_language(store, among_deck, l
     assert i18n.localize(cam.view()["message"], lang) == said
 
 
+@pytest.mark.parametrize(("game", "lang", "said"), [
+    ("race", "en", "holds no card of Race for the Galaxy (its cards: customs, embassy_offices, fighter_launch_bay, …)"),
+    ("roll", "hu", "egyetlen kártya sem tartozik ehhez a játékhoz: Roll for the Galaxy"),
+])
+def test_a_deck_of_another_game_is_refused_at_the_start_naming_the_game(tmp_path, among_deck, game, lang, said):  # noqa: F811
+    """An Among the Stars deck given to a Race or Roll game: none of its cards is the game's, so the camera would read
+    at every still table and ask nothing; the start refuses it (exit 3, as a deck of the other kind), naming the deck,
+    the game and its cards, in the box's language. Before, the box ran and every read said each card was not one of
+    the game's."""
+    import subprocess
+    import sys
+
+    among_deck.save(tmp_path / "among.npz")
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "table.png"), np.full((240, 320, 3), 90, np.uint8))
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "--language", lang, "run", "--game", game,
+                           "--players", "Ann,Bob", "--deck", str(tmp_path / "among.npz"), "--source", str(photos),
+                           "--no-web", "--no-screen", "--no-gpio", "--db", str(tmp_path / "s.sqlite3"),
+                           "--max-frames", "3"], capture_output=True, text=True, timeout=240)
+    assert done.returncode == 3, done.stderr
+    assert said in done.stderr and str(tmp_path / "among.npz") in done.stderr
+
+
 def test_a_newer_read_of_the_dice_replaces_the_waiting_question_so_a_selection_is_recorded_once(store, tmp_path):
     """Roll for the Galaxy: each player selects one phase a round with the die they put on it (rulebook p.4 'Roll and
     assign'). Ann's dice are read (Develop 2: "Ann selected Develop?"), then re-rolled before anyone answers and read

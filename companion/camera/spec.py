@@ -33,6 +33,10 @@ class CameraSpec(Protocol):
     passes: tuple[ReadPass, ...]
     dice_set: DiceSet | None
 
+    def knows(self, card_id: str) -> bool:
+        """Whether ``card_id`` (an id of an enrolled deck: a card, tile or sector hex) is one of this game's."""
+        ...
+
     def anchor(self, player: str, engine_view: Mapping[str, Any]) -> str | None:
         """The card id each player's cell grid is counted from (``CardsConfig.anchor_id``), or None."""
         ...
@@ -75,6 +79,13 @@ class TableauCamera:
     def resolve(self, card_id: str) -> str | None:
         """Reader id -> the card's name in the game's data (None / LookupError: not a card of this game)."""
         raise NotImplementedError
+
+    def knows(self, card_id: str) -> bool:
+        """Whether :meth:`resolve` finds ``card_id`` among the game's cards or tiles."""
+        try:
+            return self.resolve(card_id) is not None
+        except (LookupError, ValueError):
+            return False
 
     def tableau(self, view: Mapping[str, Any], player: str) -> list[str]:
         """The rules' tableau of ``player`` (names)."""

@@ -655,9 +655,11 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
                                                      calibration=calibration)
         return readers[dice_set.name]
 
-    def parts(camera: Any) -> tuple[Any, Any]:
+    def parts(camera: Any, title: Any) -> tuple[Any, Any]:
         kind = deck_kind(camera.passes) if camera is not None else None
         deck = deck_for(kind) if args.deck is not None and kind is not None else None
+        if deck is not None:
+            _refuse_other_game(deck, camera, title, args.deck)
         dice = dice_for(camera.dice_set) if args.dice_profile is not None and camera is not None and \
             camera.dice_set is not None else None
         return deck, dice
@@ -668,13 +670,13 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
                           image_dir=data_dir() / "reads", mirror=mirror, on_mirror=on_mirror)
 
     if args.game in FLOWS:
-        deck, dice_reader = parts(FLOWS[args.game].camera)  # loaded now: a bad file stops the start
+        deck, dice_reader = parts(FLOWS[args.game].camera, FLOWS[args.game].title)  # a bad file stops the start
         return (lambda flow: camera(flow, deck, dice_reader)), calibration
     _check_files_exist(args)
 
     def make_camera(flow: Any) -> Any:
         try:
-            deck, dice_reader = parts(flow.spec.camera)
+            deck, dice_reader = parts(flow.spec.camera, flow.spec.title)
         except InputError as exc:  # a deck or profile of another game's kind: played from the phones
             log.warning("%s", _("{game}: {problem}; the game is played from the phones").format(
                 game=say(flow.spec.title), problem=say(exc)))
@@ -684,6 +686,21 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
         return camera(flow, deck, dice_reader)
 
     return make_camera, calibration
+
+
+def _refuse_other_game(deck: Any, camera: Any, title: Any, name: str) -> None:
+    """Refuse a deck none of whose cards is one of the game's (``camera.knows``): another game's deck would be read
+    at every still table and asked about never.
+
+    Raises:
+        InputError: naming the deck, the game and the deck's first cards (exit 3, as a deck of the other kind).
+    """
+    ids = list(deck.card_ids)
+    if not ids or any(camera.knows(i) for i in ids):
+        return
+    raise InputError(_("deck {deck} holds no card of {game} (its cards: {cards}): enroll the game's own cards with "
+                       "`companion enroll cards DECK DIR`").format(
+        deck=name, game=say(title), cards=", ".join(ids[:3]) + (", …" if len(ids) > 3 else "")), EXIT_DEVICE)
 
 
 def _check_files_exist(args: argparse.Namespace) -> None:

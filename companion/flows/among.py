@@ -520,6 +520,15 @@ class AmongCamera:
     dice_set = None
 
     @staticmethod
+    def knows(card_id: str) -> bool:
+        """Whether ``card_id`` is an Among the Stars card (a location, a reactor, a Main Reactor)."""
+        try:
+            catalogue().card(card_id)
+        except LookupError:
+            return False
+        return True
+
+    @staticmethod
     def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
         return next((p for p in view["players"] if p["name"] == name), {})
 

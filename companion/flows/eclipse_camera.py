@@ -53,6 +53,15 @@ class EclipseCamera:
         """The map (a hex deck), then the combat dice beside it once a volley is aimed (a dice profile)."""
         return (MapPass(), DicePass("combat", self.wants_dice, self.dice_proposals, by_zone=False, off_map=True))
 
+    @staticmethod
+    def knows(card_id: str) -> bool:
+        """Whether ``card_id`` is an Eclipse sector hex (its number, as the hex deck is enrolled)."""
+        try:
+            catalogue().sector(card_id)
+        except UnknownSector:
+            return False
+        return True
+
     # -- no player zones: Eclipse lays one shared map -------------------------------------------------------
     def anchor(self, player: str, view: Mapping[str, Any]) -> str | None:
         """No card pass: no anchor."""
