@@ -77,6 +77,17 @@ class RollDiceConfig:
             table's colour (brown on wood, red on a dark board) or on a cloth or mat the table model fails on has no
             foreground of its own, and its outline is open into the table in places, so no region closes round it:
             the square's distance stays small across such gaps. Set on the second generator's seeds 1000-1039.
+        square_pool, square_outline_ramp, square_ink_ramp, square_sides_ramp, square_look_min: the best
+            ``square_pool`` of those places (by distance) are ranked by how much each looks like a die's top
+            (:func:`vision.roll_dice.squares.square_looks`): the product of the ramps of the share of edge pixels on
+            its outline (``square_outline_ramp``), of its symbol's ink against its body (the 90th percentile of the
+            middle's CIELAB distance to the median colour of the band round the middle, ``square_ink_ramp``) and of
+            the step from its top to the table across its sides (the second smallest of the four sides' CIELAB
+            steps, ``square_sides_ramp``). The ``square_max`` that look most like one, those below
+            ``square_look_min`` left out, are tested. On gingham and wood hundreds of places fit a square as well as
+            a die does; a check or a plank's stripe is flat inside, and the grain's stripes run on across two sides.
+            Set on the second generator's seeds 1000-1039 (the dice's squares ranked 0-66 of up to 400 by distance,
+            0-9 by look bar three; 437 places tested on main there, 229 with these).
         other_size_match_ramp, other_size_shape_ramp, other_size_overlap: once the die size is chosen, the top faces
             the other tried sizes found where the size chosen has none (farther than ``duplicate_dist`` x the smaller
             side from each of its faces, and overlapping none by more than ``other_size_overlap`` of the smaller: two
@@ -536,13 +547,18 @@ class RollDiceConfig:
     pair_min_aspect: float = 1.6
     recut_gap: int = 3
     recut_match_ramp: tuple[float, float] | None = (0.55, 0.75)
-    square_max: int = 12
+    square_max: int = 8
     square_fit: float = 0.5
     square_cap: float = 3.0
     square_shrink: int = 2
     square_angles: int = 6
     square_span: float = 0.8
     square_nms: float = 0.7
+    square_pool: int = 64
+    square_outline_ramp: tuple[float, float] = (0.2, 0.5)
+    square_ink_ramp: tuple[float, float] = (10.0, 50.0)
+    square_sides_ramp: tuple[float, float] = (5.0, 30.0)
+    square_look_min: float = 0.03
     other_size_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     other_size_shape_ramp: tuple[float, float] = (0.3, 0.6)
     other_size_overlap: float = 0.05

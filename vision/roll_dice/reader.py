@@ -462,7 +462,7 @@ class RollDiceReader:
         cands = recut_candidates(fg[1], fg[2], cfg, side, edges, None if cut_at is None else cut_at.get(float(chosen)))
         if squares:
             square = square_candidates(edges, fg[2], _top_side(tops, ncc, fg[2], side, fg[1].shape, cfg), cfg,
-                                       tops.rects)
+                                       tops.rects, frame)
             cands = Candidates(np.concatenate([cands.rects.reshape(-1, 5), square.rects]),
                                np.concatenate([cands.scores, square.scores]), cands.work_scale)
         cands = cands.take(np.flatnonzero(faces_apart(cands.rects, tops.rects, cfg)))

@@ -10,8 +10,15 @@ it. A square of the die's side laid on the edges still finds it: the mean distan
 the nearest edge (a chamfer distance, capped) stays small across a gap of a few pixels.
 
 Costs are bounded: the distance is measured on a half-size copy of the edges, at ``square_angles`` turns of the
-square (a square repeats every quarter turn), with box filters along the sides of the turned map; only the best
-``square_max`` places farther than ``duplicate_dist`` x the side from every face already found become candidates.
+square (a square repeats every quarter turn), with box filters along the sides of the turned map; of the best
+``square_pool`` places farther than ``duplicate_dist`` x the side from every face already found, the ``square_max``
+that look most like a die's top (:func:`square_looks`) become candidates.
+
+On a gingham, wood or a printed board hundreds of places fit a square as well as a die does; what tells a die's top
+from them is measured on a small upright patch of each (:func:`square_looks`): its outline is drawn in the edges all
+round, its symbol's ink stands out of its body colour in its middle (a check of a cloth or a stripe of a plank between
+two grain lines is flat there), and its colour steps to the table's across at least three of its sides (the grain's
+stripes run on across two sides of a square laid on them; a die pressed against another may lose one side).
 """
 
 from __future__ import annotations
@@ -22,7 +29,12 @@ import numpy as np
 from .config import RollDiceConfig
 from .observations import Candidates
 
-__all__ = ["square_candidates", "square_distances"]
+__all__ = ["square_candidates", "square_distances", "square_looks"]
+
+#: side (px) of the upright patch a place is looked at in, and of the square in its middle
+_PATCH, _SIDE = 32, 16
+_CHEB = np.maximum(*np.abs(np.mgrid[0:_PATCH, 0:_PATCH] + 0.5 - _PATCH / 2.0)) / (_SIDE / 2.0)   # 1 on the outline
+_RING = np.nonzero((_CHEB >= 0.55) & (_CHEB < 0.85))
 
 
 def square_distances(edges: np.ndarray, side: float,
@@ -95,13 +107,84 @@ def square_distances(edges: np.ndarray, side: float,
     return best, turn, k, (hi - lo) / 2.0
 
 
+def square_looks(frame: np.ndarray, edges: np.ndarray, scale: float, rects: np.ndarray,
+                 config: RollDiceConfig) -> np.ndarray:
+    """How much each square looks like a die's top, ``float[N]`` 0..1: the product of the ramps of its outline
+    (``square_outline_ramp`` of the share of edge pixels within 0.15 half sides of its outline), of its ink
+    (``square_ink_ramp`` of the 90th percentile, over its middle half side, of the CIELAB distance to the median
+    colour of the band 0.55-0.85 half sides from its centre: a die's body round its symbol) and of its sides
+    (``square_sides_ramp`` of the second smallest of the four CIELAB distances between the mean colours of the strips
+    0.17-0.42 half sides inside and outside each side, over each side's middle 0.58).
+
+    Each square is turned upright and scaled to a side of 24 px in a 48 px patch (frame and edges alike), so the
+    cost is a small fixed amount a square. ``frame``: ``uint8[H, W, 3]`` BGR; ``edges``: ``uint8[h, w]`` 0/255 work px
+    (``scale`` frame-to-work); ``rects``: ``float[N, 5]`` (cx, cy, w, h, angle deg; frame px, w the side). A square
+    reaching past the frame sees the border's pixels repeated. CIELAB: L 0..100, a and b about 0 for grey.
+    Raises ``ValueError`` for a frame that is not BGR or rects not of shape ``[N, 5]``."""
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError(f"square_looks needs a BGR frame, got shape {frame.shape}")
+    rects = np.asarray(rects, np.float64)
+    if rects.ndim != 2 or rects.shape[1] != 5:
+        raise ValueError(f"square_looks needs rects of shape [N, 5], got {rects.shape}")
+    n = len(rects)
+    if n == 0:
+        return np.zeros(0)
+    colour = np.empty((n, _PATCH, _PATCH, 3), np.uint8)
+    edge = np.empty((n, _PATCH, _PATCH), np.uint8)
+    # cv2.getRotationMatrix2D about each centre, scaled to the patch's square, the centre moved to the patch's
+    cx, cy = rects[:, 0], rects[:, 1]
+    k = _SIDE / np.maximum(rects[:, 2], 1.0)
+    t = np.radians(rects[:, 4])
+    al, be = k * np.cos(t), k * np.sin(t)
+    m = np.stack([np.stack([al, be, _PATCH / 2.0 - al * cx - be * cy], 1),
+                  np.stack([-be, al, _PATCH / 2.0 + be * cx - al * cy], 1)], 1)
+    w = m.copy()
+    w[:, :, :2] /= scale                                  # work px in, the same patch out
+    size = (_PATCH, _PATCH)
+    for i in range(n):
+        cv2.warpAffine(frame, m[i], size, dst=colour[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        cv2.warpAffine(edges, w[i], size, dst=edge[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(colour.reshape(n * _PATCH, _PATCH, 3), cv2.COLOR_BGR2Lab).reshape(colour.shape)
+    lab = lab.astype(np.float32)
+    lab *= np.float32((100.0 / 255.0, 1.0, 1.0))          # OpenCV's 8-bit CIELAB: L x 255/100, a and b + 128
+    lab -= np.float32((0.0, 128.0, 128.0))
+    e = edge.astype(np.float32)
+    c, h = _PATCH // 2, _SIDE // 2
+    # the outline's band (0.85-1.15 half sides from the centre, Chebyshev): the square of 1.15 less that of 0.85
+    o, i = int(round(1.15 * h)), int(round(0.85 * h))
+    outline = (e[:, c - o:c + o, c - o:c + o].sum((1, 2)) - e[:, c - i:c + i, c - i:c + i].sum((1, 2))) / (
+        255.0 * ((2 * o) ** 2 - (2 * i) ** 2))
+    m = h // 2                                            # the middle: within half a half side of the centre
+    middle = lab[:, c - m:c + m, c - m:c + m].reshape(n, -1, 3)
+    body = np.median(lab[:, _RING[0], _RING[1]], axis=1)  # the band round the middle, 0.55-0.85 half sides
+    ink = np.percentile(np.linalg.norm(middle - body[:, None, :], axis=2), 90, axis=1)
+    a, b = c - h * 7 // 12, c + h * 7 // 12              # each side's middle 0.58; strips 1/6 to 5/12 half sides off it
+    d0, d1 = max(1, h // 6), max(2, h * 5 // 12)
+    steps = []
+    for rows_in, rows_out in ((slice(c - h + d0, c - h + d1), slice(c - h - d1, c - h - d0)),
+                              (slice(c + h - d1, c + h - d0), slice(c + h + d0, c + h + d1))):
+        steps.append(lab[:, rows_in, a:b].mean((1, 2)) - lab[:, rows_out, a:b].mean((1, 2)))   # top, bottom
+        steps.append(lab[:, a:b, rows_in].mean((1, 2)) - lab[:, a:b, rows_out].mean((1, 2)))   # left, right
+    sides = np.sort(np.linalg.norm(np.stack(steps, 1), axis=2), axis=1)[:, 1]
+    return (_ramp(outline, config.square_outline_ramp) * _ramp(ink, config.square_ink_ramp)
+            * _ramp(sides, config.square_sides_ramp))
+
+
+def _ramp(v: np.ndarray, ramp: tuple[float, float]) -> np.ndarray:
+    """``v`` mapped linearly from ``ramp[0]`` (0) to ``ramp[1]`` (1), clipped to 0..1."""
+    lo, hi = float(ramp[0]), float(ramp[1])
+    return np.clip((np.asarray(v, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+
+
 def square_candidates(edges: np.ndarray, scale: float, side: float, config: RollDiceConfig,
-                      away: np.ndarray | None = None) -> Candidates:
+                      away: np.ndarray | None = None, frame: np.ndarray | None = None) -> Candidates:
     """Die candidates (rotated rects in frame px) where a square of ``side`` work px lies on the colour ``edges``
-    (:func:`square_distances` at most ``square_fit`` at a local least within ``square_nms`` x the side): the best
-    ``square_max`` of them (the smallest distances first) farther than ``duplicate_dist`` x the side from the centre
-    of each of ``away`` (``float[M, 5]`` frame px rects: the faces already found), each one's die score
-    ``1`` up to half ``square_fit`` falling to 0.5 at ``square_fit``.
+    (:func:`square_distances` at most ``square_fit`` at a local least within ``square_nms`` x the side) farther than
+    ``duplicate_dist`` x the side from the centre of each of ``away`` (``float[M, 5]`` frame px rects: the faces
+    already found): with ``frame`` (``uint8[H, W, 3]`` BGR), of the best ``square_pool`` of them (the smallest
+    distances first) the ``square_max`` that look most like a die's top (:func:`square_looks`, at least
+    ``square_look_min``; the smaller distance first among equals); without it, the best ``square_max`` by distance.
+    Each one's die score is ``1`` up to half ``square_fit`` falling to 0.5 at ``square_fit``.
 
     A cloth's check, a board's printed box or a tile's frame draws a square too: these candidates are for the caller
     to test as the recut's are (only a plain symbol of the owner's dice makes one a die). ``edges``: ``uint8[h, w]``
@@ -132,16 +215,24 @@ def square_candidates(edges: np.ndarray, scale: float, side: float, config: Roll
         d = np.hypot(x[:, None] - away[None, :, 0], y[:, None] - away[None, :, 1])
         keep = (d > config.duplicate_dist * np.minimum(s, other)).all(1)
     order = [i for i in np.argsort(dist, kind="stable").tolist() if keep[i]]
+    pool = config.square_max if frame is None else max(config.square_max, int(config.square_pool))
     chosen: list[int] = []
     for i in order:                                   # one candidate per place: a plateau's neighbours are one
         if all(np.hypot(x[i] - x[j], y[i] - y[j]) > config.duplicate_dist * s for j in chosen):
             chosen.append(i)
-        if len(chosen) >= config.square_max:
+        if len(chosen) >= pool:
             break
     if not chosen:
         return none
     idx = np.array(chosen)
     # the square turned by ``angle`` on the turned map is a rect of that angle (cv2.boxPoints' degrees)
     rects = np.stack([x[idx], y[idx], np.full(len(idx), s), np.full(len(idx), s), turn[ys[idx], xs[idx]]], axis=1)
+    if frame is not None:
+        looks = square_looks(frame, edges, scale, rects, config)
+        best_first = np.argsort(-looks, kind="stable")   # ``idx`` is by distance: the smaller first among equals
+        best_first = best_first[looks[best_first] >= config.square_look_min][:config.square_max]
+        if len(best_first) == 0:
+            return none
+        idx, rects = idx[best_first], rects[best_first]
     scores = np.clip(1.5 - dist[idx] / fit, 0.0, 1.0) if fit > 0 else np.ones(len(idx))
     return Candidates(rects.astype(np.float64), scores.astype(np.float64), scale)
