@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from vision.roll_dice.config import RollDiceConfig
-from vision.roll_dice.squares import square_candidates, square_distances
+from vision.roll_dice.squares import square_candidates, square_distances, square_looks
 
 CFG = RollDiceConfig()
 SIDE = 30.0
@@ -96,3 +96,93 @@ def test_bad_input_is_refused_by_the_distances_and_gives_no_candidate():
         square_distances(np.zeros((4, 4, 3), np.uint8), SIDE, CFG)
     assert len(square_candidates(outline(SIDE), SCALE, float("nan"), CFG).rects) == 0
     assert len(square_candidates(np.zeros((0, 0), np.uint8), SCALE, SIDE, CFG).rects) == 0
+
+
+# How much a square looks like a die's top (``square_looks``), hand-worked on a 640 x 360 frame (work scale 0.5) with a
+# square of side 60 frame px at (300, 180): the middle half side is the central 30 x 30 px, the band round it 33-51 px
+# across, the side strips 3.75-11.25 px inside and outside each side over its middle 30 px. Ramps: outline (0.2, 0.5),
+# ink (10, 50) CIELAB, sides (5, 30) CIELAB.
+WHITE, RED, INK = (235, 235, 235), (40, 40, 200), (20, 20, 20)
+TOP = np.array([[300.0, 180.0, 60.0, 60.0, 0.0]])
+
+
+def top_frame(body=RED, ink=INK, middle: int = 20, table=WHITE, angle: float = 0.0) -> np.ndarray:
+    """A table with one die top of side 60 (``body``) at (300, 180) turned ``angle`` degrees, a square symbol of
+    ``middle`` px (``ink``) in its middle."""
+    frame = np.full((360, 640, 3), table, np.uint8)
+    for side, colour in ((60, body), (middle, ink)):
+        corners = cv2.boxPoints(((300.0, 180.0), (side, side), angle))
+        cv2.fillConvexPoly(frame, np.round(corners).astype(np.int32), colour)
+    return frame
+
+
+def lab_l(grey: int) -> float:
+    """CIELAB L (0..100) of a neutral grey as OpenCV's 8-bit conversion gives it (a and b are 0 for a grey)."""
+    return float(cv2.cvtColor(np.full((1, 1, 3), grey, np.uint8), cv2.COLOR_BGR2Lab)[0, 0, 0]) * 100.0 / 255.0
+
+
+ALL_EDGES = np.full((180, 320), 255, np.uint8)
+
+
+def test_a_die_top_with_its_symbol_on_a_plain_table_looks_like_one():
+    """Edges all round (share 1), a black symbol on a red body (CIELAB distance about 83) and red against a white
+    table on all four sides (about 88): every ramp at 1, also turned 30 degrees."""
+    assert square_looks(top_frame(), ALL_EDGES, SCALE, TOP, CFG)[0] == pytest.approx(1.0)
+    turned = TOP.copy()
+    turned[0, 4] = 30.0
+    assert square_looks(top_frame(angle=30.0), ALL_EDGES, SCALE, turned, CFG)[0] == pytest.approx(1.0)
+
+
+def test_a_flat_check_and_a_top_without_edges_do_not():
+    """A check of a cloth is flat inside (ink 0: looks 0); a top whose outline has no edge pixel (share 0) looks 0."""
+    assert square_looks(top_frame(ink=RED), ALL_EDGES, SCALE, TOP, CFG)[0] == 0.0
+    assert square_looks(top_frame(), np.zeros((180, 320), np.uint8), SCALE, TOP, CFG)[0] == 0.0
+
+
+def test_ink_is_the_symbol_s_step_from_the_body_on_its_ramp():
+    """A grey body (128) round a grey symbol filling the whole middle half side (96): the ink is the step in L
+    between them, about 12.9 (L 53.7 and 40.8), on the ramp (10, 50): (12.9 - 10) / 40, about 0.07; with a symbol of
+    32 (L 12.2), about 41.6: (41.6 - 10) / 40, about 0.79. The table (white) steps far from the body on every side."""
+    for symbol in (96, 32):
+        ink = lab_l(128) - lab_l(symbol)
+        got = square_looks(top_frame(body=(128,) * 3, ink=(symbol,) * 3, middle=30), ALL_EDGES, SCALE, TOP, CFG)[0]
+        assert got == pytest.approx((ink - 10.0) / 40.0, abs=0.02)
+
+
+def test_a_stripe_running_on_across_two_sides_is_not_a_die_but_one_side_lost_to_a_neighbour_is():
+    """A plank's stripe of the top's colour running on past its left and right sides: the top steps to the table on
+    two sides only, the second smallest step is 0 and so is the look. A die pressed against a like die on its right
+    loses one side: three steps remain, the second smallest far above 30, and it looks like a die."""
+    frame = top_frame()
+    frame[150:210, :] = RED
+    frame[170:190, 290:310] = INK
+    assert square_looks(frame, ALL_EDGES, SCALE, TOP, CFG)[0] == 0.0
+    frame = top_frame()
+    frame[150:210, 330:400] = RED
+    assert square_looks(frame, ALL_EDGES, SCALE, TOP, CFG)[0] == pytest.approx(1.0)
+
+
+def test_the_squares_that_look_like_a_die_are_tested_before_better_fits():
+    """Two closed outlines: a flat check at (100, 100) and a die top (its symbol in the middle) at (300, 100) work
+    px, both at distance 0. With the frame and ``square_max`` 1 the die's is kept; a flat check alone, below
+    ``square_look_min``, gives none; without the frame the first by distance (the check, found first) is kept."""
+    edges = outline(SIDE, centre=(100.0, 100.0)) | outline(SIDE, centre=(300.0, 100.0))
+    frame = np.full((720, 1280, 3), WHITE, np.uint8)
+    for cx in (200, 600):
+        frame[170:230, cx - 30:cx + 30] = RED
+    frame[190:210, 590:610] = INK
+    one = replace(CFG, square_max=1)
+    got = square_candidates(edges, SCALE, SIDE, one, frame=frame)
+    assert len(got.rects) == 1 and abs(got.rects[0, 0] - 600) <= 2
+    alone = outline(SIDE, centre=(100.0, 100.0))
+    assert len(square_candidates(alone, SCALE, SIDE, one, frame=frame).rects) == 0
+    assert len(square_candidates(alone, SCALE, SIDE, one).rects) == 1
+
+
+def test_bad_input_is_refused_by_the_looks():
+    """A frame that is not BGR, or rects not of shape [N, 5], is refused naming it; no rect gives no look."""
+    with pytest.raises(ValueError, match="BGR frame"):
+        square_looks(np.zeros((360, 640), np.uint8), ALL_EDGES, SCALE, TOP, CFG)
+    with pytest.raises(ValueError, match=r"shape \[N, 5\]"):
+        square_looks(top_frame(), ALL_EDGES, SCALE, TOP[:, :4], CFG)
+    assert square_looks(top_frame(), ALL_EDGES, SCALE, np.zeros((0, 5)), CFG).shape == (0,)

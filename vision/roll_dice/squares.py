@@ -110,16 +110,16 @@ def square_distances(edges: np.ndarray, side: float,
 def square_looks(frame: np.ndarray, edges: np.ndarray, scale: float, rects: np.ndarray,
                  config: RollDiceConfig) -> np.ndarray:
     """How much each square looks like a die's top, ``float[N]`` 0..1: the product of the ramps of its outline
-    (``square_outline_ramp`` of the share of edge pixels within 0.15 half sides of its outline), of its ink
+    (``square_outline_ramp`` of the share of edge pixels within 1/8 half side of its outline), of its ink
     (``square_ink_ramp`` of the 90th percentile, over its middle half side, of the CIELAB distance to the median
     colour of the band 0.55-0.85 half sides from its centre: a die's body round its symbol) and of its sides
     (``square_sides_ramp`` of the second smallest of the four CIELAB distances between the mean colours of the strips
-    0.17-0.42 half sides inside and outside each side, over each side's middle 0.58).
+    1/8-3/8 half sides inside and outside each side, over each side's middle half).
 
-    Each square is turned upright and scaled to a side of 24 px in a 48 px patch (frame and edges alike), so the
+    Each square is turned upright and scaled to a side of 16 px in a 32 px patch (frame and edges alike), so the
     cost is a small fixed amount a square. ``frame``: ``uint8[H, W, 3]`` BGR; ``edges``: ``uint8[h, w]`` 0/255 work px
     (``scale`` frame-to-work); ``rects``: ``float[N, 5]`` (cx, cy, w, h, angle deg; frame px, w the side). A square
-    reaching past the frame sees the border's pixels repeated. CIELAB: L 0..100, a and b about 0 for grey.
+    reaching past the frame sees the border's pixels repeated. CIELAB: L 0..100, a and b 0 for a grey.
     Raises ``ValueError`` for a frame that is not BGR or rects not of shape ``[N, 5]``."""
     if frame.ndim != 3 or frame.shape[2] != 3:
         raise ValueError(f"square_looks needs a BGR frame, got shape {frame.shape}")
@@ -150,16 +150,16 @@ def square_looks(frame: np.ndarray, edges: np.ndarray, scale: float, rects: np.n
     lab -= np.float32((0.0, 128.0, 128.0))
     e = edge.astype(np.float32)
     c, h = _PATCH // 2, _SIDE // 2
-    # the outline's band (0.85-1.15 half sides from the centre, Chebyshev): the square of 1.15 less that of 0.85
-    o, i = int(round(1.15 * h)), int(round(0.85 * h))
-    outline = (e[:, c - o:c + o, c - o:c + o].sum((1, 2)) - e[:, c - i:c + i, c - i:c + i].sum((1, 2))) / (
-        255.0 * ((2 * o) ** 2 - (2 * i) ** 2))
-    m = h // 2                                            # the middle: within half a half side of the centre
-    middle = lab[:, c - m:c + m, c - m:c + m].reshape(n, -1, 3)
+    # the outline's band (7/8-9/8 half sides from the centre, Chebyshev): the square of 9/8 less that of 7/8
+    far, near = h * 9 // 8, h * 7 // 8
+    outline = (e[:, c - far:c + far, c - far:c + far].sum((1, 2)) - e[:, c - near:c + near, c - near:c + near].sum(
+        (1, 2))) / (255.0 * ((2 * far) ** 2 - (2 * near) ** 2))
+    q = h // 2                                            # the middle: within half a half side of the centre
+    middle = lab[:, c - q:c + q, c - q:c + q].reshape(n, -1, 3)
     body = np.median(lab[:, _RING[0], _RING[1]], axis=1)  # the band round the middle, 0.55-0.85 half sides
     ink = np.percentile(np.linalg.norm(middle - body[:, None, :], axis=2), 90, axis=1)
-    a, b = c - h * 7 // 12, c + h * 7 // 12              # each side's middle 0.58; strips 1/6 to 5/12 half sides off it
-    d0, d1 = max(1, h // 6), max(2, h * 5 // 12)
+    a, b = c - h // 2, c + h // 2                          # each side's middle half; strips 1/8-3/8 half sides off it
+    d0, d1 = max(1, h // 8), max(2, h * 3 // 8)
     steps = []
     for rows_in, rows_out in ((slice(c - h + d0, c - h + d1), slice(c - h - d1, c - h - d0)),
                               (slice(c + h - d1, c + h - d0), slice(c + h + d0, c + h + d1))):
