@@ -144,10 +144,12 @@ def square_looks(frame: np.ndarray, edges: np.ndarray, scale: float, rects: np.n
     for i in range(n):
         cv2.warpAffine(frame, m[i], size, dst=colour[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         cv2.warpAffine(edges, w[i], size, dst=edge[i], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(colour.reshape(n * _PATCH, _PATCH, 3), cv2.COLOR_BGR2Lab).reshape(colour.shape)
-    lab = lab.astype(np.float32)
-    lab *= np.float32((100.0 / 255.0, 1.0, 1.0))          # OpenCV's 8-bit CIELAB: L x 255/100, a and b + 128
-    lab -= np.float32((0.0, 128.0, 128.0))
+    lab8 = cv2.cvtColor(colour.reshape(n * _PATCH, _PATCH, 3), cv2.COLOR_BGR2Lab).reshape(colour.shape)
+
+    def lab(part: np.ndarray) -> np.ndarray:
+        """CIELAB of a part of the patches: OpenCV's 8-bit has L x 255/100, a and b + 128."""
+        return part.astype(np.float32) * np.float32((100.0 / 255.0, 1.0, 1.0)) - np.float32((0.0, 128.0, 128.0))
+
     e = edge.astype(np.float32)
     c, h = _PATCH // 2, _SIDE // 2
     # the outline's band (7/8-9/8 half sides from the centre, Chebyshev): the square of 9/8 less that of 7/8
@@ -155,16 +157,16 @@ def square_looks(frame: np.ndarray, edges: np.ndarray, scale: float, rects: np.n
     outline = (e[:, c - far:c + far, c - far:c + far].sum((1, 2)) - e[:, c - near:c + near, c - near:c + near].sum(
         (1, 2))) / (255.0 * ((2 * far) ** 2 - (2 * near) ** 2))
     q = h // 2                                            # the middle: within half a half side of the centre
-    middle = lab[:, c - q:c + q, c - q:c + q].reshape(n, -1, 3)
-    body = np.median(lab[:, _RING[0], _RING[1]], axis=1)  # the band round the middle, 0.55-0.85 half sides
+    middle = lab(lab8[:, c - q:c + q, c - q:c + q]).reshape(n, -1, 3)
+    body = np.median(lab(lab8[:, _RING[0], _RING[1]]), axis=1)  # the band round the middle, 0.55-0.85 half sides
     ink = np.percentile(np.linalg.norm(middle - body[:, None, :], axis=2), 90, axis=1)
     a, b = c - h // 2, c + h // 2                          # each side's middle half; strips 1/8-3/8 half sides off it
     d0, d1 = max(1, h // 8), max(2, h * 3 // 8)
     steps = []
     for rows_in, rows_out in ((slice(c - h + d0, c - h + d1), slice(c - h - d1, c - h - d0)),
                               (slice(c + h - d1, c + h - d0), slice(c + h + d0, c + h + d1))):
-        steps.append(lab[:, rows_in, a:b].mean((1, 2)) - lab[:, rows_out, a:b].mean((1, 2)))   # top, bottom
-        steps.append(lab[:, a:b, rows_in].mean((1, 2)) - lab[:, a:b, rows_out].mean((1, 2)))   # left, right
+        steps.append(lab(lab8[:, rows_in, a:b]).mean((1, 2)) - lab(lab8[:, rows_out, a:b]).mean((1, 2)))  # top, bottom
+        steps.append(lab(lab8[:, a:b, rows_in]).mean((1, 2)) - lab(lab8[:, a:b, rows_out]).mean((1, 2)))  # left, right
     sides = np.sort(np.linalg.norm(np.stack(steps, 1), axis=2), axis=1)[:, 1]
     return (_ramp(outline, config.square_outline_ramp) * _ramp(ink, config.square_ink_ramp)
             * _ramp(sides, config.square_sides_ramp))
@@ -214,14 +216,19 @@ def square_candidates(edges: np.ndarray, scale: float, side: float, config: Roll
         other = np.sqrt(np.abs(away[:, 2] * away[:, 3]))[None, :]
         d = np.hypot(x[:, None] - away[None, :, 0], y[:, None] - away[None, :, 1])
         keep = (d > config.duplicate_dist * np.minimum(s, other)).all(1)
-    order = [i for i in np.argsort(dist, kind="stable").tolist() if keep[i]]
+    order = np.argsort(dist, kind="stable")
+    order = order[keep[order]]
     pool = config.square_max if frame is None else max(config.square_max, int(config.square_pool))
+    ox, oy = x[order], y[order]
+    apart = np.ones(len(order), bool)                 # one candidate per place: a plateau's neighbours are one
     chosen: list[int] = []
-    for i in order:                                   # one candidate per place: a plateau's neighbours are one
-        if all(np.hypot(x[i] - x[j], y[i] - y[j]) > config.duplicate_dist * s for j in chosen):
-            chosen.append(i)
+    for j in range(len(order)):
+        if not apart[j]:
+            continue
+        chosen.append(int(order[j]))
         if len(chosen) >= pool:
             break
+        apart[j + 1:] &= np.hypot(ox[j + 1:] - ox[j], oy[j + 1:] - oy[j]) > config.duplicate_dist * s
     if not chosen:
         return none
     idx = np.array(chosen)
