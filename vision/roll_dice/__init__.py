@@ -52,7 +52,8 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
 6'. ``recut``, ``other_sizes`` (:func:`.candidates.recut_candidates`, :mod:`.sizes`) -- once the die size is chosen,
     the face cores that ran into the table's through a gap in a die's outline are cut again at thickened edges, the
     places where a square of the die's side lies on the colour edges (:mod:`.squares`: a die the foreground took for
-    table, its outline open into it) are candidates too, and
+    table, its outline open into it; those that look most like a die's top, with a symbol's ink in the middle and a
+    step to the table across three sides, first) are candidates too, and
     the top faces another tried size found where the size chosen has none are added (a tilted camera's near dice are
     larger than its far ones); both count only with a plain symbol of the owner's dice, another size's faces only on
     a die's top that overlaps no face of the size chosen.
