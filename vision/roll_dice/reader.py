@@ -38,7 +38,7 @@ from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
 from .sheen import capped_by_sheen
 from .side_print import not_side_print
-from .sides import hanging_sides, side_faces
+from .sides import hanging_sides, shaded_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed
 from .squares import square_candidates
@@ -692,14 +692,19 @@ def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollD
 
 def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
     """The top faces with the die score of each that is a neighbouring die's side face seen obliquely
-    (:func:`side_faces`) scaled by 1 - that; only the faces that would be reported are measured, once the die size
+    (:func:`side_faces`) or turned from the lamp (:func:`shaded_sides`, the nadir and the side faces' reach from the
+    faces' size model) scaled by 1 - the larger; only the faces that would be reported are measured, once the die size
     is chosen and the printed squares are lowered."""
     if cfg.side_full_ramp is None or len(tops.rects) < 2:
         return tops
     todo, best = _reported(tops, ncc, cfg)
     if todo.sum() < 2:
         return tops
-    return tops.lowered(1.0 - side_faces(frame, tops.rects, tops.body, cfg, todo, best))
+    side = side_faces(frame, tops.rects, tops.body, cfg, todo, best)
+    if cfg.deep_shade_ramp is not None:
+        away, reach = side_reach_of_tops(tops, frame.shape[:2], cfg)
+        side = np.maximum(side, shaded_sides(frame, tops.rects, tops.body, away, reach, cfg, todo))
+    return tops.lowered(1.0 - side)
 
 
 def _not_hanging(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:

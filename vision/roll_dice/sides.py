@@ -12,6 +12,12 @@ A box can also land half on a die's top and half on the side face that hangs fro
 (:mod:`vision.roll_dice.nadir`): it overlaps the die's own, surer box, lies from it towards the nadir, and its body
 is the die's colour shaded. Two real dice' top faces never overlap, and a second die of the same colour touching
 the first is lit as the first: :func:`hanging_sides` finds such boxes.
+
+A side face turned from the lamp is plainly darker than its top, and then which of the two matches better or is
+surer says nothing: far from the nadir a wide lens shows the side nearly square, its symbol clear, and a glared top
+matches worse than its side. :func:`shaded_sides` asks no surety of either: a box of a neighbour's chroma, deeply
+shaded, lying from it towards the nadir, whose colour runs less than a whole die beyond the neighbour's edge. A die
+in the same light beside another is lit alike; one in a shadow beside a lit one runs a whole side.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from .assemble import top_overlap
 from .config import RollDiceConfig
 from .foreground import to_log
 
-__all__ = ["hanging_sides", "side_faces"]
+__all__ = ["hanging_sides", "shaded_sides", "side_faces"]
 
 
 def _ramp(x: np.ndarray | float, lo_hi: tuple[float, float]) -> np.ndarray:
@@ -203,4 +209,59 @@ def hanging_sides(rects: np.ndarray, bodies: np.ndarray, surety: np.ndarray, awa
         if hang[i, j] > out[idx[i]] and np.linalg.norm(c[i] - c[j]) < config.side_chroma_pair:
             overlap = top_overlap(r[i], r[j])
             out[idx[i]] = max(out[idx[i]], float(hang[i, j]) * float(_ramp(overlap, config.hang_overlap_ramp)))
+    return out
+
+
+def shaded_sides(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, away: np.ndarray, reach: np.ndarray,
+                 config: RollDiceConfig, todo: np.ndarray | None = None) -> np.ndarray:
+    """How surely each face is a neighbour's side face turned from the lamp, ``float[N]`` 0..1 (0 where not
+    measured), whichever of the two matches or scores better: the largest, over the other faces ``j`` measured, of
+    the product of
+
+    * its centre ``side_reach`` (lo, hi) x ``j``'s side from ``j``'s (1 inside, 0 outside): touching ``j``;
+    * darker than ``j`` by ``deep_shade_ramp`` (log units of the channels' mean) with its chroma within
+      ``side_chroma_pair`` of ``j``'s (log units): ``j``'s own body turned from the light;
+    * the cosine between the direction from ``j`` to it and from ``j`` towards the nadir (``-away[j]``) on
+      ``deep_cos_ramp``, and ``j``'s side faces' reach (``reach[j]``, sides) on ``hang_reach_ramp``: side faces hang
+      towards the nadir and show only away from it;
+    * 1 - ``deep_full_ramp`` of how far its body colour runs beyond ``j``'s edge towards it (:func:`_run_beyond`,
+      sides): a die lying against ``j`` runs a whole side or more.
+
+    Args:
+        frame: ``uint8[H, W, 3]`` BGR.
+        rects: ``float[N, 5]`` top faces (cx, cy, w, h, angle deg; frame px).
+        bodies: ``float[N, 3]`` their body colours, log-RGB (:func:`vision.roll_dice.tops.body_colour`).
+        away: ``float[N, 2]`` unit vectors from the nadir towards each face (:func:`vision.roll_dice.nadir.
+            towards_top`; zero at the nadir).
+        reach: ``float[N]`` how far each face's side faces reach towards the nadir, sides.
+        config: ``deep_shade_ramp`` (None: no test, all 0), ``deep_cos_ramp``, ``deep_full_ramp``, ``side_reach``,
+            ``side_chroma_pair``, ``hang_reach_ramp``, ``side_strip``, ``side_colour``, ``side_gap``.
+        todo: ``bool[N]``, the faces taking part (as side faces and as tops); default all.
+
+    Returns ``float[N]``. Raises ValueError where a shape cannot be read so; empty input gives an empty result.
+    """
+    rects, bodies, _, away, reach, todo = face_arrays(rects, bodies, np.zeros(len(np.asarray(rects).reshape(-1, 5))),
+                                                      away, reach, todo)
+    out = np.zeros(len(rects))
+    if config.deep_shade_ramp is None or todo.sum() < 2:
+        return out
+    bright = bodies.mean(1)
+    chroma = bodies - bright[:, None]
+    idx = np.flatnonzero(todo)
+    r = rects[idx]
+    side = np.sqrt(r[:, 2] * r[:, 3])
+    d, cos = towards_nadir(r, away[idx])                                                 # [i, j]: j to i
+    lo, hi = config.side_reach
+    shade = (_ramp(bright[idx][None, :] - bright[idx][:, None], config.deep_shade_ramp)
+             * _ramp(cos, config.deep_cos_ramp) * _ramp(reach[idx], config.hang_reach_ramp)[None, :])
+    shade *= (d >= lo * side[None, :]) & (d <= hi * side[None, :])
+    shade *= np.linalg.norm(chroma[idx][:, None, :] - chroma[idx][None, :, :], axis=-1) < config.side_chroma_pair
+    np.fill_diagonal(shade, 0.0)
+    for a, b in zip(*np.nonzero(shade > 0.0), strict=True):
+        i, j = idx[a], idx[b]
+        if shade[a, b] <= out[i]:
+            continue
+        run = _run_beyond(frame, rects[j], (rects[i, :2] - rects[j, :2]) / d[a, b], bodies[i].astype(np.float32),
+                          config)
+        out[i] = max(out[i], float(shade[a, b]) * (1.0 - float(_ramp(run, config.deep_full_ramp))))
     return out
