@@ -86,6 +86,9 @@ def test_what_keeps_a_box_out_of_the_test():
     assert _shaded(frame, box_body=_log((90, 30, 15))).tolist() == [0.0, 0.0]
     # 56 px = 1.4 sides from the top: beyond side_reach's 1.35, not touching it
     assert _shaded(frame, x_box=444.0).tolist() == [0.0, 0.0]
+    # darker by 1.5 log units, beyond deep_shade_most (1.0): black print beside white paper (a calibration marker),
+    # not a side face still lit by the room
+    assert _shaded(frame, shade=1.5).tolist() == [0.0, 0.0]
     # the test off
     assert _shaded(frame, cfg=replace(CFG, deep_shade_ramp=None)).tolist() == [0.0, 0.0]
 

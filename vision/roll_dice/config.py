@@ -469,14 +469,15 @@ class RollDiceConfig:
             where that die's side faces show (their reach, sides, on ``hang_reach_ramp``), of its chroma and darker
             (``hang_shade_ramp``, log units) is a box on that die's side face: its die score is scaled by 1 - that
             (``hang_overlap_ramp`` None: no test). Set on the second generator's seeds 1000-1039.
-        deep_shade_ramp, deep_cos_ramp, deep_full_ramp: the shaded-side test (:func:`vision.roll_dice.sides.
-            shaded_sides`), whichever face matches or scores better: a face ``side_reach`` x a neighbour's side from
-            it, of its chroma and darker by ``deep_shade_ramp`` (log units), towards the nadir from it (cosine on
-            ``deep_cos_ramp``) where its side faces show (``hang_reach_ramp``), whose colour runs beyond its edge for
-            less than a whole die (1 - ``deep_full_ramp`` of that run, sides) is its side face turned from the lamp:
-            its die score is scaled by 1 - that (``deep_shade_ramp`` None: no test). On the second generator's seeds
-            1000-1039 such side faces were 0.36-0.39 darker and ran 0.75-0.88 sides; no two real dice of one chroma
-            touching there differed by more than 0.09, and those ran 1.2-1.5 sides beyond.
+        deep_shade_ramp, deep_shade_most, deep_cos_ramp, deep_full_ramp: the shaded-side test
+            (:func:`vision.roll_dice.sides.shaded_sides`), whichever face matches or scores better: a face
+            ``side_reach`` x a neighbour's side from it, of its chroma and darker by ``deep_shade_ramp`` but by no more
+            than ``deep_shade_most`` (log units: a side face is still lit by the room), towards the nadir from it
+            (cosine on ``deep_cos_ramp``) where its side faces show (``hang_reach_ramp``), whose colour runs beyond its
+            edge for less than a whole die (1 - ``deep_full_ramp`` of that run, sides) is its side face turned from the
+            lamp: its die score is scaled by 1 - that (``deep_shade_ramp`` None: no test). On the second generator's
+            seeds 1000-1039 such side faces were 0.36-0.39 darker and ran 0.75-0.88 sides; no two real dice of one
+            chroma touching there differed by more than 0.09, and those ran 1.2-1.5 sides beyond.
         side_print_reaches, side_print_ramp, side_print_min_reach, side_print_apart, side_print_cos: the printed
             side-face test (:func:`vision.roll_dice.side_print.side_prints`): a face within ``side_print_apart``
             sides of a surer, better matching die of its chroma, towards the camera's nadir from it (cosine at least
@@ -757,6 +758,7 @@ class RollDiceConfig:
     side_print_cos: float = 0.7
     side_doubt_cap: float | None = 0.5
     deep_shade_ramp: tuple[float, float] | None = (0.15, 0.25)
+    deep_shade_most: float = 1.0
     deep_cos_ramp: tuple[float, float] = (0.3, 0.5)
     deep_full_ramp: tuple[float, float] = (0.9, 1.05)
     sheen_sigma: float | None = 0.3

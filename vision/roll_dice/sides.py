@@ -219,8 +219,10 @@ def shaded_sides(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, away:
     the product of
 
     * its centre ``side_reach`` (lo, hi) x ``j``'s side from ``j``'s (1 inside, 0 outside): touching ``j``;
-    * darker than ``j`` by ``deep_shade_ramp`` (log units of the channels' mean) with its chroma within
-      ``side_chroma_pair`` of ``j``'s (log units): ``j``'s own body turned from the light;
+    * darker than ``j`` by ``deep_shade_ramp`` but by no more than ``deep_shade_most`` (log units of the channels'
+      mean) with its chroma within ``side_chroma_pair`` of ``j``'s (log units): ``j``'s own body turned from the
+      light, still lit by the room (a calibration marker's black print beside its white paper is darker by about 2.8,
+      pitch black);
     * the cosine between the direction from ``j`` to it and from ``j`` towards the nadir (``-away[j]``) on
       ``deep_cos_ramp``, and ``j``'s side faces' reach (``reach[j]``, sides) on ``hang_reach_ramp``: side faces hang
       towards the nadir and show only away from it;
@@ -234,7 +236,8 @@ def shaded_sides(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, away:
         away: ``float[N, 2]`` unit vectors from the nadir towards each face (:func:`vision.roll_dice.nadir.
             towards_top`; zero at the nadir).
         reach: ``float[N]`` how far each face's side faces reach towards the nadir, sides.
-        config: ``deep_shade_ramp`` (None: no test, all 0), ``deep_cos_ramp``, ``deep_full_ramp``, ``side_reach``,
+        config: ``deep_shade_ramp`` (None: no test, all 0), ``deep_shade_most``, ``deep_cos_ramp``, ``deep_full_ramp``,
+            ``side_reach``,
             ``side_chroma_pair``, ``hang_reach_ramp``, ``side_strip``, ``side_colour``, ``side_gap``.
         todo: ``bool[N]``, the faces taking part (as side faces and as tops); default all.
 
@@ -252,7 +255,8 @@ def shaded_sides(frame: np.ndarray, rects: np.ndarray, bodies: np.ndarray, away:
     side = np.sqrt(r[:, 2] * r[:, 3])
     d, cos = towards_nadir(r, away[idx])                                                 # [i, j]: j to i
     lo, hi = config.side_reach
-    shade = (_ramp(bright[idx][None, :] - bright[idx][:, None], config.deep_shade_ramp)
+    darker = bright[idx][None, :] - bright[idx][:, None]
+    shade = (_ramp(darker, config.deep_shade_ramp) * (darker <= config.deep_shade_most)
              * _ramp(cos, config.deep_cos_ramp) * _ramp(reach[idx], config.hang_reach_ramp)[None, :])
     shade *= (d >= lo * side[None, :]) & (d <= hi * side[None, :])
     shade *= np.linalg.norm(chroma[idx][:, None, :] - chroma[idx][None, :, :], axis=-1) < config.side_chroma_pair
