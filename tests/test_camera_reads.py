@@ -238,3 +238,58 @@ def test_a_newer_read_of_the_dice_replaces_the_waiting_question_so_a_selection_i
     assert (event.kind, event.player, event.payload["phase"]) == ("phase_selected", "Ann", "settle")
     assert [e.kind for e in flow.session.events()].count("phase_selected") == 1
     assert cam.view()["questions"] == []
+
+
+def test_read_now_on_dice_that_did_not_move_keeps_the_waiting_question_and_its_number(store, tmp_path):
+    """Roll for the Galaxy: each player selects one phase a round with the die they put on it (rulebook p.4 'Roll and
+    assign'). Ann's Develop 2 and Bob's Explore 2, Settle 1 are read: "Ann selected Develop? (dice: Develop 2)" and
+    "Bob selected Explore? (dice: Explore 2, Settle 1)" (most workers: Explore). A player taps "Read now" on the same
+    dice: the new read has its own picture, and as a camera measures it again Ann's first die lies 1 px further right
+    and is read at 0.93 instead of 0.95. Both questions wait as they were, with the same numbers, so a phone answering
+    meanwhile records Ann's Develop with the first read's picture; before, both were replaced by the same words with
+    new numbers and that answer was told it was replaced. Bob then re-rolls (Settle 2, Explore 1: "Bob selected
+    Settle?"): his question is replaced, Ann's still waits under its number."""
+    from companion.camera.answers import NotWaiting
+    from tests.test_camera_flow import flow_of, halves, setup_roll
+    from vision.roll_dice import RollDiceRead, RollDieObservation
+
+    class Reads:
+        """The given reads in turn, the last one again after them."""
+
+        def __init__(self, *reads):
+            self.reads = [RollDiceRead(640, 240, tuple(RollDieObservation(c, f, (x, 100, 30, 30), conf)
+                                                       for c, f, x, conf in dice), {}) for dice in reads]
+            self.calls = 0
+
+        def read(self, image):
+            self.calls += 1
+            return self.reads[min(self.calls, len(self.reads)) - 1]
+
+    bob = [("white", "explore", 340, 0.95), ("white", "explore", 380, 0.95), ("green", "settle", 420, 0.95)]
+    rerolled = [("white", "settle", 340, 0.95), ("white", "explore", 380, 0.95), ("green", "settle", 420, 0.95)]
+    reader = Reads([("white", "develop", 20, 0.95), ("white", "develop", 60, 0.95), *bob],
+                   [("white", "develop", 21, 0.93), ("white", "develop", 60, 0.95), *bob],
+                   [("white", "develop", 21, 0.93), ("white", "develop", 60, 0.95), *rerolled])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves(), image_dir=tmp_path / "reads")
+    image = np.full((240, 640, 3), 70, np.uint8)
+    read(cam, image, 1)
+    ann, bob_q = cam.view()["questions"]
+    assert (ann["text"], bob_q["text"]) == ("Ann selected Develop? (dice: Develop 2)",
+                                            "Bob selected Explore? (dice: Explore 2, Settle 1)")
+    first_picture = ann["payload"]["read"]["image"]
+    read(cam, image, 2, asked=True)  # "Read now": the same dice read again
+    assert reader.calls == 2
+    assert cam.view()["questions"] == [ann, bob_q]  # the same numbers, words and read (its picture, its boxes)
+    read(cam, image, 3)  # Bob re-rolled
+    assert reader.calls == 3
+    kept, new = cam.view()["questions"]
+    assert kept == ann
+    assert new["text"] == "Bob selected Settle? (dice: Explore 1, Settle 2)" and new["id"] != bob_q["id"]
+    with pytest.raises(NotWaiting, match="replaced by the camera's newer read of the dice"):
+        cam.confirm(bob_q["id"])
+    event = cam.confirm(ann["id"])  # the phone that showed Ann's question since the first read
+    assert (event.kind, event.player, event.payload["phase"]) == ("phase_selected", "Ann", "develop")
+    assert event.payload["read"]["image"] == first_picture and Path(first_picture).is_file()
+    assert [e.player for e in flow.session.events() if e.kind == "phase_selected"] == ["Ann"]

@@ -501,9 +501,7 @@ class CameraFlow(CameraAnswers, CameraSeeing):
             return recorded
         if isinstance(chosen, DicePass) and sight.dice is not None:
             path = self._save_image(plan.image, "dice") or plan.photo
-            fresh = chosen.propose(sight.dice, ev, path)
-            self._supersede(fresh)
-            for p in fresh:
+            for p in self._supersede(chosen.propose(sight.dice, ev, path)):
                 self._ask(p)
             dice = sum(len(v) for v in sight.dice.values())
             if sight.hexes is not None:
@@ -601,21 +599,30 @@ class CameraFlow(CameraAnswers, CameraSeeing):
                 self._ask(p, zone=player)
         return recorded
 
-    def _supersede(self, fresh: list[Proposal]) -> None:
+    def _supersede(self, fresh: list[Proposal]) -> list[Proposal]:
         """Drop the waiting questions of an earlier dice read that a newer read of the dice asks again: the same
         player and kind (Roll's ``phase_selected``, Eclipse's ``volley_rolled``), a zone's card questions untouched.
         The dice on the table now are the ones to answer for; two questions about one selection would record it twice
-        when both are confirmed. A later answer to a dropped question is told it was replaced."""
+        when both are confirmed. A later answer to a dropped question is told it was replaced.
+
+        A waiting question that proposes the same change as a fresh proposal (:attr:`Proposal.change`: the same
+        player, kind, payload apart from the read's own record, and words: "Read now" on dice that did not move) is
+        kept as it is, its id and all, so a phone answering it meanwhile is not told it was replaced.
+
+        Returns:
+            The proposals of ``fresh`` to ask (those not already waiting as the same change), in their order.
+        """
         again = {(p.player, p.kind) for p in fresh}
-        keys = {p.key for p in fresh}
-        stale = [q for q in self.questions if q.zone is None and q.proposal.key not in keys
+        waiting = {q.proposal.change for q in self.questions if q.zone is None}
+        changes = {p.change for p in fresh}
+        stale = [q for q in self.questions if q.zone is None and q.proposal.change not in changes
                  and (q.proposal.player, q.proposal.kind) in again]
-        if not stale:
-            return
         for q in stale:
             self.questions.remove(q)
             self._answered(q, Text("replaced by the camera's newer read of the dice"))
-        self.keep_questions()
+        if stale:
+            self.keep_questions()
+        return [p for p in fresh if p.change not in waiting]
 
     def _ask(self, proposal: Proposal, zone: str | None = None) -> Question | None:
         if any(q.proposal.key == proposal.key for q in self.questions):

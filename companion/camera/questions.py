@@ -14,11 +14,17 @@ from typing import Any
 
 from companion.kept_words import from_kept, to_kept
 
-__all__ = ["MAX_QUESTION_ID", "Observed", "Proposal", "Question"]
+__all__ = ["MAX_QUESTION_ID", "Observed", "Proposal", "Question", "READ"]
 
 MAX_QUESTION_ID = 2**31
 """Question ids stay below this (a phone's JavaScript holds integers exactly only up to 2**53; the kept
 ``next_id`` is held to the same bound): a kept question with a larger id is a damaged row."""
+
+
+READ = "read"
+"""The payload key of the record of the read that proposed a change (Roll's ``phase_selected`` and ``dice_counted``,
+Eclipse's ``volley_rolled``: ``{"image": path, "dice": [...], ...}``), kept with the event so a corrected read can be
+enrolled later; it names the read, not the change (:attr:`Proposal.change`)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,16 @@ class Proposal:
     def key(self) -> str:
         """Identity of the change: the same change is asked about once while it waits."""
         return json.dumps([self.player, self.kind, self.payload], sort_keys=True, default=str)
+
+    @property
+    def change(self) -> str:
+        """The change proposed, whichever read proposed it: :attr:`key` without the payload's :data:`READ` record
+        (what names the read itself: its picture's path, each die's box and confidence as measured), with the
+        question's words. Two reads of dice that did not move propose the same change (Roll's "Ann selected
+        Develop? (dice: Develop 2)", Eclipse's volley) although their ``read`` records differ; dice read otherwise
+        give other words or another payload."""
+        payload = {k: v for k, v in self.payload.items() if k != READ}
+        return json.dumps([self.player, self.kind, payload, str(self.text)], sort_keys=True, default=str)
 
 
 @dataclass
