@@ -9,6 +9,7 @@ import contextlib
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from companion.web import create_app, serve
@@ -112,3 +113,68 @@ def test_a_phone_offline_when_it_answers_is_told_the_touchscreen_answered_first(
     assert [(e.kind, e.player, e.origin, e.payload["phase"]) for e in recorded] == [
         ("phase_selected", "Bob", "camera", "explore")]
     assert errors == []
+
+
+def test_each_phone_offers_buttons_only_for_its_own_seats_question(browser, hub, store):  # noqa: F811
+    """Νίκος (Greek phone) holds Νίκος's seat and Zofia (Polish phone) hers; the camera read both players' dice (Roll
+    for the Galaxy p.3 Assign: the phase most of a player's workers show): "Νίκος selected Develop? (dice: Develop
+    2)" and "Zofia selected Explore? (dice: Explore 2, Settle 1)". Each phone lists both questions but offers Confirm
+    and Dismiss only on its own; the other is shown waiting for that player, without buttons (the box would refuse
+    that phone's answer, 403). Before, both phones offered both. Each phone answers its own: two selections recorded,
+    one per player, from the camera, and neither phone shows a question after."""
+    from playwright.sync_api import expect
+
+    from companion.app import MainLoop
+    from companion.camera import CameraFlow
+    from device import FakeCamera
+    from rules.roll.data import catalogue
+    from tests.test_camera_flow import FakeDiceReader, flow_of, frame_of, halves
+    from vision.motion import StillnessDetector
+    from vision.table import Zones
+
+    whole = halves()  # the left half of the frame is Νίκος's, the right half Zofia's
+
+    reader = FakeDiceReader([("white", "develop", (20, 100, 30, 30)), ("white", "develop", (60, 100, 30, 30)),
+                             ("white", "explore", (340, 100, 30, 30)), ("white", "explore", (380, 100, 30, 30)),
+                             ("green", "settle", (420, 100, 30, 30))])
+    flow = flow_of(store, "roll", "Νίκος,Zofia")
+    label = lambda n: " / ".join(catalogue().faction(n).names)  # noqa: E731
+    flow.report("Νίκος", "setup", {"faction": label(1), "home_world": "Old Earth",
+                                   "development": "Advanced Logistics", "world": "Spice World"})
+    flow.report("Zofia", "setup", {"faction": label(2), "home_world": "Alpha Centauri",
+                                   "development": "Alien Research Team", "world": "Information Hub"})
+    halves = whole.polygons
+    cam = CameraFlow(flow, dice_reader=reader, zones=Zones({"Νίκος": halves["Ann"], "Zofia": halves["Bob"]},
+                                                           units="px"), reread_s=0.0)
+    image = np.full((240, 640, 3), 70, np.uint8)
+    loop = MainLoop(source=FakeCamera([image]), reader=None, session=flow.session, hub=hub,
+                    stillness=StillnessDetector(), flow=flow, camera_flow=cam, sleep=lambda s: None)
+    cam.schedule(0.0)
+    cam.read(frame_of(image), 0.0)
+    loop.publish()
+    before = len(flow.session.events())
+    with phones(browser, hub, "el-GR", "pl-PL") as ((greek, greek_errors), (polish, polish_errors)):
+        with LoopThread(loop):
+            for page, seat in ((greek, "Νίκος"), (polish, "Zofia")):
+                page.locator("#seats button", has_text=seat).click()
+                expect(page.locator("#seat-section")).to_be_hidden()  # the seat is this phone's
+            for page, own, other, waiting in (
+                    (greek, "Νίκος", "Zofia", "Zofia: αναμονή για απάντηση από το τηλέφωνο της θέσης"),
+                    (polish, "Zofia", "Νίκος", "czekamy, aż Νίκος odpowie na swoim telefonie")):
+                expect(page.locator("#questions li")).to_have_count(2)
+                mine, theirs = (page.locator(f'#questions li[data-player="{name}"]') for name in (own, other))
+                expect(mine.locator("button.confirm")).to_have_count(1)
+                expect(mine.locator("button.dismiss")).to_have_count(1)
+                expect(theirs.locator("button")).to_have_count(0)
+                expect(theirs.locator("select")).to_have_count(0)
+                expect(theirs.locator(".waiting")).to_have_text(waiting)
+            greek.locator('#questions li[data-player="Νίκος"] button.confirm').click()
+            expect(greek.locator("#camera-result")).to_have_class("action-result ok")
+            polish.locator('#questions li[data-player="Zofia"] button.confirm').click()
+            expect(polish.locator("#camera-result")).to_have_class("action-result ok")
+            for page in (greek, polish):
+                expect(page.locator("#questions li")).to_have_count(0)
+    recorded = flow.session.events()[before:]
+    assert sorted((e.kind, e.player, e.origin, e.payload["phase"]) for e in recorded) == [
+        ("phase_selected", "Zofia", "camera", "explore"), ("phase_selected", "Νίκος", "camera", "develop")]
+    assert greek_errors == [] and polish_errors == []

@@ -1,5 +1,6 @@
 // Game-flow phone page: claim your seat, report changes to your own empire, Undo your last report,
-// press "Next: <label>" (the table's Next, for a table without the box's screen),
+// press "Next: <label>" (the table's Next, for a table without the box's screen), answer the camera's questions about
+// your own seat (another phone's seat's questions are listed as waiting for that player),
 // see the round and the final scores. Live state over SSE (box.js); the pictures (dots, boards, the station's free
 // places, dice colours) are flowdraw.js's, the setup flowsetup.js's and the report form flowforms.js's, all loaded
 // before it; vanilla JS, no build step.
@@ -178,7 +179,8 @@
   }
 
 
-  function renderCamera(camera) {
+  // The camera's block (state.camera) on this phone; game: the state's game (whose seats phones hold).
+  function renderCamera(camera, game) {
     const section = $("camera-section");
     if (!camera) {
       section.hidden = true;
@@ -205,10 +207,21 @@
     const asked = new Set((camera.questions || []).map((q) => String(q.id)));
     for (const id of Object.keys(picks)) if (!asked.has(id)) delete picks[id]; // answered or gone: forget the pick
     savePicks(picks);
+    // A phone answers the questions of its own seats and of seats no phone holds (a player without a phone, the
+    // shared map): the box refuses its answer for a seat another phone holds (403), so such a question is listed as
+    // waiting for that player, without buttons. The touchscreen answers every question.
+    const held = new Set(((game || {}).players || []).filter((p) => p.claimed).map((p) => p.name));
     for (const q of camera.questions || []) {
       const li = el("li", "question");
       li.dataset.id = String(q.id);
+      li.dataset.player = q.player;
       li.append(el("span", "q", format(_("Camera: {question}"), { question: q.text })));
+      if (held.has(q.player) && !(me.seats || []).includes(q.player)) {
+        li.classList.add("theirs");
+        li.append(el("span", "waiting", format(_("waiting for {player} to answer on their phone"), { player: q.player })));
+        questions.append(li);
+        continue;
+      }
       if (q.error) li.append(el("span", "error", q.error));
       const answers = el("div", "answers needs-join");
       let pick = null;
@@ -364,7 +377,7 @@
     renderRound(game);
     setupPart.render(game);
     renderSeats(game);
-    renderCamera(state.camera || null);
+    renderCamera(state.camera || null, game);
     renderFindings(game.findings || state.findings || []);
     formsPart.render(game);
     renderPlayers(game);
