@@ -184,7 +184,7 @@ window.Box = (function () {
     if (!banner) return;
     const message = (health && health.message) || "";
     banner.hidden = !message;
-    banner.textContent = message;
+    banner.textContent = drawn(message);
     banner.className = "storage-banner" + (health && health.ok === false ? " failing" : "");
   }
 
@@ -240,9 +240,21 @@ window.Box = (function () {
   // on the page: the spaces inside it become no-break spaces (U+00A0) in what is drawn only, never in what is sent or
   // stored, so a narrow phone never wraps "… Main Reactor στο [0," / "0], …". At most PLACE_MOST characters inside,
   // as the touchscreen (companion/screen/canvas.py PLACE_MOST): a longer bracket (a list) may still wrap.
+  // An Eclipse sector is drawn as its three-digit number and its name ("232 Rigel", "103 Beta Leonis"): the space
+  // after the number becomes a no-break space too, so a 360 px phone never leaves "232" at a line's end and "Rigel"
+  // on the next (Polish wrapped there). Only a number of exactly three digits followed by a capital letter's word.
   const PLACE = /\[[^\[\]\n]{0,16}\]/g;
+  const SECTOR = /(^|[^\p{L}\p{N}])(\d{3}) (?=\p{Lu})/gu;
   function keepPlaces(text) {
-    return String(text).replace(PLACE, (place) => place.replace(/ /g, "\u00a0"));
+    return String(text).replace(PLACE, (place) => place.replace(/ /g, "\u00a0"))
+      .replace(SECTOR, (whole, before, number) => before + number + "\u00a0");
+  }
+
+  // Every player-visible text the pages set goes through here (textContent set to Box.drawn(text)), the text with
+  // its places and sectors kept on one line (keepPlaces); null/undefined draw nothing, as textContent does. What is
+  // sent or stored is never this drawn text.
+  function drawn(text) {
+    return text === undefined || text === null ? "" : keepPlaces(text);
   }
 
   // "{name} won" with {name} filled in (the catalogs keep Python's brace fields).
@@ -327,7 +339,7 @@ window.Box = (function () {
     for (const [action, label] of wanted) {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = label;
+      b.textContent = drawn(label);
       b.dataset.boxAction = action;
       b.addEventListener("click", async () => {
         const title = (state && state.game && state.game.title) || "";
@@ -339,7 +351,7 @@ window.Box = (function () {
         b.disabled = false;
         if (out) {
           out.className = "action-result" + (status === 200 ? " ok" : " error");
-          out.textContent = status === 200 ? answer.message || "" : problem(status, answer);
+          out.textContent = drawn(status === 200 ? answer.message || "" : problem(status, answer));
         }
       });
       bar.append(b);
@@ -383,7 +395,7 @@ window.Box = (function () {
     const span = (className, text) => {
       const node = document.createElement("span");
       node.className = className;
-      node.textContent = text;
+      node.textContent = drawn(text);
       return node;
     };
     const players = [...(result.players || [])];
@@ -406,7 +418,7 @@ window.Box = (function () {
     const cell = (tag, className, text) => {
       const node = document.createElement(tag);
       if (className) node.className = className;
-      node.textContent = text;
+      node.textContent = drawn(text);
       return node;
     };
     table.replaceChildren();
@@ -448,7 +460,7 @@ window.Box = (function () {
     }
   }
 
-  return { send: send, newKey: newKey, problem: problem, keepPlaces: keepPlaces, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
+  return { send: send, newKey: newKey, problem: problem, keepPlaces: keepPlaces, drawn: drawn, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
            format: format, isolate: isolate,
            pageFor: pageFor, follow: follow, nav: nav, standings: standings, scoreTable: scoreTable, rowLabel: rowLabel, tieBroken: tieBroken };
 })();

@@ -12,7 +12,7 @@
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
+    if (text !== undefined && text !== null) node.textContent = Box.drawn(text);
     return node;
   }
 
@@ -30,12 +30,12 @@
     const result = $("box-result");
     if (button) button.disabled = true;
     result.className = "action-result";
-    result.textContent = _("sending\u2026");
+    result.textContent = Box.drawn(_("sending\u2026"));
     const events = state && state.session && typeof state.session.events === "number" ? state.session.events : 0;
     const { status, answer } = await Box.send("/api/box", body, events);
     if (button) button.disabled = false;
     result.className = "action-result" + (status === 200 ? " ok" : " error");
-    result.textContent = status === 200 ? answer.message || "" : Box.problem(status, answer);
+    result.textContent = Box.drawn(status === 200 ? answer.message || "" : Box.problem(status, answer));
   }
 
   function button(label, body, className) {
@@ -87,16 +87,16 @@
     }
     if (!(block.games || []).length) list.append(el("li", "none", _("No game played yet: choose one under Games.")));
     $("history-open").hidden = !opened;
-    $("history-title").textContent = opened ? opened.title + " \u2014 " + when(opened.started_at) : _("Games played");
+    $("history-title").textContent = Box.drawn(opened ? opened.title + " \u2014 " + when(opened.started_at) : _("Games played"));
     if (!opened) return;
     const result = opened.result || { players: [], winners: [] };
     const won = result.winners || [];
-    $("history-winner").textContent = opened.finished
+    $("history-winner").textContent = Box.drawn(opened.finished
       ? "\u2605 " + (won.length > 1 ? _("Shared win: {names}") : _("Winner: {names}")).replace("{names}", won.map(Box.isolate).join(", "))
-      : Box.format(_("Not finished: {round}"), { round: opened.round_label || "" });
+      : Box.format(_("Not finished: {round}"), { round: opened.round_label || "" }));
     // a game not over whose totals leave out what players entered hidden (Eclipse's final positions): the box says why
     $("history-hidden").hidden = !opened.hidden;
-    $("history-hidden").textContent = opened.hidden || "";
+    $("history-hidden").textContent = Box.drawn(opened.hidden || "");
     Box.standings($("history-standings"), result, opened.finished);
     Box.scoreTable($("history-scores"), result, opened.finished);
     // a game not over downloads nothing (the box refuses: its record holds choices the table has not revealed)
@@ -138,7 +138,7 @@
     $("settings-section").hidden = next.mode !== "settings";
     renderActions(next);
     const said = (next.status || {}).message || "";
-    $("message").textContent = said === $("box-result").textContent ? "" : said;
+    $("message").textContent = Box.drawn(said) === $("box-result").textContent ? "" : Box.drawn(said);
     Box.storage(next.storage);
   }
 
@@ -155,7 +155,7 @@
   function setConnection(kind, text) {
     const c = $("connection");
     c.className = "conn " + kind;
-    c.textContent = text;
+    c.textContent = Box.drawn(text);
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -69,8 +69,8 @@
     document.body.classList.toggle("watching-only", !me.joined);
     $("join-banner").hidden = !!me.joined;
     // no screen to show the QR code (--no-screen): the link printed when the box started is the way in
-    if (screenless() && $("join-how")) $("join-how").textContent = _("To take part (claim your seat, report, Next, " +
-      "Undo) and to see the camera picture, open the box's join link (printed when it started) on this phone.");
+    if (screenless() && $("join-how")) $("join-how").textContent = Box.drawn(_("To take part (claim your seat, report, Next, " +
+      "Undo) and to see the camera picture, open the box's join link (printed when it started) on this phone."));
   }
 
   // A box without a touchscreen (--no-screen): a joined phone frees seats and undoes for the table instead.
@@ -79,8 +79,8 @@
   }
 
   function renderRound(game) {
-    $("title").textContent = game.title || _("Tabletop companion");
-    $("round-label").textContent = game.round_label || "";
+    $("title").textContent = Box.drawn(game.title || _("Tabletop companion"));
+    $("round-label").textContent = Box.drawn(game.round_label || "");
     const phases = $("phases");
     phases.replaceChildren();
     for (const ph of game.phases || []) {
@@ -88,9 +88,9 @@
       if ((ph.by || []).length) li.append(el("span", "by", ph.by.join(", ")));
       phases.append(li);
     }
-    $("note").textContent = Box.keepPlaces(game.note || "");
-    $("pool").textContent = game.pool === null || game.pool === undefined ? ""
-      : format(_("{pool}: {vp}"), { pool: game.pool_label || _("VP pool"), vp: game.pool });
+    $("note").textContent = Box.drawn(game.note || "");
+    $("pool").textContent = Box.drawn(game.pool === null || game.pool === undefined ? ""
+      : format(_("{pool}: {vp}"), { pool: game.pool_label || _("VP pool"), vp: game.pool }));
     // Next from a phone (a table without the box's screen): the label says what the tap does
     const next = game.next || null;
     const nextShown = !!next && !!next.label && !game.setup && !game.over;
@@ -98,28 +98,28 @@
     $("next-actions").hidden = !nextShown && !undoShown;
     $("table-undo").hidden = !undoShown;
     const nextButton = $("phone-next");
-    nextButton.textContent = nextShown ? format(_("Next: {action}"), { action: next.label }) : _("Next");
+    nextButton.textContent = Box.drawn(nextShown ? format(_("Next: {action}"), { action: next.label }) : _("Next"));
     nextButton.dataset.label = nextShown ? next.label : "";
     nextButton.dataset.asked = nextShown && next.asked ? "1" : "";  // a tap now answers the question shown
     nextButton.disabled = !nextShown || next.enabled === false;
     // why Next cannot be pressed, or what the Next just pressed asks to confirm (Among: who has not reported); the
     // phone that pressed it reads the same words in its own answer just below, once is enough
-    const asked = nextShown && next.enabled !== false && next.asked && !$("next-result").textContent.includes(next.asked)
+    const asked = nextShown && next.enabled !== false && next.asked && !$("next-result").textContent.includes(Box.drawn(next.asked))
       ? next.asked : "";
-    $("next-why").textContent = nextShown ? (next.enabled === false ? next.why || "" : asked) : "";
+    $("next-why").textContent = Box.drawn(nextShown ? (next.enabled === false ? next.why || "" : asked) : "");
     const banner = $("last-round");
     banner.hidden = !game.last_round;
-    banner.textContent = (game.ending || []).length ? format(_("LAST ROUND: {why}"), { why: game.ending.join("; ") })
-      : _("LAST ROUND");
+    banner.textContent = Box.drawn((game.ending || []).length ? format(_("LAST ROUND: {why}"), { why: game.ending.join("; ") })
+      : _("LAST ROUND"));
   }
 
   function renderSeats(game) {
     const mine = seat();
     $("seat-section").hidden = (!!mine && !picking) || !!game.over || !!game.setup;
-    $("seat-hint").textContent = !me.joined ? (screenless() ? _("Open the box's join link to claim your seat.")
+    $("seat-hint").textContent = Box.drawn(!me.joined ? (screenless() ? _("Open the box's join link to claim your seat.")
       : _("Scan the QR code on the box to claim your seat."))
       : mine ? format(_("Your phone keeps {seats}; tap another seat to report for it too."), { seats: me.seats.join(", ") })
-        : _("Tap your name: this phone then reports for that seat, and no other phone can.");
+        : _("Tap your name: this phone then reports for that seat, and no other phone can."));
     const seats = $("seats");
     seats.replaceChildren();
     for (const p of game.players || []) {
@@ -149,18 +149,18 @@
     if (claimed && !window.confirm(format(_("{player}’s seat is held by another phone. Take it over on this phone?"),
       { player: name }))) return;
     result.className = "action-result";
-    result.textContent = format(_("Claiming {player}’s seat…"), { player: name });
+    result.textContent = Box.drawn(format(_("Claiming {player}’s seat…"), { player: name }));
     const { status, answer } = await Box.send("/api/seat", { player: name }, version());
     if (status === 200) {
       seatMayChange(() => localStorage.setItem(SEAT_KEY, name));
       picking = false;
-      result.textContent = answer.message || format(_("{player}’s seat is this phone’s"), { player: name });
+      result.textContent = Box.drawn(answer.message || format(_("{player}’s seat is this phone’s"), { player: name }));
       me = Object.assign({}, me, { seats: (me.seats || []).concat((me.seats || []).includes(name) ? [] : [name]) });
       renderAll();
     } else {
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
-      result.textContent = Box.problem(status, answer); // the box says why and what to do, in this phone's language
+      result.textContent = Box.drawn(Box.problem(status, answer)); // the box says why and what to do, in this phone's language
     }
   }
 
@@ -188,7 +188,7 @@
     }
     const markers = $("markers");
     markers.hidden = !camera.markers;
-    markers.textContent = camera.markers ? camera.markers.message : "";
+    markers.textContent = Box.drawn(camera.markers ? camera.markers.message : "");
     const notes = $("reader-notes");
     notes.replaceChildren(...(camera.reader_notes || []).map((text) => el("li", "", text)));
     notes.hidden = !(camera.reader_notes || []).length;
@@ -351,11 +351,11 @@
     $("score-section").hidden = !game.over || !result;
     if (!game.over || !result) return;
     const tied = Box.tieBroken(result);
-    $("winner").textContent = format(result.winners.length > 1 ? _("Shared win: {names}") : _("Winner: {names}"),
-      { names: result.winners.map(Box.isolate).join(", ") });
+    $("winner").textContent = Box.drawn(format(result.winners.length > 1 ? _("Shared win: {names}") : _("Winner: {names}"),
+      { names: result.winners.map(Box.isolate).join(", ") }));
     $("tie-note").hidden = !tied.length;  // equal totals: the tie-break row under them decided
-    $("tie-note").textContent = tied.length ? format(_("{names} tied on {vp} VP; the tie-break under the totals decides"),
-      { names: tied.map((p) => Box.isolate(p.name)).join(", "), vp: tied[0].total }) : "";
+    $("tie-note").textContent = Box.drawn(tied.length ? format(_("{names} tied on {vp} VP; the tie-break under the totals decides"),
+      { names: tied.map((p) => Box.isolate(p.name)).join(", "), vp: tied[0].total }) : "");
     const teams = Object.entries(result.team_scores || {});
     const teamList = $("team-scores");
     teamList.replaceChildren(...teams.map(([team, vp]) => el("li", "", format(_("{team} (team): {vp} VP"), {team: team, vp: vp}))));
@@ -385,7 +385,7 @@
     renderThrows(game);
     renderScores(game);
     renderCheck(state);
-    $("message").textContent = Box.keepPlaces((state.status || {}).message || "");
+    $("message").textContent = Box.drawn((state.status || {}).message || "");
     Box.storage(state.storage);
     Box.nav(state, "nav-result");
   }
@@ -421,18 +421,18 @@
     const result = $(resultId || "report-result");
     if (button) button.disabled = true;
     result.className = "action-result";
-    result.textContent = _("sending…");
+    result.textContent = Box.drawn(_("sending…"));
     try {
       const { status, answer } = await Box.send(url, body, version());
       if (status >= 200 && status < 300) {
         if (typeof answer.version === "number") written = { game: gameKey(), version: answer.version };
         result.className = "action-result ok";
-        result.textContent = Box.keepPlaces(answer.message || _("recorded"));
+        result.textContent = Box.drawn(answer.message || _("recorded"));
         return true;
       }
       if (status === 409 && answer.state) render(answer.state);
       result.className = "action-result error";
-      result.textContent = Box.keepPlaces(Box.problem(status, answer));
+      result.textContent = Box.drawn(Box.problem(status, answer));
       return false;
     } finally {
       if (button) button.disabled = false;
@@ -443,7 +443,7 @@
   function setConnection(kind, text) {
     const c = $("connection");
     c.className = "conn " + kind;
-    c.textContent = text;
+    c.textContent = Box.drawn(text);
   }
 
   // This phone's seats as the box says; a seat it had and lost (another phone took it over while this one was away,
@@ -453,8 +453,8 @@
     seatMayChange(() => { me = next; });
     if (lost.length && next.joined) {
       $("seat-result").className = "action-result error";
-      $("seat-result").textContent = format(_("{player}’s seat is no longer this phone’s (freed, or taken over while " +
-        "this phone was away): tap {player} to take it back"), { player: lost.join(", ") });
+      $("seat-result").textContent = Box.drawn(format(_("{player}’s seat is no longer this phone’s (freed, or taken over while " +
+        "this phone was away): tap {player} to take it back"), { player: lost.join(", ") }));
     }
     renderAll();
   }
@@ -468,7 +468,7 @@
     const { status, answer } = await Box.send("/api/seat/free", { player: mine }, version());
     const result = $("seat-result");
     result.className = "action-result" + (status === 200 ? " ok" : " error");
-    result.textContent = status === 200 ? answer.message || "" : Box.problem(status, answer);
+    result.textContent = Box.drawn(status === 200 ? answer.message || "" : Box.problem(status, answer));
     if (status === 200) {
       seatMayChange(() => { me = Object.assign({}, me, { seats: (me.seats || []).filter((name) => name !== mine) }); });
       picking = false;

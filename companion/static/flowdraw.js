@@ -10,7 +10,7 @@ window.FlowDraw = (function () {
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = Box.keepPlaces(text); // "[0, 0]" on one line
+    if (text !== undefined && text !== null) node.textContent = Box.drawn(text); // "[0, 0]" on one line
     return node;
   }
 
@@ -43,7 +43,7 @@ window.FlowDraw = (function () {
   function svg(tag, attrs, text) {
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
-    if (text !== undefined) node.textContent = text;
+    if (text !== undefined) node.textContent = Box.drawn(text);
     return node;
   }
 
@@ -126,7 +126,7 @@ window.FlowDraw = (function () {
         inputs[1].dispatchEvent(new Event("change", { bubbles: true })); // what shows beside the place (showFor)
         for (const other of grid.querySelectorAll(".cell.free")) {
           other.classList.toggle("chosen", other === b);
-          other.textContent = other === b ? "\u2713" : "+";
+          other.textContent = Box.drawn(other === b ? "\u2713" : "+");
         }
       });
       grid.append(b);

@@ -124,7 +124,7 @@ window.FlowForms = function (page) {
     const open = me ? (game.open_forms || {})[me] || [] : [];
     $("report-section").hidden = !me || open.length === 0;
     if (!me) return;
-    $("me").textContent = me;
+    $("me").textContent = Box.drawn(me);
     const pick = $("form-pick");
     const covers = ((page.state() && page.state().camera) || {}).covers || [];
     // a private form (hidden information) is on this phone because it holds the seat: say it stays here
@@ -170,7 +170,7 @@ window.FlowForms = function (page) {
     const undo = (game.undo || {})[me] || {};
     const button = $("undo-report");
     if (!button.dataset.own) button.dataset.own = button.textContent;
-    button.textContent = undo.label || button.dataset.own;
+    button.textContent = Box.drawn(undo.label || button.dataset.own);
     button.hidden = undo.shown === false;
     // an entry the player keeps (a Qualeen's secret objective): its form is closed once entered, and a button of its
     // own withdraws it, which opens the form again
@@ -194,7 +194,7 @@ window.FlowForms = function (page) {
   // unseen over it and opens on a tap; a closed <select> draws one line: 'Δίσκος Επιρροής τοποθετήθηκε (' at 360 px).
   function showFormName() {
     const chosen = $("form-pick").selectedOptions[0];
-    $("form-name").textContent = chosen ? chosen.text : "";
+    $("form-name").textContent = Box.drawn(chosen ? chosen.text : "");
   }
 
   // A field narrowed by the table (game.choices_now): only the choices left, each with its own label.

@@ -93,7 +93,7 @@ window.FlowSetup = function (page) {
       else colourPicked = false; // the picked colour was taken meanwhile: none is picked now
     }
     $("setup-start").disabled = !game.can_start;
-    $("setup-why").textContent = game.why || _("Players can also tap their seat on the touchscreen picture of the table.");
+    $("setup-why").textContent = Box.drawn(game.why || _("Players can also tap their seat on the touchscreen picture of the table."));
   }
 
   // The game's on/off options (Eclipse's modules and alliances, Race's advanced game): a box each, labelled with

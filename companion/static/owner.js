@@ -13,7 +13,7 @@
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
+    if (text !== undefined && text !== null) node.textContent = Box.drawn(text);
     return node;
   }
 
@@ -75,15 +75,15 @@
       const { status, answer } = await Box.send("/api/owner/ask", {}, 0);
       $("ask").disabled = false;
       result.className = "action-result" + (status === 200 ? " ok" : " error");
-      result.textContent = status === 200 ? answer.message || _("asked: answer on the box's touchscreen")
-        : Box.problem(status, answer);
+      result.textContent = Box.drawn(status === 200 ? answer.message || _("asked: answer on the box's touchscreen")
+        : Box.problem(status, answer));
     });
     $("save").addEventListener("click", async () => {
       const said = [await change("box.language", $("box-language").value)];
       if (!$("brightness-field").hidden) said.push(await change("screen.brightness", Number($("brightness").value)));
       if (!$("sound-field").hidden) said.push(await change("sound.on", $("sound").value === "on"));
       shown = null;
-      $("save-result").textContent = said.filter(Boolean).join("; ");
+      $("save-result").textContent = Box.drawn(said.filter(Boolean).join("; "));
       await look();
     });
     await look();

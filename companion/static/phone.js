@@ -21,7 +21,7 @@
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
+    if (text !== undefined) node.textContent = Box.drawn(text);
     return node;
   }
 
@@ -32,13 +32,13 @@
   function renderStatus(status) {
     const camera = status.camera || "";
     const cam = $("camera");
-    cam.textContent = CAMERA[camera] || Box.format(_("Camera {status}"), { status: camera || "?" });
+    cam.textContent = Box.drawn(CAMERA[camera] || Box.format(_("Camera {status}"), { status: camera || "?" }));
     cam.className = "pill " + camera;
     const reader = camera === "ok" ? status.reader || "" : "";
     const rd = $("reader");
-    rd.textContent = READER[reader] || reader;
+    rd.textContent = Box.drawn(READER[reader] || reader);
     rd.className = "pill " + reader;
-    $("message").textContent = status.message || "";
+    $("message").textContent = Box.drawn(status.message || "");
     $("read-now").disabled = camera !== "ok";
   }
 
@@ -56,18 +56,18 @@
 
   function renderGame(game) {
     const latest = game.latest || null;
-    $("total").textContent = latest ? String(latest.total) : "\u2013";
+    $("total").textContent = Box.drawn(latest ? String(latest.total) : "\u2013");
     const rolls = game.rolls || 0;
-    $("rolls").textContent = rolls ? Box.format(_("roll {seq}"), { seq: rolls }) : _("no rolls yet"); // the latest roll's number
+    $("rolls").textContent = Box.drawn(rolls ? Box.format(_("roll {seq}"), { seq: rolls }) : _("no rolls yet")); // the latest roll's number
     const unreadable = latest ? latest.unreadable || 0 : 0;
     const un = $("unreadable");
-    un.textContent = unreadable ? Box.format(Box.ngettext("{n} unreadable", "{n} unreadable", unreadable), { n: unreadable }) : "";
+    un.textContent = Box.drawn(unreadable ? Box.format(Box.ngettext("{n} unreadable", "{n} unreadable", unreadable), { n: unreadable }) : "");
     un.className = unreadable ? "warn" : "";
 
     const counts = (latest && latest.counts) || {};
     for (let face = 1; face <= 6; face++) {
       const n = counts[String(face)] || 0;
-      $("count-" + face).textContent = String(n);
+      $("count-" + face).textContent = Box.drawn(String(n));
       $("count-" + face).parentElement.classList.toggle("zero", n === 0);
     }
 
@@ -118,10 +118,10 @@
       frameKey = null;
       $("frame").hidden = true;
       $("no-frame").hidden = false;
-      $("no-frame").textContent = _("Scan the QR code on the box to see the camera picture.");
+      $("no-frame").textContent = Box.drawn(_("Scan the QR code on the box to see the camera picture."));
       return;
     }
-    $("no-frame").textContent = _("No picture yet");
+    $("no-frame").textContent = Box.drawn(_("No picture yet"));
     const key = state.frame && state.frame.index !== undefined ? "i" + state.frame.index : "v" + state.version;
     if (key === frameKey) return;
     frameKey = key;
@@ -154,7 +154,7 @@
   function setConnection(kind, text) {
     const c = $("connection");
     c.className = "conn " + kind;
-    c.textContent = text;
+    c.textContent = Box.drawn(text);
   }
 
   async function postAction(button) {
@@ -167,14 +167,14 @@
       const { status, answer } = await Box.send("/api/action", { action: action }, events);
       if (status === 202) {
         result.className = "action-result";
-        result.textContent = Box.format(_("{action} sent"), { action: ACTION_LABEL[action] || action });
+        result.textContent = Box.drawn(Box.format(_("{action} sent"), { action: ACTION_LABEL[action] || action }));
       } else if (status === 200) {
         result.className = "action-result ok";
-        result.textContent = answer.message || Box.format(_("{action} done"), { action: ACTION_LABEL[action] || action });
+        result.textContent = Box.drawn(answer.message || Box.format(_("{action} done"), { action: ACTION_LABEL[action] || action }));
       } else {
         if (status === 409 && answer.state) render(answer.state);
         result.className = "action-result error";
-        result.textContent = Box.problem(status, answer);
+        result.textContent = Box.drawn(Box.problem(status, answer));
       }
     } finally {
       button.disabled = action === "read_now" && !$("camera").classList.contains("ok");
