@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.web import create_app, serve
-from tests.test_among_secret_browser import phone_at
 from tests.test_eclipse_browser import report
-from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+from tests.test_phone_browser import browser  # noqa: F401 (fixture)
+from tests.test_phone_places_browser import anns_phone
 
 pytestmark = pytest.mark.browser
 
@@ -50,49 +49,33 @@ def test_every_text_the_page_sets_is_drawn_through_the_keeping():
 def test_places_sectors_and_the_undo_button_on_a_narrow_phone(browser, hub, tmp_path, output_dir, locale, lang):  # noqa: F811
     from playwright.sync_api import expect
 
-    server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
-    try:
-        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
-            for player, sector, cell in (("Ann", "221 Procyon", [0, -2]), ("Bob", "232 Rigel", [0, 2])):
-                answer = hub.request("report", origin="cli", timeout=5, player=player, form="home",
-                                     values={"sector": sector, "hex": cell, "rotation": 0})
-                assert answer is not None and answer["status"] == 200, answer
-            before = flow.session.last_seq
-            context, page, errors = phone_at(browser, join_url(server, hub), locale)
-            page.locator("#seats button", has_text="Ann").click()
-            expect(page.locator("#me")).to_have_text("Ann")
+    with anns_phone(browser, hub, tmp_path, locale) as (flow, page, errors, before):
+        # the drawing helper: places and sectors kept, nothing else; null draws nothing
+        drawn = page.evaluate("""() => [Box.drawn("a [0, 0] at 232 Rigel, 103 Beta Leonis"), Box.drawn(null),
+                                       Box.drawn(undefined), Box.drawn("1232 Rigel x232 Rigel 232 rigel 23 VP"),
+                                       Box.drawn(7)]""")
+        assert drawn == ["a [0,\u00a00] at 232\u00a0Rigel, 103\u00a0Beta Leonis", "", "",
+                         "1232 Rigel x232 Rigel 232 rigel 23 VP", "7"]
 
-            # the drawing helper: places and sectors kept, nothing else; null draws nothing
-            drawn = page.evaluate("""() => [Box.drawn("a [0, 0] at 232 Rigel, 103 Beta Leonis"), Box.drawn(null),
-                                           Box.drawn(undefined), Box.drawn("1232 Rigel x232 Rigel 232 rigel 23 VP"),
-                                           Box.drawn(7)]""")
-            assert drawn == ["a [0,\u00a00] at 232\u00a0Rigel, 103\u00a0Beta Leonis", "", "",
-                             "1232 Rigel x232 Rigel 232 rigel 23 VP", "7"]
+        # the undo button: its words whole, on at most two lines, inside the phone's width
+        undo = page.locator("#undo-report")
+        width = undo.evaluate("node => [node.getBoundingClientRect().right, node.scrollWidth <= node.clientWidth]")
+        assert width[0] <= 360 and width[1], width
+        undo_lines = undo.evaluate(LINES_OF, [0, -1])
+        assert undo_lines <= 2, (lang, undo.text_content(), undo_lines)
 
-            # the undo button: its words whole, on at most two lines, inside the phone's width
-            undo = page.locator("#undo-report")
-            width = undo.evaluate("node => [node.getBoundingClientRect().right, node.scrollWidth <= node.clientWidth]")
-            assert width[0] <= 360 and width[1], width
-            undo_lines = undo.evaluate(LINES_OF, [0, -1])
-            assert undo_lines <= 2, (lang, undo.text_content(), undo_lines)
-
-            # a refusal naming Bob's sector: "232 Rigel" on one line, the place too; nothing recorded
-            report(page, "explore", sector="103 Beta Leonis", hex=(0, 2), rotation=0, **{"from": (0, -2)})
-            result = page.locator("#report-result")
-            expect(result).to_contain_text("Rigel")
-            text = result.text_content()
-            assert "232\u00a0Rigel" in text and "232 Rigel" not in text, text
-            start = text.index("232\u00a0Rigel")
-            assert result.evaluate(LINES_OF, [start, start + len("232 Rigel")]) == 1
-            assert flow.session.last_seq == before  # refused: nothing recorded
-            # what the box keeps and sends has no no-break space: the keeping is in the drawing alone
-            assert page.locator('#fields [data-field="sector"]').input_value() == "103 Beta Leonis"
-            assert "\u00a0" not in str(hub.snapshot().view)
-            result.scroll_into_view_if_needed()
-            page.screenshot(path=str(output_dir / f"phone_narrow_{lang}.png"))
-            assert errors == []
-    finally:
-        if context is not None:
-            context.close()
-        server.shutdown()
+        # a refusal naming Bob's sector: "232 Rigel" on one line, the place too; nothing recorded
+        report(page, "explore", sector="103 Beta Leonis", hex=(0, 2), rotation=0, **{"from": (0, -2)})
+        result = page.locator("#report-result")
+        expect(result).to_contain_text("Rigel")
+        text = result.text_content()
+        assert "232\u00a0Rigel" in text and "232 Rigel" not in text, text
+        start = text.index("232\u00a0Rigel")
+        assert result.evaluate(LINES_OF, [start, start + len("232 Rigel")]) == 1
+        assert flow.session.last_seq == before  # refused: nothing recorded
+        # what the box keeps and sends has no no-break space: the keeping is in the drawing alone
+        assert page.locator('#fields [data-field="sector"]').input_value() == "103 Beta Leonis"
+        assert "\u00a0" not in str(hub.snapshot().view)
+        result.scroll_into_view_if_needed()
+        page.screenshot(path=str(output_dir / f"phone_narrow_{lang}.png"))
+        assert errors == []

@@ -9,6 +9,8 @@ a new hex goes on an empty space) names the place in a long line.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from companion.web import create_app, serve
@@ -35,8 +37,11 @@ PLACE_LINES = """(node) => {
 }"""
 
 
-@pytest.mark.parametrize("locale", ["el-GR", "pl-PL", "hu-HU"])
-def test_a_place_in_a_refusal_stays_on_one_line_on_a_narrow_phone(browser, hub, tmp_path, output_dir, locale):  # noqa: F811
+@contextmanager
+def anns_phone(browser, hub, tmp_path, locale):  # noqa: F811
+    """An Eclipse game on the box with Ann's starting sector 221 Procyon at [0, -2] and Bob's 232 Rigel at [0, 2],
+    and Ann's phone joined in ``locale`` at 360 px: yields ``(flow, page, errors, before)``, ``before`` the last
+    event's number once both sectors are laid."""
     from playwright.sync_api import expect
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
@@ -51,22 +56,30 @@ def test_a_place_in_a_refusal_stays_on_one_line_on_a_narrow_phone(browser, hub, 
             context, page, errors = phone_at(browser, join_url(server, hub), locale)
             page.locator("#seats button", has_text="Ann").click()
             expect(page.locator("#me")).to_have_text("Ann")
-            report(page, "explore", sector="103 Beta Leonis", hex=(0, 2), rotation=0, **{"from": (0, -2)})
-            result = page.locator("#report-result")
-            expect(result).to_contain_text("232 Rigel")
-            text = result.evaluate("node => node.textContent")
-            assert "[0,\u00a02]" in text and "[0, 2]" not in text, text  # drawn with a no-break space
-            places = result.evaluate(PLACE_LINES)
-            assert places == [["[0,\u00a02]", 1]], places
-            assert flow.session.last_seq == before  # refused: nothing recorded
-            result.scroll_into_view_if_needed()
-            page.screenshot(path=str(output_dir / f"phone_place_{locale}.png"))
-            # the page's helper: a place's inner spaces only; a long bracket (a list) and the text around are kept
-            assert page.evaluate("Box.keepPlaces('a [0, 0] b [-12, 5]')") == "a [0,\u00a00] b [-12,\u00a05]"
-            long_list = "[Main Reactor, Power Reactor]"
-            assert page.evaluate(f"Box.keepPlaces('{long_list}')") == long_list
-            assert errors == []
+            yield flow, page, errors, before
     finally:
         if context is not None:
             context.close()
         server.shutdown()
+
+
+@pytest.mark.parametrize("locale", ["el-GR", "pl-PL", "hu-HU"])
+def test_a_place_in_a_refusal_stays_on_one_line_on_a_narrow_phone(browser, hub, tmp_path, output_dir, locale):  # noqa: F811
+    from playwright.sync_api import expect
+
+    with anns_phone(browser, hub, tmp_path, locale) as (flow, page, errors, before):
+        report(page, "explore", sector="103 Beta Leonis", hex=(0, 2), rotation=0, **{"from": (0, -2)})
+        result = page.locator("#report-result")
+        expect(result).to_contain_text("232 Rigel")
+        text = result.evaluate("node => node.textContent")
+        assert "[0,\u00a02]" in text and "[0, 2]" not in text, text  # drawn with a no-break space
+        places = result.evaluate(PLACE_LINES)
+        assert places == [["[0,\u00a02]", 1]], places
+        assert flow.session.last_seq == before  # refused: nothing recorded
+        result.scroll_into_view_if_needed()
+        page.screenshot(path=str(output_dir / f"phone_place_{locale}.png"))
+        # the page's helper: a place's inner spaces only; a long bracket (a list) and the text around are kept
+        assert page.evaluate("Box.keepPlaces('a [0, 0] b [-12, 5]')") == "a [0,\u00a00] b [-12,\u00a05]"
+        long_list = "[Main Reactor, Power Reactor]"
+        assert page.evaluate(f"Box.keepPlaces('{long_list}')") == long_list
+        assert errors == []

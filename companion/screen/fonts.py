@@ -126,19 +126,26 @@ NOTDEF = "\uffff"
 """A noncharacter no font has a glyph for: what it draws is the font's empty box (its "notdef" glyph)."""
 
 
+def _kept(font: object, name: str) -> dict[str, bool]:
+    """The per-character answers kept on ``font`` under the attribute ``name`` (made empty the first time). pygame's
+    own font class takes no attributes: then a fresh dict, not kept, is given each time."""
+    cache = getattr(font, name, None)
+    if cache is None:
+        cache = {}
+        try:
+            setattr(font, name, cache)
+        except AttributeError:
+            pass
+    return cache
+
+
 def _lacks(font: object, ch: str, metrics: tuple[int, ...] | None) -> bool:
     """Whether ``font`` has no glyph for ``ch`` (``metrics``: its ``font.metrics`` entry). pygame says None only past
     U+FFFF; a missing glyph below it (✅ ⭐ ⚽ in DejaVu) has the empty box's metrics and image, compared here (the
     answer kept per font and character: text is measured again and again while it is fitted)."""
     if metrics is None:
         return True
-    cache = getattr(font, "_lacking", None)
-    if cache is None:
-        cache = {}
-        try:
-            font._lacking = cache  # type: ignore[attr-defined]
-        except AttributeError:  # pygame's own class takes no attributes: not kept
-            pass
+    cache = _kept(font, "_lacking")
     if ch not in cache:
         box = font.metrics(NOTDEF)[0]  # type: ignore[attr-defined]
         cache[ch] = metrics == box and _image(font, ch) == _image(font, NOTDEF)
@@ -150,13 +157,7 @@ def _draws(font: object | None, ch: str) -> bool:
     (pygame gives no metrics past U+FFFF, so what it draws is compared; the answer kept per font and character)."""
     if font is None:
         return False
-    cache = getattr(font, "_drawing", None)
-    if cache is None:
-        cache = {}
-        try:
-            font._drawing = cache  # type: ignore[attr-defined]
-        except AttributeError:
-            pass
+    cache = _kept(font, "_drawing")
     if ch not in cache:
         try:
             cache[ch] = _image(font, ch) != _image(font, NOTDEF)
