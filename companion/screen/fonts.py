@@ -294,12 +294,7 @@ class ScreenFont(pygame.font.Font):
         """The fallback font at this font's size (bold when this one is), opened on first need; None when there is
         none or it cannot be opened (then a letter this font lacks is drawn as it draws it)."""
         if self._fallback is False:
-            path = fallback_file()
-            try:
-                self._fallback = _Fallback(path, self._size) if path else None
-            except (OSError, pygame.error) as exc:  # a damaged file never stops the screen
-                log.warning("cannot open the fallback font %s: %s", path, exc)
-                self._fallback = None
+            self._fallback = self._open(fallback_file(), "fallback")
             if self._fallback is not None and self._bold:
                 self._fallback.set_bold(True)
         return self._fallback  # type: ignore[return-value]
@@ -308,13 +303,17 @@ class ScreenFont(pygame.font.Font):
         """The symbol font (:func:`symbol_file`) at this font's size, opened on first need; None when there is none or
         it cannot be opened (then a symbol this font lacks is left out)."""
         if self._symbols is False:
-            path = symbol_file()
-            try:
-                self._symbols = _Fallback(path, self._size) if path else None
-            except (OSError, pygame.error) as exc:  # a damaged file never stops the screen
-                log.warning("cannot open the symbol font %s: %s", path, exc)
-                self._symbols = None
+            self._symbols = self._open(symbol_file(), "symbol")
         return self._symbols  # type: ignore[return-value]
+
+    def _open(self, path: str | None, what: str) -> pygame.font.Font | None:
+        """The font file ``path`` at this font's size; None when there is no file or it cannot be opened (logged,
+        naming ``what`` font it is: a damaged file never stops the screen)."""
+        try:
+            return _Fallback(path, self._size) if path else None
+        except (OSError, pygame.error) as exc:
+            log.warning("cannot open the %s font %s: %s", what, path, exc)
+            return None
 
     def _runs(self, text: object) -> list[tuple[object, str]]:
         """:func:`runs` of :func:`drawable` ``text``, kept for the last :data:`RUNS_KEPT` texts (a label is measured
