@@ -62,7 +62,9 @@ def joint_scores(colour_p: np.ndarray, ncc: np.ndarray, template_pairs: Sequence
     return config.colour_weight * np.log(np.clip(colour_p, 1e-12, 1.0))[:, :, None] + m / config.face_temperature
 
 
-def _ramp(x: np.ndarray, lo_hi: tuple[float, float]) -> np.ndarray:
+def _ramp(x: np.ndarray | float, lo_hi: tuple[float, float]) -> np.ndarray:
+    """``x`` mapped linearly from ``lo_hi[0]`` (0) to ``lo_hi[1]`` (1), clipped to 0..1, as float64: every ramp
+    setting of :class:`RollDiceConfig` is read through it (the dice stages share this one)."""
     lo, hi = lo_hi
     return np.clip((np.asarray(x, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
 

@@ -26,16 +26,13 @@ import functools
 import cv2
 import numpy as np
 
+from .assemble import _ramp
 from .config import RollDiceConfig
 from .foreground import channel_sum, median_last
 from .shape import SurroundingLogs, faces_to_measure, surrounding_logs
 
 __all__ = ["square_outline"]
 
-
-def _ramp(x: np.ndarray, lo_hi: tuple[float, float]) -> np.ndarray:
-    lo, hi = lo_hi
-    return np.clip((np.asarray(x, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
 
 
 @functools.lru_cache(maxsize=4)

@@ -24,16 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .assemble import top_overlap
+from .assemble import _ramp, top_overlap
 from .config import RollDiceConfig
 from .foreground import to_log
 
 __all__ = ["hanging_sides", "shaded_sides", "side_faces"]
 
-
-def _ramp(x: np.ndarray | float, lo_hi: tuple[float, float]) -> np.ndarray:
-    lo, hi = lo_hi
-    return np.clip((np.asarray(x, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
 
 
 def _run_beyond(frame: np.ndarray, top: np.ndarray, u: np.ndarray, body: np.ndarray, config: RollDiceConfig) -> float:

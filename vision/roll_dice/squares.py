@@ -26,6 +26,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .assemble import _ramp
 from .config import RollDiceConfig
 from .observations import Candidates
 
@@ -170,12 +171,6 @@ def square_looks(frame: np.ndarray, edges: np.ndarray, scale: float, rects: np.n
     sides = np.sort(np.linalg.norm(np.stack(steps, 1), axis=2), axis=1)[:, 1]
     return (_ramp(outline, config.square_outline_ramp) * _ramp(ink, config.square_ink_ramp)
             * _ramp(sides, config.square_sides_ramp))
-
-
-def _ramp(v: np.ndarray, ramp: tuple[float, float]) -> np.ndarray:
-    """``v`` mapped linearly from ``ramp[0]`` (0) to ``ramp[1]`` (1), clipped to 0..1."""
-    lo, hi = float(ramp[0]), float(ramp[1])
-    return np.clip((np.asarray(v, np.float64) - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
 
 
 def square_candidates(edges: np.ndarray, scale: float, side: float, config: RollDiceConfig,
