@@ -80,7 +80,8 @@ def check_player_name(name: Any, others: Sequence[str] = ()) -> str:
                             most=MAX_NAME, count=len(name)))
     if "," in name or ":" in name:  # they part the players and their colours in a list: "Ann:red,Bob"
         raise BadEntry(Text("{name!r}: a name may not hold ',' or ':'", name=name))
-    if any(unicodedata.category(ch)[0] == "C" and ord(ch) not in EMOJI_JOINERS for ch in name):
+    if any((unicodedata.category(ch)[0] == "C" and ord(ch) not in EMOJI_JOINERS)
+           or unicodedata.category(ch) in ("Zl", "Zp") for ch in name):  # U+2028, U+2029: line breaks
         raise BadEntry(Text("{name!r}: a name may not hold control or invisible formatting characters", name=name[:20]))
     marks = max(_marks_per_letter(name), default=0)
     if marks > MAX_MARKS:

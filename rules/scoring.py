@@ -387,15 +387,15 @@ def has_visible(text: str) -> bool:
 
 def untypable(text: str) -> Text | None:
     """The first character of ``text`` no player can have typed (half of a surrogate pair, a control character such
-    as NUL or a line break, a text-direction control, a noncharacter), described for a message
-    (``"U+0000, a control character"``), or None when there is none."""
+    as NUL or a line break, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR included, a text-direction control,
+    a noncharacter), described for a message (``"U+0000, a control character"``), or None when there is none."""
     for char in text:
         code = ord(char)
         at = f"U+{code:04X}"
         if 0xD800 <= code <= 0xDFFF:
             return Text("{code}, half of a character (text cut short or badly converted)", code=at)
         category = unicodedata.category(char)
-        if category == "Cc":
+        if category in ("Cc", "Zl", "Zp"):  # Zl, Zp: U+2028, U+2029, line breaks to JavaScript and to a terminal
             return Text("{code}, a control character", code=at)
         if code in BIDI_CONTROLS:
             return Text("{code}, a text-direction control (it turns the text after it around)", code=at)

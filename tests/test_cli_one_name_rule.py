@@ -47,7 +47,9 @@ def test_score_takes_a_name_of_40_characters_and_refuses_one_of_41_as_the_box_do
 
 
 @pytest.mark.parametrize("name, words", [("Ann:red", "may not hold ',' or ':'"),
-                                         ("Ann\u200bB", "control or invisible formatting characters")])
+                                         ("Ann\u200bB", "control or invisible formatting characters"),
+                                         ("Ann\u2028Bob", "U+2028, a control character"),
+                                         ("Ann\u2029Bob", "U+2029, a control character")])
 def test_score_refuses_a_name_the_setup_refuses(tmp_path, name, words):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(_race(name)), encoding="utf-8")
@@ -98,3 +100,11 @@ def test_the_export_of_a_stored_game_with_a_refused_name_speaks_of_the_stored_ga
                 "most 40 characters; this one has 41") in err
     else:
         assert "keeps a player name" not in err and "as kept" not in err  # said in the command's language
+
+
+@pytest.mark.parametrize("name", ["Ann\u2028Bob", "Ann\u2029Bob"])
+def test_a_line_or_paragraph_separator_in_a_name_is_refused_at_the_table(name):
+    """U+2028 and U+2029 break a line on a terminal and in a script as a line feed does: no name holds one."""
+    with pytest.raises(BadEntry) as box:
+        kept_seats([name, "Cy"])
+    assert "control or invisible formatting characters" in say(box.value, "en")

@@ -536,6 +536,7 @@ def test_a_field_labelled_as_its_form_is_named_once(store, values, said):
     ("\x00", "U+0000, a control character"), ("Ann\x00", "U+0000, a control character"),
     ("\n", "U+000A, a control character"), ("An\nn", "U+000A, a control character"),
     ("\ud800", "U+D800, half of a character"), ("Ann\u202e", "U+202E, a text-direction control"),
+    ("Ann\u2028Bob", "U+2028, a control character"), ("Ann\u2029", "U+2029, a control character"),
 ], ids=shown)
 def test_a_name_holding_a_character_no_keyboard_types_is_refused_naming_it(store, name, character):
     """A NUL alone was "empty" while a line break inside a name was "characters that are not text": one refusal,
