@@ -684,7 +684,7 @@ def test_a_moves_further_steps_are_reported_without_taking_a_turn(store):
     flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
     flow.report("Ann", "explore", {"sector": "106", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
     flow.report("Bob", "pass", {})
-    assert "step" in flow.view()["open_forms"]["Bob"]  # a passed player's Move reaction has steps too
+    assert "step" not in flow.view()["open_forms"]["Bob"]  # no Move of Bob's to step on (test_eclipse_move_steps)
     flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1]})
     assert flow.view()["turn"] == "Bob"
     step = flow.report("Ann", "step", {"from": [0, -1], "to": [0, 0]})

@@ -25,6 +25,7 @@ from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, Tabl
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
 from companion.flows.eclipse_map import refuse_taken_space
 from companion.flows.eclipse_position import position_payload, position_values
+from companion.flows.eclipse_turns import may_step, passed_out_of_turn, turn_closed_why
 from companion.i18n import N_, Listing, Text, lazy, plural
 from rules import Event, Progress
 from rules.eclipse import ECLIPSE_GAME, events
@@ -44,7 +45,7 @@ from rules.eclipse.diplomacy import DIPLOMACY_MIN_PLAYERS
 from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS, hit_on
 from rules.eclipse.galaxy import STEP, ring
 from rules.eclipse.mapcheck import GENERATOR_TECHS
-from rules.eclipse.rounds import ACTIONS, REACTIONS, holders_now
+from rules.eclipse.rounds import ACTIONS, REACTIONS
 from rules.eclipse.words import (
     ACTION_WORDS,
     ANCIENTS_WORD,
@@ -111,22 +112,6 @@ plays that species, and refuses a count in it from anyone else (it would score 0
 STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shrine": N_("shrine")}
 """The pieces built or laid on a hex, as words in a sentence; a Development's or Discovery's tile is said by its name
 (:func:`rules.eclipse.words.structure_word`), as on the score rows and in the findings."""
-
-
-def _holders(view: Mapping[str, Any]) -> list[str]:
-    """The players who may act now in the Action phase: the turn's player, or the marker holders but one who waits to
-    hand the marker on (:attr:`rules.eclipse.rounds.Rounds.holders`)."""
-    markers = view.get("markers")
-    if markers:
-        return [markers[which] for which in ("first", "second") if not markers.get(f"{which}_waits")]
-    return [view["turn"]] if view.get("turn") else []
-
-
-def _passed_out_of_turn(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
-    """Whether ``player`` has passed this Action phase and it is not their turn: a pass then changes nothing (Eclipse
-    1.2, Passing: after passing only reactions, on one's own turns; :func:`rules.eclipse.rounds.passed_again`)."""
-    return (progress.stage == "action" and player in (view.get("passed") or ())
-            and player not in _holders(view))
 
 
 def _words(words: tuple[str, ...]) -> tuple[Text, ...]:
@@ -423,19 +408,14 @@ class EclipseFlow(FlowBase):
     def closed_why(self, form: Form, view: Mapping[str, Any], progress: Progress, player: str) -> str:
         """Why ``form`` is closed: relations and attacks with 2 or 3 players say that relations are not used (Eclipse,
         Diplomacy; Second Dawn: 4 or more players); Explore, Influence or Research after passing, that only reactions
-        are left (Eclipse 1.2, Passing), as the rules say it; else :meth:`FlowBase.closed_why`."""
+        are left (Eclipse 1.2, Passing), one more step of a Move without that Move (Move action), a pass again out of
+        turn, as the rules say it (:func:`companion.flows.eclipse_turns.turn_closed_why`); else
+        :meth:`FlowBase.closed_why`."""
         if form.id in DIPLOMACY_FORMS and not _diplomacy(view) and not progress.over:
             return Text("diplomatic relations are not used with {count} players", count=len(view.get("players") or ()))
-        if (form.id in ACTIONS and form.id not in REACTIONS and progress.stage == "action"
-                and player in (view.get("passed") or ())):  # Eclipse 1.2, Passing: after passing, only reactions
-            return Text("{player} has passed: only a reaction (Upgrade, Build or Move) is allowed, not {action}",
-                        player=player, action=ACTION_WORDS[form.id])
-        if form.id == "pass" and _passed_out_of_turn(view, progress, player):
-            markers = view.get("markers")
-            now = (holders_now(_holders(view)) if markers
-                   else Text("it is {player}'s turn", player=view.get("turn")))
-            return Text("{player} has already passed this round: after passing, a player only reacts on their own "
-                        "turns, and passes again only to let such a turn go ({now})", player=player, now=now)
+        why = turn_closed_why(form.id, view, progress, player)
+        if why is not None:
+            return why
         return super().closed_why(form, view, progress, player)
 
     def _open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
@@ -448,8 +428,9 @@ class EclipseFlow(FlowBase):
         if stage == "action":
             passed = player in view.get("passed", ())
             out += [a for a in ACTIONS if a in REACTIONS] if passed else list(ACTIONS)
-            out.append("step")  # a Move's further steps and ships (Move: each activation moves a ship its drives)
-            out += ["attack"] if _passed_out_of_turn(view, progress, player) else ["pass", "attack"]
+            if may_step(view, progress, player):  # one more step of the Move that is this player's latest action
+                out.append("step")
+            out += ["attack"] if passed_out_of_turn(view, progress, player) else ["pass", "attack"]
             if view.get("modules", {}).get("alliances"):
                 out += ["alliance_found", "alliance_join", "alliance_leave"]
         elif stage == "combat":

@@ -393,7 +393,7 @@ class EclipseGame(GameBase):
 
     def view(self, state: EclipseState) -> dict[str, Any]:
         """``{"game", "round", "rounds", "phase", "stage", "start_player", "turn", "direction", "passed",
-        "next_start_player", "turn_order_card", "markers", "last_round", "last_round_upkeep", "modules",
+        "next_start_player", "turn_order_card", "markers", "moving", "last_round", "last_round_upkeep", "modules",
         "hidden_worlds", "players": [...], "map": [...], "alliances", "volley", "aim", "blueprints", "over",
         "scores"}``; each map hex carries its ``owner``, ``ancients``, ``guardian`` and ``structures``;
         ``blueprints`` is ``{player: {ship type: Blueprint.to_json()}}``.

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.core import WHOLE_TABLE
 from rules.eclipse.data import UnknownSector, catalogue
-from rules.eclipse.events import cell, optional_cell
+from rules.eclipse.events import SHIP_MOVED, cell, optional_cell
 from rules.eclipse.galaxy import Cell, PlacedHex, edge_between
 from rules.eclipse.mapcheck import wormhole_generator
 from rules.eclipse.placement import (
@@ -27,6 +27,7 @@ from rules.eclipse.placement import (
     check_start_sector,
     check_structure,
 )
+from rules.eclipse.rounds import step_verdicts
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS, component_word
@@ -208,11 +209,17 @@ def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> Ecli
 
 
 def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
-    """One ship's step from hex to hex (Move action): adjacent through a wormhole or between portal hexes."""
+    """One ship's step from hex to hex (Move action): adjacent through a wormhole or between portal hexes. Reported on
+    its own (``ship_moved``, one more step of a Move), it belongs to the Move its player took as their latest action
+    (:func:`rules.eclipse.rounds.step_verdicts`: Move action; Rise of the Ancients p.4, Ship activation); one
+    without it is recorded with a ``step_without_move`` finding. Whether the ship has drives enough is not checked: a
+    step does not say which ship moves, and the blueprints the players report carry no drives."""
     name = ctx.player()
     frm, to = cell(ctx, "from"), cell(ctx, "to")
     if frm == to:
         raise ctx.bad("'from' and 'to' are the same hex")
+    if ctx.event.kind == SHIP_MOVED:
+        _add(ctx, step_verdicts(state.rounds, name), player=name, at=to)
     _add(ctx, _link(state, frm, to, name, "move"), player=name, at=to)
     return state
 

@@ -17,6 +17,10 @@ The rules followed (Eclipse, Game round; Rise of the Ancients p.9, p.12-13):
   at once, unless the next player still holds the other marker: then it waits until that one is handed on.
   Nobody holds both. The first to pass takes the First Action marker and the start player marker for the
   next round, the Second Action marker goes opposite them.
+- A Move's further steps (Move action; Rise of the Ancients p.4, Ship activation: a Move is several activations,
+  each moving one ship as far as its drives allow, hex by hex) belong to the Move its player took as their latest
+  action, after passing too (a Move reaction): :attr:`Rounds.moving` keeps whose Move that is, until the next
+  action or pass ends it (in simultaneous play, the next action taken with the same marker) or the phase ends.
 
 Pure: every function returns a new :class:`Rounds` and the verdicts on the play
 (:class:`rules.eclipse.verdict.Verdict`); a play off turn is recorded with a warning, never refused.
@@ -43,9 +47,11 @@ __all__ = [
     "choose_direction",
     "end_phase",
     "holders_now",
+    "may_step",
     "opposite_seat",
     "pass_turn",
     "start",
+    "step_verdicts",
 ]
 
 PHASES = ("action", "combat", "upkeep", "cleanup")
@@ -71,6 +77,7 @@ ROUND = N_("Game round (Action, Combat, Upkeep, Cleanup)")
 TURNS = N_("Action phase (turn order, passing, reactions)")
 TURN_ORDER = N_("Rise of the Ancients p.9 Turn Order variant")
 SIMULTANEOUS = N_("Rise of the Ancients p.13 Simultaneous play variant")
+MOVE = N_("Move action; Rise of the Ancients p.4 Ship activation")
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,9 @@ class Rounds:
         first, second: the seats holding the First and Second Action markers (simultaneous play).
         first_waits, second_waits: that marker's holder has acted and waits to hand it on.
         last_round_upkeep: round 9's Upkeep and Cleanup are played.
+        moving: the players whose latest action this Action phase is a Move, so one more step of a ship belongs to
+            it (:func:`may_step`): one at most in normal play, where any action or pass ends the Move before it;
+            in simultaneous play one per marker (a Move ends when the next holder of that marker acts).
     """
 
     seats: tuple[str, ...]
@@ -110,6 +120,7 @@ class Rounds:
     first_waits: bool = False
     second_waits: bool = False
     last_round_upkeep: bool = LAST_ROUND_UPKEEP
+    moving: tuple[str, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -151,7 +162,8 @@ class Rounds:
 
     def to_json(self) -> dict[str, Any]:
         """``{"round", "phase", "start_player", "turn", "direction", "passed", "next_start_player",
-        "turn_order_card", "markers"}`` (``markers`` null without simultaneous play)."""
+        "turn_order_card", "markers", "moving"}`` (``markers`` null without simultaneous play; ``moving``: the
+        players whose Move is their latest action, in the order they moved)."""
         markers = None
         if self.simultaneous:
             markers = {"first": self.seats[self.first], "second": self.seats[self.second],
@@ -159,7 +171,7 @@ class Rounds:
         return {"round": self.round, "phase": self.phase, "start_player": self.seats[self.start],
                 "turn": self.current, "direction": "clockwise" if self.clockwise else "counter-clockwise",
                 "passed": list(self.passed), "next_start_player": self.next_start,
-                "turn_order_card": self.card_holder, "markers": markers}
+                "turn_order_card": self.card_holder, "markers": markers, "moving": list(self.moving)}
 
 
 def holders_now(holders: tuple[str, ...] | list[str]) -> Text:
@@ -242,6 +254,43 @@ def _advance(r: Rounds, player: str) -> Rounds:
     return replace(r, turn=_step(r, seat))
 
 
+def _acted(r: Rounds, player: str, move: bool) -> Rounds:
+    """:attr:`Rounds.moving` after ``player``'s action or pass (``move``: a Move action). In normal play it ends
+    whatever Move came before (a player's action is their whole turn: Eclipse, Action phase); in simultaneous play
+    (Rise of the Ancients p.13) only ``player``'s own and the one taken with the marker ``player`` now acts with,
+    handed on from the seat before (the markers go clockwise one seat at a time)."""
+    kept: tuple[str, ...] = ()
+    if r.simultaneous and player in r.seats:
+        before = r.seats[(r.seats.index(player) - 1) % len(r.seats)]
+        kept = tuple(p for p in r.moving if p not in (player, before))
+    return replace(r, moving=kept + ((player,) if move else ()))
+
+
+def may_step(r: Rounds, player: str) -> bool:
+    """Whether one more step of a ship reported by ``player`` belongs to a Move: ``player``'s Move (a Move reaction
+    after passing too) is their latest action this Action phase (Move action; Rise of the Ancients p.4, Ship
+    activation: each activation moves one ship as far as its drives allow)."""
+    return r.phase == "action" and player in r.moving
+
+
+def step_verdicts(r: Rounds, player: str) -> list[Verdict]:
+    """The verdict on one more step of a ship (``ship_moved`` on its own) reported by ``player``: none when it belongs
+    to their Move (:func:`may_step`), else ``step_without_move`` (illegal: ships move only in a Move action, and a
+    Move ends with the next action or pass). The step is recorded all the same (the table decides)."""
+    if may_step(r, player):
+        return []
+    if r.phase != "action":
+        return [Verdict("step_without_move", False, MOVE,
+                        Text("{player} reports one more step of a Move in the {phase} phase: ships move in a Move "
+                             "action, in the Action phase", player=player, phase=PHASE_WORDS.get(r.phase, r.phase)),
+                        Text("take the step back"))]
+    return [Verdict("step_without_move", False, MOVE,
+                    Text("{player} reports one more step of a Move, but the latest action of {player} is no Move: "
+                         "each activation of a Move moves one ship as far as its drives allow, and the Move ends "
+                         "with the next action or pass", player=player),
+                    Text("report the Move first, or take the step back"))]
+
+
 def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
     """``player`` takes ``action`` (:data:`ACTIONS`) on their turn; a player who has passed may only react.
 
@@ -262,7 +311,7 @@ def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
                                 Text("{player} researches without the First Action marker; only its holder may "
                                      "Research", player=player),
                                 Text("research when the First Action marker reaches you")))
-    return _advance(r, player), verdicts
+    return _acted(_advance(r, player), player, action == "move"), verdicts
 
 
 def passed_again(r: Rounds, player: str) -> Verdict | None:
@@ -292,12 +341,13 @@ def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
     verdicts = _turn_check(r, player)
     if r.phase != "action":
         return r, verdicts
+    r = _acted(r, player, False)
     if player not in r.passed:
         r = replace(r, passed=r.passed + (player,))
         if r.turn_order_card and len(r.passed) == 2:
             r = replace(r, card_holder=player)
     if set(r.passed) >= set(r.seats):
-        return replace(r, phase="combat"), verdicts
+        return replace(r, phase="combat", moving=()), verdicts
     return _advance(r, player), verdicts
 
 
@@ -335,7 +385,7 @@ def end_phase(r: Rounds) -> tuple[Rounds, list[Verdict]]:
             out.append(Verdict("players_still_acting", True, TURNS,
                 Text("the Action phase ends before {players} passed",
                      players=Listing(missing)), Text("each player passes before Combat"), warning=True))
-        return replace(r, phase="combat"), out
+        return replace(r, phase="combat", moving=()), out
     if r.round >= ROUNDS and (r.phase == "cleanup" or (r.phase == "combat" and not r.last_round_upkeep)):
         return replace(r, phase="end"), out
     if r.phase != "cleanup":

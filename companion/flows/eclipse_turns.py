@@ -1,0 +1,66 @@
+"""Eclipse's Action phase as the phones see it: who may act now, and why an action, a pass or one more step of a Move
+is closed to a player (the flow sees only the engine's view; the rules are :mod:`rules.eclipse.rounds`').
+
+Eclipse 1.2, Action phase: on their turn a player takes one action or passes; after passing, only a reaction (Upgrade,
+Build or Move) or another pass, on their own turns (Passing). A Move is several ship activations, each moving one ship
+as far as its drives allow (Move action; Rise of the Ancients p.4, Ship activation), so its further steps belong to
+the Move that is the player's latest action (the view's ``moving``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.i18n import Text
+from rules import Progress
+from rules.eclipse.rounds import ACTIONS, REACTIONS, holders_now
+from rules.eclipse.words import ACTION_WORDS
+
+__all__ = ["holders", "may_step", "passed_out_of_turn", "turn_closed_why"]
+
+
+def holders(view: Mapping[str, Any]) -> list[str]:
+    """The players who may act now in the Action phase: the turn's player, or the marker holders but one who waits to
+    hand the marker on (:attr:`rules.eclipse.rounds.Rounds.holders`)."""
+    markers = view.get("markers")
+    if markers:
+        return [markers[which] for which in ("first", "second") if not markers.get(f"{which}_waits")]
+    return [view["turn"]] if view.get("turn") else []
+
+
+def passed_out_of_turn(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
+    """Whether ``player`` has passed this Action phase and it is not their turn: a pass then changes nothing (Eclipse
+    1.2, Passing: after passing only reactions, on one's own turns; :func:`rules.eclipse.rounds.passed_again`)."""
+    return (progress.stage == "action" and player in (view.get("passed") or ())
+            and player not in holders(view))
+
+
+def may_step(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
+    """Whether ``player`` may report one more step of a Move: in the Action phase, their Move (a Move reaction after
+    passing too) is their latest action (the view's ``moving``: :func:`rules.eclipse.rounds.may_step`)."""
+    return progress.stage == "action" and player in (view.get("moving") or ())
+
+
+def turn_closed_why(form: str, view: Mapping[str, Any], progress: Progress, player: str) -> str | None:
+    """Why the Action phase closes ``form`` (a form id) to ``player``, in the rules' words, or None when it does not
+    say: Explore, Influence or Research after passing (only reactions are left: Eclipse 1.2, Passing); one more step
+    of a Move without that Move (:func:`may_step`); a pass by a player who has passed, out of turn."""
+    if progress.stage != "action":
+        return None
+    if form in ACTIONS and form not in REACTIONS and player in (view.get("passed") or ()):
+        return Text("{player} has passed: only a reaction (Upgrade, Build or Move) is allowed, not {action}",
+                    player=player, action=ACTION_WORDS[form])
+    if form == "step" and not may_step(view, progress, player):
+        if player in (view.get("passed") or ()):
+            return Text("{player} has passed and has not moved since: after passing, ships move only in a Move taken "
+                        "as a reaction (Passing); report the Move first", player=player)
+        return Text("{player} has no Move under way: one more step belongs to the Move that is the latest action of "
+                    "{player} (Move action: each activation moves one ship as far as its drives allow); report the "
+                    "Move first", player=player)
+    if form == "pass" and passed_out_of_turn(view, progress, player):
+        now = (holders_now(holders(view)) if view.get("markers")
+               else Text("it is {player}'s turn", player=view.get("turn")))
+        return Text("{player} has already passed this round: after passing, a player only reacts on their own turns, "
+                    "and passes again only to let such a turn go ({now})", player=player, now=now)
+    return None
