@@ -5,6 +5,8 @@ keeps them from taking every worker thread."""
 from __future__ import annotations
 
 import json
+import logging
+import math
 import re
 import threading
 import time
@@ -16,7 +18,10 @@ from flask.json.provider import DefaultJSONProvider
 from companion import i18n
 from companion.hub import Snapshot, StateHub
 
-__all__ = ["HEARTBEAT_S", "STOP_CHECK_S", "PhoneJSON", "StreamSlots", "json_text", "sse_stream", "state_json"]
+__all__ = ["HEARTBEAT_S", "STOP_CHECK_S", "PhoneJSON", "StreamSlots", "finite", "json_text", "sse_stream",
+           "state_json"]
+
+log = logging.getLogger(__name__)
 
 STOP_CHECK_S = 0.5
 """Seconds an event stream waits at most before it looks whether the server is shutting down."""
@@ -29,18 +34,70 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 """A UTF-16 surrogate code point: a text can hold one alone (a ``"\\ud800"`` escape in a phone's JSON), and UTF-8
 cannot carry it."""
 
+_OUT_OF_RANGE = "Out of range float values"
+"""How :func:`json.dumps` with ``allow_nan=False`` starts its ValueError on a NaN or an infinity."""
+
+_LOGGED_PLACES: set[str] = set()
+"""Where a non-finite float was found and logged already (each place is logged once)."""
+_LOGGED_MOST = 64
+"""The most places :data:`_LOGGED_PLACES` keeps (a view that keeps making new ones is logged no further)."""
+
 
 def json_text(value: Any, **options: Any) -> str:
     """The JSON text of ``value`` as the phones get it: letters as they are, sent as UTF-8 (a Greek letter is 2 bytes
     instead of the 6 of ``\\u03b1``; a 4-player Among the Stars state is about a third smaller in Greek). A text
     anywhere in ``value`` holding a lone surrogate, which UTF-8 cannot carry, has the whole answer escaped instead
     (``\\ud800``, ``\\u03b1``): valid JSON that a phone parses, and nothing it holds is lost or stops the answer.
-    ``options``: :func:`json.dumps`'s (``ensure_ascii`` is this function's own choice)."""
+    A float that is not finite (NaN, Infinity, -Infinity: ``JSON.parse`` refuses the words :func:`json.dumps` writes
+    for them) is sent as ``null``, and where it was is logged once (:func:`finite`); the common case, with none, is
+    encoded once, as before (the encoder itself finds one).
+    ``options``: :func:`json.dumps`'s (``ensure_ascii`` and ``allow_nan`` are this function's own choice)."""
     options.pop("ensure_ascii", None)
-    text = json.dumps(value, ensure_ascii=False, **options)
+    options.pop("allow_nan", None)
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
+    except ValueError as exc:
+        if not str(exc).startswith(_OUT_OF_RANGE):
+            raise
+        value = finite(value, options.get("default"))
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
     if _SURROGATE.search(text) is None:
         return text
-    return json.dumps(value, ensure_ascii=True, **options)
+    return json.dumps(value, ensure_ascii=True, allow_nan=False, **options)
+
+
+def finite(value: Any, default: Callable[[Any], Any] | None = None, place: str = "$") -> Any:
+    """``value`` with every float that is not finite (NaN, inf, -inf), at any depth of its dicts, lists and tuples,
+    replaced by None (a dict's key by ``"null"``, as JSON writes a None key); logs each place one was found
+    (``$.players[2].score``), once per place. Another object is passed through ``default`` (:func:`json.dumps`'s,
+    which would be given it) and looked into in turn; without ``default`` it is kept as it is. Shapes: dicts stay
+    dicts, lists and tuples become lists."""
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return _logged(place, value, None)
+    if isinstance(value, (str, int, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            key = k if not isinstance(k, float) or math.isfinite(k) else _logged(f"{place} key", k, "null")
+            out[key] = finite(v, default, f"{place}.{k}" if isinstance(k, str) else f"{place}[{k!r}]")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [finite(v, default, f"{place}[{n}]") for n, v in enumerate(value)]
+    if default is not None:
+        made = default(value)
+        return value if made is value else finite(made, default, place)
+    return value
+
+
+def _logged(place: str, value: float, instead: Any) -> Any:
+    """``instead``, having logged that ``value`` was found at ``place`` (the first time there)."""
+    if place not in _LOGGED_PLACES and len(_LOGGED_PLACES) < _LOGGED_MOST:
+        _LOGGED_PLACES.add(place)
+        log.warning("a phone answer held %r at %s: sent as null (JSON has no NaN or Infinity)", value, place)
+    return instead
 
 
 class PhoneJSON(DefaultJSONProvider):
