@@ -66,7 +66,7 @@ def test_a_step_with_no_move_is_a_misplay_and_keeps_its_wormhole_check():
     result = play(STEP)
     assert said_on(result, 5) == [("step_without_move", Severity.ERROR), ("full_wormhole", Severity.INFO)]
     finding = next(f for f in result.findings if f.rule_kind == "step_without_move")
-    assert finding.what == ("Ann reports one more step of a Move, but the latest action of Ann is no Move: each "
+    assert finding.what == ("Ann reports one more step of a Move, but Ann's latest action is not a Move: each "
                                "activation of a Move moves one ship as far as its drives allow, and the Move ends "
                                "with the next action or pass")
     assert finding.fix == "report the Move first, or take the step back"
@@ -162,13 +162,13 @@ def _set_up(store):
 
 
 NO_MOVE = {
-    "en": "Ann has no Move under way: one more step belongs to the Move that is the latest action of Ann (Move action: "
+    "en": "Ann has no Move under way: one more step belongs to the Move that is Ann's latest action (Move action: "
           "each activation moves one ship as far as its drives allow); report the Move first",
     "el": "Ann δεν έχει Μετακίνηση σε εξέλιξη: ένα ακόμη βήμα ανήκει στη Μετακίνηση που είναι η τελευταία ενέργεια που "
           "έκανε Ann (ενέργεια Μετακίνησης: κάθε ενεργοποίηση μετακινεί ένα σκάφος τόσο μακριά όσο επιτρέπουν οι "
           "Προωθητήρες του)· δηλώστε πρώτα τη Μετακίνηση",
-    "pl": "Ann nie ma Ruchu w toku: jeszcze jeden krok należy do Ruchu, który jest ostatnią akcją (Ann) (akcja Ruchu: "
-          "każda aktywacja przesuwa jeden statek tak daleko, jak pozwalają jego napędy); najpierw zgłoś Ruch",
+    "pl": "Ann nie ma Ruchu w toku: jeszcze jeden krok należy do Ruchu będącego ostatnią akcją (Ann), a w akcji Ruchu "
+          "każda aktywacja przesuwa jeden statek tak daleko, jak pozwalają jego napędy; najpierw zgłoś Ruch",
     "hu": "Ann nem mozog éppen: még egy lépés ahhoz a Mozgáshoz tartozik, amely Ann legutóbbi akciója (Mozgás akció: "
           "minden aktiválás egy hajót mozgat annyit, amennyit a hajtóművei engednek); előbb jelentsd a Mozgást",
 }

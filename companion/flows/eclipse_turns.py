@@ -55,9 +55,9 @@ def turn_closed_why(form: str, view: Mapping[str, Any], progress: Progress, play
         if player in (view.get("passed") or ()):
             return Text("{player} has passed and has not moved since: after passing, ships move only in a Move taken "
                         "as a reaction (Passing); report the Move first", player=player)
-        return Text("{player} has no Move under way: one more step belongs to the Move that is the latest action of "
-                    "{player} (Move action: each activation moves one ship as far as its drives allow); report the "
-                    "Move first", player=player)
+        return Text("{player} has no Move under way: one more step belongs to the Move that is {player}'s latest "
+                    "action (Move action: each activation moves one ship as far as its drives allow); report the Move "
+                    "first", player=player)
     if form == "pass" and passed_out_of_turn(view, progress, player):
         now = (holders_now(holders(view)) if view.get("markers")
                else Text("it is {player}'s turn", player=view.get("turn")))

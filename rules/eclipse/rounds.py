@@ -285,7 +285,7 @@ def step_verdicts(r: Rounds, player: str) -> list[Verdict]:
                              "action, in the Action phase", player=player, phase=PHASE_WORDS.get(r.phase, r.phase)),
                         Text("take the step back"))]
     return [Verdict("step_without_move", False, MOVE,
-                    Text("{player} reports one more step of a Move, but the latest action of {player} is no Move: "
+                    Text("{player} reports one more step of a Move, but {player}'s latest action is not a Move: "
                          "each activation of a Move moves one ship as far as its drives allow, and the Move ends "
                          "with the next action or pass", player=player),
                     Text("report the Move first, or take the step back"))]
