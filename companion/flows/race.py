@@ -9,14 +9,14 @@ round is played to its end.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
 from companion.i18n import AND, Listing, Text, in_game, lazy
-from rules import Progress
+from rules import Event, Progress
 from rules.names import term
 from rules.race import RACE_GAME
 from rules.race.cards import cards, facts
@@ -121,6 +121,15 @@ class RaceFlow(FlowBase):
                            "none by itself, so report its chips here.")),
             Form("hand", Text("Cards in hand"), (Field("cards", Text("Cards"), kind="int", minimum=0, maximum=40),)),
         )
+
+    def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
+        """A start world reported again by the same player corrects their earlier one (Setup: one start world is dealt
+        to each player): the newest report replaces it, its findings with it, so the tableau holds one start world.
+        Every other report: None."""
+        if form != "start":
+            return None
+        return next((e.seq for e in reversed(events) if e.kind == "start_world"
+                     and e.payload.get("player", e.player) == player), None)
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Start world in setup; action cards between rounds (none once the last round is at its end); the rest

@@ -10,14 +10,14 @@ tiles) the round is the last one and Next after Manage Empire ends the game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
 from companion.i18n import N_, Listing, Text, in_game, lazy, plural
-from rules import Progress
+from rules import Event, Progress
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 from rules.roll.dice import Dice
@@ -378,6 +378,14 @@ class RollFlow(FlowBase):
         if phase in PHASE_NAMES:
             return PHASE_NAMES[phase]
         return super().event_label(kind, payload)
+
+    def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
+        """A setup reported again by the same player corrects their earlier one (p.2 Setup: each player takes one
+        faction tile, one home world and two tiles): the newest report replaces it, its findings with it, so a slip
+        put right no longer shows as an error nor as a second setup. Every other report: None."""
+        if form != "setup":
+            return None
+        return next((e.seq for e in reversed(events) if e.kind == "player_setup" and e.player == player), None)
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Setup before the first round, and for each player in round 1 until that player selects a phase (p.2
