@@ -165,6 +165,20 @@ def test_hand_limit_at_round_end():
     assert r.state.player("Ann").hand == 11
 
 
+def test_a_hand_counted_in_an_earlier_round_is_not_flagged_again():
+    # The round: discard down to 10 at the end of every round. Ann counts 11 cards in round 1: flagged at its end,
+    # where she discards. Round 2 goes by without a count: her hand is no longer 11, so nothing is flagged; she
+    # counts 12 in round 3's Produce: flagged at round 3's end, once.
+    log = setup().round(Ann="produce", Bob="produce")("hand_counted", player="Ann", cards=11).done()("round_ended")
+    r = run(log)
+    assert errors(r) == ["Ann ends round 1 with 11 cards in hand; discard down to 10"]
+    log = log.round(Ann="produce", Bob="produce").done()("round_ended")
+    assert errors(run(log)) == ["Ann ends round 1 with 11 cards in hand; discard down to 10"]
+    log = log.round(Ann="produce", Bob="produce")("hand_counted", player="Ann", cards=12).done()("round_ended")
+    assert errors(run(log)) == ["Ann ends round 1 with 11 cards in hand; discard down to 10",
+                                "Ann ends round 3 with 12 cards in hand; discard down to 10"]
+
+
 # -- Develop: duplicate development, payment (seed Develop; digest §4 II) --------------------
 
 

@@ -175,7 +175,10 @@ def _settle_method(player: PlayerState, card: Card, phase_count: int) -> str:
 
 
 def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) -> RaceState:
-    """End of round: hands after discarding (hand limit 10), then the next selection or the end of the game."""
+    """End of round: hands after discarding (hand limit 10), then the next selection or the end of the game.
+
+    Only a hand counted this round is checked: a count from an earlier round was checked at that round's end, where
+    the player discarded down to 10 (the round: discard down to 10 cards), so it says nothing of this round's hand."""
     limit = facts()["hand_limit"]["value"]
     for name, count in hands.items():
         try:
@@ -184,7 +187,7 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
             raise ctx.bad(f"'hands' names no player {name!r}") from None
         state = _put(state, replace(player, hand=ctx.count(f"hands.{name}", count), hand_round=state.round))
     for player in state.players:
-        if player.hand is not None and player.hand > limit:
+        if player.hand is not None and player.hand > limit and player.hand_round == state.round:
             ctx.finding(
                 Text("{player} ends round {round} with {hand} cards in hand; discard down to {limit}",
                      player=player.name, round=state.round, hand=player.hand, limit=limit),
