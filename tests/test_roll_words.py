@@ -65,3 +65,24 @@ def test_the_reveal_note_says_which_phase_comes_and_does_not_ask_for_reports_yet
     assert said["hu"] == "Felfedés: a következő fázis: Fejlesztés; a fázisában jelentsd be"
     flow.next_phase()  # II Develop: now the note asks
     assert str(flow.view()["note"]) == "Develop: report what you built, produced, shipped"
+
+
+def test_a_report_in_the_wrong_phase_reads_as_a_sentence_in_polish(store):
+    """A tile built reported in another phase (p.6: developments are built in Develop, worlds in Settle) is warned in
+    every language. Polish said "zbudowano Spice World zgłoszone w czasie: …", a clause then a neuter participle
+    agreeing with nothing (and "wyprodukowany towar zgłoszone", a masculine noun with a neuter participle); it now
+    says what was reported, then when, with the impersonal "zgłoszono" that needs no agreement."""
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    flow.report("Ann", "select", {"phase": "settle"})
+    flow.report("Bob", "select", {"phase": "develop"})
+    flow.next_phase()  # Reveal
+    flow.next_phase()  # II Develop
+    flow.report("Ann", "tile", {"tile": "Spice World"})  # a world, in Develop
+    flow.report("Bob", "good", {"world": "Alpha Centauri", "colour": "brown"})  # a good, in Develop
+    found = [f["what"] for f in flow.view()["findings"] if "reported during" in str(f["what"])]
+    assert [str(f) for f in found] == ["a good produced reported during Develop, not Produce",
+                                       "Spice World built reported during Develop, not Settle"]
+    polish = [i18n.localize(f, "pl") for f in found]
+    assert polish == ["wyprodukowany towar: zgłoszono w czasie: Rozwój, a nie Produkcja",
+                      "zbudowano Spice World: zgłoszono w czasie: Rozwój, a nie Kolonizacja"]
