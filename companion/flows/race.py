@@ -122,6 +122,30 @@ class RaceFlow(FlowBase):
             Form("hand", Text("Cards in hand"), (Field("cards", Text("Cards"), kind="int", minimum=0, maximum=40),)),
         )
 
+    def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """A good placed, consumed or sold offers only ``player``'s own worlds that hold goods (three uses of a card:
+        a good is a card face down on a production or windfall world of your tableau), in the form's order: a few
+        names, not every world of the deck. With none, the form says so instead of a list."""
+        me = next((p for p in view.get("players", ()) if p.get("name") == player), None)
+        if me is None:
+            return {}
+        deck = cards()
+        mine = {c["card"] for c in me.get("tableau") or ()}
+        left = {"choices": sorted(n for n in mine if n in deck and deck[n].is_world and deck[n].goods),
+                "none": Text("no world in your tableau holds goods: only production and windfall worlds do (Race for "
+                             "the Galaxy, three uses of a card)")}
+        return {"good": {"world": left}, "consumed": {"world": dict(left)}}
+
+    def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
+        """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request
+        made by hand): refused with the rule (three uses of a card: goods lie on production and windfall worlds)."""
+        if form.id in ("good", "consumed") and field == "world":
+            return Text("{form}: {world} is not in {player}'s tableau, or holds no goods: goods lie only on the "
+                        "production and windfall worlds of your own tableau (Race for the Galaxy, three uses of a "
+                        "card)",
+                        form=form.label, world=value, player=player)
+        return super().outside_choices(form, field, value, player)
+
     def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
         """A start world reported again by the same player corrects their earlier one (Setup: one start world is dealt
         to each player): the newest report replaces it, its findings with it, so the tableau holds one start world.

@@ -274,6 +274,11 @@ def _check_box_dice(place: str, counted: Mapping[str, int], elsewhere: Dice) -> 
                                 total=cup + citizenry, box=dice[colour].count))
 
 
+_GOODS_WORLDS = tuple(sorted(w.name for w in catalogue().worlds.values() if w.holds_goods))
+"""Every world that holds goods (p.7 Produce: any non-gray world, home and faction worlds included), as the Good
+placed and Good shipped forms list them."""
+
+
 def _faction_label(f: Any) -> str:
     return " / ".join(f.names)
 
@@ -298,7 +303,7 @@ class RollFlow(FlowBase):
         table without the camera's count enters it so); choices from ``rules/data/roll/tiles.json``."""
         cat = catalogue()
         tiles = tuple(sorted({t.development.name for t in cat.game_tiles} | {t.world.name for t in cat.game_tiles}))
-        worlds = tuple(sorted(w.name for w in cat.worlds.values() if w.holds_goods))
+        worlds = _GOODS_WORLDS
         colours = tuple(COLOURS)
         colour_words = tuple(colour_word(c) for c in colours)
         select = [Field("phase", Text("Phase"), choices=PHASES, labels=tuple(phase_word(p) for p in PHASES))]
@@ -378,6 +383,27 @@ class RollFlow(FlowBase):
         if phase in PHASE_NAMES:
             return PHASE_NAMES[phase]
         return super().event_label(kind, payload)
+
+    def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """A good placed or shipped offers only ``player``'s own worlds that hold goods (p.7 Produce: a producer
+        becomes a good on one of your non-gray worlds; Ship takes a good from one of your worlds), in the form's
+        order: a few names, not every world of the game. With none, the form says so instead of a list."""
+        me = next((p for p in view.get("players", ()) if p.get("name") == player), None)
+        if me is None:
+            return {}
+        mine = set(me.get("worlds") or ())
+        left = {"choices": [w for w in _GOODS_WORLDS if w in mine],
+                "none": Text("none of your worlds holds goods yet: gray worlds hold none, and a world holds goods "
+                             "once it is built (p.7 Produce)")}
+        return {"good": {"world": left}, "ship": {"world": dict(left)}}
+
+    def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
+        """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request
+        made by hand): refused with the rule (p.7 Produce and Ship: your own non-gray worlds)."""
+        if form.id in ("good", "ship") and field == "world":
+            return Text("{form}: {world} is not in {player}'s tableau, or holds no goods: goods lie only on your own "
+                        "non-gray worlds (p.7 Produce)", form=form.label, world=value, player=player)
+        return super().outside_choices(form, field, value, player)
 
     def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
         """A setup reported again by the same player corrects their earlier one (p.2 Setup: each player takes one
