@@ -371,7 +371,9 @@ class GameFlow:
             "undo": {name: self.undo_label(ev, progress, name) for name in self.names},
             "withdraw": {name: [] if t.over else [{"form": form, "label": Text("Withdraw my entry: {form}",
                                                                                 form=labels[form])}
-                                                  for form in self.kept_entries(name)] for name in self.names},
+                                                  for form in self.kept_entries(name)
+                                                  if not self.spec.kept_closed_why(form, ev, progress, name)]
+                         for name in self.names},
             "findings": self.findings(),
             "result": self.result() if t.over else None,
             "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,
@@ -474,6 +476,10 @@ class GameFlow:
         if progress.over:
             raise MovedOn(Text(REPORTS_CLOSED))
         if form_id in self.kept_entries(player):  # kept from the setup: withdrawn first, on its own button
+            why = self.spec.kept_closed_why(form_id, ev, progress, player)
+            if why:  # kept for good now: no button withdraws it
+                raise MovedOn(Text("{form}: {player} has an entry in force already: {why}", form=forms[form_id].label,
+                                   player=player, why=why))
             raise MovedOn(Text("{form}: {player} has an entry in force already; withdraw it first (“{button}”), then "
                                "enter another", form=forms[form_id].label, player=player,
                                button=Text("Withdraw my entry: {form}", form=forms[form_id].label)))
@@ -581,7 +587,8 @@ class GameFlow:
         Raises:
             BadEntry: unknown player; ``form`` not a form a player keeps one entry on; :class:`MovedOn` (a
                 :class:`BadEntry`, answered 409) when the player has no entry in force on ``form`` (none kept, or
-                withdrawn already), or when the game is over (the same refusal as a new report's: only
+                withdrawn already) or kept for good now (``spec.kept_closed_why``: a Qualeen's secret objective once
+                year 1's first round is over), or when the game is over (the same refusal as a new report's: only
                 the table's Undo reopens the last round) or the report's form (``spec.report_forms``) is closed
                 now (a setup after the first round started, a choice already revealed); or, during a hidden
                 end-of-game entry (:meth:`companion.flow_spec.FlowBase.entry_forms`: Eclipse's final positions),
@@ -602,6 +609,11 @@ class GameFlow:
             if kept is None:  # none kept (no Qualeen), or withdrawn already: a tap from a page not yet redrawn
                 raise MovedOn(Text("{player} has no entry on {form} to withdraw; nothing was recorded", player=player,
                                    form=next((f.label for f in self.spec.forms(ev) if f.id == form), form)))
+            why = self.spec.kept_closed_why(form, ev, progress, player)
+            if why:  # kept for good now (a Qualeen's secret objective once the setup's round is over)
+                raise MovedOn(Text("{player}'s entry on {form} can no longer be withdrawn: {why}; nothing was recorded",
+                                   player=player, form=next((f.label for f in self.spec.forms(ev) if f.id == form),
+                                                            form), why=why))
             return self.session.append("undo", {"seq": kept.seq}, player=player, origin=origin)
         forms, mine = self._entries(ev, progress, player)
         if forms and not mine:

@@ -322,6 +322,10 @@ class GameSpec(Protocol):
         """The columns each player's row shows at this table (:meth:`FlowBase.columns_now`)."""
         ...
 
+    def kept_closed_why(self, form: str, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """Why ``player``'s entry on a kept form can no longer be withdrawn now (empty: it can)."""
+        ...
+
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
         """The engine's view and progress read as a round at the table."""
         ...
@@ -478,6 +482,11 @@ class FlowBase:
         if progress.over:
             return Text("the game is over: reports are closed (Undo first to reopen the last round)")
         return Text("{form} cannot be reported now ({round})", form=form.label, round=progress.round_label)
+
+    def kept_closed_why(self, form: str, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """Why ``player``'s entry on ``form`` (one of :attr:`kept_forms`) can no longer be withdrawn now, in the
+        players' words; empty while it can (the default: until the game is scored)."""
+        return ""
 
     @property
     def info(self) -> GameInfo:

@@ -231,23 +231,85 @@ def test_secret_revealed_is_for_a_secret_accelerated_construction_only():
 
 def test_a_secret_objective_entered_after_the_first_round_is_said_to_the_table_without_naming_it(store):
     """Rulebook 'Races', Qualeen: "At setup, draw 2 extra objectives and keep one secretly". Entered (and corrected)
-    in year 1's first round: nothing to say. Entered in round 2 (or changed later): a warning to the table naming
-    Ágnes and the round, never the objective (she could have picked it knowing who leads what)."""
+    in year 1's first round: nothing to say. First entered in round 2 (the card was kept at setup, the phone forgot):
+    a warning to the table naming Ágnes and the round, never the objective (she could have picked it knowing who
+    leads what)."""
     flow = qualeen_table(store, secret=None)
     flow.report("Ágnes", "secret", {"objective": "Grand Attractions"})
     flow.undo_report("Ágnes", form="secret")
-    flow.report("Ágnes", "secret", {"objective": "Well Organised"})  # a slip corrected in round 1
     assert flow.findings() == []
     every_round_discarded(flow, 1)
-    flow.undo_report("Ágnes", form="secret")
     flow.report("Ágnes", "secret", {"objective": "On Budget"})
     [late] = flow.findings()
     assert (late["severity"], late["player"]) == ("warning", "Ágnes")
     assert late["rule"] == "Among the Stars, Qualeen race tile"
     assert late["what"] == ("Ágnes entered a secret objective in year 1, round 2: a Qualeen keeps one from the setup, "
                             "so it is entered in the first round")
-    assert "On Budget" not in str(flow.view()["findings"]) and "Well Organised" not in str(flow.view()["findings"])
+    assert "On Budget" not in str(flow.view()["findings"]) and "Grand Attractions" not in str(flow.view()["findings"])
     assert i18n.localize(late["what"], "hu").startswith("Ágnes az 1. év 2. körében adott meg titkos célt")
+
+
+KEPT = ("a Qualeen keeps one secret objective from the setup (race tile: draw 2 extra objectives, keep 1 secretly); "
+        "after year 1, round 1 it is not changed")
+
+
+def test_the_secret_objective_kept_from_the_setup_is_not_changed_after_the_first_round(store):
+    """Qualeen race tile (rules digest 11 Races; Hungarian race text): "At setup draw 2 extra objectives, keep 1
+    secretly" - the one kept at setup is hers to the end. Before, her phone's "Withdraw my entry" worked until the game
+    was scored, so she could swap On Budget for another objective in year 4 knowing who leads what (a warning only).
+    Now, in year 1's first round a slip is still withdrawn and corrected; once that round is over the button is gone,
+    a withdrawal or another entry is refused naming the rule, nothing is recorded, and the objective kept at setup
+    scores: every player discards every round, 112 credits, 37 VP each; On Budget tied three ways still scores 5 for
+    her (Qualeen: even when tied): Ágnes 42, Bálint 37, Csilla 37."""
+    from companion.flow import MovedOn
+    from tests.test_desk import ANN_PHONE, act, box
+
+    flow = qualeen_table(store, secret="Grand Attractions")
+    assert [w["form"] for w in flow.view()["withdraw"]["Ágnes"]] == ["secret"]  # round 1: a slip can be corrected
+    flow.undo_report("Ágnes", form="secret")
+    flow.report("Ágnes", "secret", {"objective": "On Budget"})
+    every_round_discarded(flow, 1)  # year 1, round 2: kept for good
+    assert flow.view()["withdraw"]["Ágnes"] == [] and "secret" not in flow.view()["open_forms"]["Ágnes"]
+    last = flow.session.last_seq
+    with pytest.raises(MovedOn) as refused:
+        flow.undo_report("Ágnes", form="secret")
+    assert str(refused.value) == (f"Ágnes's entry on Secret objective (Qualeen) can no longer be withdrawn: {KEPT}; "
+                                  "nothing was recorded")
+    said = {lang: i18n.localize(refused.value.args[0], lang) for lang in ("el", "pl", "hu")}
+    assert said["el"].startswith("Ágnes: η καταχώριση (Μυστικός στόχος (Qualeen)) δεν μπορεί πλέον να αποσυρθεί: "
+                                 "ο Qualeen κρατά έναν μυστικό στόχο από την προετοιμασία"), said
+    assert said["pl"].startswith("Ágnes: wpisu (Tajny cel (Qualeen)) nie można już wycofać: Qualeen zatrzymuje jeden "
+                                 "tajny cel już przy przygotowaniu gry"), said
+    assert said["hu"].startswith("Ágnes: a bejegyzés (Titkos cél (Qualeen)) már nem vonható vissza: a Qualeen az "
+                                 "előkészületek óta egy titkos célt tart"), said
+    with pytest.raises(MovedOn) as again:
+        flow.report("Ágnes", "secret", {"objective": "Well Organised"})
+    assert str(again.value) == f"Secret objective (Qualeen): Ágnes has an entry in force already: {KEPT}"
+    loop = box(flow)  # her phone, from a page drawn in round 1 that still shows the button
+    act(loop, "claim_seat", player="Ágnes", client=ANN_PHONE)
+    answer = act(loop, "undo_report", player="Ágnes", client=ANN_PHONE, form="secret")
+    assert answer["status"] == 409 and answer["recorded"] == [], answer
+    assert flow.session.last_seq == last  # nothing recorded
+    assert flow.session.replay().state.player("Ágnes").secret_objective == "on_budget"
+    every_round_discarded(flow, 23)
+    assert flow.over()
+    assert totals(flow.view()["result"]["players"]) == {"Ágnes": 42, "Bálint": 37, "Csilla": 37}
+    assert flow.findings() == []  # entered and corrected in round 1: nothing said to the table
+
+
+def test_the_rules_refuse_a_change_of_the_secret_objective_after_the_first_round():
+    """The same rule in the engine (a session or score file written by hand): a second secret objective in year 1,
+    round 1 replaces the first; one in round 2 while another is in force is refused naming the rule."""
+    players = [{"name": "Ágnes", "race": "Qualeen"}, "Bálint"]
+    log = Log()
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Ágnes", objective="Grand Attractions")
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Ágnes", objective="On Budget")  # a slip corrected in round 1
+    assert run(log, players=players).state.player("Ágnes").secret_objective == "on_budget"
+    log.end_round("Ágnes", "Bálint")
+    log.add(SECRET_OBJECTIVE_CHOSEN, "Ágnes", objective="Well Organised")
+    with pytest.raises(BadEvent, match=r"Ágnes has a secret objective in force: a Qualeen keeps one secret objective "
+                                       r"from the setup"):
+        run(log, players=players)
 
 
 def test_the_secret_objective_is_kept_from_the_setup_its_form_closes_once_entered_and_opens_when_withdrawn(store):

@@ -23,6 +23,7 @@ from companion.words import colour_word
 from rules import Option, Progress
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.data import MAIN_REACTOR, VAK_MAIN_REACTOR, catalogue
+from rules.among_the_stars.endgame import SECRET_KEPT, SECRET_ROUND
 from rules.among_the_stars.game import (
     CONFLICT_PLAYED,
     LOCATION_BUILT,
@@ -162,6 +163,14 @@ class AmongFlow(FlowBase):
         conflict = _conflict_years(view)
         return ["location", "reactor", "discard", *(["conflict"] if conflict else []), "credits", "vp",
                 *(["secret"] if qualeen else [])]
+
+    def kept_closed_why(self, form: str, view: Mapping[str, Any], progress: Progress, player: str) -> str:
+        """A Qualeen's secret objective is withdrawn (a slip corrected) only in year 1's first round: after it, the one
+        kept from the setup stays (rulebook 'Races', Qualeen race tile: "At setup draw 2 extra objectives, keep 1
+        secretly"; :data:`rules.among_the_stars.endgame.SECRET_ROUND`)."""
+        if form == "secret" and (view.get("year"), view.get("round")) != SECRET_ROUND:
+            return Text(SECRET_KEPT)
+        return ""
 
     def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """A Conflict card is played against another player (Dispute: "choose another player")."""

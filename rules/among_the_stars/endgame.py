@@ -41,7 +41,7 @@ from rules.among_the_stars.station import ORIGIN, Placed, Station
 from rules.core import Finding, ScoreBreakdown, ScoreLine, Severity
 from rules.names import term
 from rules.scoring import Fields, ScoreInputError, check_distinct_names, field_path
-from rules.text import Listing, Text, plural
+from rules.text import N_, Listing, Text, plural
 
 __all__ = [
     "ABILITIES",
@@ -55,6 +55,8 @@ __all__ = [
     "PlayerPosition",
     "Position",
     "check_position",
+    "SECRET_KEPT",
+    "SECRET_ROUND",
     "check_secret_objective",
     "final_scores",
     "objective_awards",
@@ -162,6 +164,17 @@ def parse_station(items: Any, where: str, cat: Catalogue | None = None) -> Stati
     if len(mains) > 1:
         raise ScoreInputError.coded(where, "among.main_reactors", count=len(mains))
     return Station(tuple(cards))
+
+
+SECRET_ROUND = (1, 1)
+"""``(year, round)`` in which a Qualeen's secret objective is entered and may be changed: the setup's (rulebook
+'Races', Qualeen race tile: "At setup draw 2 extra objectives, keep 1 secretly"). Once it is over the objective kept
+is kept for good: a change would be a new pick made knowing who leads what."""
+
+SECRET_KEPT = N_("a Qualeen keeps one secret objective from the setup (race tile: draw 2 extra objectives, keep 1 "
+                 "secretly); after year 1, round 1 it is not changed")
+"""Why a Qualeen's secret objective in force is not changed after :data:`SECRET_ROUND` (the engine's refusal and the
+phone's withdraw button say it)."""
 
 
 def check_secret_objective(objective: Objective, face_up: Collection[str], where: str) -> None:

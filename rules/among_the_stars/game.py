@@ -33,6 +33,8 @@ from rules.among_the_stars.data import (
 )
 from rules.among_the_stars.endgame import (
     MAX_CREDITS,
+    SECRET_KEPT,
+    SECRET_ROUND,
     PlayerPosition,
     Position,
     check_position,
@@ -498,13 +500,15 @@ class AmongTheStarsGame(GameBase):
 
     def _secret_objective(self, state: AmongState, ctx: EventContext) -> AmongState:
         """A Qualeen player's secret objective (rulebook 'Races', Qualeen: at setup draw 2 extra objectives and keep 1
-        secretly; it scores at game end even when tied): one of the objectives not face up on the table. A second
-        one replaces the first (a slip corrected: the player keeps one). No finding names it (findings are shown to
-        the whole table); one entered after year 1's first round, first or again, is a warning naming the round only
-        (chosen at setup: a late one may have been picked knowing who leads what).
+        secretly; it scores at game end even when tied): one of the objectives not face up on the table. In year 1's
+        first round (:data:`SECRET_ROUND`) a second one replaces the first (a slip corrected: the player keeps one);
+        after it, the objective in force is kept for good and a change is refused (:data:`SECRET_KEPT`). No finding
+        names it (findings are shown to the whole table); a first one entered after year 1's first round is a
+        warning naming the round only (chosen at setup: a late one may have been picked knowing who leads what).
 
         Raises:
-            BadEvent: the player does not play the Qualeen, an unknown objective, or one face up on the table.
+            BadEvent: the player does not play the Qualeen, an unknown objective, one face up on the table, or a
+                change after year 1's first round.
         """
         cat = self.cat
         p = state.player(ctx.player())
@@ -519,7 +523,10 @@ class AmongTheStarsGame(GameBase):
             check_secret_objective(obj, state.objectives, "objective")
         except ScoreInputError as exc:
             raise ctx.bad(exc.problem) from None
-        if (state.year, state.round) != (1, 1):  # kept from the setup: entered (or changed) later, the table is told
+        if p.secret_objective is not None and (state.year, state.round) != SECRET_ROUND:
+            raise ctx.bad(Text("{player} has a secret objective in force: {why}", player=p.name,
+                               why=Text(SECRET_KEPT)))
+        if (state.year, state.round) != SECRET_ROUND:  # kept from the setup: entered later, the table is told
             ctx.finding(Text("{player} entered a secret objective in year {year}, round {round}: a Qualeen keeps one "
                              "from the setup, so it is entered in the first round", player=p.name, year=state.year,
                              round=state.round),
