@@ -176,7 +176,9 @@ class PlayerPosition:
     """One player at the end of the game, as the score file (or the engine) gives it.
 
     Hex fields are :class:`rules.eclipse.data.Sector` records; ``ancients_on_board`` is row 8's count
-    (None: unknown, the row is not scored), ``planta_hexes`` whether row 9 is scored.
+    (None: unknown, the row is not scored), ``planta_hexes`` whether row 9 is scored. ``held_by_ancients``: hexes
+    holding the player's disc that are not in ``controlled_hexes`` because Ancients still hold them (the engine's
+    :meth:`rules.eclipse.state.EclipseState.held_by_ancients`; not in the score file): row 3's line names them.
     """
 
     name: str
@@ -202,6 +204,7 @@ class PlayerPosition:
     alliance: str | None = None
     alliance_tile_side: str | None = None
     ancients_on_board: int | None = None
+    held_by_ancients: tuple[Sector, ...] = ()
 
     @property
     def resources_total(self) -> int:
@@ -264,7 +267,12 @@ def score_player(p: PlayerPosition, ancient_orbital_hex: Sector | None = None, *
         if species == "Magellan":
             vp[21] = p.magellan_discoveries_discarded_or_used
     names = dict(ROWS)
-    lines = tuple(ScoreLine(names[n], vp[n], ROW_SOURCES[n])
+    sources = dict(ROW_SOURCES)
+    if p.held_by_ancients:
+        sources[3] = Text("{detail}, without hexes Ancients still hold ({sectors}): no influence disc goes there while "
+                          "they remain (Rise of the Ancients p.{page})", detail=ROW_SOURCES[3],
+                          sectors=Listing((s.label for s in p.held_by_ancients), AND), page=6)
+    lines = tuple(ScoreLine(names[n], vp[n], sources[n])
                   for n, _ in ROWS if n in vp and (rows is None or n in rows))
     team = p.alliance if p.alliance_tile_side == "face" else None
     return ScoreBreakdown(p.name, lines, tiebreak=(p.resources_total,), role=species or None, team=team)

@@ -172,7 +172,9 @@ def _place_home(state: EclipseState, ctx: EventContext, placed: PlacedHex, playe
 
 def influence_placed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
     """An influence disc on a hex (Influence action, or after Combat): no other disc, no Ancients or guardian
-    left (Draco may share with basic Ancients); with ``from``, the two hexes are adjacent (wormholes, portals)."""
+    left (Draco may share with basic Ancients); with ``from``, the two hexes are adjacent (wormholes, portals).
+    A disc over Ancients is kept with its error, and listed in ``discs_over_ancients``: while they remain, the hex
+    does not score for it (:func:`rules.eclipse.state.derived_report`)."""
     name = ctx.player()
     at = cell(ctx)
     me = state.player(name)
@@ -185,7 +187,10 @@ def influence_placed(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
     _add(ctx, verdicts, player=name, card=h.sector.id if h else None, at=at)
     if any(v.rule_kind in ("unexplored", "hex_controlled") for v in verdicts):
         return state
-    return replace(state, owners={**state.owners, at: name})
+    over = {c: who for c, who in state.discs_over_ancients.items() if c != at}
+    if any(v.rule_kind == "ancients_present" for v in verdicts):
+        over[at] = name
+    return replace(state, owners={**state.owners, at: name}, discs_over_ancients=over)
 
 
 def _link(state: EclipseState, frm: Cell, to: Cell, name: str, action: str) -> list[Verdict]:
@@ -205,7 +210,8 @@ def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> Ecli
                            Text("no influence disc on ({q}, {r}) to remove", q=at[0], r=at[1]),
                            Text("check the hex"), warning=True)], at=at)
         return state
-    return replace(state, owners={c: o for c, o in state.owners.items() if c != at})
+    return replace(state, owners={c: o for c, o in state.owners.items() if c != at},
+                   discs_over_ancients={c: o for c, o in state.discs_over_ancients.items() if c != at})
 
 
 def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:

@@ -86,6 +86,11 @@ class EclipseState:
         owners: hex position -> the player whose influence disc is there.
         ancients: hex position -> basic Ancient ships left there (Hive Ancients too).
         guardians: hex position -> ``"GCDS"``, ``"Ancient Dreadnought"`` or ``"Ancient Cruiser"`` still there.
+        discs_over_ancients: hex position -> the player whose influence disc went on it while Ancients or a guardian
+            held it (an error finding; kept as reported, like every play that breaks a rule). While they still hold it,
+            the hex is not theirs at the end (:func:`derived_report`): no disc may go there until they are destroyed
+            (Rise of the Ancients p.6-7; rules digest 3.7). A disc that was there first, when a Hive's Ancient moves
+            in, is not listed: it stays until Combat removes it.
         structures: hex position -> what was built or laid there.
         alliances: the alliances founded, in order.
         volley: the last volley's result (the combat helper), or None.
@@ -106,6 +111,7 @@ class EclipseState:
     owners: Mapping[Cell, str] = field(default_factory=dict)
     ancients: Mapping[Cell, int] = field(default_factory=dict)
     guardians: Mapping[Cell, str] = field(default_factory=dict)
+    discs_over_ancients: Mapping[Cell, str] = field(default_factory=dict)
     structures: Mapping[Cell, tuple[Structure, ...]] = field(default_factory=dict)
     alliances: tuple[str, ...] = ()
     volley: Mapping[str, Any] | None = None
@@ -148,6 +154,12 @@ class EclipseState:
         """The hexes holding ``name``'s influence disc."""
         return [c for c, owner in self.owners.items() if owner == name]
 
+    def held_by_ancients(self, name: str) -> list[Cell]:
+        """The hexes holding ``name``'s disc that went on while Ancients or a guardian held them, and still do
+        (:attr:`discs_over_ancients`): not theirs at the end."""
+        return [c for c, who in self.discs_over_ancients.items()
+                if who == name and self.owners.get(c) == name and (self.ancients.get(c, 0) or c in self.guardians)]
+
     def structures_of(self, kind: str) -> list[tuple[Cell, Structure]]:
         """Every structure of ``kind`` on the map, with its hex."""
         return [(c, s) for c, items in self.structures.items() for s in items if s.kind == kind]
@@ -160,8 +172,10 @@ def _sector_at(state: EclipseState, c: Cell | None) -> str | None:
 
 def derived_report(state: EclipseState, p: EclipsePlayer) -> dict[str, Any]:
     """What the box followed of ``p``'s end position, in the score file's player fields (0 or empty for what
-    only the player knows)."""
-    mine = set(state.controlled(p.name))
+    only the player knows). A hex whose disc went on while Ancients or a guardian held it, and they still do
+    (:meth:`EclipseState.held_by_ancients`), is not theirs: no disc goes there until the Ancients are destroyed
+    (Rise of the Ancients p.6-7), so it scores nothing, nor anything in it."""
+    mine = set(state.controlled(p.name)) - set(state.held_by_ancients(p.name))
 
     def token(kind: str) -> str | None:
         return next((_sector_at(state, c) for c, s in state.structures_of(kind) if s.builder == p.name), None)
@@ -205,7 +219,8 @@ def player_position(state: EclipseState, p: EclipsePlayer, report: Mapping[str, 
         pos = replace(pos, species="")
     if p.species == "Descendants of Draco":
         pos = replace(pos, ancients_on_board=sum(state.ancients.values()))
-    return pos
+    held = tuple(h.sector for h in (state.galaxy.at(c) for c in sorted(state.held_by_ancients(p.name))) if h)
+    return replace(pos, held_by_ancients=held) if held else pos
 
 
 def shrine_tiles(state: EclipseState, name: str) -> dict[int, int]:
