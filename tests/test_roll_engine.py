@@ -670,3 +670,30 @@ def test_scout_draws_one_more_than_returned_to_the_bottom():
     assert "scouted 0 tiles after returning 0" in found and "no white worker left" in found
     t.add("phase", phase="manage")
     assert len(t.run().state.bag) == 51 - 2 + 1  # Spice World's tile is back in the bag
+
+
+def test_genetics_lab_pays_for_each_green_die_good_on_the_worlds_at_the_end_of_produce():
+    """Genetics Lab (faction 5; ``tiles.json``: "At end of phase, +$2 per good that is a green die (not per good on a
+    green world)"; the Greek rulebook's FAQ, Genetics Lab: "Η δύναμη αυτή υπολογίζει μόνο τον αριθμό των ζαριών
+    Γονιδίων σαν προϊόντα, και όχι τον αριθμό των προϊόντων σε κόσμους Γονιδίων"). Neither says "produced": it counts
+    the green dice that are goods when Produce ends, the ones already there included.
+
+    Ann: faction 5 (Genetics Lab / The Last of the Gnarssh, green: green -> Citizenry), home Ancient Race (green: a
+    green good at setup, p.2), $1. Her white producer makes a good on The Last of the Gnarssh (a green world). End of
+    Produce: the green die on Ancient Race (from setup, not made this phase) $2; the white die on the green world $0:
+    $1 + $2 = $3."""
+    t = Table("Ann", "Bob")
+    t.setup("Ann", 5, "Ancient Race", "Public Works", "Spice World")
+    t.setup("Bob", 1, "Earth's Lost Colony", "Galactic Federation", "Gem World")
+    t.assign("Ann", ("white", "produce", "produce", "sel"))
+    t.assign("Bob", ("white", "develop", "develop", "sel"))
+    t.add("reveal", extra_white="develop")
+    t.add("phase", phase="develop")
+    t.add("phase", phase="produce")
+    t.add("goods_placed", "Ann", world="The Last of the Gnarssh", colour="white")
+    assert t.run().state.player("Ann").credits == 1  # paid at the end of the phase, not before
+    t.add("phase", phase="manage")
+    ann = t.run().state.player("Ann")
+    assert sorted(ann.goods) == [("Ancient Race", ("green",)), ("The Last of the Gnarssh", ("white",))]
+    assert ann.credits == 3
+    assert t.findings(Severity.ERROR) == []

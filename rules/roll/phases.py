@@ -144,7 +144,9 @@ def end_of_phase_powers(game: RollGame, state: RollState, p: PlayerState, phase:
 
 
 def _produce_income(p: PlayerState, owned: set[str], cat: Catalogue) -> list[tuple[str, int]]:
-    """The credits the owned tiles pay at the end of Produce, ``[(tile, $)]``, by the goods on the worlds."""
+    """The credits the owned tiles pay at the end of Produce, ``[(tile, $)]``, by the goods on the worlds then, those
+    made in an earlier round included (the tile texts say "per good", not "per good produced"). Genetics Lab counts
+    green dice that are goods, wherever they lie, not goods on green worlds (the Greek rulebook's FAQ, Genetics Lab)."""
     gain: list[tuple[str, int]] = []
     on = [(cat.worlds[w], cs) for w, cs in p.goods]
     if "Consumer Markets" in owned:
