@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from companion import i18n
 from rules import BadEvent, BadSettings, Event, Severity, replay
 from rules.eclipse import ECLIPSE_GAME
 from rules.eclipse.endgame import DRACO_VP_PER_ANCIENT, PLANTA_VP_PER_HEX
@@ -152,6 +153,36 @@ def test_a_hive_moves_one_ancient_to_the_hex_beyond_the_rolled_wormhole():
     assert errors(play(FOUR, *HOMES, ("hive_rolled", None, {"q": 0, "r": -2, "die": 3}))) == ["not_a_hive"]
     far = play(FOUR, *HOMES, hive, *cleanup, ("hive_rolled", None, {"q": 1, "r": 1, "die": 3, "to": {"q": 0, "r": -2}}))
     assert errors(far) == ["not_adjacent"]
+
+
+def test_a_player_gives_one_ambassador_tile_a_relation_and_has_three_the_rho_indi_syndicate_two():
+    """Rise of the Ancients p.3: each player colour has 3 Ambassador tiles ("3 Πλακίδια Πρέσβη"); p.15, the Rho Indi
+    Syndicate's board: "Δύο Πρέσβεις". One goes to the other player at each relation, so Ann (Rho Indi) has relations
+    with Bob and Cy and none left for Dee; Bob has them with Ann, Cy and Dee and none left for Eve. The relation is
+    kept as reported with its error (the table takes it back). Before, any number was taken."""
+    five = {"players": [{"name": "Ann", "species": "Rho Indi Syndicate"}, {"name": "Bob", "species": "Planta"},
+                        {"name": "Cy", "species": "Mechanema"}, {"name": "Dee", "species": "Orion Hegemony"},
+                        {"name": "Eve", "species": "Hydran Progress"}]}
+    two = [("relations_formed", "Ann", {"with": "Bob"}), ("relations_formed", "Ann", {"with": "Cy"})]
+    assert [f for f in play(five, *two).findings if f.severity is Severity.ERROR] == []
+    third = play(five, *two, ("relations_formed", "Ann", {"with": "Dee"}))
+    [spent] = [f for f in third.findings if f.severity is Severity.ERROR]
+    assert (spent.rule_kind, spent.player) == ("ambassadors_given", "Ann")
+    assert spent.what == ("Ann has no Ambassador tile left to give (Ambassador tiles: 2, each with a player they have "
+                          "relations with)")
+    said = {lang: i18n.localize(spent.what, lang) for lang in ("el", "pl", "hu")}
+    assert said == {"el": "Ann: δεν έχει άλλο Πλακίδιο Πρέσβη να δώσει (Πλακίδια Πρέσβη: 2, το καθένα σε παίκτη με τον "
+                          "οποίο έχει διπλωματική σχέση)",
+                    "pl": "Ann: nie ma już żetonu ambasadora do oddania (żetony ambasadorów: 2, każdy u gracza, "
+                          "z którym ma stosunki)",
+                    "hu": "Ann játékosnak nem maradt odaadható nagykövet lapkája (nagykövet lapkák: 2, mindegyik egy "
+                          "olyan játékosnál, akivel kapcsolata van)"}
+    bob = [("relations_formed", "Bob", {"with": w}) for w in ("Cy", "Dee")]
+    assert errors(play(five, two[0], *bob)) == []
+    fourth = play(five, two[0], *bob, ("relations_formed", "Eve", {"with": "Bob"}))
+    assert [(f.rule_kind, f.player) for f in fourth.findings if f.severity is Severity.ERROR] == [
+        ("ambassadors_given", "Bob")]
+    assert fourth.state.player("Bob").relations == ("Ann", "Cy", "Dee", "Eve")  # kept as reported
 
 
 UPKEEP = [("passed", p, {}) for p in ("Ann", "Bob", "Cy", "Dee")] + [("phase_ended", None, {})]

@@ -2,7 +2,8 @@
 
 Rules (Eclipse, Diplomacy; Rise of the Ancients p.8, p.10-11):
 
-- Two players exchange Ambassador tiles (diplomatic relations); each Ambassador held scores 1 VP. Who later
+- Two players exchange Ambassador tiles (diplomatic relations); each Ambassador held scores 1 VP. A player gives
+  one at each relation and has 3 (the Rho Indi Syndicate 2; :data:`AMBASSADORS`): a relation more is an error. Who later
   attacks a player they have relations with returns the Ambassadors and takes the Traitor card (-2 VP); its
   holder makes no new relations. Relations are not used with 2 or 3 players (:data:`DIPLOMACY_MIN_PLAYERS`).
 - Alliances (p.10-11): not with 2 or 3 players; two players with relations found one, tiles face up; with 4-5
@@ -33,6 +34,16 @@ __all__ = ["DIPLOMACY_MIN_PLAYERS", "alliance_founded", "alliance_joined", "alli
 DIPLOMACY_MIN_PLAYERS = 4
 """Diplomatic relations (and so Ambassadors and the Traitor card) are used with 4 or more players. UNCONFIRMED
 in a first-edition rulebook: first-edition play as players report it, and Second Dawn's rule."""
+
+AMBASSADORS = 3
+"""Ambassador tiles of a player colour (Rise of the Ancients p.3: each colour's pieces, "3 Πλακίδια Πρέσβη"); one is
+given at each diplomatic relation, so a player has at most this many relations."""
+
+SPECIES_AMBASSADORS = {"Rho Indi Syndicate": 2}
+"""A species board that gives fewer Ambassador tiles (Rise of the Ancients p.15, Rho Indi Syndicate: "Δύο Πρέσβεις")."""
+
+AMBASSADOR_TILES = N_("Diplomacy: one Ambassador tile given at each relation; 3 a player (Rise of the Ancients p.3), "
+                      "the Rho Indi Syndicate 2 (p.15)")
 
 ALLIANCE_MIN_PLAYERS = 4
 """Alliances are not used with 2 or 3 players (Rise of the Ancients p.10)."""
@@ -76,6 +87,12 @@ def relations_formed(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
             _say(ctx, Verdict("traitor_relations", False, DIPLOMACY,
                 Text("{player} holds the Traitor card and makes no new relations",
                      player=p.name), Text("take the Ambassadors back")), p.name)
+        most = SPECIES_AMBASSADORS.get(p.species or "", AMBASSADORS)
+        if len(p.relations) >= most:
+            _say(ctx, Verdict("ambassadors_given", False, AMBASSADOR_TILES,
+                Text("{player} has no Ambassador tile left to give (Ambassador tiles: {count}, each with a player "
+                     "they have relations with)", player=p.name, count=most),
+                Text("check which relations stand")), p.name)
     state = state.with_player(replace(me, relations=me.relations + (other.name,)))
     return state.with_player(replace(other, relations=other.relations + (me.name,)))
 
