@@ -32,6 +32,7 @@ from vision.roll_dice.candidates import (
 from vision.roll_dice.faces import (
     _runs,
     keep_ink_polarity,
+    match_faces_polarised,
     polarised_scores,
     relocate_faces,
     search_faces,
@@ -40,13 +41,14 @@ from vision.roll_dice.faces import (
     window_scores_at,
 )
 from vision.roll_dice.foreground import foreground, to_log
-from vision.roll_dice.glare import glare_masks
+from vision.roll_dice.glare import face_glare, glare_masks
 from vision.roll_dice.shape import _rings, face_evidence, face_evidences
 from vision.roll_dice.tops import (
     body_colour,
     body_colours,
     ink_map,
     ink_maps,
+    rect_box,
     refine_top,
     refine_tops,
     rim_weights,
@@ -516,3 +518,44 @@ def test_symbol_blobs_tell_a_printed_face_from_a_flat_one():
     got = symbol_blobs(mask, list(contours), edges, 30.0, cfg)
     xs = [int(c[:, 0, 0].mean()) for c in contours]
     assert [bool(g) for _, g in sorted(zip(xs, got, strict=True))] == [True, False]
+
+
+def test_a_face_set_aside_keeps_its_first_match_and_the_others_are_looked_at_again_as_untold(reader, scenes):
+    """The face match's second look passes by the faces the caller sets aside (a calibration marker with its paper,
+    :class:`vision.roll_dice.kept.Aside`): their NCC and rect stay those of the first match, while every other face is
+    looked at again as in a read told nothing (dice moved a quarter side off the ink they were cut from, every face
+    looked at again)."""
+    from vision.roll_dice.kept import Aside
+
+    cfg = replace(reader.config, relocate_below=1.0)
+    image, tops = scenes[2]
+    off = tops.rects.copy()
+    off[:, 0] += 0.25 * np.sqrt(tops.rects[:, 2] * tops.rects[:, 3])
+    side = np.sqrt(off[:, 2] * off[:, 3])
+    patches = np.stack([upright_patch(image, cx, cy, s, a, cfg.patch, 0)
+                        for cx, cy, s, a in zip(off[:, 0], off[:, 1], side, off[:, 4], strict=True)])
+    ink = ink_maps(patches, cfg, 0, tops.body)[0]            # the ink cut where the faces now lie
+    moved = TopFaces(off, tops.scores, ink, tops.body, tops.evidence)
+    untold_ncc, untold = reader._match(image, moved, cfg)
+    again = np.any(untold.rects != off, axis=1)
+    assert again.sum() >= 2                                  # the second look moved several faces
+    first = match_faces_polarised(moved.ink, reader.turned_templates, reader._template_pol, cfg,
+                                  face_glare(image, off, moved.ink, cfg))
+    timings: dict[str, float] = {}
+    nowhere_ncc, nowhere = reader._match(image, moved, cfg, aside=Aside(lambda b: [False] * len(b), (0, 0), timings))
+    np.testing.assert_array_equal(nowhere.rects, untold.rects)
+    np.testing.assert_array_equal(nowhere_ncc, untold_ncc)
+    assert "aside" in timings
+    # the first of the faces the second look moved lies on a marker's sheet: it alone keeps its first match
+    sheet = int(np.flatnonzero(again)[0])
+    box = rect_box(off[sheet])
+
+    def on_sheet(boxes):
+        return [tuple(b) == box for b in boxes]
+
+    some_ncc, some = reader._match(image, moved, cfg, aside=Aside(on_sheet, (0, 0), {}))
+    np.testing.assert_array_equal(some.rects[sheet], off[sheet])
+    np.testing.assert_allclose(some_ncc[sheet], first[sheet], atol=1e-6)
+    rest = np.arange(len(off)) != sheet
+    np.testing.assert_array_equal(some.rects[rest], untold.rects[rest])
+    np.testing.assert_allclose(some_ncc[rest], untold_ncc[rest], atol=1e-6)

@@ -91,7 +91,10 @@ class Aside:
     the size chosen stay in the read (they weigh in the light estimate and beside their neighbours as before); only the
     faces the recut would add there after the choice (:meth:`vision.roll_dice.RollDiceReader._recut`: a marker's
     squares cut again at the colour edges, which it would match at three scales and drop at the end) are neither cut
-    nor matched. Timed as the stage ``aside``."""
+    nor matched; and in a read at a die size known (not searched), no face it sets aside is looked at again around its
+    place when it matches poorly (the face match's second look, :meth:`vision.roll_dice.RollDiceReader._match`: a
+    marker's black squares match a symbol poorly, and a second look costs each about 2 ms CPU; a search looks at
+    them again, as they vote in it). Timed as the stage ``aside``."""
 
     aside: Boxes
     offset: tuple[int, int]

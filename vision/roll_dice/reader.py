@@ -160,7 +160,7 @@ class RollDiceReader:
         return detect_tops(validate_frame(frame), self.config, timings, self._cnn)
 
     def _match(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig,
-               bar: float = -np.inf) -> tuple[np.ndarray, TopFaces] | None:
+               bar: float = -np.inf, aside: Aside | None = None) -> tuple[np.ndarray, TopFaces] | None:
         """(NCC ``[N, K]``, top faces): each die's ink against every template, each template seeing the
         ink as its own colour prints it (:func:`match_faces_polarised`: light symbols on a coloured die,
         dark ones on a white die); the poorly matching dice that a perfect symbol match would make dice looked at
@@ -171,9 +171,16 @@ class RollDiceReader:
 
         Under a bar, the faces are matched, then looked at again, a few at a time, those that could add most
         to the evidence first (:func:`_parts`), so a size that cannot be chosen is left as soon as the faces that
-        decide it are read; every face's NCC and rect are those of matching them all at once."""
+        decide it are read; every face's NCC and rect are those of matching them all at once.
+
+        ``aside``: the faces it sets aside (on a calibration marker's sheet, :class:`Aside`) are matched once and not
+        looked at again: no die is reported there (a marker's black squares, 7 of the 9 faces the second look took
+        on the bench's full Roll table). Given only where the die size is not searched (:meth:`_read`): a marker's
+        faces vote in the size search, and a second look can move that vote."""
         n = len(tops.rects)
         todo = second_look_faces(tops, cfg)
+        if aside is not None and todo.any():
+            todo[todo] = aside.kept(tops.rects[todo])
         k = len(self._templates) // 4
         if bar > -np.inf and k and n:
             reach = _size_evidence_reach(tops, cfg)                # each face's share of the evidence at NCC 1
@@ -249,9 +256,9 @@ class RollDiceReader:
 
         ``aside(boxes)``: per ``(x, y, w, h)`` frame-px box, whether it lies on print where the caller reports no die (a
         calibration marker with its paper, :class:`vision.roll_dice.kept.Aside`): the faces found there still vote in
-        the die-size search and stay in the read (the light, their neighbours' tests), but once the size is chosen the
-        recut adds no face there (:meth:`_recut`: its candidates and faces there are neither cut nor matched, timed as
-        ``aside``). None: none is.
+        the die-size search and stay in the read (the light, their neighbours' tests; at a size remembered, not
+        searched, with no second look), but once the size is chosen the recut adds no face there (:meth:`_recut`:
+        its candidates and faces there are neither cut nor matched, timed as ``aside``). None: none is.
 
         ``window``: ``(x, y, w, h)`` frame px (clipped to the frame) where the caller knows every die lies (the table
         beside a map, :class:`vision.hexes.OffMapDice`): only that part of the frame is read, grown to the whole frame's
@@ -380,13 +387,13 @@ class RollDiceReader:
         return tops
 
     def _look(self, frame: np.ndarray, tops: TopFaces, cfg: RollDiceConfig, timings: dict[str, float],
-              size: float, bar: float = -np.inf) -> _Look | None:
+              size: float, bar: float = -np.inf, aside: Aside | None = None) -> _Look | None:
         """(:func:`size_evidence`, ``size``, top faces, NCC ``[N, K]``) of the top faces found at ``size``
         (:meth:`_tops_for`), read as far as the pattern test; None as soon as an upper bound of their evidence
         falls below ``bar`` (the faces before the second look, :meth:`_match`, or before the pattern test, which
-        only lowers scores: a size the search will not choose is not read further)."""
+        only lowers scores: a size the search will not choose is not read further). ``aside``: as :meth:`_match`'s."""
         stage = functools.partial(timed_stage, timings)
-        matched = stage("faces", self._match, frame, tops, cfg, bar)
+        matched = stage("faces", self._match, frame, tops, cfg, bar, aside)
         if matched is None:
             return None
         ncc, tops = matched
@@ -493,7 +500,8 @@ class RollDiceReader:
 
     def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, evidence: float, tops: TopFaces,
                      ncc: np.ndarray, seen: dict[float, TopFaces],
-                     looked: dict[float, _Look]) -> tuple[TopFaces, np.ndarray, tuple[float, ...]]:
+                     looked: dict[float, _Look], aside: Aside | None = None
+                     ) -> tuple[TopFaces, np.ndarray, tuple[float, ...]]:
         """(top faces, NCC ``[N, K]``, sizes needed): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the
         faces the other sizes tried found where the size chosen has none or only a plainly weaker face
         (:func:`vision.roll_dice.sizes.other_size_faces_weighed`), and the sizes (in ``seen``'s order) those faces need:
@@ -507,7 +515,7 @@ class RollDiceReader:
         read to the end. Added after the size search, they never move the size chosen. Where the size search's
         ``evidence`` is below ``size_min_evidence`` no face replaces one: no face of the frame plainly shows a die, so
         nothing says how large a die is where (an empty playmat's print matches a symbol better at one size than
-        another)."""
+        another). ``aside``: as :meth:`_match`'s (as the looks matched them)."""
         if cfg.other_size_match_ramp is None:
             return tops, ncc, ()
         if evidence < cfg.size_min_evidence:
@@ -522,7 +530,7 @@ class RollDiceReader:
                 continue
             look = looked.get(size)
             if look is None:
-                got, faces = self._match(frame, faces.take(could), cfg)
+                got, faces = self._match(frame, faces.take(could), cfg, aside=aside)
             else:   # the look's NCC and rects, the scores before its pattern test
                 got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
             others.append((self._not_pattern(frame, faces, got, cfg), got))
@@ -539,8 +547,9 @@ class RollDiceReader:
         """(the read, its :func:`size_evidence`, whether the die size was searched, the sizes not chosen whose faces
         it needs, :meth:`_other_sizes`) of ``frame``: at ``size`` alone when given (:attr:`RollDiceRead.die_size`),
         else at ``first``'s size (and, for the faces of other sizes, at the sizes ``first`` names last) when its look
-        passes ``first``'s test, else at the size searched (:meth:`_search`, reusing that look); ``aside`` as
-        :meth:`read`'s; ``squares``: whether the recut looks for dice by their square outlines (:meth:`_recut`; a
+        passes ``first``'s test, else at the size searched (:meth:`_search`, reusing that look where nothing is set
+        aside); ``aside`` as :meth:`read`'s, and where the size is not searched the faces it sets aside get no second
+        look (:meth:`_match`); ``squares``: whether the recut looks for dice by their square outlines (:meth:`_recut`; a
         read of a whole table does, a window's read of a change does not: its few candidates there cost more than
         the rest of the window's read)."""
         stage = functools.partial(timed_stage, timings)
@@ -556,25 +565,27 @@ class RollDiceReader:
                 seen[size] = find(size)
             return seen[size]
 
-        def at(size: float) -> _Look:
-            return self._look(frame, tops_at(size), cfg, timings, size)
+        def at(size: float) -> _Look:   # a size known, not searched: the faces set aside get no second look
+            return self._look(frame, tops_at(size), cfg, timings, size, aside=aside)
 
         looked: dict[float, _Look] = {}
         best = None
         if size is not None:
             best = at(size)
         elif first is not None:
-            looked[first[0]] = at(first[0])
-            if first[1](looked[first[0]]):
-                best = looked[first[0]]
+            look = at(first[0])
+            if first[1](look):
+                best = looked[first[0]] = look
                 for also in first[2]:
                     tops_at(also)
+            elif aside is None:   # else the search looks at it again as a search looks (the set-aside faces too)
+                looked[first[0]] = look
         searched = best is None
         if searched:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at, aside, squares)
         tops, ncc, needed = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
-                                  looked)
+                                  looked, None if searched else aside)
         evidence, chosen = best[0], best[1]
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)
