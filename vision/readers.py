@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from .card_art import boxes_explained_by_art, change_explained_by_art
+from .card_detect import find_card_quads
 from .cards import CardsConfig, read_cards, read_cards_changes
 from .config import D6Config
 from .d6 import D6Reader
@@ -109,6 +110,12 @@ class RollDiceAdapter:
             match, the top faces the art of the identified tile under them explains (a die on a tile covers its
             print and is read). Set per frame with ``dataclasses.replace``
             (:func:`vision.dice_and_cards.dice_reader_with`).
+        unknown_cards: the long/short side ratio (1.0: Roll for the Galaxy's square tiles) of the cards or tiles on
+            the table that no deck identifies (a game whose tiles are not enrolled: no card read tells the dice read
+            of them, and no art check runs), or None (none, or a deck reads them): a die read below
+            :data:`vision.dice_and_cards.SURE_DIE` whose centre lies on a card the card detector finds without a deck
+            (:func:`off_unknown_cards`) is a symbol of the card's print, not a die, and is left out (timed as the
+            stage ``unknown_cards``); a die on a card read surely stays.
     """
 
     reader: RollDiceReader
@@ -116,6 +123,7 @@ class RollDiceAdapter:
     calibration: TableCalibration | None = None
     cards: tuple[Any, ...] = ()
     art: Mapping[str, np.ndarray] | None = None
+    unknown_cards: float | None = None
 
     @property
     def config(self) -> RollDiceConfig:
@@ -145,8 +153,11 @@ class RollDiceAdapter:
             r = self.reader.read(frame, white=white, explained=_art_explains(frame, cards, art), **framed)
         else:
             r = self.reader.read(frame, white=white, **framed)
-        return Sighting(self.name, r.width, r.height, dice=self._off_markers(r.dice, (r.width, r.height)),
-                        timings_ms=r.timings_ms, light=r.light, die_size=r.die_size)
+        dice, timings = self._off_markers(r.dice, (r.width, r.height)), dict(r.timings_ms)
+        if self.unknown_cards is not None and not (cards and art):
+            dice = timed_stage(timings, "unknown_cards", off_unknown_cards, frame, dice, self.unknown_cards)
+        return Sighting(self.name, r.width, r.height, dice=dice, timings_ms=timings, light=r.light,
+                        die_size=r.die_size)
 
     def change_windows(self, frame_shape: tuple[int, ...], previous: Sighting, boxes: Sequence[Box]) -> list[Box]:
         """The windows :meth:`read_changes` reads of a frame of ``frame_shape`` (H, W, ...) after ``previous``, given
@@ -198,8 +209,15 @@ class RollDiceAdapter:
             return self.reader.read_window(f, box, light, wanted, size, explained)
 
         s = _dice_changes(self.name, read_window, frame, previous, boxes)
-        return replace(s, dice=self._off_markers(s.dice, (s.width, s.height)), light=light, die_size=size,
-                       timings_ms={**timings, **s.timings_ms})
+        dice = self._off_markers(s.dice, (s.width, s.height))
+        timings = {**timings, **s.timings_ms}
+        if self.unknown_cards is not None and not (cards and art):
+            kept = {id(d) for d in previous.dice}
+            new = timed_stage(timings, "unknown_cards", off_unknown_cards, frame,
+                              tuple(d for d in dice if id(d) not in kept), self.unknown_cards)
+            stay = kept | {id(d) for d in new}
+            dice = tuple(d for d in dice if id(d) in stay)
+        return replace(s, dice=dice, light=light, die_size=size, timings_ms=timings)
 
 
 @dataclass(frozen=True, eq=False)
@@ -343,6 +361,51 @@ def boxes_on_sheets(boxes: Sequence[Box], sheets: Sequence[np.ndarray]) -> np.nd
     cross = edge[None, :, None, :, 0] * rel[..., 1] - edge[None, :, None, :, 1] * rel[..., 0]  # [N, S, corner, edge]
     inside = (cross >= 0).all(3) | (cross <= 0).all(3)
     return inside.all(2).any(1)
+
+
+#: A quad the card detector finds is a card (or tile) for :func:`off_unknown_cards` when its area is at least this many
+#: times the median box area of the dice read (a die found as a quad of its own is no card) ...
+CARD_MIN_DICE_AREA = 2.0
+#: ... and the boxes of the dice read surely centred in it cover less than this share of its area (a card is mostly
+#: print; a cluster of touching dice the detector took for one card is mostly dice).
+CARD_MAX_DICE_SHARE = 0.5
+
+
+def off_unknown_cards(frame: np.ndarray, dice: Sequence[Die], aspect: float | None = None,
+                      config: CardsConfig | None = None) -> tuple[Die, ...]:
+    """``dice`` (observations with ``box`` ``(x, y, w, h)`` frame px and ``confidence`` 0-1) read on ``frame``
+    (``uint8[H, W, 3]`` BGR), in the order given, without those read below :data:`vision.dice_and_cards.SURE_DIE`
+    whose centre lies on a card or tile no deck identifies: a quad the card detector finds without a deck, given the
+    cards' long/short side ratio ``aspect`` (None: estimated from the frame; :func:`vision.card_detect.
+    find_card_quads`), of at least :data:`CARD_MIN_DICE_AREA` x the dice' median box area, whose sure dice cover less
+    than :data:`CARD_MAX_DICE_SHARE` of it. A card's print (a Roll tile's art, a player board's icons, a calibration
+    marker on its paper) shows shapes that match a die's symbol weakly; a die on a card read surely is kept.
+    Raises :class:`vision.BadFrame`.
+
+    (Full Roll for the Galaxy tables of :func:`vision.synth_full.full_table` at 960x540 read with no tile deck and no
+    calibration, seeds 1-10, ``bench/roll_no_deck.py``: 329 dice reported of 200, 182 of them found, 147 false, on
+    tiles or markers; with these left out 183 reported, the same 182 found, 1 false.)"""
+    from .dice_and_cards import SURE_DIE
+
+    dice = tuple(dice)
+    if not any(float(d.confidence) < SURE_DIE for d in dice):
+        return dice
+    quads, _loose = find_card_quads(frame, config, aspect)
+    boxes = np.array([d.box for d in dice], np.float64).reshape(-1, 4)
+    centres = boxes[:, :2] + boxes[:, 2:] / 2
+    areas = boxes[:, 2] * boxes[:, 3]
+    sure = np.array([float(d.confidence) >= SURE_DIE for d in dice])
+    least = CARD_MIN_DICE_AREA * float(np.median(areas))
+    on_card = np.zeros(len(dice), bool)
+    for quad in quads:
+        q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+        area = float(cv2.contourArea(q))
+        if area < least:
+            continue
+        inside = np.array([cv2.pointPolygonTest(q, (float(x), float(y)), False) >= 0 for x, y in centres])
+        if float(areas[inside & sure].sum()) < CARD_MAX_DICE_SHARE * area:
+            on_card |= inside
+    return tuple(d for d, on, s in zip(dice, on_card, sure, strict=True) if not (on and not s))
 
 
 #: How far (x a die's side) beyond the boxes a die must join in a face may lie and still be read after a

@@ -27,11 +27,15 @@ class CameraSpec(Protocol):
             :class:`~companion.camera.passes.DicePass`, :class:`~companion.camera.passes.CountPass`,
             :class:`~companion.camera.passes.MapPass`).
         dice_set: the dice its dice passes read (:class:`~companion.camera.passes.DiceSet`), or None.
+        card_aspect: the long/short side ratio of the cards or tiles its card pass reads (1.0: square tiles), or
+            None (not said): a dice read with no deck to identify them leaves out the unsure dice that lie on them
+            (their print, :attr:`vision.readers.RollDiceAdapter.unknown_cards`).
     """
 
     covers: tuple[str, ...]
     passes: tuple[ReadPass, ...]
     dice_set: DiceSet | None
+    card_aspect: float | None
 
     def knows(self, card_id: str) -> bool:
         """Whether ``card_id`` (an id of an enrolled deck: a card, tile or sector hex) is one of this game's."""
@@ -75,6 +79,7 @@ class TableauCamera:
     covers: tuple[str, ...] = ()
     passes: tuple[ReadPass, ...] = (CardPass(),)
     dice_set: DiceSet | None = None
+    card_aspect: float | None = None
 
     def resolve(self, card_id: str) -> str | None:
         """Reader id -> the card's name in the game's data (None / LookupError: not a card of this game)."""

@@ -5,6 +5,7 @@ options and camera parts."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import signal
@@ -662,6 +663,9 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
             _refuse_other_game(deck, camera, title, args.deck)
         dice = dice_for(camera.dice_set) if args.dice_profile is not None and camera is not None and \
             camera.dice_set is not None else None
+        if dice is not None and deck is None and kind == "card" and getattr(camera, "card_aspect", None) is not None:
+            # the game's tiles lie among the dice, but no deck identifies them: their print is not taken for dice
+            dice = dataclasses.replace(dice, unknown_cards=float(camera.card_aspect))
         return deck, dice
 
     def camera(flow: Any, deck: Any, dice_reader: Any) -> Any:

@@ -527,6 +527,7 @@ class AmongCamera:
     covers = ("location", "reactor")
     passes = (CardPass(),)
     dice_set = None
+    card_aspect = None
 
     @staticmethod
     def knows(card_id: str) -> bool:

@@ -47,6 +47,7 @@ class EclipseCamera:
 
     covers = ("explore", "home")
     dice_set = ECLIPSE_DICE
+    card_aspect = None
 
     @property
     def passes(self) -> tuple[Any, ...]:

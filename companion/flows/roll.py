@@ -42,6 +42,8 @@ class RollCamera(TableauCamera):
         for colour in COLOURS if any(d.colour == colour for d in catalogue().dice.values())))
     """Roll for the Galaxy's dice (components: the dice): each colour and the faces its dice have (white has no Wild,
     yellow no Explore)."""
+    card_aspect = 1.0
+    """Roll for the Galaxy's tiles are square (components: the game tiles, faction and home world tiles)."""
 
     @property
     def passes(self) -> tuple[ReadPass, ...]:
