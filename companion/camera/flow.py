@@ -197,6 +197,7 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self._left = 0
         self._next_at = 0.0
         self._dice_done = False
+        self._looked_seq = -1  # the game's last event when :meth:`catch_up` last looked
         # DeckProfile.shape; a deck without is cards
         hexes = deck is not None and getattr(deck, "shape", "card") == "hex"
         self.readers = {
@@ -269,6 +270,24 @@ class CameraFlow(CameraAnswers, CameraSeeing):
             self._dice_done = False
             self._epoch += 1
             self._boxes, self._asked, self._first = boxes, asked, True
+
+    def catch_up(self, now: float) -> None:
+        """The table stays still and the game has come to want a dice pass this still table was read without (Roll:
+        the set-up finished on the phones with the dice already on the phase strips; the count once the game is
+        over): read it now as it stands (:meth:`schedule` with nothing changed: the cards read are kept, the dice read).
+        Looked at only when the game's log has grown since the last look, so not every frame; nothing before the
+        first still table, while reads are under way, or once this still table's dice pass has run.
+
+        ``now``: the loop's clock (s)."""
+        if not self.enabled or self._epoch == 0 or self._left > 0 or self._pending is not None or self._dice_done:
+            return
+        seq = self.flow.session.last_seq
+        if seq == self._looked_seq:
+            return
+        self._looked_seq = seq
+        ev = self.flow.engine_view()
+        if any(self._wanted(p, ev) for p in self.passes):
+            self.schedule(now, [])
 
     def count_again(self) -> None:
         """A view asked to read now (the "Count dice" button): when the count is done, start it over."""
@@ -503,21 +522,36 @@ class CameraFlow(CameraAnswers, CameraSeeing):
             path = self._save_image(plan.image, "dice") or plan.photo
             for p in self._supersede(chosen.propose(sight.dice, ev, path)):
                 self._ask(p)
-            dice = sum(len(v) for v in sight.dice.values())
-            if sight.hexes is not None:
-                self.message = Text("camera read {read}: hexes {hexes}, dice {dice}", read=self.reads, hexes=counted,
-                                    dice=dice)
-            else:
-                self.message = Text("camera read {read}: cards {cards}, dice {dice}", read=self.reads, cards=counted,
-                                    dice=dice)
-        elif sight.hexes is not None:
-            self.message = Text("camera read {read}: hexes {hexes}", read=self.reads, hexes=counted)
-        else:
-            self.message = Text("camera read {read}: cards {cards}", read=self.reads, cards=counted)
-        if plan.asked and not recorded and len(self.questions) <= asked_before:
-            self.message = (Text("same as before: hexes {hexes}", hexes=counted) if sight.hexes is not None
-                            else Text("same as before: cards {cards}", cards=counted))
+        self.message = self._said(sight, counted, isinstance(chosen, DicePass),
+                                  plan.asked and not recorded and len(self.questions) <= asked_before)
         return recorded
+
+    def _said(self, sight: Sight, counted: int, dice_read: bool, same: bool) -> Text:
+        """The read's message: what it counted (``counted`` cards or hexes, the dice of ``sight`` when ``dice_read``),
+        or "same as before" when a player asked and nothing new came of it (``same``); a game read for its dice alone
+        (no card pass) says nothing of cards."""
+        dice = sum(len(v) for v in sight.dice.values()) if dice_read and sight.dice is not None else None
+        if same and sight.hexes is not None:
+            return Text("same as before: hexes {hexes}", hexes=counted)
+        if same and self.card_pass:
+            return Text("same as before: cards {cards}", cards=counted)
+        if same and dice is not None:
+            return Text("same as before: dice {dice}", dice=dice)
+        if sight.hexes is not None:
+            return (Text("camera read {read}: hexes {hexes}", read=self.reads, hexes=counted) if dice is None
+                    else Text("camera read {read}: hexes {hexes}, dice {dice}", read=self.reads, hexes=counted,
+                              dice=dice))
+        if not self.card_pass:
+            return (Text("camera read {read}: no dice to read now", read=self.reads) if dice is None
+                    else Text("camera read {read}: dice {dice}", read=self.reads, dice=dice))
+        return (Text("camera read {read}: cards {cards}", read=self.reads, cards=counted) if dice is None
+                else Text("camera read {read}: cards {cards}, dice {dice}", read=self.reads, cards=counted, dice=dice))
+
+    @property
+    def card_pass(self) -> bool:
+        """Whether the box reads the game's cards or tiles (a :class:`~companion.camera.passes.CardPass` with a deck):
+        a game read for its dice alone says nothing of cards."""
+        return any(isinstance(p, CardPass) for p in self.passes)
 
     def _keep(self, sight: Sight) -> None:
         """Keep what this read saw for the next one, the mirror it decided, what the readers told the players."""
@@ -551,9 +585,11 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self.count_seen = {name: colour_counts(dice.get(name, [])) for name in names}
         k = count.places.index(place)
         self.count_place = count.places[k + 1] if k + 1 < len(count.places) else None
-        self.message = Text("camera read {read}: cards {cards}, dice counted {dice} ({place}); {next}", read=self.reads,
-                            cards=cards, dice=sum(len(v) for v in dice.values()), place=count.labels.get(place, place),
-                            next=count.prompt(self.count_place))
+        said = dict(read=self.reads, dice=sum(len(v) for v in dice.values()), place=count.labels.get(place, place),
+                    next=count.prompt(self.count_place))
+        self.message = (Text("camera read {read}: cards {cards}, dice counted {dice} ({place}); {next}", cards=cards,
+                             **said) if self.card_pass
+                        else Text("camera read {read}: dice counted {dice} ({place}); {next}", **said))
 
     def _save_image(self, image: np.ndarray, what: str) -> str | None:
         if self.image_dir is None:

@@ -155,6 +155,8 @@ class PlayMode(SessionMode):
             cam.schedule(now, boxes, asked=loop.read_by_player)
         elif loop.stillness.state is MotionState.MOVING:
             cam.cancel()
+        elif loop.stillness.state is MotionState.STILL:
+            cam.catch_up(now)  # the game came to want the dice of a table read before it did
         if cam.pending:
             recorded = cam.collect()
             if recorded is None:
