@@ -52,7 +52,16 @@ MIN_SIDE_PX = 16
 
 
 class CalibrationFailed(VisionError):
-    """Not enough calibration markers were seen to compute the table homography (the message says which)."""
+    """Not enough calibration markers were seen to compute the table homography, or they do not fit the layout (the
+    message says which).
+
+    Attributes:
+        area: when the markers did not fit the layout but four markers ids 0-3 were seen: the play area
+            ``(width mm, height mm, marker side mm, reprojection px)`` of four separate corner markers
+            (:func:`corner_layout`) that fits them best (:func:`corner_area`), else None.
+    """
+
+    area: tuple[float, float, float, float] | None = None
 
 
 class MarkersMoved(VisionError):
@@ -330,9 +339,52 @@ def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout,
         raise CalibrationFailed("homography fit failed (markers degenerate?)")
     err = float(np.mean(np.linalg.norm(apply_homography(H, src) - dst, axis=1)))
     if err > config.max_reprojection_px:
-        raise CalibrationFailed(f"markers do not fit the layout: reprojection error {err:.1f} px > "
-                                f"{config.max_reprojection_px} px (a marker from another sheet?)")
+        failed = CalibrationFailed.said(
+            N_("the markers do not fit the layout: reprojection error {error:.1f} px > {limit:g} px (a marker from "
+               "another sheet, or markers laid out otherwise?)"), error=err, limit=config.max_reprojection_px)
+        side = float(np.mean([np.linalg.norm(np.diff(q, axis=0, append=q[:1]), axis=1).mean()
+                              for q in layout.corners_mm.values()]))
+        area = corner_area(seen, side, config.mat_marker_ids)
+        failed.area = area if area is not None and area[3] <= config.max_reprojection_px else None
+        raise failed
     return H, err, ids
+
+
+def corner_area(seen: dict[int, np.ndarray], marker_mm: float,
+                ids: tuple[int, int, int, int] = (0, 1, 2, 3)) -> tuple[float, float, float, float] | None:
+    """The play area of four separate corner markers (:func:`corner_layout`: ``ids`` clockwise from the top-left,
+    each ``marker_mm`` wide, their outer corners on the area's corners) that best fits the markers ``seen`` (id ->
+    float[4, 2] frame px, ArUco corner order): ``(width mm, height mm, marker_mm, mean reprojection px)``, or None
+    when one of ``ids`` is not seen or nothing fits. A photo fixes the area in marker sides only: with markers of
+    another side, the width and height scale alike.
+
+    Starts from marker ``ids[0]``'s own homography (its outer corners mapped to mm), then moves width and height by
+    shrinking log steps while the fit over all 16 corners improves."""
+    if marker_mm <= 0 or not all(i in seen for i in ids):
+        return None
+    dst = np.concatenate([np.asarray(seen[i], np.float64).reshape(4, 2) for i in ids])
+
+    def error(w: float, h: float) -> float:
+        lay = corner_layout(w, h, marker_mm, ids)
+        src = np.concatenate([lay.corners_mm[i] for i in ids])
+        H, _ = cv2.findHomography(src, dst, 0)
+        return math.inf if H is None else float(np.mean(np.linalg.norm(apply_homography(H, src) - dst, axis=1)))
+
+    H0, _ = cv2.findHomography(_square(0.0, 0.0, marker_mm), dst[:4], 0)
+    if H0 is None:
+        return None
+    far = apply_homography(np.linalg.inv(H0), np.array([dst[4 + 1], dst[12 + 3]]))   # the area's TR and BL corners
+    w, h = max(float(far[0][0]), 2.5 * marker_mm), max(float(far[1][1]), 2.5 * marker_mm)
+    best, step = error(w, h), 0.25
+    while step > 1e-4:
+        tries = [(w * math.exp(a * step), h * math.exp(b * step)) for a, b in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+        scored = [(error(cw, ch), cw, ch) for cw, ch in tries if min(cw, ch) > 2.0 * marker_mm]
+        top = min(scored, default=(math.inf, w, h))
+        if top[0] < best:
+            best, w, h = top
+        else:
+            step /= 2
+    return (w, h, float(marker_mm), best) if math.isfinite(best) else None
 
 
 def calibrate(frame: np.ndarray, layout: MarkerLayout | None = None, config: TableConfig | None = None,

@@ -117,7 +117,7 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
     try:
         calibration = calibrate(image, layout, lens=lens)
     except CalibrationFailed as exc:
-        print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
+        print(_("companion calibrate: {problem}").format(problem=_corner_hint(exc)), file=sys.stderr)
         return EXIT_INPUT
     except VisionError as exc:
         print(_("companion calibrate: {problem}").format(problem=say(exc)), file=sys.stderr)
@@ -159,6 +159,22 @@ def cmd_calibrate(spec: str, lens_images: Sequence[Path], out: Path | None,
         print(_("saved {path}: {markers} markers, reprojection {error:.2f} px, {mm:.2f} mm per pixel at the centre of "
                 "{w}x{h} frames").format(**said) + mirror_text)
     return EXIT_OK
+
+
+def _corner_hint(exc: Any) -> str:
+    """A failed calibration's problem (a :class:`vision.table.CalibrationFailed`) in the command's language, and when
+    the four markers in view fit separate markers at the corners of a play area (``exc.area``: width, height and a
+    marker's side in mm, as the photo shows them), how big that area is about and the ``--corners`` option that
+    describes it: without ``--corners`` the markers are taken for the A4 sheet of ``print-mat``, and a photo gives the
+    area only in marker sides, so the player measures it."""
+    area = getattr(exc, "area", None)
+    if area is None:
+        return say(exc)
+    width, height, side = round(area[0]), round(area[1]), area[2]
+    return _("{problem}; they fit four separate markers at the corners of a play area of about {width}x{height} mm if "
+             "each marker is {side:g} mm: measure the area (outer corner to outer corner) and a marker's black square, "
+             "then give them as --corners WIDTHxHEIGHT:SIDE, e.g. --corners {width}x{height}:{side:g}").format(
+        problem=say(exc), width=width, height=height, side=side)
 
 
 def _output_problem(path: Path, given: bool) -> tuple[str, int]:
