@@ -36,6 +36,7 @@ from .card_detect import CardsConfig, crop_size, find_card_quads, rectify_table
 from .card_features import reusing_features
 from .card_light import LightConfig, evened_scores
 from .card_match import SearchView, refine_identifications
+from .card_rows import split_rows
 from .deck import DeckProfile
 from .errors import VisionError
 from .foreground import TableMemory
@@ -345,8 +346,12 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                 if view is not None:
                     view = (view[0], [view[1][k] for k in keep], *view[2:])
             if deck is not None:
+                found = list(quads)
                 results, quads, crops = timed_stage(t, "identify", identify_and_refine, deck, frame, quads, crops,
                                                     c.mirror, view, loose)
+                results, quads, crops, loose = timed_stage(t, "rows", _rows, deck, frame, asp, quads, crops, results,
+                                                           loose, c, found, view is None)
+                ids, confs, sources = [None] * len(quads), [0.0] * len(quads), ["reference"] * len(quads)
                 for k, (r, mirrored) in enumerate(results):
                     ids[k], confs[k] = r.card_id, r.confidence
                     if mirrored:  # the card reads mirrored: its left and right corners swap
@@ -603,6 +608,22 @@ def _score_many(deck: Any, crops: list[np.ndarray]) -> list[tuple[str, float, fl
     if hasattr(deck, "score_many"):
         return deck.score_many(crops)
     return [deck.score(c) for c in crops]
+
+
+def _rows(deck: Any, frame: np.ndarray, aspect: float, quads: list[np.ndarray], crops: list[np.ndarray],
+          results: list[tuple[Any, bool]], loose: Sequence[bool], config: CardsConfig, found: Sequence[np.ndarray],
+          unsized: bool) -> tuple[list[tuple[Any, bool]], list[np.ndarray], list[np.ndarray], list[bool]]:
+    """:func:`vision.card_rows.split_rows` of an identification where no card size is known (``unsized``: no
+    calibration; ``aspect``: the cards' long/short side; ``found``: the outlines as the detector found them), each piece
+    rectified to the crops' size and identified by :func:`identify_and_refine` (``config.mirror``), kept at
+    ``config.loose_min_confidence`` as a place of the detector's second look is; as it was with a card size known (a
+    row of cards is split by the detector there) or every card identified."""
+    if not unsized or all(r.card_id is not None for r, _m in results) or not crops:
+        return results, quads, crops, list(loose)
+    h, w = crops[0].shape[:2]
+    return split_rows(deck, aspect, quads, crops, results, loose,
+                      lambda pieces: identify_and_refine(deck, frame, pieces, [rectify(frame, q, w, h) for q in pieces],
+                                                         config.mirror), found, config.loose_min_confidence)
 
 
 def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], crops: list[np.ndarray],
