@@ -111,6 +111,28 @@ def test_unrecognised_cards_are_unsure_not_built() -> None:
     assert any("'not_a_card'" in u and "not an Among the Stars card" in u for u in w.unsure)
 
 
+def test_a_zone_without_its_main_reactor_says_so_not_that_each_card_lies_between_cells() -> None:
+    """Without a calibration the table is split evenly among the players: a station laid across the split leaves one
+    player's part with locations but no Main Reactor, so no card there has a cell (Among the Stars rulebook, 3 Setup:
+    the station is counted from its Main Reactor). One note says so, in each language, not one per card that it lies
+    between cells."""
+    from companion import i18n
+
+    w = StationWatcher("Ann", min_confidence=0.6)
+    assert w.observe([SeenCard("customs", None, 0.9), SeenCard("turret", None, 0.8)]) is None
+    assert [str(u) for u in w.unsure] == ["no Main Reactor seen in Ann's part of the table: a station's cells are "
+                                          "counted from it (is the station in its player's part of the table?)"]
+    said = {lang: i18n.localize(w.unsure[0], lang) for lang in ("el", "pl", "hu")}
+    assert said == {"el": "Ann: δεν φαίνεται Main Reactor σε αυτό το μέρος του τραπεζιού· τα κελιά ενός σταθμού "
+                          "μετρώνται από αυτόν (είναι ο σταθμός στο μέρος του τραπεζιού όπου παίζει ο κάτοχός του;)",
+                    "pl": "Ann: w tej części stołu nie widać Main Reactor; pola stacji liczy się od niego (czy stacja "
+                          "leży w części stołu osoby, do której należy?)",
+                    "hu": "Ann asztalrészén nem látszik a Főreaktor: az állomás mezőit ettől számoljuk (az állomás a "
+                          "játékosa asztalrészén van?)"}
+    assert feed(w, [SeenCard("turret", None, 0.9)]) is None   # the Main Reactor in view: this one is off the grid
+    assert [str(u) for u in w.unsure] == ["Turret lies between cells: push it flush against its neighbour"]
+
+
 def test_new_places_in_the_order_a_station_grows() -> None:
     # (0, 2) joins the station only through (0, 1): it comes after it
     assert growth_order({(0, 0)}, {(0, 2), (0, 1), (5, 5)}) == [(0, 1), (0, 2), (5, 5)]

@@ -134,6 +134,10 @@ class StationWatcher:
         layout: dict[Cell, str] = {}
         unsure: list[str] = []
         best: dict[Cell, float] = {}
+        if seen and all(s.cell is None for s in seen):   # no Main Reactor here: no card has a cell (rulebook 3 Setup)
+            return layout, [Text("no {reactor} seen in {player}'s part of the table: a station's cells are counted "
+                                 "from it (is the station in its player's part of the table?)",
+                                 reactor=self._name(self.layout[MAIN_REACTOR_CELL]), player=self.player)]
         for s in seen:
             if s.cell is None:
                 what = self._name(s.card) if s.card and s.confidence >= self.min_confidence else Text("a card")
