@@ -594,55 +594,6 @@ def test_roll_dice_propose_the_phases_and_a_correction_is_kept_with_the_picture(
         cam.confirm(q_bob["id"], choice="settle")
 
 
-def test_dice_already_on_the_strips_are_read_once_the_setup_is_reported(store):
-    """The table was read while the players were still setting up (no dice wanted, p.2 Setup); the setup finished on
-    the phones with the dice already on the phase strips and nothing moved: the camera reads them then, once."""
-    reader = FakeDiceReader([("white", "develop", (20, 100, 30, 30)), ("white", "explore", (340, 100, 30, 30))])
-    flow = flow_of(store, "roll")
-    cam = CameraFlow(flow, dice_reader=reader, zones=halves())
-    image = np.full((240, 640, 3), 70, np.uint8)
-    cam.catch_up(0.0)
-    assert not cam.due(0.0)  # no still table read yet: nothing to catch up
-    read_twice(cam, image)
-    assert reader.calls == 0 and cam.view()["questions"] == []
-    # a game read for its dice alone says nothing of cards
-    assert str(cam.message) == f"camera read {cam.confirm_reads}: no dice to read now"
-    cam.catch_up(100.0)
-    assert not cam.due(100.0)  # the game does not want the dice yet
-    setup_roll(flow)
-    cam.catch_up(200.0)
-    assert cam.due(200.0)
-    cam.read(frame_of(image, 5), 200.0)
-    assert reader.calls == 1
-    assert [q["text"] for q in cam.view()["questions"]] == ["Ann selected Develop? (dice: Develop 1)",
-                                                           "Bob selected Explore? (dice: Explore 1)"]
-    assert str(cam.message) == f"camera read {cam.confirm_reads + 1}: dice 2"
-    cam.catch_up(300.0)
-    while cam.due(300.0):
-        cam.read(frame_of(image, 6), 300.0)
-    flow.report("Ann", "select", {"phase": "develop"})
-    cam.catch_up(400.0)
-    assert not cam.due(400.0) and reader.calls == 1  # this still table's dice were read
-    cam.schedule(500.0, asked=True)  # Read now on dice that did not move
-    cam.read(frame_of(image, 7), 500.0)
-    assert str(cam.message) == "same as before: dice 2"
-
-
-@pytest.mark.parametrize(("lang", "read", "same", "idle"), [
-    ("el", "ανάγνωση κάμερας 3: ζάρια 2", "ίδια με πριν: ζάρια 2",
-     "ανάγνωση κάμερας 1: δεν υπάρχουν ζάρια για ανάγνωση τώρα"),
-    ("pl", "odczyt kamery 3: kości: 2", "bez zmian: kości: 2", "odczyt kamery 1: teraz nie ma kości do odczytania"),
-    ("hu", "3. kameraolvasás: 2 kocka", "ugyanaz, mint előbb: 2 kocka",
-     "1. kameraolvasás: most nincs leolvasandó kocka")])
-def test_a_game_read_for_its_dice_alone_says_the_dice_in_each_language(store, lang, read, same, idle):
-    from companion import i18n
-    from companion.camera.flow import Text
-
-    assert i18n.localize(Text("camera read {read}: dice {dice}", read=3, dice=2), lang) == read
-    assert i18n.localize(Text("same as before: dice {dice}", dice=2), lang) == same
-    assert i18n.localize(Text("camera read {read}: no dice to read now", read=1), lang) == idle
-
-
 def test_roll_dice_are_not_read_once_the_phases_are_revealed(store):
     reader = FakeDiceReader([("white", "develop", (20, 100, 30, 30))])
     flow = flow_of(store, "roll")

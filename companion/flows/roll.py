@@ -107,6 +107,7 @@ class RollCamera(TableauCamera):
         The camera does not know where each player's phase strip columns are, so the proposed phase is
         the phase most of that player's workers show (p.3 Assign: workers go to the phase their face
         shows; Wild dice and unreadable faces are not counted; ties go to the earlier phase, I-V).
+        A face read less surely than :data:`SURE_FACE` counts as unreadable: the reader is not sure of it.
         It is a proposal: the players confirm it or tap the right phase.
         """
         stage = view["stage"]
@@ -115,7 +116,8 @@ class RollCamera(TableauCamera):
         for p in view["players"]:
             if stage in ("roll", "assign") and p["selected"]:
                 continue
-            seen = dice.get(p["name"]) or []
+            raw = dice.get(p["name"]) or []   # kept as read in the event, for a later enrollment
+            seen = [d if float(d.get("confidence", 1.0)) >= SURE_FACE else {**d, "face": None} for d in raw]
             counts = {ph: sum(1 for d in seen if d.get("face") == ph) for ph in PHASES}
             if not any(counts.values()):
                 continue
@@ -127,7 +129,7 @@ class RollCamera(TableauCamera):
                 workers.append(Text("{face} {n}", face=face_word("wild"), n=wild))
             if unread:
                 workers.append(plural("{n} unreadable", "{n} unreadable", unread))
-            read = {"image": image, "dice": seen, "workers": counts, "proposed": phase, "corrected": False}
+            read = {"image": image, "dice": raw, "workers": counts, "proposed": phase, "corrected": False}
             question = Text("{player} selected {phase}? (dice: {workers})", player=p["name"], phase=phase_word(phase),
                             workers=Listing(workers))
             out.append(Proposal(p["name"], Listing([question, warn], " ") if warn else question,
@@ -199,6 +201,12 @@ class RollCamera(TableauCamera):
             read = {"image": image, "dice": list(seen), "place": place}
             out.append(Proposal(name, text, "dice_counted", {place: counted.to_json(), "read": read}))
         return out
+
+
+SURE_FACE = 0.6
+"""A die's face read with less confidence (0-1, ``RollDieObservation.confidence``: that its colour and face are right)
+counts as unreadable in the phase questions, as a card identified below the camera's ``min_confidence`` (0.6) is never
+built on."""
 
 
 def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> Any:
