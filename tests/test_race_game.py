@@ -179,6 +179,20 @@ def test_a_hand_counted_in_an_earlier_round_is_not_flagged_again():
                                 "Ann ends round 3 with 12 cards in hand; discard down to 10"]
 
 
+def test_a_hand_over_ten_counted_after_its_round_ended_is_flagged_once():
+    # The round: discard down to 10 at the end of every round. Round 1 is ended with no count; while the players
+    # choose round 2's action cards Ann counts 12 cards: the discard of round 1 was missed, and the count says so at
+    # once, as round 1's hand. Round 2 then goes by without a count: her hand is not flagged again at its end.
+    log = setup().round(Ann="produce", Bob="produce").done()("round_ended")("hand_counted", player="Ann", cards=12)
+    assert errors(run(log)) == ["Ann ends round 1 with 12 cards in hand; discard down to 10"]
+    log = log.round(Ann="produce", Bob="produce").done()("round_ended")
+    assert errors(run(log)) == ["Ann ends round 1 with 12 cards in hand; discard down to 10"]
+    # a count of 10 or fewer then is no finding, nor is one during a round's phases until that round's end
+    assert errors(run(setup().round(Ann="produce", Bob="produce").done()("round_ended")
+                      ("hand_counted", player="Ann", cards=10))) == []
+    assert errors(run(setup().round(Ann="produce", Bob="produce")("hand_counted", player="Ann", cards=12))) == []
+
+
 # -- Develop: duplicate development, payment (seed Develop; digest §4 II) --------------------
 
 

@@ -179,7 +179,6 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
 
     Only a hand counted this round is checked: a count from an earlier round was checked at that round's end, where
     the player discarded down to 10 (the round: discard down to 10 cards), so it says nothing of this round's hand."""
-    limit = facts()["hand_limit"]["value"]
     for name, count in hands.items():
         try:
             player = state.player(name)
@@ -187,14 +186,8 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
             raise ctx.bad(f"'hands' names no player {name!r}") from None
         state = _put(state, replace(player, hand=ctx.count(f"hands.{name}", count), hand_round=state.round))
     for player in state.players:
-        if player.hand is not None and player.hand > limit and player.hand_round == state.round:
-            ctx.finding(
-                Text("{player} ends round {round} with {hand} cards in hand; discard down to {limit}",
-                     player=player.name, round=state.round, hand=player.hand, limit=limit),
-                player.name,
-                Severity.ERROR,
-                N_("end of round: hand limit"),
-            )
+        if player.hand_round == state.round:
+            _check_hand(ctx, state, player)
     over = bool(state.ending)
     if over:
         ctx.finding(Text("game over after round {round}: {why}",
@@ -205,6 +198,20 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
         stage=Stage.OVER if over else Stage.SELECT,
         players=tuple(replace(p, actions=()) for p in state.players),
     )
+
+
+def _check_hand(ctx: EventContext, state: RaceState, player: PlayerState) -> None:
+    """The hand limit on ``player``'s hand as last counted, taken as the hand that ends round ``state.round`` (the
+    round: discard down to 10 cards at its end)."""
+    limit = facts()["hand_limit"]["value"]
+    if player.hand is not None and player.hand > limit:
+        ctx.finding(
+            Text("{player} ends round {round} with {hand} cards in hand; discard down to {limit}",
+                 player=player.name, round=state.round, hand=player.hand, limit=limit),
+            player.name,
+            Severity.ERROR,
+            N_("end of round: hand limit"),
+        )
 
 
 def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
@@ -384,8 +391,10 @@ class RaceGame(GameBase):
 
     def _hand_counted(self, state: RaceState, ctx: EventContext) -> RaceState:
         """Cards in a player's hand, as counted at the table."""
-        player = _player(state, ctx)
-        return _put(state, replace(player, hand=ctx.count("cards"), hand_round=state.round))
+        player = replace(_player(state, ctx), hand=ctx.count("cards"), hand_round=state.round)
+        if state.stage is Stage.SELECT and state.round:  # counted after round N ended: N's discard is behind it
+            _check_hand(ctx, state, player)
+        return _put(state, player)
 
     def _vp_changed(self, state: RaceState, ctx: EventContext) -> RaceState:
         """VP chips taken (``delta``): from the pool while it lasts, then from the chips set aside (end of game).
