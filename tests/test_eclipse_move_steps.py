@@ -222,8 +222,9 @@ def test_after_passing_a_step_needs_a_move_reaction(store, lang):
     flow.report("Ann", "pass", {})
     said = i18n.say(_refused(flow, "Ann", [0, -1], [0, 0]), lang)
     assert said == i18n.say(i18n.Text(
-        "{player} has passed and has not moved since: after passing, ships move only in a Move taken as a reaction "
-        "(Passing); report the Move first", player="Ann"), lang)
+        "{player} has passed and {player}'s latest action is not a Move: after passing, ships move only in a Move "
+        "taken as a reaction (Passing), which ends with the next action or pass; report the Move first",
+        player="Ann"), lang)
     assert said.startswith("Ann ") and (lang == "en") == ("report the Move first" in said)
     flow.report("Bob", "upgrade", {})
     flow.report("Ann", "move", {})  # a Move reaction
@@ -245,3 +246,32 @@ def test_the_phone_answers_a_step_without_its_move_with_409(store):
     assert act(loop, "report", player="Ann", client=ANN_PHONE, form="move",
                values={"from": [0, -2], "to": [0, -1]})["status"] == 200
     assert act(loop, "report", player="Ann", client=ANN_PHONE, **step)["status"] == 200
+
+
+PASSED_NO_MOVE = {
+    "en": "Ann has passed and Ann's latest action is not a Move: after passing, ships move only in a Move taken as a "
+          "reaction (Passing), which ends with the next action or pass; report the Move first",
+    "el": "Ann έχει πάει πάσο και η τελευταία ενέργεια που έκανε Ann δεν είναι Μετακίνηση: μετά το πάσο, τα σκάφη "
+          "μετακινούνται μόνο με Μετακίνηση ως αντίδραση (Πάσο), η οποία τελειώνει με την επόμενη ενέργεια ή το "
+          "επόμενο πάσο· δηλώστε πρώτα τη Μετακίνηση",
+    "pl": "Ann jest po spasowaniu, a ostatnią akcją (Ann) nie jest Ruch: po spasowaniu statki poruszają się tylko w "
+          "Ruchu wykonanym jako reakcja (Pasowanie), który kończy się wraz z następną akcją lub spasowaniem; najpierw "
+          "zgłoś Ruch",
+    "hu": "Ann passzolt, és Ann legutóbbi akciója nem Mozgás: passzolás után a hajók csak reakcióként végrehajtott "
+          "Mozgással mozognak (Passzolás), amely a következő akcióval vagy passzolással véget ér; előbb jelentsd a "
+          "Mozgást",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_a_move_reaction_ended_by_the_next_action_is_not_said_to_be_no_move_since_passing(store, lang):
+    """Ann passes; on her next turn she reacts with a Move (Passing) and takes a step of it; Bob upgrades, which ends
+    her Move. Her next step is refused, and the reason does not say she has not moved since passing (she has): her
+    latest action is not a Move, and a reaction Move ends with the next action or pass."""
+    flow = _set_up(store)
+    flow.report("Ann", "pass", {})
+    flow.report("Bob", "upgrade", {})
+    flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1]})  # a Move reaction
+    flow.report("Ann", "step", {"from": [0, -1], "to": [0, 0]})
+    flow.report("Bob", "upgrade", {})
+    assert i18n.say(_refused(flow, "Ann", [0, 0], [0, -1]), lang) == PASSED_NO_MOVE[lang]

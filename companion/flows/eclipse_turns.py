@@ -53,8 +53,9 @@ def turn_closed_why(form: str, view: Mapping[str, Any], progress: Progress, play
                     player=player, action=ACTION_WORDS[form])
     if form == "step" and not may_step(view, progress, player):
         if player in (view.get("passed") or ()):
-            return Text("{player} has passed and has not moved since: after passing, ships move only in a Move taken "
-                        "as a reaction (Passing); report the Move first", player=player)
+            return Text("{player} has passed and {player}'s latest action is not a Move: after passing, ships move "
+                        "only in a Move taken as a reaction (Passing), which ends with the next action or pass; "
+                        "report the Move first", player=player)
         return Text("{player} has no Move under way: one more step belongs to the Move that is {player}'s latest "
                     "action (Move action: each activation moves one ship as far as its drives allow); report the Move "
                     "first", player=player)
