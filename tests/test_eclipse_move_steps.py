@@ -150,6 +150,23 @@ def test_simultaneous_play_keeps_a_move_until_its_marker_moves_on():
     assert r.moving == ("P4",) and not may_step(r, "P0")
 
 
+def test_simultaneous_play_a_move_taken_with_a_waiting_marker_lasts_until_that_marker_moves_on():
+    """Rise of the Ancients p.13, 4 players: the First Action marker starts with P0, the Second with P2 (opposite).
+    P2 upgrades (the Second goes to P3), P0 and P1 act (the First reaches P2). P2 Moves with the First: it cannot go
+    on to P3, who holds the Second, so it waits with P2. P3 acts with the Second (which goes to P0), and the First is
+    freed to P3: P2's Move was taken with the First, which P3 has not acted with yet, so it goes on. P3 then acts with
+    the First: now it is over."""
+    r = start(("P0", "P1", "P2", "P3"), simultaneous=True)
+    for player, action in (("P2", "upgrade"), ("P0", "upgrade"), ("P1", "build"), ("P2", "move")):
+        r, _ = act(r, player, action)
+    assert (r.seats[r.first], r.first_waits, r.seats[r.second]) == ("P2", True, "P3") and r.moving == ("P2",)
+    r, _ = act(r, "P3", "upgrade")  # with the Second
+    assert (r.seats[r.first], r.first_waits, r.seats[r.second]) == ("P3", False, "P0")
+    assert r.moving == ("P2",) and may_step(r, "P2")
+    r, _ = act(r, "P3", "build")  # with the First
+    assert r.moving == () and not may_step(r, "P2")
+
+
 # -- through the phones -------------------------------------------------------------------------------------------
 
 def _set_up(store):

@@ -102,6 +102,8 @@ class Rounds:
         moving: the players whose latest action this Action phase is a Move, so one more step of a ship belongs to
             it (:func:`may_step`): one at most in normal play, where any action or pass ends the Move before it;
             in simultaneous play one per marker (a Move ends when the next holder of that marker acts).
+        moving_with: for each of :attr:`moving`, the marker its Move was taken with in simultaneous play
+            (``"first"``, ``"second"``, or ``""``: none, or normal play).
     """
 
     seats: tuple[str, ...]
@@ -121,6 +123,7 @@ class Rounds:
     second_waits: bool = False
     last_round_upkeep: bool = LAST_ROUND_UPKEEP
     moving: tuple[str, ...] = ()
+    moving_with: tuple[str, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -254,16 +257,27 @@ def _advance(r: Rounds, player: str) -> Rounds:
     return replace(r, turn=_step(r, seat))
 
 
-def _acted(r: Rounds, player: str, move: bool) -> Rounds:
-    """:attr:`Rounds.moving` after ``player``'s action or pass (``move``: a Move action). In normal play it ends
-    whatever Move came before (a player's action is their whole turn: Eclipse, Action phase); in simultaneous play
-    (Rise of the Ancients p.13) only ``player``'s own and the one taken with the marker ``player`` now acts with,
-    handed on from the seat before (the markers go clockwise one seat at a time)."""
-    kept: tuple[str, ...] = ()
-    if r.simultaneous and player in r.seats:
-        before = r.seats[(r.seats.index(player) - 1) % len(r.seats)]
-        kept = tuple(p for p in r.moving if p not in (player, before))
-    return replace(r, moving=kept + ((player,) if move else ()))
+def _marker(r: Rounds, player: str) -> str:
+    """The Action marker ``player`` acts with in simultaneous play (``"first"``, ``"second"``), or ``""`` (none:
+    normal play, or a seat holding neither), as :func:`_advance` hands it on."""
+    if not r.simultaneous or player not in r.seats:
+        return ""
+    seat = r.seats.index(player)
+    return "first" if seat == r.first else "second" if seat == r.second else ""
+
+
+def _acted(before: Rounds, r: Rounds, player: str, move: bool) -> Rounds:
+    """``r`` (the rounds after ``player``'s action or pass; ``before``: as they were when it was taken) with
+    :attr:`Rounds.moving` after it (``move``: a Move action). In normal play it ends whatever Move came before (a
+    player's action is their whole turn: Eclipse, Action phase); in simultaneous play (Rise of the Ancients p.13)
+    only ``player``'s own and the one taken with the marker ``player`` acts with (that marker has moved on from it:
+    a marker that waits to be handed on keeps the Move taken with it until its next holder acts with it)."""
+    marker = _marker(before, player)
+    kept = [(p, m) for p, m in zip(r.moving, r.moving_with, strict=True)
+            if r.simultaneous and p != player and (not marker or m != marker)]
+    if move:
+        kept.append((player, marker))
+    return replace(r, moving=tuple(p for p, _ in kept), moving_with=tuple(m for _, m in kept))
 
 
 def may_step(r: Rounds, player: str) -> bool:
@@ -311,7 +325,7 @@ def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
                                 Text("{player} researches without the First Action marker; only its holder may "
                                      "Research", player=player),
                                 Text("research when the First Action marker reaches you")))
-    return _acted(_advance(r, player), player, action == "move"), verdicts
+    return _acted(r, _advance(r, player), player, action == "move"), verdicts
 
 
 def passed_again(r: Rounds, player: str) -> Verdict | None:
@@ -341,13 +355,13 @@ def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
     verdicts = _turn_check(r, player)
     if r.phase != "action":
         return r, verdicts
-    r = _acted(r, player, False)
+    r = _acted(r, r, player, False)
     if player not in r.passed:
         r = replace(r, passed=r.passed + (player,))
         if r.turn_order_card and len(r.passed) == 2:
             r = replace(r, card_holder=player)
     if set(r.passed) >= set(r.seats):
-        return replace(r, phase="combat", moving=()), verdicts
+        return replace(r, phase="combat", moving=(), moving_with=()), verdicts
     return _advance(r, player), verdicts
 
 
@@ -385,7 +399,7 @@ def end_phase(r: Rounds) -> tuple[Rounds, list[Verdict]]:
             out.append(Verdict("players_still_acting", True, TURNS,
                 Text("the Action phase ends before {players} passed",
                      players=Listing(missing)), Text("each player passes before Combat"), warning=True))
-        return replace(r, phase="combat", moving=()), out
+        return replace(r, phase="combat", moving=(), moving_with=()), out
     if r.round >= ROUNDS and (r.phase == "cleanup" or (r.phase == "combat" and not r.last_round_upkeep)):
         return replace(r, phase="end"), out
     if r.phase != "cleanup":
