@@ -366,7 +366,7 @@ class GameFlow:
                      "asked": self._asked_now(t) or ""},
             "forms": [f.to_json() for f in self.spec.forms(ev)],
             "open_forms": {name: self.open_forms(ev, progress, name) for name in self.names},
-            "choices_now": {name: self.spec.choices_now(ev, progress, name) for name in self.names},
+            "choices_now": {name: _shown(self.spec.choices_now(ev, progress, name)) for name in self.names},
             "cell_choices": {name: self.spec.cell_choices(ev, progress, name) for name in self.names},
             "undo": {name: self.undo_label(ev, progress, name) for name in self.names},
             "withdraw": {name: [] if t.over else [{"form": form, "label": Text("Withdraw my entry: {form}",
@@ -494,7 +494,8 @@ class GameFlow:
                                     players=Listing([n for n in f.choices if n != player])))
         for name, narrowed in self.spec.choices_now(ev, progress, player).get(form_id, {}).items():
             if name in checked and checked[name] not in narrowed.get("choices", ()):
-                raise BadEntry(self.spec.outside_choices(forms[form_id], name, checked[name], player))
+                why = (narrowed.get("why") or {}).get(checked[name])
+                raise BadEntry(why or self.spec.outside_choices(forms[form_id], name, checked[name], player))
         if corrected is not None:
             self._keeps_entry(forms[form_id], checked, corrected, player)
         kind, payload = self.spec.report_event(form_id, checked, player, ev)
@@ -658,6 +659,13 @@ class GameFlow:
     def bgstats_play(self, tz: Any = None) -> dict[str, Any]:
         """The play record for BG Stats' "push plays" import (:func:`companion.flow_export.bgstats_play`)."""
         return flow_export.bgstats_play(self, tz)
+
+
+def _shown(narrowed: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """:meth:`companion.flow_spec.FlowBase.choices_now` as the phones get it: each field's ``choices`` and ``none``
+    (a refusal's ``why`` is said only when a value left out is sent)."""
+    return {form: {field: {k: v for k, v in left.items() if k != "why"} for field, left in fields.items()}
+            for form, fields in narrowed.items()}
 
 
 def said_in(where: str, what: str, names: Collection[str]) -> bool:

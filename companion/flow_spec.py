@@ -444,8 +444,9 @@ class FlowBase:
     def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """The choices the table leaves ``player`` now in some fields of the open forms, narrower than the field's own
         (Eclipse's attack on a player you have relations with: only those players), as ``{form id: {field name:
-        {"choices": [choice, ...], "none": what the form says instead of an empty list}}}``. The default narrows
-        nothing: ``{}``."""
+        {"choices": [choice, ...], "none": what the form says instead of an empty list, "why" (optional): {choice
+        left out: why it is refused, where the flow knows better than :meth:`outside_choices`}}}}``. The default
+        narrows nothing: ``{}``."""
         return {}
 
     def cell_choices(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:

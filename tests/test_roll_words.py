@@ -79,7 +79,7 @@ def test_a_report_in_the_wrong_phase_reads_as_a_sentence_in_polish(store):
     flow.next_phase()  # Reveal
     flow.next_phase()  # II Develop
     flow.report("Ann", "tile", {"tile": "Spice World"})  # a world, in Develop
-    flow.report("Bob", "good", {"world": "Alpha Centauri", "colour": "brown"})  # a good, in Develop
+    flow.report("Ann", "good", {"world": "Spice World", "colour": "white"})  # a good, in Develop
     found = [f["what"] for f in flow.view()["findings"] if "reported during" in str(f["what"])]
     assert [str(f) for f in found] == ["a good produced reported during Develop, not Produce",
                                        "Spice World built reported during Develop, not Settle"]

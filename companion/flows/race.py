@@ -125,16 +125,36 @@ class RaceFlow(FlowBase):
     def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """A good placed, consumed or sold offers only ``player``'s own worlds that hold goods (three uses of a card:
         a good is a card face down on a production or windfall world of your tableau), in the form's order: a few
-        names, not every world of the deck. With none, the form says so instead of a list."""
+        names, not every world of the deck. A good placed, those with no good on them yet (Produce phase: a world
+        holds at most one); consumed or sold, those a good lies on (Consume phase). With none, the form says so
+        instead of a list; one of the player's other goods worlds sent all the same is refused with the rule."""
         me = next((p for p in view.get("players", ()) if p.get("name") == player), None)
         if me is None:
             return {}
         deck = cards()
-        mine = {c["card"] for c in me.get("tableau") or ()}
-        left = {"choices": sorted(n for n in mine if n in deck and deck[n].is_world and deck[n].goods),
-                "none": Text("no world in your tableau holds goods: only production and windfall worlds do (Race for "
-                             "the Galaxy, three uses of a card)")}
-        return {"good": {"world": left}, "consumed": {"world": dict(left)}}
+        holding = {c["card"]: bool(c.get("goods")) for c in me.get("tableau") or ()
+                   if c["card"] in deck and deck[c["card"]].is_world and deck[c["card"]].goods}
+        if not holding:
+            left = {"choices": [], "none": Text("no world in your tableau holds goods: only production and windfall "
+                                                "worlds do (Race for the Galaxy, three uses of a card)")}
+            return {"good": {"world": left}, "consumed": {"world": dict(left)}}
+        # a world holds at most one good (Produce phase); a good is consumed from a world it lies on (Consume phase)
+        form = {f.id: f.label for f in self.forms(view)}
+        empty = sorted(w for w, good in holding.items() if not good)
+        full = sorted(w for w, good in holding.items() if good)
+        good = {"choices": empty,
+                "none": Text("every world of yours that holds goods has one already: a world holds at most one (Race "
+                             "for the Galaxy, Produce phase)"),
+                "why": {w: Text("{form}: {problem}", form=form["good"],
+                                problem=Text("{card} already holds a good; a world holds at most one", card=w))
+                        for w in full}}
+        consumed = {"choices": full,
+                    "none": Text("no good lies on a world of yours (Race for the Galaxy, Consume phase)"),
+                    "why": {w: Text("{form}: {problem}", form=form["consumed"],
+                                    problem=Text("no good lies on {card} in {player}'s tableau", card=w,
+                                                 player=player))
+                            for w in empty}}
+        return {"good": {"world": good}, "consumed": {"world": consumed}}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request

@@ -21,6 +21,7 @@ from rules import Event, Progress
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 from rules.roll.dice import Dice
+from rules.roll.endgame import good_capacity
 from rules.roll.words import colour_word, dice_words, face_word, phase_word, stage_word
 
 __all__ = ["ROLL_CAMERA", "ROLL_FLOW", "RollCamera", "RollFlow"]
@@ -402,10 +403,28 @@ class RollFlow(FlowBase):
         if me is None:
             return {}
         mine = set(me.get("worlds") or ())
-        left = {"choices": [w for w in _GOODS_WORLDS if w in mine],
-                "none": Text("none of your worlds holds goods yet: gray worlds hold none, and a world holds goods "
-                             "once it is built (p.7 Produce)")}
-        return {"good": {"world": left}, "ship": {"world": dict(left)}}
+        worlds = [w for w in _GOODS_WORLDS if w in mine]
+        if not worlds:
+            left = {"choices": [], "none": Text("none of your worlds holds goods yet: gray worlds hold none, and a "
+                                                "world holds goods once it is built (p.7 Produce)")}
+            return {"good": {"world": left}, "ship": {"world": dict(left)}}
+        # a world holds 1 good, 2 with Galactic Reserves (p.7 Produce); a good is shipped from a world it lies on
+        goods = {w: len(me.get("goods", {}).get(w) or ()) for w in worlds}
+        most = good_capacity(me.get("developments") or ())
+        label = {f.id: f.label for f in self.forms(view)}
+        full = (N_("{count} goods on {world}: a world holds 2 with Galactic Reserves") if most == 2
+                else N_("{count} goods on {world}: a world holds 1 without Galactic Reserves"))
+        good = {"choices": [w for w in worlds if goods[w] < most],
+                "none": Text("every world of yours that holds goods is full: a world holds 1 good, 2 with Galactic "
+                             "Reserves (p.7 Produce)"),
+                "why": {w: Text("{form}: {problem}", form=label["good"],
+                                problem=Text(full, count=goods[w] + 1, world=w)) for w in worlds if goods[w] >= most}}
+        ship = {"choices": [w for w in worlds if goods[w]],
+                "none": Text("none of your worlds holds a good to ship (p.7 Ship)"),
+                "why": {w: Text("{form}: {problem}", form=label["ship"],
+                                problem=Text("{world} holds no good to ship (p.7 Ship)", world=w))
+                        for w in worlds if not goods[w]}}
+        return {"good": {"world": good}, "ship": {"world": ship}}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request
