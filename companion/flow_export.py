@@ -10,6 +10,7 @@ nothing; the flow's methods of the same names call them.
 from __future__ import annotations
 
 import json
+import math
 import urllib.parse
 from collections.abc import Mapping
 from datetime import datetime
@@ -142,11 +143,13 @@ def bgstats_play(flow: Scored, tz: Any = None) -> dict[str, Any]:
     ended = events[-1].at if events else started
     result = flow.result()
     over = flow.over()
+    minutes = (ended - started) / 60 if isinstance(ended, (int, float)) else math.nan
     return {
         "sourceName": "tabletop-companion",
         "sourcePlayId": flow.session.id,
         "playDate": datetime.fromtimestamp(started, tz).strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": max(1, round((ended - started) / 60)),
+        # a last event's time that is no time (a database changed by hand): the length is not known, so not said
+        **({"durationMin": max(1, round(minutes))} if math.isfinite(minutes) else {}),
         "game": {
             "name": flow.spec.title,
             "bggId": flow.spec.bgg_id,

@@ -122,7 +122,7 @@ from companion.player_names import MAX_NAME
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import MAX_TEXT, BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
-from companion.webstream import HEARTBEAT_S, PhoneJSON, StreamSlots, sse_stream, state_json
+from companion.webstream import HEARTBEAT_S, PhoneJSON, StreamSlots, json_text, sse_stream, state_json
 from rules.scoring import has_visible, untypable
 
 __all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
@@ -483,7 +483,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         if not game.get("finished"):  # its record holds what the table has not revealed (a card chosen face down)
             return _error(403, NOT_OVER)
         doc = game if kind == "json" else play
-        response = Response(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", mimetype="application/json")
+        response = Response(json_text(doc, indent=2) + "\n", mimetype="application/json")
         name = f"{session_id}.json" if kind == "json" else f"{session_id}.bgstats.json"
         response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
         response.headers["Cache-Control"] = "no-store"

@@ -427,3 +427,71 @@ def test_a_game_whose_kept_players_no_longer_pass_is_said_in_one_line_not_a_trac
     assert main(["export", "--db", str(db), "--json", str(out)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and newer in err and "--unfinished" in err and sid not in err
+
+
+def _strict(text: str):
+    """``text`` read as JSON other tools read it: NaN, Infinity and -Infinity are not JSON."""
+    def refuse(word):
+        raise ValueError(f"{word} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_number_json_has_not_in_a_database_changed_by_hand_exports_as_null(tmp_path, capsys):
+    """A database edited or damaged on the disk: Ann's hand count carries a note NaN and the event's time is
+    Infinity (SQLite keeps an infinite REAL; Python's reader takes NaN). The export, to a file and to standard output,
+    is still JSON that other tools read: both are null there; the hand count (5) is kept as it is."""
+    import sqlite3
+
+    db = tmp_path / "box.sqlite3"
+    _finished_race(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("""UPDATE events SET payload = '{"player":"Ann","cards":5,"note":NaN}', at = 9e999""")
+    out = tmp_path / "g.json"
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(out)]) == 0
+    game = _strict(out.read_text(encoding="utf-8"))
+    assert game["events"][0]["payload"] == {"player": "Ann", "cards": 5, "note": None}
+    assert game["events"][0]["at"] is None and game["ended_at"] is None
+    capsys.readouterr()
+    assert main(["export", "--db", str(db), "--unfinished", "--json", "-"]) == 0
+    assert _strict(capsys.readouterr().out)["events"][0]["payload"]["note"] is None
+
+
+def test_the_phones_downloads_of_a_database_changed_by_hand_are_json(tmp_path):
+    """The history's downloads of a finished game (Ann takes all 24 VP chips in Consume x2: Race for the Galaxy,
+    Setup, 12 per player) from a database whose last event's time was changed to Infinity and whose start world
+    payload holds a NaN: the record is JSON that other tools read (both null), and the BG Stats play leaves out the
+    length it cannot know instead of the phone getting an error."""
+    import sqlite3
+
+    from companion.hub import StateHub
+    from companion.library import export_documents
+    from tests.phones import joined_phone
+
+    db = tmp_path / "box.sqlite3"
+    with SessionStore(db) as store:
+        flow = _race(store)
+        flow.report("Ann", "start", {"card": "Old Earth"})
+        flow.report("Bob", "start", {"card": "Epsilon Eridani"})
+        flow.report("Ann", "select", {"action": "Consume: x2 VP"})
+        flow.report("Bob", "select", {"action": "Produce"})
+        flow.report("Ann", "vp", {"vp": 24})
+        for _ in range(5):
+            if not flow.over():
+                flow.next_phase()
+        assert flow.over()
+        sid, last = flow.session.id, flow.session.last_seq
+    with sqlite3.connect(db) as conn:
+        conn.execute("""UPDATE events SET payload = '{"player":"Ann","card":"Old Earth","note":NaN}' WHERE seq = 1""")
+        conn.execute("UPDATE events SET at = 9e999 WHERE seq = ?", (last,))
+    with SessionStore(db) as store:
+        phone = joined_phone(StateHub(), exports=lambda s: export_documents(store, s))
+        record = phone.get(f"/export/{sid}.json")
+        assert record.status_code == 200
+        game = _strict(record.get_data(as_text=True))
+        assert game["events"][0]["payload"]["note"] is None and game["ended_at"] is None
+        assert game["winners"] == ["Ann"]
+        play = phone.get(f"/export/{sid}.bgstats.json")
+        assert play.status_code == 200, play.get_data(as_text=True)
+        bgstats = _strict(play.get_data(as_text=True))
+        # Ann: 24 chips + Old Earth 2 VP; Bob: Epsilon Eridani 1 VP (cards.json)
+        assert "durationMin" not in bgstats and [p["score"] for p in bgstats["players"]] == [26, 1]

@@ -4,7 +4,6 @@ JSON and a BG Stats play; the list of sessions)."""
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import shlex
 import sys
@@ -15,6 +14,7 @@ from typing import Any
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import folder_problem, not_ours
 from companion.i18n import _, kept_as_written, ngettext, os_reason, say
+from companion.webstream import json_text
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
 
@@ -123,7 +123,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
         for out, doc in ((args.json, game), (args.bgstats, play)):
             if out is None:
                 continue
-            text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+            text = json_text(doc, indent=2) + "\n"  # valid JSON whatever a database changed by hand holds
             if str(out) == "-":
                 sys.stdout.write(text)
                 continue
@@ -252,7 +252,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         return EXIT_DEVICE
     if args.json:
         for row in rows:
-            print(json.dumps(row, ensure_ascii=False))
+            print(json_text(row))
         return EXIT_OK
     if not rows:
         print(_("no sessions in {db}").format(db=db))
