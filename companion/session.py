@@ -695,6 +695,24 @@ class Session:
             undone=previous.undone,
         )
 
+    def _stored(self, seq: int, text: Any) -> dict[str, Any]:
+        """Event ``seq``'s payload as stored (``text``), read back.
+
+        Raises:
+            SessionError: it is no JSON object this program reads (cut short, a number of more than 4300 digits,
+                nested deeper than the reader goes, not an object): the file was changed outside the box, which
+                writes none of these.
+        """
+        try:
+            payload = json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            payload = None
+        if not isinstance(payload, dict):
+            raise SessionError(Text("session {session} in {path}: event {seq} as stored is not a JSON object this "
+                                    "program reads (changed outside the box?)", session=self.id,
+                                    path=str(self.store.path), seq=seq))
+        return payload
+
     def _sync(self, conn: sqlite3.Connection) -> None:
         """Bring the cached events and replay up to the file's last seq (inside a transaction)."""
         last = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", (self.id,)).fetchone()[0]
@@ -706,7 +724,8 @@ class Session:
             "SELECT seq, kind, payload, at, player, origin FROM events WHERE session_id = ? AND seq > ? ORDER BY seq",
             (self.id, self._last_seq()),
         ).fetchall()
-        events = [Event(seq=r[0], kind=r[1], payload=json.loads(r[2]), at=r[3], player=r[4], origin=r[5]) for r in rows]
+        events = [Event(seq=r[0], kind=r[1], payload=self._stored(r[0], r[2]), at=r[3], player=r[4], origin=r[5])
+                  for r in rows]
         if self.store.schema < 3:  # opened read-only before its migration could run: today's names in memory
             events = rules.upgrade_events(self.game.name, events)
         self._events.extend(events)

@@ -369,3 +369,45 @@ def test_a_first_start_on_a_card_that_takes_no_more_bytes_says_so_and_the_next_s
     assert room.returncode == 0, room.stderr[-2000:]
     with SessionStore(db) as store:
         assert [info.game for info in store.list_sessions()] == ["d6"]
+
+
+@pytest.mark.parametrize("stored", [
+    '{"player":',  # cut short on the disk
+    '{"player": "Ann", "cards": ' + "9" * 5000 + "}",  # a number longer than Python reads (4300 digits)
+    '{"x": ' + "[" * 5000 + "]" * 5000 + "}",  # nested deeper than the reader goes
+    "null",  # no object at all
+])
+def test_an_event_changed_on_the_disk_is_refused_naming_it_not_a_crash(tmp_path, capsys, stored):
+    """A database whose stored event 1 (Ann's hand of 5) was changed outside the box so that it is no JSON object this
+    program reads: opening the game is refused with a SessionError naming the session, the file and the event, as a
+    log that no longer replays is; `companion export` says so in one line (exit 3) instead of a traceback."""
+    import sqlite3
+
+    from companion.cli import main
+    from companion.errors import SessionError
+
+    db = tmp_path / "box.sqlite3"
+    with SessionStore(db) as store:
+        flow = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
+        flow.report("Ann", "hand", {"cards": 5})
+        sid = flow.session.id
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET payload = ? WHERE seq = 1", (stored,))
+    with SessionStore(db) as store, pytest.raises(SessionError) as refused:
+        store.resume_latest("race").replay()
+    assert str(refused.value) == (f"session {sid} in {db}: event 1 as stored is not a JSON object this program "
+                                  "reads (changed outside the box?)")
+    from companion import i18n
+
+    assert i18n.say(refused.value, "el") == (f"η συνεδρία {sid} στο {db}: το συμβάν 1, όπως είναι αποθηκευμένο, δεν "
+                                             "είναι αντικείμενο JSON που διαβάζει αυτό το πρόγραμμα (άλλαξε έξω από "
+                                             "το κουτί;)")
+    assert i18n.say(refused.value, "pl") == (f"sesja {sid} w {db}: zapisane zdarzenie 1 nie jest obiektem JSON, który "
+                                             "ten program odczytuje (zmienione poza pudełkiem?)")
+    # the article read as the number is said: "a 2026…" (kettő), "az 1." (egy)
+    assert i18n.say(refused.value, "hu") == (f"a {sid} munkamenet ({db}): az 1. esemény a tárolt formájában nem "
+                                             "olyan JSON-objektum, amelyet a program beolvas (a dobozon kívül "
+                                             "módosították?)")
+    assert main(["export", "--db", str(db), "--unfinished", "--json", str(tmp_path / "g.json")]) == 3
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [f"companion export: {refused.value}"]
