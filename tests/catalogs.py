@@ -9,6 +9,7 @@ can leave one) fails every test that reads the catalogs, instead of Babel warnin
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,3 +63,28 @@ def pairs(lang: str) -> list[tuple[str, str]]:
         english = forms(message.id)
         out += [(english[min(k, len(english) - 1)], said) for k, said in enumerate(forms(message.string)) if said]
     return out
+
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The project's root: the rules and flows whose English a check walks are read from it."""
+
+
+def said_in(*paths: Path, problems: str | None = None) -> set[str]:
+    """The English the code in ``paths`` says (the first literal of each ``N_``, ``Text``, ``plural`` or ``_``
+    call), and, with ``problems`` (``"race"``, ``"roll"``), the score file's problems of that game in
+    ``rules/problems.py`` (``"race.no_goods": N_("…")``, its literals joined)."""
+    sources = "\n".join(path.read_text(encoding="utf-8") for path in paths)
+    said = {m.group(1) for m in re.finditer(r'\b(?:N_|Text|plural|_)\(\s*"((?:[^"\\]|\\.)+)"', sources)}
+    if problems:
+        text = (ROOT / "rules" / "problems.py").read_text(encoding="utf-8")
+        said |= {"".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
+                 for m in re.finditer(r'"' + problems + r'\.\w+": N_\(((?:\s*"(?:[^"\\]|\\.)*")+)\)', text)}
+    return said
+
+
+def messages_saying(lang: str, said: set[str]) -> list[Message]:
+    """The messages of ``lang``'s catalog whose English (its first form) is one of ``said``, or starts with one
+    of 12 characters or more (an English cut by an implicit join of literals)."""
+    return [message for message in messages(lang)
+            if any(first == start or (len(start) >= 12 and first.startswith(start)) for start in said
+                   for first in (forms(message.id)[0],))]

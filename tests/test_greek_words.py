@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.catalogs import pairs
+from tests.catalogs import ROOT, forms, messages_saying, pairs, said_in
 
 NAMED = r"\{(?:player|players|holder|holders|names|winner|who|owner)\}"
 """The placeholders a player's name (or the players' names) fills."""
@@ -217,3 +217,62 @@ def test_every_greek_message_names_the_reactor_with_its_article():
                if REACTOR_MESSAGES.search(english) and not REACTOR_NAMED.search(said)]
     assert missing == []
     assert sum(1 for english, _said in pairs("el") if REACTOR_MESSAGES.search(english)) >= 8
+
+
+CARD_NAMED = re.compile(r"(?<!\w)([Οο]|[Ηη]|[Ττ]ο|[Ττ]ον|[Ττ]ην?|[Ττ]ου|[Ττ]ης|[Οο]ι|[Ττ]α|[Ττ]ους|[Ττ]ις|[Ττ]ων"
+                        r"|[Σσ]τ(?:ο|ον|ην?|ου|ης|ους|ις|α|ων)) [«\"]?\{(?:card|world|tile|home|other)(?:!r)?\}")
+"""An article right before a Race card's or a Roll tile's name (its card names are printed in English in the Greek
+editions, so the article is the one of what the card is): a world is "ο κόσμος" (masculine), a development "η
+ανάπτυξη" (Roll: "η τεχνολογία"), a card of either kind "η κάρτα"; no Race card or Roll tile side is neuter."""
+
+WORLD_ARTICLES = {"ο", "τον", "στον", "του"}
+"""The articles of "ο κόσμος" (nominative, accusative, σε + accusative, genitive)."""
+
+NOMINATIVE_AFTER_PREPOSITION = re.compile(r"\b(?:για|από|με|χωρίς|ως|σε) [Οο] \{")
+"""A nominative article after a preposition ("για ο {card}"): Greek prepositions take the accusative ("τον")."""
+
+
+def wrong_card_articles(english: str, greek: str) -> list[str]:
+    """The articles before a card's name in ``greek`` that do not agree with what the card is: only a world's
+    masculine ones, and only where ``english`` says the card is a world (or holds goods: goods lie on worlds);
+    any nominative after a preposition."""
+    bare = re.sub(r"\{\w+(?:![rs])?\}", "", english)
+    world = re.search(r"\bworlds?\b|\bgoods?\b", bare, re.I)
+    wrong = [m.group(0) for m in CARD_NAMED.finditer(greek) if not (world and m.group(1).lower() in WORLD_ARTICLES)]
+    return wrong + [m.group(0) for m in NOMINATIVE_AFTER_PREPOSITION.finditer(greek)]
+
+
+@pytest.mark.parametrize("english, greek, wrong", [
+    ("a windfall good added to {card} outside its first placement",
+     "προϊόν απρόσμενου κέρδους προστέθηκε στο {card} εκτός της πρώτης τοποθέτησής του", True),
+    ("a windfall good added to {card} outside its first placement",
+     "προϊόν απρόσμενου κέρδους προστέθηκε στον {card} εκτός της πρώτης τοποθέτησής του", False),
+    ("{card} is in play {count} times but the deck has {most}", "το {card} είναι στο παιχνίδι {count} φορές", True),
+    ("{card} is in play {count} times but the deck has {most}", "ο {card} είναι στο παιχνίδι {count} φορές", True),
+    ("{card} is in play {count} times but the deck has {most}", "{card}: είναι στο παιχνίδι {count} φορές", False),
+    ("{world} is a gray world, which holds no goods", "το {world} είναι γκρι κόσμος", True),
+    ("{world} is a gray world, which holds no goods", "ο {world} είναι γκρι κόσμος", False),
+    ("{player}'s start world is {card}?", "{player}: ο αρχικός κόσμος είναι ο {card};", False),
+    ("{player} pays for the military world {card}", "{player} πληρώνει για ο {card}", True),
+    ("no good lies on {card} in {player}'s tableau", "{player}: δεν υπάρχει προϊόν πάνω στην κάρτα {card}", False),
+    ("{tile} and {other} are the two sides of one tile", "τα {tile} και {other} είναι οι δύο πλευρές", True),
+])
+def test_an_article_that_does_not_fit_the_card_is_found(english, greek, wrong):
+    assert bool(wrong_card_articles(english, greek)) is wrong
+
+
+def test_every_greek_race_and_roll_message_names_a_card_with_the_article_of_what_it_is():
+    """Greek Race for the Galaxy said "προϊόν απρόσμενου κέρδους προστέθηκε στο Gem World" and "ένα προϊόν πάνω στο
+    Spice World", a neuter article before a world ("ο κόσμος"), and "το Contact Specialist είναι στο παιχνίδι 3
+    φορές" before a development ("η ανάπτυξη"); Roll "το Space Piracy είναι τεχνολογία", "2 προϊόντα στο Alpha
+    Centauri". Every Greek message of the Race and Roll rules and flows names a world "ο/τον/στον {card}", any other
+    card after its noun ("στην κάρτα {card}", "το πλακίδιο {tile}") or with no article ("{card}: …")."""
+    said = (said_in(*(ROOT / "rules" / "race").glob("*.py"), ROOT / "companion" / "flows" / "race.py", problems="race")
+            | said_in(*(ROOT / "rules" / "roll").glob("*.py"), ROOT / "companion" / "flows" / "roll.py",
+                      problems="roll"))
+    checked = [(forms(message.id)[min(k, len(forms(message.id)) - 1)], greek)
+               for message in messages_saying("el", said) for k, greek in enumerate(forms(message.string)) if greek]
+    assert len(checked) >= 150
+    assert [(english, greek) for english, greek in checked if wrong_card_articles(english, greek)] == []
+    worlds = [greek for _english, greek in checked if CARD_NAMED.search(greek)]
+    assert len(worlds) >= 8, worlds

@@ -27,7 +27,7 @@ from companion.kept_words import from_kept, to_kept
 from rules.race.scoring import DEVELOPMENTS
 from rules.roll.endgame import EndPosition, score_position
 from rules.text import plural
-from tests.catalogs import catalog
+from tests.catalogs import ROOT, catalog, messages_saying, said_in
 
 SEEDS = Path(os.environ.get("TABLETOP_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "seeds"
 ROLL_EL, ECLIPSE_EL, RACE_PL, AMONG_HU = "000_", "001_", "003_", "004_"
@@ -227,12 +227,8 @@ def test_no_roll_message_says_races_word_for_a_development_in_greek():
     """The Greek Roll rulebook calls a development "τεχνολογία" and its stack "στοίβα τεχνολογίας" (p.6, p.8
     Victory); "ανάπτυξη" is Race's word. Every message the Roll rules say (its English in ``rules/roll``) keeps to
     Roll's: Galactic Bankers' line read "7 αναπτύξεις", the construction zone's stack "στοίβα αναπτύξεων"."""
-    sources = "\n".join(path.read_text(encoding="utf-8")
-                        for path in (Path(__file__).resolve().parents[1] / "rules" / "roll").glob("*.py"))
-    said = {m.group(1) for m in re.finditer(r'\b(?:N_|Text|plural|_)\(\s*"((?:[^"\\]|\\.)+)"', sources)}
-    roll = [message for message in catalog("el") if message.id and not message.context
-            and any(first == start or (len(start) >= 12 and first.startswith(start)) for start in said
-                    for first in ((message.id if isinstance(message.id, str) else message.id[0]),))]
+    said = said_in(*(ROOT / "rules" / "roll").glob("*.py"))
+    roll = [message for message in messages_saying("el", said) if not message.context]
     assert len(roll) >= 50
     races_word = [message.id for message in roll
                   for text in ((message.string,) if isinstance(message.string, str) else message.string)
@@ -248,15 +244,8 @@ def test_every_greek_race_message_says_one_word_for_a_development():
     rulebook is among the seeds to name the card otherwise. The card type read "Εξέλιξη" and the score file's
     second copy "τεχνολογίας" (Roll's word, p.8). Every Greek message of the Race rules whose English names a
     development (its English in ``rules/race``, the score file's ``race.*`` problems, the card type) keeps to it."""
-    root = Path(__file__).resolve().parents[1]
-    sources = "\n".join(path.read_text(encoding="utf-8") for path in (root / "rules" / "race").glob("*.py"))
-    said = {m.group(1) for m in re.finditer(r'\b(?:N_|Text|plural|_)\(\s*"((?:[^"\\]|\\.)+)"', sources)}
-    problems = (root / "rules" / "problems.py").read_text(encoding="utf-8")
-    said |= {"".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
-             for m in re.finditer(r'"race\.\w+": N_\(((?:\s*"(?:[^"\\]|\\.)*")+)\)', problems)}
-    race = [message for message in catalog("el") if message.id and message.context != ROLL
-            and any(first == start or (len(start) >= 12 and first.startswith(start)) for start in said
-                    for first in ((message.id if isinstance(message.id, str) else message.id[0]),))]
+    said = said_in(*(ROOT / "rules" / "race").glob("*.py"), problems="race")
+    race = [message for message in messages_saying("el", said) if message.context != ROLL]
     assert len(race) >= 40
     naming = [message for message in race
               if re.search(r"\bdevelopments?\b", re.sub(r"\{\w+\}", "", message.id if isinstance(message.id, str)
