@@ -67,11 +67,14 @@ def test_the_reveal_note_says_which_phase_comes_and_does_not_ask_for_reports_yet
     assert str(flow.view()["note"]) == "Develop: report what you built, produced, shipped"
 
 
-def test_a_report_in_the_wrong_phase_reads_as_a_sentence_in_polish(store):
+def test_a_report_in_the_wrong_phase_reads_as_a_sentence_in_polish_hungarian_and_greek(store):
     """A tile built reported in another phase (p.6: developments are built in Develop, worlds in Settle) is warned in
     every language. Polish said "zbudowano Spice World zgłoszone w czasie: …", a clause then a neuter participle
     agreeing with nothing (and "wyprodukowany towar zgłoszone", a masculine noun with a neuter participle); it now
-    says what was reported, then when, with the impersonal "zgłoszono" that needs no agreement."""
+    says what was reported, then when, with the impersonal "zgłoszono" that needs no agreement. Hungarian read two
+    participles in a row ("Spice World megépítve bejelentve ekkor: …"): it names the building, then says when it was
+    reported ("… megépítése: ekkor jelentették be: …"); Greek chained two verbs ("Spice World: χτίστηκε: δηλώθηκε
+    …"): the report's time follows as its own clause ("…· η δήλωση έγινε κατά τη διάρκεια: …")."""
     flow = flow_of(store, "roll")
     setup_roll(flow)
     flow.report("Ann", "select", {"phase": "settle"})
@@ -86,3 +89,9 @@ def test_a_report_in_the_wrong_phase_reads_as_a_sentence_in_polish(store):
     polish = [i18n.localize(f, "pl") for f in found]
     assert polish == ["wyprodukowany towar: zgłoszono w czasie: Rozwój, a nie Produkcja",
                       "zbudowano Spice World: zgłoszono w czasie: Rozwój, a nie Kolonizacja"]
+    assert [i18n.localize(f, "hu") for f in found] == [
+        "egy termelt áru: ekkor jelentették be: Fejlesztés, nem ekkor: Termelés",
+        "Spice World megépítése: ekkor jelentették be: Fejlesztés, nem ekkor: Letelepedés"]
+    assert [i18n.localize(f, "el") for f in found] == [
+        "ένα προϊόν παράχθηκε· η δήλωση έγινε κατά τη διάρκεια: Ανάπτυξη, όχι: Παραγωγή",
+        "Spice World: χτίστηκε· η δήλωση έγινε κατά τη διάρκεια: Ανάπτυξη, όχι: Αποίκιση"]
