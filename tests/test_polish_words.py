@@ -175,3 +175,45 @@ def test_polish_labels_are_in_sentence_case():
     """Polish writes common nouns in lowercase inside a sentence: Eclipse's tie-break reads "zasoby: pieniądze + nauka
     + materiały" (End of the game: the most resources; "Pieniądze + Nauka + Materiały" before)."""
     assert [(english, said) for english, said in pairs("pl") if title_cased(english, said, PL_NAMES)] == []
+
+
+CARD_PARTICIPLE = re.compile(r"(?:^|: )\{(?:card|world)\} \w+(?:na|ta|ny|ty|ne|te)\b")
+"""A card's bare name followed by a past participle of one gender ("{card} położona", "{card} użyta"): the
+participle agrees with a noun the sentence never says (a world is "świat", masculine). The impersonal "położono",
+"odrzucono", "użyto" needs no agreement."""
+
+CARD_PRONOUN = re.compile(r"\b(?:jej|ją|jego|go)\b")
+"""A pronoun standing for the card ("poza jej pierwszym wyłożeniem"): it agrees with a noun the sentence must say
+("do świata {card} poza jego …", "użyto karty {card} …, w której ją położono")."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("{card} położona poza fazą {phase} (teraz: {now})", True),
+    ("{card}: położono poza fazą {phase} (teraz: {now})", False),
+    ("{card} użyta w fazie, w której ją położono; jej zdolność działa od następnej fazy", True),
+    ("użyto karty {card} w fazie, w której ją położono; jej zdolność działa od następnej fazy", False),
+    ("towar windfall dodany do {card} poza jej pierwszym wyłożeniem", True),
+    ("towar windfall dodany do świata {card} poza jego pierwszym wyłożeniem", False),
+])
+def test_a_card_left_to_agree_with_an_unsaid_noun_is_found(text, found):
+    assert bool(CARD_PARTICIPLE.search(text) or bare_card_pronoun(text)) is found
+
+
+def bare_card_pronoun(text: str) -> bool:
+    """``text`` names a card bare and stands a pronoun for it, and never says the noun the pronoun agrees with."""
+    return bool(CARD_PRONOUN.search(text)) and not re.search(r"\b(?:kart|świat)\w*", text)
+
+
+def test_no_polish_race_or_roll_message_leaves_a_card_to_agree_with_an_unsaid_noun():
+    """"Spice World położona poza fazą Kolonizacja", "towar windfall dodany do Gem World poza jej pierwszym
+    wyłożeniem": a feminine participle or pronoun for a world (świat); every Polish message of the Race and Roll
+    rules and flows says the card's noun or the impersonal form."""
+    from tests.catalogs import ROOT, forms, messages_saying, said_in
+
+    said = (said_in(*(ROOT / "rules" / "race").glob("*.py"), ROOT / "companion" / "flows" / "race.py", problems="race")
+            | said_in(*(ROOT / "rules" / "roll").glob("*.py"), ROOT / "companion" / "flows" / "roll.py",
+                      problems="roll"))
+    naming = [text for message in messages_saying("pl", said) for text in forms(message.string)
+              if re.search(r"\{(?:card|world)\}", text)]
+    assert len(naming) >= 30
+    assert [text for text in naming if CARD_PARTICIPLE.search(text) or bare_card_pronoun(text)] == []
