@@ -208,3 +208,35 @@ def test_a_race_taken_back_at_setup_is_said_without_a_gendered_none(store, lang,
         setup.add_player(name)
     setup.choose("Ágnes", "races", "Sheptas")
     assert say(setup.choose("Ágnes", "races", ""), lang) == said
+
+
+PASSIVE_PARTICIPLE = re.compile(r"\blett (?:\w+ )?\w+(?:va|ve)\b|\b\w+(?:va|ve) \w+(?:va|ve)\b")
+"""A "lett" + participle passive ("{paid} lett fizetve", "kocka lett bejelentve") or two participles in a row
+("megépítve bejelentve"): Hungarian says who did it with an impersonal verb ("lappal fizettek", "kockát jelentettek
+be", "ekkor jelentették be")."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("{card} itt {n} lapba kerül, de {paid} lett fizetve", True),
+    ("{player} {n} kockája nem lett bejelentve a sávon", True),
+    ("Spice World megépítve bejelentve ekkor: Fejlesztés", True),
+    ("{card} itt {n} lapba kerül, de {paid} lappal fizettek", False),
+    ("Spice World megépítése: ekkor jelentették be: Fejlesztés, nem ekkor: Letelepedés", False),
+    ("2 játékos: az extra fehér kocka nincs bejelentve", False),
+])
+def test_a_passive_participle_is_found(text, found):
+    assert bool(PASSIVE_PARTICIPLE.search(text)) is found
+
+
+def test_no_hungarian_race_or_roll_message_says_what_was_done_with_a_passive_participle():
+    """"Spice World megépítve bejelentve ekkor: Fejlesztés" (a wrong-phase warning of Roll), "de 2 lett fizetve",
+    "3 kék kocka lett bejelentve": every Hungarian message of the Race and Roll rules and flows says what the table
+    did with a verb."""
+    from tests.catalogs import ROOT, forms, messages_saying, said_in
+
+    said = (said_in(*(ROOT / "rules" / "race").glob("*.py"), ROOT / "companion" / "flows" / "race.py", problems="race")
+            | said_in(*(ROOT / "rules" / "roll").glob("*.py"), ROOT / "companion" / "flows" / "roll.py",
+                      problems="roll"))
+    texts = [text for message in messages_saying("hu", said) for text in forms(message.string) if text]
+    assert len(texts) >= 150
+    assert [text for text in texts if PASSIVE_PARTICIPLE.search(text)] == []
