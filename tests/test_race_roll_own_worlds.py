@@ -165,8 +165,8 @@ def test_roll_a_good_goes_on_a_world_with_room_and_is_shipped_from_one_with_a_go
 
 
 @pytest.mark.parametrize("lang, none, why", [
-    ("el", "κάθε κόσμος σας που κρατά προϊόντα είναι γεμάτος: ένας κόσμος κρατά 1 προϊόν, 2 με το Galactic "
-           "Reserves (σ.7 Παραγωγή)", "στο Spice World δεν υπάρχει προϊόν για αποστολή (σ.7 Αποστολή)"),
+    ("el", "κάθε κόσμος σας που κρατά προϊόντα είναι γεμάτος: ένας κόσμος κρατά 1 προϊόν, 2 με Galactic "
+           "Reserves (σ.7 Παραγωγή)", "στον Spice World δεν υπάρχει προϊόν για αποστολή (σ.7 Αποστολή)"),
     ("pl", "każdy twój świat, który może mieć towary, jest pełny: świat ma 1 towar, 2 z Galactic Reserves "
            "(s. 7 Produkcja)", "na Spice World nie ma towaru do wysłania (s. 7 Transport)"),
     ("hu", "minden világod, amelyen lehet áru, megtelt: egy világon 1 áru lehet, a Galactic Reserves-szel 2 "
