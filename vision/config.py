@@ -31,6 +31,13 @@ class D6Config:
         min_relative_side: with two or more read dice in the frame, an unreadable candidate smaller
             than this times their median side is dropped (dice of a roll have about one size).
         max_dice: at most this many candidates are kept per frame (strongest first).
+        coarse_scale: dice too large for the detector (a webcam close over the table) are missed and
+            their pips found as small unreadable dice instead; where a read leaves at least
+            ``coarse_min_unreadable`` unreadable dice, the frame is looked at again at this times the
+            detector scale, and a die read there with a value replaces the unreadable dice whose centres
+            it holds, provided it holds no die read with a value (:func:`vision.d6.merge_coarse`).
+            0 = no second look.
+        coarse_min_unreadable: unreadable dice in a read that call for the second, coarser look.
         patch_size: side in pixels of the square patch the classifier reads.
         patch_context: patch side = this times the longer side of the die box. The classifier was
             trained on patches of 1.35 x the labelled box side, jittered by a factor of 0.86-1.22
@@ -68,6 +75,8 @@ class D6Config:
     nested_area_ratio: float = 0.5
     min_relative_side: float = 0.6
     max_dice: int = 64
+    coarse_scale: float = 0.6
+    coarse_min_unreadable: int = 2
     patch_size: int = 48
     patch_context: float = 1.2
     patch_angles: tuple[float, ...] = (0.0, 45.0)

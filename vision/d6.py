@@ -331,6 +331,42 @@ def assemble_observations(
     return tuple(dice)
 
 
+def merge_coarse(
+    fine: tuple[DieObservation, ...], coarse: tuple[DieObservation, ...]
+) -> tuple[DieObservation, ...]:
+    """Replace pips read as small unreadable dice by the die a coarser look read around them.
+
+    Args:
+        fine: the observations of the read at the detector's own scale (boxes in frame pixels).
+        coarse: the observations of the same frame read at a coarser scale (boxes in frame pixels).
+
+    Returns:
+        ``fine`` where a coarse die with a value holds (by their centres) at least two unreadable
+        fine dice and no fine die with a value: those unreadable dice are dropped and the coarse die
+        taken; highest confidence first. Fine dice with a value are never dropped.
+    """
+    def centre_in(d: DieObservation, box) -> bool:
+        x, y, w, h = box
+        cx, cy = d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2
+        return x <= cx <= x + w and y <= cy <= y + h
+
+    dropped: set[int] = set()
+    taken = []
+    for big in coarse:
+        if big.value is None:
+            continue
+        held = [i for i, d in enumerate(fine) if i not in dropped and centre_in(d, big.box)]
+        if any(fine[i].value is not None for i in held) or len(held) < 2:
+            continue
+        dropped.update(held)
+        taken.append(big)
+    if not taken:
+        return fine
+    dice = [d for i, d in enumerate(fine) if i not in dropped] + taken
+    dice.sort(key=lambda d: -d.confidence)
+    return tuple(dice)
+
+
 def load_net(path, inference: InferenceConfig | None = None) -> Model:
     """Load a d6 ONNX model with the runtime ``inference`` chooses (:func:`vision.inference.load_model`).
 
@@ -408,7 +444,8 @@ class D6Reader:
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
         return DiceRead(w, h, dice, r.timings_ms)
 
-    def _read(self, frame: np.ndarray, scale: float | None, timings: dict[str, float]) -> DiceRead:
+    def _read(self, frame: np.ndarray, scale: float | None, timings: dict[str, float],
+              look_again: bool = True) -> DiceRead:
         cfg = self.config
         stage = functools.partial(timed_stage, timings)
         blob, scale = stage("prepare", prepare_detector_input, frame, cfg, scale)
@@ -417,6 +454,10 @@ class D6Reader:
         patches = stage("crop", extract_patches, frame, candidates.boxes, cfg)
         probs = stage("classify", classify_patches, self._classifier, patches, cfg)
         dice = stage("assemble", assemble_observations, candidates, probs, cfg)
+        if (look_again and cfg.coarse_scale > 0
+                and sum(d.value is None for d in dice) >= cfg.coarse_min_unreadable):
+            coarse = stage("coarse", self._read, frame, scale * cfg.coarse_scale, {}, False)
+            dice = merge_coarse(dice, coarse.dice)
         return DiceRead(
             width=frame.shape[1], height=frame.shape[0], dice=dice, timings_ms=timings
         )
