@@ -56,7 +56,7 @@ from vision import D6Config, D6Reader, DiceRead, annotate
 from vision.inference import RUNTIMES, InferenceConfig, set_opencv_threads
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-STAGES = ("validate", "prepare", "detect", "decode", "crop", "classify", "assemble")
+STAGES = ("validate", "prepare", "detect", "decode", "crop", "classify", "assemble", "coarse")
 
 
 def shared_dir() -> Path:

@@ -17,6 +17,9 @@ Pipeline (each stage a named function of its inputs and the :class:`D6Config`):
    turns.
 7. ``assemble_observations`` -- drop "no die" candidates, pips seen as small dice (nested boxes,
    size consistency), report the value or ``None`` (unreadable) with a confidence.
+8. ``merge_coarse``         -- where two or more dice are unreadable, stages 2-7 again at a coarser
+   scale; a die read there with a value replaces the unreadable ones it holds (pips of a die too
+   large for the detector).
 
 Models are ONNX files run by :mod:`vision.inference` (ONNX Runtime where installed, else ``cv2.dnn``;
 ``D6Config.inference`` chooses).
@@ -409,7 +412,8 @@ class D6Reader:
 
         Returns:
             :class:`DiceRead` with boxes in frame pixels and per-stage timings
-            (validate, prepare, detect, decode, crop, classify, assemble) in milliseconds.
+            (validate, prepare, detect, decode, crop, classify, assemble, and coarse when the
+            second look ran: see ``D6Config.coarse_scale``) in milliseconds.
 
         Raises:
             BadFrame: ``frame`` is not a non-empty ``uint8[H, W, 3]`` array.
