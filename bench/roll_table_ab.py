@@ -126,6 +126,8 @@ def other_cards(adapter):
 
         def read_first(self, frame):
             seen, due = self._told().read_first(frame)
+            if len(inspect.signature(due).parameters) < 2:   # a tree whose second look is told of no die read
+                return ours(seen), lambda more, dice=(): due(more)
             return ours(seen), due
 
         def read_changes(self, frame, previous, boxes):

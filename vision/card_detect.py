@@ -15,11 +15,13 @@ Each step is a pure function of ``(config, data)``, timed by :func:`vision.timin
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
+from .card_leftover import die_sized, die_top_shaped, place_share
 from .card_outline import quad_axes, snap_to_outline
 from .card_split import lattice_fit, split_blob
 from .foreground import TableMemory, foreground_mask
@@ -75,7 +77,13 @@ class CardsConfig:
             a 41-63 mm card or tile); die_fill: a die's top fills at least this fraction of its fitted
             rectangle and is at most 1.3 times as long as wide.
         loose_min_area: the second look runs only where what the first look and the calibration markers leave
-            unexplained is at least this fraction of a card's area (less holds no card of it).
+            unexplained is at least this fraction of a card's area (less holds no card of it) ...
+        loose_min_place: ... and where, the pieces shaped like a die's top (``die_side``, ``die_fill``) and the dice
+            a dice read reported (sure or not; ``find_card_quads``' ``defer``) not counted, some square of the
+            card's long side holds at least this fraction of a card's area of it
+            (:func:`vision.card_leftover.place_share`): a card the second look finds lies in one place. On the full
+            Roll tables of ``bench/full_table.py`` (layout seeds 1-8, dice told) the dice leave at most 0.09 there
+            (about one card's area in all); on full Race tables the second look's cards leave 0.5-0.66.
         neighbour_gap, neighbour_rings, neighbour_occupancy: the second look also tries the places beside the
             cards found (:func:`neighbour_quads`): a card plus this gap (fraction of the short side) away, this
             many steps out, where at least this fraction of the place is foreground.
@@ -151,6 +159,7 @@ class CardsConfig:
     loose_join_frac: float = 0.35
     loose_density: float = 0.3
     loose_min_area: float = 0.1
+    loose_min_place: float = 0.2
     neighbour_gap: float = 0.04
     neighbour_rings: int = 3
     neighbour_occupancy: float = 0.1
@@ -412,7 +421,10 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     float[N, 2] polygons in px of ``frame`` that are known not to be cards, such as the calibration markers,
     count as explained) is less than ``loose_min_area`` of a card's area in all -- a card of the second look
     needs that much foreground (a place beside the cards found, ``neighbour_occupancy``; joined pieces, a
-    good part of a card). A table whose first look found every card then costs one foreground count more.
+    good part of a card) -- or when no square of the card's long side holds ``loose_min_place`` of a card's area
+    of it, the pieces shaped like a die's top not counted (:func:`vision.card_leftover.place_share`, timed as
+    ``loose_gate``: dice scattered among the cards add up to a card's area, but not in one place). A table whose
+    first look found every card then costs one foreground count more.
 
     ``read``: float[4, 2] quads in px of ``frame`` of cards already read (a window read after a change: the cards
     kept from the last read); with a known card size their foreground, with a rim of ``read_rim`` x the card's
@@ -421,10 +433,13 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     a blob of its own. Without a known card size: unused (the card size is estimated from all the blobs).
 
     ``defer``: a list, to read the first look alone (its quads returned, none loose) and learn later whether the
-    second look finds anything: appended is ``due(more)``, True when, with ``more`` (float[N, 2] polygons in px of
-    ``frame``, known to be no card) added to ``explained``, the second look finds a place (it is looked at then, its
-    stages timed in ``timings``); when False, a read told of ``more`` from the start returns this first look's quads
-    and nothing more.
+    second look finds anything: appended is ``due(more, dice=())``, True when, with ``more`` (float[N, 2] polygons in
+    px of ``frame``, known to be no card) added to ``explained``, the second look finds a place (it is looked at then,
+    its stages timed in ``timings``); when False, a read told of ``more`` from the start returns this first look's
+    quads and nothing more, but for a place only the foreground of ``dice`` would make. ``dice`` (float[N, 2]
+    polygons in px of ``frame``): every die a dice read reported, sure or not, left out of what ``loose_min_place``
+    counts only (a die read less surely may be a face printed in a card's art, and the second look itself still sees
+    it: taking it out of the foreground could lose the card it lies on).
     """
     c = config or CardsConfig()
     t = timings if timings is not None else {}
@@ -444,28 +459,36 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None)
     known = [np.asarray(p, np.float64) * s for p in (explained or [])]
 
-    def look_again(polygons: list[np.ndarray]) -> tuple[list[np.ndarray], list[bool]]:
+    def look_again(polygons: list[np.ndarray], dice: list[np.ndarray]) -> tuple[list[np.ndarray], list[bool]]:
         if not second:
             return list(quads), [False] * len(quads)
-        return _second_look(img, mask, quads, polygons, doubtful, aspect, cp, c, gmag, t)
+        return _second_look(img, mask, quads, polygons, doubtful, aspect, cp, c, gmag, t, dice)
+
+    def work(polygons: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.asarray(p, np.float64) * s for p in polygons]
 
     if defer is not None:   # the first look alone; the second told of ``more`` too, later, for whether it finds any
-        defer.append(lambda more: any(look_again(known + [np.asarray(p, np.float64) * s for p in more])[1]))
+        defer.append(lambda more, dice=(): any(look_again(known + work(more), work(dice))[1]))
         return [q / s for q in order_quads(quads)], [False] * len(quads)
-    quads, loose = look_again(known)
+    quads, loose = look_again(known, [])
     return [q / s for q in order_quads(quads)], loose
 
 
 def _second_look(img: np.ndarray, mask: np.ndarray, first: list[np.ndarray], known: list[np.ndarray],
                  doubtful: list[np.ndarray], aspect: float | None, cp: tuple[float, float], c: CardsConfig,
-                 gmag: np.ndarray | None, t: dict[str, float]) -> tuple[list[np.ndarray], list[bool]]:
+                 gmag: np.ndarray | None, t: dict[str, float],
+                 dice: list[np.ndarray]) -> tuple[list[np.ndarray], list[bool]]:
     """:func:`find_card_quads`' second look (work px of ``img``, ``mask`` its foreground): (the first look's quads
     ``first`` then the second look's places, whether each is one), what ``first`` and the ``known`` polygons (no card)
-    leave looked at again when it is enough (or ``doubtful`` quads of the first look wait), else ``first`` alone."""
+    leave looked at again when it is enough and some of it, the ``dice`` polygons (work px) also left out, lies in one
+    card's place (``loose_min_area``, ``loose_min_place``; or ``doubtful`` quads of the first look wait), else
+    ``first`` alone."""
     quads, loose = list(first), [False] * len(first)
     # what the first look's cards and the known polygons leave: the second look's joins and its dice test read it
     left = unexplained(mask, quads + known, cp)
-    if doubtful or np.count_nonzero(left) >= c.loose_min_area * cp[0] * cp[1]:
+    if doubtful or (np.count_nonzero(left) >= c.loose_min_area * cp[0] * cp[1]
+                    and timed_stage(t, "loose_gate", place_share, unexplained(left, dice, cp) if dice else left, cp,
+                                    c.die_side, c.die_fill) >= c.loose_min_place):
         rest = left
         for key, join, density in (("loose_join", c.join_frac, 0.0), ("loose_dense", c.loose_join_frac,
                                                                         c.loose_density)):
@@ -560,15 +583,13 @@ def die_like_share(rest: np.ndarray, quads: list[np.ndarray], card_px: tuple[flo
     die = np.zeros(n, bool)
     for j in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[j])
-        if max(w, h) > 1.5 * hi or min(w, h) < 0.5 * lo:   # too big or too small whatever its turn
+        if not die_sized((w, h), (lo, hi)):   # too big or too small whatever its turn
             continue
         if (x == 0 < bx0) or (y == 0 < by0) or (x + w == sw and bx1 < W) or (y + h == sh and by1 < H):
             continue   # cut by the box, not by the image: longer than a die where it meets a quad
         cnts, _ = cv2.findContours((labels[y:y + h, x:x + w] == j).astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
-        (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-        side = math.sqrt(rw * rh)
-        die[j] = (area >= config.die_fill * rw * rh and max(rw, rh) <= 1.3 * min(rw, rh) and lo <= side <= hi)
+        die[j] = die_top_shaped(area, cv2.minAreaRect(max(cnts, key=cv2.contourArea))[1], (lo, hi), config.die_fill)
     out = []
     for q in quads:
         x0, y0 = np.maximum(np.floor(q.min(axis=0)).astype(int), 0)

@@ -279,10 +279,12 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             none), reused while they still explain the table's border (:class:`vision.foreground.TableMemory`);
             None: fitted on this frame alone. Not for a read of a window cut from the table.
         defer: a list, to read the detector's first look alone (the cards it finds, none of the second look's):
-            appended is ``due(more)``, True when, told of ``more`` (float[K, 2] frame-px polygons known to be no
-            card) as well as ``explained``, the second look would run (``find_card_quads``' ``defer``). When it is
-            False, the read is the one a read told of ``more`` from the start gives (the same cards and ids): the
-            dice read after the tiles, :func:`vision.dice_and_cards.read_dice_and_cards`' ``"tiles_first"``.
+            appended is ``due(more, dice=())``, True when, told of ``more`` (float[K, 2] frame-px polygons known to
+            be no card) as well as ``explained``, the second look would run (``find_card_quads``' ``defer``; ``dice``:
+            frame-px polygons of every die read, sure or not, which only its gate leaves out). When it is False, the
+            read is the one a read told of ``more`` from the start gives (the same cards and ids; but for a place only
+            ``dice`` would make): the dice read after the tiles, :func:`vision.dice_and_cards.read_dice_and_cards`'
+            ``"tiles_first"``.
 
     Raises:
         BadFrame: frame is not a non-empty uint8 BGR image.
@@ -384,11 +386,12 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
 
 
 def _give_due(defer: list | None, inner: list, M: np.ndarray | None, calibration: TableCalibration | None) -> None:
-    """``read_cards``' ``defer``: appended (when a list) is ``due(more)`` of frame-px polygons, ``inner``'s first
-    (``find_card_quads``' ``due`` of top-down px, ``more`` taken there by ``M`` and ``calibration``), or always False
-    (``inner`` empty: no second look)."""
+    """``read_cards``' ``defer``: appended (when a list) is ``due(more, dice=())`` of frame-px polygons, ``inner``'s
+    first (``find_card_quads``' ``due`` of top-down px, ``more`` and ``dice`` taken there by ``M`` and
+    ``calibration``), or always False (``inner`` empty: no second look)."""
     if defer is not None:
-        defer.append((lambda more: inner[0](_to_top(more, M, calibration))) if inner else (lambda more: False))
+        defer.append((lambda more, dice=(): inner[0](_to_top(more, M, calibration), _to_top(dice, M, calibration)))
+                     if inner else (lambda more, dice=(): False))
 
 
 def _to_top(polygons: Sequence[np.ndarray], M: np.ndarray, calibration: TableCalibration) -> list[np.ndarray]:

@@ -17,7 +17,9 @@ changed):
   dice, told of them, as in ``"explained"``. The dice read is ``"explained"``'s but for the art faces dropped before
   their top faces are cut instead of after the read: the dice whose box the art explains are dropped either way, the
   other dice are read alike (their confidences may move a little, and a box by a pixel: the light, the size evidence
-  and the top faces' size model are measured without the art faces).
+  and the top faces' size model are measured without the art faces). Whether a second look would run is asked with
+  every die read, sure or not, left out of what its gate counts (``due``'s ``dice``): the dice read less surely and
+  those missed leave about one tile's area of foreground on a full Roll table, but no place a tile could lie in.
 * ``"explained"``: the dice first, then each card read given the dice found as polygons known to be
   no card (:class:`vision.readers.CardsAdapter`'s ``explained``; :func:`vision.card_detect.find_card_quads`): the
   card detector's second look leaves their foreground out, so the dice among the tiles make no place of it to snap
@@ -82,9 +84,10 @@ detector finds only by its second look (a tile on a gingham cloth is pieces) wou
 
 K = TypeVar("K")
 
-FirstLook = Callable[[], tuple[Sighting, Callable[[Sequence[np.ndarray]], bool]]]
-"""A card read's first look (:func:`first_look`): (its sighting, ``due(more)``: whether told of ``more`` (float[K, 2]
-frame-px polygons known to be no card) its second look would run)."""
+FirstLook = Callable[[], tuple[Sighting, Callable[..., bool]]]
+"""A card read's first look (:func:`first_look`): (its sighting, ``due(more, dice)``: whether told of ``more``
+(float[K, 2] frame-px polygons known to be no card) its second look would run, ``dice`` (the same, every die read,
+sure or not) left out of what its gate counts only)."""
 
 
 def dice_polygons(dice: Sighting | None, min_confidence: float = 0.0) -> tuple[np.ndarray, ...]:
@@ -153,8 +156,9 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
             (:func:`kept_dice`): the card reads are told where the sure ones lie (the other orders tell them this
             frame's dice or none), and the art check passes them by (the cards under them did not change).
         first: in ``"tiles_first"``, per key of ``read_cards``, the card read's first look (:func:`first_look`:
-            called with no argument, it gives the first look's sighting and whether, told of polygons known to be no
-            card, the second look finds a place), or None (that key is read after the dice, as in ``"explained"``);
+            called with no argument, it gives the first look's sighting and ``due``: whether, told of polygons known
+            to be no card (the sure dice) and of every die read (left out of what its gate counts only), the second
+            look finds a place), or None (that key is read after the dice, as in ``"explained"``);
             a key missing: None. With no first look at all, or no ``read_dice`` (a game of cards alone: the first
             look would gain nothing, and where its second look runs the card read would read the frame twice),
             ``"tiles_first"`` reads as ``"explained"`` (``read_dice`` called with no argument). Other orders do not
@@ -184,7 +188,8 @@ def read_dice_and_cards(frame: np.ndarray, read_dice: Callable[..., Sighting] | 
     elif looked:
         dice = read_dice(tuple(c for seen, _ in looked.values() for c in seen.cards)) if read_dice is not None else None
         explained = dice_polygons(dice, SURE_DIE) if isinstance(dice, Sighting) else ()
-        cards = {k: looked[k][0] if k in looked and not looked[k][1](explained) else read(explained)
+        every = dice_polygons(dice) if isinstance(dice, Sighting) else ()
+        cards = {k: looked[k][0] if k in looked and not looked[k][1](explained, every) else read(explained)
                  for k, read in read_cards.items()}
     elif order in (TILES_FIRST, "explained") or not read_cards:
         dice = read_dice() if read_dice is not None else None

@@ -261,12 +261,13 @@ class CardsAdapter:
         return Sighting(self.name, r.width, r.height, cards=r.cards, markers=r.markers, timings_ms=r.timings_ms,
                         notes=r.notes)
 
-    def read_first(self, frame: np.ndarray) -> tuple[Sighting, Callable[[Sequence[np.ndarray]], bool]]:
+    def read_first(self, frame: np.ndarray) -> tuple[Sighting, Callable[..., bool]]:
         """(the read of the card detector's first look alone, ``due``): :meth:`read` but without the second look
-        (``read_cards``' ``defer``); ``due(more)`` (float[K, 2] frame-px polygons known to be no card besides
-        ``explained``, the dice read after the tiles) says whether the second look would run told of them: when
-        it is False, the sighting is the one :meth:`read` gives told of them (the same cards and ids). Raises
-        :class:`vision.BadFrame`."""
+        (``read_cards``' ``defer``); ``due(more, dice=())`` (float[K, 2] frame-px polygons known to be no card
+        besides ``explained``, the sure dice read after the tiles; ``dice``: every die read, sure or not, left out of
+        what the second look's gate counts only) says whether the second look would run told of them: when it is
+        False, the sighting is the one :meth:`read` gives told of ``more`` (the same cards and ids; but for a place
+        only ``dice`` would make). Raises :class:`vision.BadFrame`."""
         defer: list = []
         r = read_cards(frame, self.deck, calibration=self.calibration, zones=self.zones, config=self.config,
                        table_config=self.table_config, check_moved=self.check_moved, explained=self.explained,
