@@ -82,8 +82,9 @@ class CardsConfig:
             a dice read reported (sure or not; ``find_card_quads``' ``defer``) not counted, some square of the
             card's long side holds at least this fraction of a card's area of it
             (:func:`vision.card_leftover.place_share`): a card the second look finds lies in one place. On the full
-            Roll tables of ``bench/full_table.py`` (layout seeds 1-8, dice told) the dice leave at most 0.09 there
-            (about one card's area in all); on full Race tables the second look's cards leave 0.5-0.66.
+            Roll tables of ``bench/full_table.py`` (layout seeds 1-8, frame seeds 0 and 10, the tiles' second look
+            asked after the dice) the dice leave at most 0.12 there, mostly under 0.05 (0.6-2.8 cards' area in
+            all); on full Race tables whose second look finds places, 0.5-0.66.
         neighbour_gap, neighbour_rings, neighbour_occupancy: the second look also tries the places beside the
             cards found (:func:`neighbour_quads`): a card plus this gap (fraction of the short side) away, this
             many steps out, where at least this fraction of the place is foreground.
