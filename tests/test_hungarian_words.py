@@ -240,3 +240,14 @@ def test_no_hungarian_race_or_roll_message_says_what_was_done_with_a_passive_par
     texts = [text for message in messages_saying("hu", said) for text in forms(message.string) if text]
     assert len(texts) >= 150
     assert [text for text in texts if PASSIVE_PARTICIPLE.search(text)] == []
+
+
+def test_no_hungarian_among_the_stars_message_says_what_was_paid_with_a_passive_participle():
+    """"{paid} lett fizetve", "az energia innen lett fizetve" (a card's energy, Among the Stars: Energy): the
+    energy paid for a card is said with a verb, "{paid} energiát fizettek", "az energiát innen fizették"."""
+    from tests.catalogs import ROOT, forms, messages_saying, said_in
+
+    said = said_in(*(ROOT / "rules" / "among_the_stars").glob("*.py"), ROOT / "companion" / "flows" / "among.py")
+    texts = [text for message in messages_saying("hu", said) for text in forms(message.string) if text]
+    assert len(texts) >= 100
+    assert [text for text in texts if PASSIVE_PARTICIPLE.search(text)] == []
