@@ -38,6 +38,9 @@ def test_enroll_then_read_json(enrolled, tmp_path, capsys):
     profile = tmp_path / "mine.json"
     assert main(["enroll", "roll-dice", str(root / "enroll"), "--out", str(profile)]) == 0
     assert profile.exists()
+    # the profile is played with `run --game roll`: `read` on a whole table would count the tiles' symbols as dice
+    said = capsys.readouterr().out
+    assert f"use it with: companion run --game roll --dice-profile {profile}" in said and "companion read" not in said
     scene = render_scene(12345, SceneConfig(symbol_set="A"), faces_by_colour=faces)
     image = tmp_path / "table.png"
     cv2.imwrite(str(image), scene.image)

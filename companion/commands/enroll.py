@@ -128,18 +128,13 @@ def cmd_enroll_dice(folder: Path, out: Path, dice: Any, warn_missing: bool = Tru
         print(_("companion enroll: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_INPUT
     _say_skipped(skipped)
-    if dice.name == "roll":
-        print(
-            _("saved dice profile {profile}; use it with: companion read IMAGE --dice roll --profile {profile}").format(
-                profile=saved
-            )
+    # Roll dice are played with `run --game roll`: only there is a die read unsure on a tile set aside as its print
+    # (a full table read by `companion read` counts the tiles' symbols as dice too)
+    print(
+        _("saved dice profile {profile}; use it with: companion run --game {game} --dice-profile {profile}").format(
+            profile=saved, game=dice.name
         )
-    else:
-        print(
-            _("saved dice profile {profile}; use it with: companion run --game {game} --dice-profile {profile}").format(
-                profile=saved, game=dice.name
-            )
-        )
+    )
     return EXIT_OK
 
 def _walk_options(args: argparse.Namespace) -> str:
