@@ -6,7 +6,8 @@ A game at the table is its rules engine (``rules``) plus one flow module. The fl
 colours, options and their checks); the module adds only what is about the table:
 
 - the report forms a phone fills in (:class:`Form`, :class:`Field`; :func:`parse_form` checks a posted one;
-  all three from :mod:`companion.flow_forms`, named here too so a flow module imports its API from one place);
+  all three from :mod:`companion.flow_forms`, named here too so a flow module imports its API from one place); a
+  game whose goods lie on worlds lists them with :func:`goods_choices` (:mod:`companion.flow_goods`);
 - the columns each player's row shows (:class:`Column`: Roll's tableau, credits, VP; any game's resources);
 - boards to draw (:class:`Board` of :class:`Cell`: a shared hex map, each player's grid);
 - how the engine's view and progress read as a round at the table (:class:`TableRound`: phases, pool, note,
@@ -25,6 +26,7 @@ from typing import Any, ClassVar, Protocol
 
 from companion.errors import BadEntry
 from companion.flow_forms import FIELD_KINDS, MAX_DICE, WHOLE_DIGITS, Field, Form, parse_form, whole_number
+from companion.flow_goods import GoodsWords, GoodsWorld, goods_choices
 from companion.i18n import Listing, Text, message_of
 from rules import BadEvent, Event, GameInfo, Option, Progress, ScoreBreakdown
 from rules.settings import check_settings
@@ -40,12 +42,15 @@ __all__ = [
     "FlowBase",
     "Form",
     "GameSpec",
+    "GoodsWords",
+    "GoodsWorld",
     "RESERVED_KEYS",
     "STANDARD_COLUMNS",
     "TableRound",
     "Throw",
     "ThrownDie",
     "WHOLE_DIGITS",
+    "goods_choices",
     "parse_form",
     "whole_number",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
-from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
+from companion.flow_spec import Column, Field, FlowBase, Form, GoodsWords, GoodsWorld, TableRound, goods_choices
 from companion.i18n import AND, Listing, Text, in_game, lazy
 from rules import Event, Progress
 from rules.names import term
@@ -72,6 +72,19 @@ def _tie_without_hands(view: Mapping[str, Any]) -> str:
     return Text("tied on {vp} VP: the tie-break counts cards in hand + goods (Race for the Galaxy, end of game); Cards "
                 "in hand not reported this round: {names}. Report it on the phone first, or press {next} again to end "
                 "the game without it", names=Listing(missing, AND), vp=best, next=Text("Next"))
+
+
+def _goods_words(player: str) -> GoodsWords:
+    """What Race's goods forms say to ``player`` (three uses of a card: a good is a card face down on a production or
+    windfall world; Produce phase: a world holds at most one; Consume phase: a good is consumed from its world)."""
+    return GoodsWords(
+        no_world=Text("no world in your tableau holds goods: only production and windfall worlds do (Race for the "
+                      "Galaxy, three uses of a card)"),
+        all_full=Text("every world of yours that holds goods has one already: a world holds at most one (Race for the "
+                      "Galaxy, Produce phase)"),
+        none_on=Text("no good lies on a world of yours (Race for the Galaxy, Consume phase)"),
+        full=lambda w: Text("{card} already holds a good; a world holds at most one", card=w.name),
+        empty=lambda w: Text("no good lies on {card} in {player}'s tableau", card=w.name, player=player))
 
 
 def _actions() -> dict[str, Mapping[str, Any]]:
@@ -134,27 +147,10 @@ class RaceFlow(FlowBase):
         deck = cards()
         holding = {c["card"]: bool(c.get("goods")) for c in me.get("tableau") or ()
                    if c["card"] in deck and deck[c["card"]].is_world and deck[c["card"]].goods}
-        if not holding:
-            left = {"choices": [], "none": Text("no world in your tableau holds goods: only production and windfall "
-                                                "worlds do (Race for the Galaxy, three uses of a card)")}
-            return {"good": {"world": left}, "consumed": {"world": dict(left)}}
         # a world holds at most one good (Produce phase); a good is consumed from a world it lies on (Consume phase)
-        form = {f.id: f.label for f in self.forms(view)}
-        empty = sorted(w for w, good in holding.items() if not good)
-        full = sorted(w for w, good in holding.items() if good)
-        good = {"choices": empty,
-                "none": Text("every world of yours that holds goods has one already: a world holds at most one (Race "
-                             "for the Galaxy, Produce phase)"),
-                "why": {w: Text("{form}: {problem}", form=form["good"],
-                                problem=Text("{card} already holds a good; a world holds at most one", card=w))
-                        for w in full}}
-        consumed = {"choices": full,
-                    "none": Text("no good lies on a world of yours (Race for the Galaxy, Consume phase)"),
-                    "why": {w: Text("{form}: {problem}", form=form["consumed"],
-                                    problem=Text("no good lies on {card} in {player}'s tableau", card=w,
-                                                 player=player))
-                            for w in empty}}
-        return {"good": {"world": good}, "consumed": {"world": consumed}}
+        form = {f.id: f for f in self.forms(view)}
+        return goods_choices([GoodsWorld(w, int(holding[w]), 1) for w in sorted(holding)], form["good"],
+                             form["consumed"], "world", _goods_words(player))
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request

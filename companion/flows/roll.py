@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
-from companion.flow_spec import Column, Field, FlowBase, Form, TableRound
+from companion.flow_spec import Column, Field, FlowBase, Form, GoodsWords, GoodsWorld, TableRound, goods_choices
 from companion.i18n import N_, Listing, Text, in_game, lazy, plural
 from rules import Event, Progress
 from rules.roll import ROLL_GAME
@@ -290,6 +290,22 @@ _GOODS_WORLDS = tuple(sorted(w.name for w in catalogue().worlds.values() if w.ho
 placed and Good shipped forms list them."""
 
 
+def _goods_words(most: int) -> GoodsWords:
+    """What Roll's goods forms say to a player whose worlds hold at most ``most`` goods each (p.7 Produce: a producer
+    becomes a good on one of your non-gray worlds, 1 a world, 2 with Galactic Reserves; p.7 Ship: a good is shipped
+    from a world it lies on)."""
+    full = (N_("{count} goods on {world}: a world holds 2 with Galactic Reserves") if most == 2
+            else N_("{count} goods on {world}: a world holds 1 without Galactic Reserves"))
+    return GoodsWords(
+        no_world=Text("none of your worlds holds goods yet: gray worlds hold none, and a world holds goods once it is "
+                      "built (p.7 Produce)"),
+        all_full=Text("every world of yours that holds goods is full: a world holds 1 good, 2 with Galactic Reserves "
+                      "(p.7 Produce)"),
+        none_on=Text("none of your worlds holds a good to ship (p.7 Ship)"),
+        full=lambda w: Text(full, count=w.goods + 1, world=w.name),
+        empty=lambda w: Text("{world} holds no good to ship (p.7 Ship)", world=w.name))
+
+
 def _faction_label(f: Any) -> str:
     return " / ".join(f.names)
 
@@ -403,28 +419,11 @@ class RollFlow(FlowBase):
         if me is None:
             return {}
         mine = set(me.get("worlds") or ())
-        worlds = [w for w in _GOODS_WORLDS if w in mine]
-        if not worlds:
-            left = {"choices": [], "none": Text("none of your worlds holds goods yet: gray worlds hold none, and a "
-                                                "world holds goods once it is built (p.7 Produce)")}
-            return {"good": {"world": left}, "ship": {"world": dict(left)}}
         # a world holds 1 good, 2 with Galactic Reserves (p.7 Produce); a good is shipped from a world it lies on
-        goods = {w: len(me.get("goods", {}).get(w) or ()) for w in worlds}
         most = good_capacity(me.get("developments") or ())
-        label = {f.id: f.label for f in self.forms(view)}
-        full = (N_("{count} goods on {world}: a world holds 2 with Galactic Reserves") if most == 2
-                else N_("{count} goods on {world}: a world holds 1 without Galactic Reserves"))
-        good = {"choices": [w for w in worlds if goods[w] < most],
-                "none": Text("every world of yours that holds goods is full: a world holds 1 good, 2 with Galactic "
-                             "Reserves (p.7 Produce)"),
-                "why": {w: Text("{form}: {problem}", form=label["good"],
-                                problem=Text(full, count=goods[w] + 1, world=w)) for w in worlds if goods[w] >= most}}
-        ship = {"choices": [w for w in worlds if goods[w]],
-                "none": Text("none of your worlds holds a good to ship (p.7 Ship)"),
-                "why": {w: Text("{form}: {problem}", form=label["ship"],
-                                problem=Text("{world} holds no good to ship (p.7 Ship)", world=w))
-                        for w in worlds if not goods[w]}}
-        return {"good": {"world": good}, "ship": {"world": ship}}
+        worlds = [GoodsWorld(w, len(me.get("goods", {}).get(w) or ()), most) for w in _GOODS_WORLDS if w in mine]
+        form = {f.id: f for f in self.forms(view)}
+        return goods_choices(worlds, form["good"], form["ship"], "world", _goods_words(most))
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request
