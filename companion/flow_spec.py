@@ -314,6 +314,14 @@ class GameSpec(Protocol):
         """The hidden end-of-game entry forms open to ``player`` now (:meth:`FlowBase.entry_forms`), or []."""
         ...
 
+    def choice_groups(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """The choices a long list shows ``player`` first, under labels (:meth:`FlowBase.choice_groups`)."""
+        ...
+
+    def form_notes(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, Any]:
+        """What a form says to ``player`` now under its fields (:meth:`FlowBase.form_notes`)."""
+        ...
+
     def cell_choices(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """The pieces of ``player``'s board a cell field offers, by another field's value
         (:meth:`FlowBase.cell_choices`)."""
@@ -452,6 +460,22 @@ class FlowBase:
         {"choices": [choice, ...], "none": what the form says instead of an empty list, "why" (optional): {choice
         left out: why it is refused, where the flow knows better than :meth:`outside_choices`}}}}``. The default
         narrows nothing: ``{}``."""
+        return {}
+
+    def choice_groups(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """What a long list of choices shows ``player`` first, the choices they most likely mean now (Roll for the
+        Galaxy's Tile built: the tiles of their construction zone, then the side the phase builds; Race for the
+        Galaxy's Card placed: the cards the phase places), as ``{form id: {field name: {"groups": [{"label": what
+        the group is, "choices": [choice, ...]}, ...], "rest": the label of every other choice}}}``. The phone lists
+        each group's choices that the field offers under its label, in the group's order, then the field's other
+        choices in the field's order under ``rest``. An order only: every choice of the field can still be reported
+        (:meth:`choices_now` narrows). The default groups nothing: ``{}``."""
+        return {}
+
+    def form_notes(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, Any]:
+        """What a form says to ``player`` now, under its fields and before its :attr:`Form.hint`, where it depends on
+        the table (Roll for the Galaxy's VP chips taken in V Ship: the chips a Consume has paid already, and that the
+        number asked is the phase's total), as ``{form id: text}``. The default says nothing: ``{}``."""
         return {}
 
     def cell_choices(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:

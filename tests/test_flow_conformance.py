@@ -56,7 +56,7 @@ BGSTATS_GAME_KEYS = {"name", "bggId", "sourceGameId", "highestWins", "noPoints",
 BGSTATS_PLAYER_KEYS = {"name", "score", "winner", "seatOrder", "startPlayer", "role", "color"}
 VIEW_KEYS = {"flow", "game", "title", "round", "round_label", "stage", "turn", "note", "phases", "pool", "pool_label",
              "columns", "players", "boards", "throws", "last_round", "ending", "over", "next", "forms", "open_forms",
-             "choices_now",
+             "choices_now", "choice_groups", "form_notes",
              "findings",
              "result", "export"}
 FRAME = (320, 240)  # px: the frames the setup step makes its zones for
@@ -244,6 +244,14 @@ def _check_view(flow: GameFlow, game: Any, state: Any, where: str) -> dict[str, 
     view = flow.view()
     assert _json(view) == view, f"{where}: the flow's view is not plain JSON"
     assert VIEW_KEYS <= set(view), f"{where}: {sorted(VIEW_KEYS - set(view))} missing"
+    fields = {(f["id"], x["name"]): x for f in view["forms"] for x in f["fields"]}
+    for player, grouped in view["choice_groups"].items():  # an order of a field's own choices, under labels
+        for form, by_field in grouped.items():
+            for name, order in by_field.items():
+                offered = fields[form, name]["choices"]
+                listed = [c for g in order["groups"] for c in g["choices"]]
+                assert order["rest"] and all(g["label"] for g in order["groups"]), where
+                assert set(listed) <= set(offered) and len(listed) == len(set(listed)), (where, player, form, name)
     progress: Progress = game.progress(state)
     assert (view["round"], view["stage"], view["turn"], view["ending"], view["over"]) == (
         progress.round, progress.stage, progress.turn, list(progress.ending), progress.over), where

@@ -9,6 +9,7 @@ round is played to its end.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -151,6 +152,27 @@ class RaceFlow(FlowBase):
         form = {f.id: f for f in self.forms(view)}
         return goods_choices([GoodsWorld(w, int(holding[w]), 1) for w in sorted(holding)], form["good"],
                              form["consumed"], "world", _goods_words(player))
+
+    def choice_groups(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """Card placed lists first the cards ``player`` can place in the phase now played: in Develop the
+        developments, in Settle the worlds (Race for the Galaxy, Develop phase, Settle phase), less a development
+        already in their tableau (a tableau holds one copy of each development) and a card whose every copy is in
+        play (components: the deck's count); then every other card. Outside Develop and Settle: {}."""
+        step = view.get("step")
+        if progress.stage != "phases" or step is None:
+            return {}
+        phase = view["steps"][step]["phase"]
+        me = next((p for p in view.get("players", ()) if p.get("name") == player), None)
+        if me is None or phase not in ("develop", "settle"):
+            return {}
+        deck = cards()
+        in_play = Counter(c["card"] for p in view["players"] for c in p.get("tableau") or ())
+        mine = {c["card"] for c in me.get("tableau") or ()}
+        develop = phase == "develop"
+        can = [n for n in sorted(deck) if (deck[n].is_development if develop else deck[n].is_world)
+               and in_play[n] < deck[n].count and not (develop and n in mine)]
+        label = in_game("Race for the Galaxy", "Developments") if develop else Text("Worlds")
+        return {"card": {"card": {"groups": [{"label": label, "choices": can}], "rest": Text("Other cards")}}}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request

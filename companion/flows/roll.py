@@ -306,6 +306,62 @@ def _goods_words(most: int) -> GoodsWords:
         empty=lambda w: Text("{world} holds no good to ship (p.7 Ship)", world=w.name))
 
 
+_TILE_NAMES = frozenset({t.development.name for t in catalogue().game_tiles}
+                       | {t.world.name for t in catalogue().game_tiles})
+"""Both sides of every game tile (rules/data/roll/tiles.json), as Tile built lists them."""
+
+
+def _tiles_held(p: Mapping[str, Any]) -> list[str]:
+    """The tile sides a player's view row holds: the tableau's developments and worlds and the construction zone's
+    two stacks (faction and home world tiles among them are no game tiles)."""
+    zone = p.get("construction_zone") or {}
+    return [*(p.get("developments") or ()), *(p.get("worlds") or ()), *(zone.get("development") or ()),
+            *(zone.get("world") or ())]
+
+
+_SHIP = Text("{number} {phase}", number=ROMAN["ship"], phase=PHASE_NAMES["ship"])
+"""The Ship phase as the round's list names it ("V Ship")."""
+
+
+def _ship_counted(view: Mapping[str, Any], player: str) -> int:
+    """The VP in chips counted for ``player`` in this Ship phase so far: what their shipments paid and what they
+    reported are the same chips as far as they go (p.7 Ship; :func:`rules.roll.moves.take_ship_vp`), so the larger
+    of the two. 0 before anything is counted, outside Ship (the rules start each Ship phase at 0) and for a player not
+    at the table."""
+    me = next((p for p in view.get("players", ()) if p.get("name") == player), {})
+    ship = me.get("ship_vp") or {}
+    return max(int(ship.get("paid") or 0), int(ship.get("reported") or 0))
+
+
+def _vp_beyond(view: Mapping[str, Any], player: str, said: int) -> int:
+    """The ``delta`` of a VP chips report of ``said`` chips (1 or more) by ``player``: outside the Ship phase the
+    chips taken now, ``said``; in V Ship the phase's total, those its Consumes paid included (p.7 Ship: a shipper that
+    consumes a good gives 1-3 VP chips, which the player takes from the pool as it is shipped), so the chips already
+    reported in the phase are taken off: the rules count the reports of one Ship phase and its shipments' pay
+    against each other (:func:`rules.roll.moves.take_ship_vp`).
+
+    Worked by hand: Ann's Consume paid 3 VP; she took 30 more from a power and reports 33: delta 33, taken
+    max(3, 33) - 3 = 30 more. A later report of 35 in the same phase: delta 35 - 33 = 2.
+
+    Raises:
+        BadEntry: in V Ship, ``said`` not more than the chips counted for the player so far (:func:`_ship_counted`),
+            unless it is exactly what their shipments paid beyond their reports (the Consume's chips reported too,
+            counted once), naming both numbers: "VP chips taken: 30 is not more than the 33 VP in chips already
+            counted for you in V Ship ...". Nothing is recorded.
+    """
+    if view.get("stage") != "ship":
+        return said
+    me = next((p for p in view.get("players", ()) if p.get("name") == player), {})
+    ship = me.get("ship_vp") or {}
+    paid, reported = int(ship.get("paid") or 0), int(ship.get("reported") or 0)
+    counted = max(paid, reported)
+    if said < counted or said <= reported:
+        raise BadEntry(Text("{form}: {said} is not more than the {counted} VP in chips already counted for you in "
+                            "{phase}: report the phase's total ({counted} + the chips you took more)",
+                            form=Text("VP chips taken"), said=said, counted=counted, phase=_SHIP))
+    return said - reported
+
+
 def _faction_label(f: Any) -> str:
     return " / ".join(f.names)
 
@@ -329,7 +385,7 @@ class RollFlow(FlowBase):
         citizenry with the construction zone, by colour, for the cost-6 bonuses that count dice and the tie-break: a
         table without the camera's count enters it so); choices from ``rules/data/roll/tiles.json``."""
         cat = catalogue()
-        tiles = tuple(sorted({t.development.name for t in cat.game_tiles} | {t.world.name for t in cat.game_tiles}))
+        tiles = tuple(sorted(_TILE_NAMES))
         worlds = _GOODS_WORLDS
         colours = tuple(COLOURS)
         colour_words = tuple(colour_word(c) for c in colours)
@@ -380,9 +436,10 @@ class RollFlow(FlowBase):
             ),
             Form(
                 "vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),),
-                # p.7 Ship: a Consume pays its chips; reported here too, the same chips count once in the phase
-                hint=Text("The VP chips you took from the pool. A good shipped to consume (Good shipped) has paid its "
-                          "chips already: reported here too, they count once."),
+                # p.7 Ship: a Consume pays its chips; in Ship the number is the phase's total (report_event)
+                hint=Text("The VP chips you took from the pool. In the Ship phase: every chip you took in the phase, "
+                          "those a good shipped to consume (Good shipped) paid included: the box has counted those "
+                          "already, and counts them once."),
             ),
             Form(
                 "credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)
@@ -424,6 +481,40 @@ class RollFlow(FlowBase):
         worlds = [GoodsWorld(w, len(me.get("goods", {}).get(w) or ()), most) for w in _GOODS_WORLDS if w in mine]
         form = {f.id: f for f in self.forms(view)}
         return goods_choices(worlds, form["good"], form["ship"], "world", _goods_words(most))
+
+    def choice_groups(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
+        """Tile built lists first the tiles of ``player``'s construction zone (p.6 Develop / Settle: workers complete
+        the top tile of a stack; the phase's stack first), then, in II Develop the developments and in III Settle the
+        worlds no player holds yet (p.1 Components: each tile exists once, so a tile in a tableau or a construction
+        zone cannot be built by another), then every other tile. The zone is what the box knows: the setup's tiles
+        until they are built (Explore is not reported). Outside Develop and Settle with an empty zone: {}."""
+        me = next((p for p in view.get("players", ()) if p.get("name") == player), None)
+        if me is None:
+            return {}
+        stage = progress.stage
+        zone = me.get("construction_zone") or {}
+        stacks = [list(zone.get("development") or ()), list(zone.get("world") or ())]
+        mine = [t for t in (stacks[1] + stacks[0] if stage == "settle" else stacks[0] + stacks[1]) if t in _TILE_NAMES]
+        groups = [{"label": Text("In your construction zone"), "choices": mine}] if mine else []
+        if stage in ("develop", "settle"):
+            cat = catalogue()
+            held = {cat.tile_of[n] for p in view.get("players", ()) for n in _tiles_held(p) if n in cat.tile_of}
+            sides = [t.development.name if stage == "develop" else t.world.name for t in cat.game_tiles]
+            groups.append({"label": (in_game("Roll for the Galaxy", "Developments") if stage == "develop"
+                                     else Text("Worlds")),
+                           "choices": sorted(n for n in sides if cat.tile_of[n] not in held and n not in mine)})
+        return {"tile": {"tile": {"groups": groups, "rest": Text("Other tiles")}}} if groups else {}
+
+    def form_notes(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, Any]:
+        """In V Ship, once chips are counted for ``player`` in the phase (a Consume paid them, or the player reported
+        some), VP chips taken says how many and asks for the phase's total, those included (p.7 Ship: a shipper that
+        consumes a good gives 1-3 VP chips; :func:`_vp_beyond`). Else {}."""
+        counted = _ship_counted(view, player) if progress.stage == "ship" else 0
+        if not counted:
+            return {}
+        return {"vp": Text("So far in {phase}: {counted} VP in chips counted for you (a good consumed pays its chips "
+                           "by itself). Report the phase's total: {counted} + the chips you took more.", phase=_SHIP,
+                           counted=counted)}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request
@@ -504,7 +595,8 @@ class RollFlow(FlowBase):
         if form == "ship":
             return "goods_shipped", dict(values)
         if form == "vp":
-            return "vp_changed", {"delta": values["vp"], "reason": N_("reported on the phone")}
+            delta = _vp_beyond(view, player, values["vp"])
+            return "vp_changed", {"delta": delta, "reason": N_("reported on the phone")}
         if form == "credits":
             return "credits_changed", {"credits": values["credits"], "reason": N_("reported on the phone")}
         if form == "count":  # a colour left blank: none of it there

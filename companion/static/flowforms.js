@@ -12,7 +12,7 @@ window.FlowForms = function (page) {
   const seat = page.seat;
   let formShown = null; // the form drawn (its id, the seat, the choices the table left): drawn anew when it changes
 
-  function fieldInput(f, pick) {
+  function fieldInput(f, pick, order) {
     const wrap = el("label", "field", f.optional ? format(_("{field} (optional)"), { field: f.label }) : f.label);
     let input;
     if (pick) {
@@ -24,11 +24,13 @@ window.FlowForms = function (page) {
       input = el("select");
       input.append(el("option", "", f.optional ? "\u2013" : _("choose…")));
       input.firstChild.value = "";
-      f.choices.forEach((c, k) => {
+      const option = (k) => {
         const o = el("option", "", (f.labels || f.choices)[k]); // the label is shown, the choice is posted
-        o.value = c;
-        input.append(o);
-      });
+        o.value = f.choices[k];
+        return o;
+      };
+      if (order) input.append(...grouped(f, order, option));
+      else f.choices.forEach((c, k) => input.append(option(k)));
     } else if (f.kind === "cell") {
       // the place on the player's own station (their grid board): tap it on the picture; the numbers stay
       // below for a place the picture does not offer
@@ -66,6 +68,23 @@ window.FlowForms = function (page) {
     if (f.shown_for) wrap.dataset.shownFor = JSON.stringify(f.shown_for); // [field, [choices]]: only beside those
     if (f.shown_from) wrap.dataset.shownFrom = JSON.stringify(f.shown_from); // [field, least]: once it says so many
     return wrap;
+  }
+
+  // A long list in the order the table gives (game.choice_groups: Roll's tiles of the player's construction zone, the
+  // phase's cards): each group under its label, then every other choice of the field, in its order, under "rest".
+  function grouped(f, order, option) {
+    const at = new Map(f.choices.map((c, k) => [c, k]));
+    const used = new Set();
+    const out = [];
+    for (const g of (order.groups || []).concat([{ label: order.rest, choices: f.choices }])) {
+      const ks = (g.choices || []).filter((c) => at.has(c) && !used.has(c)).map((c) => at.get(c));
+      if (!ks.length) continue;
+      const group = el("optgroup");
+      group.label = Box.drawn(g.label || "");
+      ks.forEach((k) => { used.add(f.choices[k]); group.append(option(k)); });
+      out.push(group);
+    }
+    return out;
   }
 
   // A field that belongs to some choices of another (an Embassy Offices' gift) shows beside them only; a field that
@@ -149,7 +168,10 @@ window.FlowForms = function (page) {
     // has relations with); a field left with none shows why instead of a list, and the form cannot be sent
     const narrowed = ((game.choices_now || {})[me] || {})[pick.value] || {};
     const picks = ((game.cell_choices || {})[me] || {})[pick.value] || {};
-    const shown = pick.value + "\n" + me + "\n" + JSON.stringify(narrowed) + "\n" + JSON.stringify(picks);
+    const orders = ((game.choice_groups || {})[me] || {})[pick.value] || {}; // what a long list shows first
+    const note = ((game.form_notes || {})[me] || {})[pick.value] || ""; // what the form says to this seat now
+    const shown = [pick.value, me, JSON.stringify(narrowed), JSON.stringify(picks), JSON.stringify(orders), note]
+      .join("\n");
     if (formShown !== shown) {
       formShown = shown;
       const fields = $("fields");
@@ -158,8 +180,10 @@ window.FlowForms = function (page) {
       for (const f of (form && form.fields) || []) {
         const left = narrowed[f.name];
         if (left && !(left.choices || []).length) fields.append(el("p", "form-none", left.none || ""));
-        else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f, picks[f.name]));
+        else fields.append(fieldInput(left ? onlyThese(f, left.choices) : f.others ? withoutMe(f, me) : f, picks[f.name],
+                                      orders[f.name]));
       }
+      if (form && note) fields.append(el("p", "form-note", note)); // Roll in Ship: the chips counted already
       if (form && form.hint) fields.append(el("p", "form-hint", form.hint)); // what the box counts by itself
       showFor();
     }

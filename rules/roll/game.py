@@ -212,4 +212,6 @@ def _player_json(p: PlayerState) -> dict[str, Any]:
         "selected": p.selected,
         "credits": p.credits,
         "vp_chips": p.vp_chips,
+        # this Ship phase's VP in chips (p.7 Ship), counted once: what the shipments paid and what was reported
+        "ship_vp": {"paid": p.ship_paid, "reported": p.ship_chips},
     }
