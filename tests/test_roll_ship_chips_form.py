@@ -38,6 +38,15 @@ def test_after_a_consume_the_form_names_its_chips_and_asks_for_the_phases_total(
     assert "5 VP in chips counted for you" in note(roll, "Ann")
 
 
+def test_thirty_more_after_a_consume_is_reported_as_the_total(store):
+    """Ann's Consume paid 2 and a power paid her 30 more: she reports 32 and has 32 chips, not 30 (2 players: 24 VP in
+    the pool and 10 set aside, p.2 Setup; the set-aside chips pay once the pool runs out, p.7 Ship)."""
+    roll = roll_at_ship(store)
+    roll.report("Ann", "ship", CONSUME)
+    roll.report("Ann", "vp", {"vp": 32})
+    assert chips(roll)["Ann"] == 32
+
+
 def test_a_number_below_what_the_consume_paid_is_refused_naming_both(store):
     """Ann meant "1 more" and typed 1: refused with 1 and 2, nothing recorded; her chips stay 2."""
     roll = roll_at_ship(store)

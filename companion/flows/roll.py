@@ -237,7 +237,10 @@ COUNT_PLACES = ("cup", "citizenry")
 """Where a phone counts its dice at the end (p.8 Victory), as the camera's count does: the cup, then the citizenry
 with the construction zone (the tie-break counts only the cup)."""
 ROMAN = {"explore": "I", "develop": "II", "settle": "III", "produce": "IV", "ship": "V"}
-MAX_VP_REPORT = 30
+MAX_VP_REPORT = 5 * 12 + 10
+"""The most VP chips one report may say: every chip of the largest pool (p.2 Setup: 12 VP a player, 5 players) and the
+10 VP set aside (p.7 Ship: paid once the pool runs out). In V Ship the number is the phase's total, those its Consumes
+paid included, so a player whose Consume paid 3 and who took 30 more reports 33."""
 
 
 def _held_elsewhere(view: Mapping[str, Any], player: str, place: str) -> Dice:
@@ -323,14 +326,20 @@ _SHIP = Text("{number} {phase}", number=ROMAN["ship"], phase=PHASE_NAMES["ship"]
 """The Ship phase as the round's list names it ("V Ship")."""
 
 
+def _ship_vp(view: Mapping[str, Any], player: str) -> tuple[int, int]:
+    """``(paid, reported)``: the VP in chips ``player``'s shipments paid in this Ship phase and the VP chips they
+    reported in it (the rules' view, ``ship_vp``; both 0 outside Ship, as the rules start each Ship phase at 0, and for
+    a player not at the table)."""
+    me = next((p for p in view.get("players", ()) if p.get("name") == player), {})
+    ship = me.get("ship_vp") or {}
+    return int(ship.get("paid") or 0), int(ship.get("reported") or 0)
+
+
 def _ship_counted(view: Mapping[str, Any], player: str) -> int:
     """The VP in chips counted for ``player`` in this Ship phase so far: what their shipments paid and what they
     reported are the same chips as far as they go (p.7 Ship; :func:`rules.roll.moves.take_ship_vp`), so the larger
-    of the two. 0 before anything is counted, outside Ship (the rules start each Ship phase at 0) and for a player not
-    at the table."""
-    me = next((p for p in view.get("players", ()) if p.get("name") == player), {})
-    ship = me.get("ship_vp") or {}
-    return max(int(ship.get("paid") or 0), int(ship.get("reported") or 0))
+    of the two (:func:`_ship_vp`)."""
+    return max(_ship_vp(view, player))
 
 
 def _vp_beyond(view: Mapping[str, Any], player: str, said: int) -> int:
@@ -351,9 +360,7 @@ def _vp_beyond(view: Mapping[str, Any], player: str, said: int) -> int:
     """
     if view.get("stage") != "ship":
         return said
-    me = next((p for p in view.get("players", ()) if p.get("name") == player), {})
-    ship = me.get("ship_vp") or {}
-    paid, reported = int(ship.get("paid") or 0), int(ship.get("reported") or 0)
+    paid, reported = _ship_vp(view, player)
     counted = max(paid, reported)
     if said < counted or said <= reported:
         raise BadEntry(Text("{form}: {said} is not more than the {counted} VP in chips already counted for you in "
