@@ -257,3 +257,61 @@ def _passives(said: set[str], at_least: int) -> list[str]:
     texts = [text for message in messages_saying("hu", said) for text in forms(message.string) if text]
     assert len(texts) >= at_least
     return [text for text in texts if PASSIVE_PARTICIPLE.search(text)]
+
+
+NAMES = (r"(?:card|world|tile|home|location|sector|hex|reactor|species|objective|structure|guardian|development"
+         r"|discovery|tech|alliance|race|other|path|folder|parent|db|box|demo|device|deck|profile|photo)")
+"""The placeholders a printed name fills (a card, a world, a sector, a file, a folder, a deck)."""
+
+SUFFIX_ON_NAME = re.compile(r"\{" + NAMES + r"(?:![rs])?\}-?[a-záéíóöőúüű]")
+"""A case ending written onto a name ("{card}-t", "{world}on", "{sector}-ben"): the ending agrees with the name's
+last sounds (vowel harmony), which the box does not know; the name stands before a Hungarian noun that
+takes the ending ("a(z) {card} kártyát", "a(z) {world} világon", "a(z) {sector} hexben")."""
+
+BARE_ARTICLE = re.compile(r"(?<![\w(])[Aa]z? \{(\w+)(?:![rs])?\}")
+""""a" or "az" right before a placeholder: which one is right depends on the sound the name or number starts with
+("az 1", "a 2", "az Alpha Centauri", "a Spice World"), unknown to the box; "a(z) {card}" is the Hungarian way to say
+both. A placeholder filled by one word of the catalog itself ("az {history}", the History button, Előzmények) is
+known."""
+
+KNOWN_WORDS = {"history", "ancients"}
+"""Placeholders filled by one translated word whose first sound is known (Előzmények, Ősök)."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("{player} elvette a(z) {card}-t", True),
+    ("{count} áru van {world}on", True),
+    ("{count} áru a(z) {world} világon", False),
+    ("{sector} hexen már van orbitál", False),
+])
+def test_an_ending_on_a_name_is_found(text, found):
+    assert bool(SUFFIX_ON_NAME.search(text)) is found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("a {rng} távolságon belüli reaktorokból", True),
+    ("ezzel a {vp} GYP értékű hírnévlapkák száma", True),
+    ("a(z) {rng} távolságon belüli reaktorokból", False),
+    ("egy korábbi játék az {history} alatt nyílik meg", False),
+])
+def test_a_or_az_before_an_unknown_name_or_number_is_found(text, found):
+    assert bool(unknown_articles(text)) is found
+
+
+def unknown_articles(text: str) -> list[str]:
+    """The "a" or "az" in ``text`` right before a placeholder whose first sound is not known."""
+    return [m.group(0) for m in BARE_ARTICLE.finditer(text) if m.group(1) not in KNOWN_WORDS]
+
+
+def test_every_hungarian_message_puts_endings_on_a_noun_and_says_a_z_before_an_unknown_name():
+    """"a 1 távolságon belüli reaktorokból" (Among the Stars' energy, distance 1: "az 1"), "a 1280x720 képkockák
+    közepén", "ezzel a 1 GYP értékű hírnévlapkák": "a(z)" before a number or a name the box cannot hear. No Hungarian
+    message writes an ending onto a name; each name that takes one stands before its noun with "a(z)": "a(z)
+    {sector} hexen", "a(z) {tile} lapkához", "a(z) {card} lapot építed"."""
+    checked = [(english, said) for english, said in pairs("hu") if re.search(r"\{" + NAMES + r"\}", english)]
+    assert len(checked) >= 350
+    assert [(english, said) for english, said in pairs("hu") if SUFFIX_ON_NAME.search(said)] == []
+    assert [(english, said) for english, said in pairs("hu") if unknown_articles(said)] == []
+    sector_hexes = [said for _english, said in pairs("hu") if re.search(r"\{sector\} hex(?:en|ben)", said)]
+    assert len(sector_hexes) >= 5
+    assert [said for said in sector_hexes if not re.search(r"a\(z\) \{sector\} hex(?:en|ben)", said)] == []
