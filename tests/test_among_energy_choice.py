@@ -325,7 +325,7 @@ def test_a_reactor_named_for_an_extra_cube_not_spent_is_refused(store):
 
 
 @pytest.mark.parametrize("lang, place", [("el", "από τον Main Reactor στο [0, 0],"),
-                                         ("pl", "z Main Reactor na [0, 0],"), ("hu", "([0, 0]),")])
+                                         ("pl", "z karty Main Reactor na [0, 0],"), ("hu", "([0, 0]),")])
 def test_a_touchscreen_line_never_ends_inside_a_place(lang, place):
     """The touchscreen's note of who paid a Turret's cube ("Turret: η ενέργεια πληρώθηκε: 1 κύβος από τον Main Reactor
     στο [0, 0], απομένουν: 1"), wrapped at every width from 120 to 760 px: no line ends inside "[0, 0]" (the Greek

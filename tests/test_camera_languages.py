@@ -24,8 +24,10 @@ from tests.test_device_camera import FakeCapture
 from vision.motion import StillnessDetector
 
 # hand-written: how a Greek, Polish and Hungarian player reads "no camera at /dev/video7 ... companion demo"
-NO_WEBCAM = {"el": ("καμία κάμερα στο /dev/video7 (opencv:7): ελέγξτε το καλώδιο USB", "ή τρέξτε `companion demo`"),
-             "pl": ("brak kamery pod /dev/video7 (opencv:7): sprawdź kabel USB", "albo uruchom `companion demo`"),
+NO_WEBCAM = {"el": ("καμία κάμερα στη συσκευή /dev/video7 (opencv:7): ελέγξτε το καλώδιο USB",
+                    "ή τρέξτε `companion demo`"),
+             "pl": ("brak kamery pod ścieżką /dev/video7 (opencv:7): sprawdź kabel USB",
+                    "albo uruchom `companion demo`"),
              "hu": ("nincs kamera itt: /dev/video7 (opencv:7): ellenőrizd az USB-kábelt",
                     "vagy futtasd a `companion demo` parancsot")}
 

@@ -719,7 +719,7 @@ def test_a_folder_given_to_an_option_names_the_option(tmp_path, capsys, monkeypa
                                                "file name")
 
 
-@pytest.mark.parametrize("lang, words", [("el", "το --dice-profile adir είναι φάκελος: δώστε όνομα αρχείου"),
+@pytest.mark.parametrize("lang, words", [("el", "--dice-profile adir: είναι φάκελος: δώστε όνομα αρχείου"),
                                          ("pl", "--dice-profile adir to folder: podaj nazwę pliku"),
                                          ("hu", "--dice-profile adir egy mappa: adj meg fájlnevet")])
 def test_the_option_given_a_folder_is_named_in_the_commands_language(tmp_path, capsys, monkeypatch, lang, words):

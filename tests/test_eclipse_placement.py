@@ -128,8 +128,8 @@ def test_a_species_starting_sector_taken_by_another_species_names_both_species_i
 
     (verdict,) = check_start_sector(at("227", -2, 2), 5, "Hydran Progress")
     assert verdict.message == "227 Sirius is the Terran Republic starting sector, not Hydran Progress's"
-    assert say(verdict.message, "el") == ("ο τομέας 227 Sirius είναι ο αρχικός τομέας των Terran Republic, όχι των "
-                                          "Hydran Progress")
+    assert say(verdict.message, "el") == ("ο τομέας 227 Sirius είναι ο αρχικός τομέας της φυλής Terran Republic, όχι "
+                                          "της φυλής Hydran Progress")
     assert say(verdict.message, "pl") == "227 Sirius to sektor startowy rasy Terran Republic, nie rasy Hydran Progress"
     assert say(verdict.message, "hu") == "227 Sirius a Terran Republic faj kezdőszektora, nem a Hydran Progress fajé"
 

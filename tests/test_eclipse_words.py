@@ -92,7 +92,7 @@ def test_a_development_two_players_hold_is_named_in_greek_whatever_its_gender(de
         player["developments"] = [development]
     with pytest.raises(ScoreInputError) as refused:
         final_scores(data)
-    assert say(refused.value, "el") == (f"players[2].developments[0]: το players[1] κρατά επίσης το Πλακίδιο "
+    assert say(refused.value, "el") == (f"players[2].developments[0]: players[1]: κρατά επίσης το Πλακίδιο "
                                         f"Ανάπτυξης {greek}· κάθε Πλακίδιο Ανάπτυξης είναι μοναδικό")
     assert str(refused.value) == (f"players[2].developments[0]: players[1] holds {development} too; each Development "
                                   "tile is unique")

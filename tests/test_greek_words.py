@@ -276,3 +276,115 @@ def test_every_greek_race_and_roll_message_names_a_card_with_the_article_of_what
     assert [(english, greek) for english, greek in checked if wrong_card_articles(english, greek)] == []
     worlds = [greek for _english, greek in checked if CARD_NAMED.search(greek)]
     assert len(worlds) >= 8, worlds
+
+
+ARTICLE = (r"(?<!\w)(?:[Οο]|[Ηη]|[Ττ]ο|[Ττ]ον|[Ττ]ην?|[Ττ]ου|[Ττ]ης|[Οο]ι|[Ττ]α|[Ττ]ους|[Ττ]ις|[Ττ]ων"
+           r"|[Σσ]τ(?:ο|ον|ην?|ου|ης|ους|ις|α|ων)|[Έέ]ναν?|[Μμ]ια|[Μμ]ία)")
+"""A Greek article, alone or joined to "σε" (στο, στη, στον), in every gender, case and number."""
+
+GAME_NAME_AFTER_ARTICLE = re.compile(
+    r"(" + ARTICLE + r") [«\"]?\{(card|world|tile|home|sector|hex|species|objective|structure|guardian|development"
+    r"|discovery|tech|alliance|location|race|action|reactor|holder|other)(?:!r)?\}")
+"""An article right before the name of a thing of Eclipse or Among the Stars: a sector, a species ("Rho Indi
+Syndicate"), an objective, a card, an action, a position in a score file ("players[1]", "map[3]")."""
+
+SECTOR_OR_REACTOR = {"ο", "τον", "στον", "του"}
+"""The articles of "ο τομέας" (a sector) and "ο αντιδραστήρας" (a reactor), both masculine."""
+
+
+def wrong_game_name_articles(english: str, greek: str) -> list[str]:
+    """The articles before a name of Eclipse or Among the Stars in ``greek`` that cannot agree with every name the
+    placeholder takes: any article, except a sector's or a reactor's masculine one (and the Main Reactor's, which
+    ``REACTOR_MESSAGES`` names as a ``{card}``); ``{other}`` where ``english`` says "at {other}" is a cell, not a
+    name."""
+    wrong = []
+    for m in GAME_NAME_AFTER_ARTICLE.finditer(greek):
+        article, name = m.group(1).lower(), m.group(2)
+        if name == "other" and re.search(r"\bat \{other\}", english):
+            continue
+        if article in SECTOR_OR_REACTOR and (name in ("sector", "reactor")
+                                             or (name == "card" and REACTOR_MESSAGES.search(english))):
+            continue
+        wrong.append(m.group(0))
+    return wrong
+
+
+@pytest.mark.parametrize("english, greek, wrong", [
+    ("{sector} at {cell} makes a full wormhole with {other}",
+     "ο τομέας {sector} στο {cell} σχηματίζει πλήρη σκουληκότρυπα με τον {other}", True),
+    ("{sector} at {cell} makes a full wormhole with {other}",
+     "ο τομέας {sector} στο {cell} σχηματίζει πλήρη σκουληκότρυπα με τον τομέα {other}", False),
+    ("Traitor card; the {species} lose nothing", "Κάρτα Προδότη· οι {species} δεν χάνουν τίποτα", True),
+    ("Traitor card; the {species} lose nothing", "Κάρτα Προδότη· η φυλή {species} δεν χάνει τίποτα", False),
+    ("{objective} is listed twice", "το {objective} αναφέρεται δύο φορές", True),
+    ("{objective} is listed twice", "ο στόχος {objective} αναφέρεται δύο φορές", False),
+    ("no map tile at {cell}: a {action} goes to a hex on the map", "μια {action} πηγαίνει σε εξάγωνο", True),
+    ("{other} holds {development} too", "το {other} κρατά επίσης το Πλακίδιο Ανάπτυξης {development}", True),
+    ("{player}'s starting sector {sector} at {cell}?", "{player}: ο αρχικός τομέας είναι ο {sector} στο {cell};",
+     False),
+    ("the {reactor} at {cell}", "ο {reactor} στο {cell}", False),
+    ("{card} at {cell}: the {reactor} at {other} is {far}", "{card} στο {cell}: ο {reactor} στο {other} είναι {far}",
+     False),
+])
+def test_an_article_that_does_not_fit_every_name_is_found(english, greek, wrong):
+    assert bool(wrong_game_name_articles(english, greek)) is wrong
+
+
+def test_every_greek_eclipse_and_among_the_stars_message_names_a_thing_after_its_noun():
+    """"σχηματίζει πλήρη σκουληκότρυπα με τον 105" read as a man's name, "οι Rho Indi Syndicate δεν χάνουν τίποτα" gave
+    one species a plural article, "το Accelerated Construction αναφέρεται δύο φορές" an objective (ο στόχος) a
+    neuter one. Every Greek message of Eclipse's and Among the Stars' rules and flows names a sector "τον τομέα
+    {other}", a species "η φυλή {species}", an objective "ο στόχος {objective}", a position in a score file with no
+    article ("players[1]: κρατά επίσης …"); a sector or a reactor alone keeps its masculine article."""
+    eclipse = said_in(*(ROOT / "rules" / "eclipse").glob("*.py"), *(ROOT / "companion" / "flows").glob("eclipse*.py"),
+                      problems="eclipse")
+    among = said_in(*(ROOT / "rules" / "among_the_stars").glob("*.py"), ROOT / "companion" / "flows" / "among.py",
+                    problems="among")
+    for said, at_least in ((eclipse, 400), (among, 150)):
+        checked = [(forms(message.id)[min(k, len(forms(message.id)) - 1)], greek)
+                   for message in messages_saying("el", said) for k, greek in enumerate(forms(message.string)) if greek]
+        assert len(checked) >= at_least
+        assert [(english, greek) for english, greek in checked if wrong_game_name_articles(english, greek)] == []
+
+
+FILE_AFTER_ARTICLE = re.compile(ARTICLE + r" [«\"]?\{(?:path|folder|parent|photo|profile|service|db|box|demo|out"
+                                          r"|device)(?:!r)?\}")
+"""An article right before a file's, a folder's, a service's or a device's name ("στο {folder}", "το {path}"): a
+folder is "ο φάκελος", a path "η διαδρομή", a photo "η φωτογραφία", a service "η υπηρεσία", and a path may be a
+folder or a file. The name stands after its noun: "στον φάκελο {folder}", "το αρχείο {path}", "η διαδρομή {path}"."""
+
+CAMERA_AFTER_ARTICLE = re.compile(ARTICLE + r" \{name\}")
+"""An article right before a camera's name ("η {name}" in one message, "το {name}" in another, for one camera): it
+stands after "η κάμερα" (or "η πηγή", a replay)."""
+
+
+@pytest.mark.parametrize("text, found", [
+    ("πίσω στο {folder}", True),
+    ("πίσω στον φάκελο {folder}", False),
+    ("το {path} είναι φάκελος: δώστε όνομα αρχείου", True),
+    ("η διαδρομή {path} είναι φάκελος: δώστε όνομα αρχείου", False),
+    ("κρατήθηκε το {photo}", True),
+    ("κρατήθηκε η φωτογραφία {photo}", False),
+    ("το {service} τρέχει", True),
+    ("η υπηρεσία {service} τρέχει", False),
+])
+def test_an_article_before_a_files_name_is_found(text, found):
+    assert bool(FILE_AFTER_ARTICLE.search(text)) is found
+
+
+def test_no_greek_sentence_gives_a_file_folder_or_camera_an_article_of_its_own():
+    """The command line and the box's health lines said "πίσω στο photos/red-1" (a folder, ο φάκελος, under a neuter
+    article), "η picamera2:0 δεν ξεκίνησε" and "το picamera2:0 δίνει καρέ" (one camera, two genders), "το
+    companion.service τρέχει". Every Greek message names a folder, a file, a path, a photo, a service, a device and a
+    camera after its noun."""
+    from tests.catalogs import messages
+
+    named = [(english, greek) for english, greek in pairs("el")
+             if re.search(r"\{(?:path|folder|photo|db)\}", english)]
+    assert len(named) >= 100
+    assert [(english, greek) for english, greek in pairs("el") if FILE_AFTER_ARTICLE.search(greek)] == []
+    cameras = [greek for message in messages("el") if "{name}" in forms(message.id)[0]
+               and any(where.startswith(("device/", "companion/doctor.py")) for where, _line in message.locations)
+               for greek in forms(message.string)]
+    assert len(cameras) >= 15
+    assert [greek for greek in cameras if CAMERA_AFTER_ARTICLE.search(greek)] == []

@@ -217,3 +217,51 @@ def test_no_polish_race_or_roll_message_leaves_a_card_to_agree_with_an_unsaid_no
               if re.search(r"\{(?:card|world)\}", text)]
     assert len(naming) >= 30
     assert [text for text in naming if CARD_PARTICIPLE.search(text) or bare_card_pronoun(text)] == []
+
+
+NAME_AFTER_PREPOSITION = re.compile(
+    r"(?<![\w-])(?:na|w|we|do|z|ze|od|dla|o|przy|po|pod|nad|przed|za|bez|u|między|przez|ku) [„\"]?"
+    r"\{(card|world|tile|home|location|sector|hex|reactor|species|objective|structure|guardian|development|discovery"
+    r"|tech|alliance|race|other|game|path|folder|parent|db|box|demo|device|spec|host|option)(?:!r)?\}(?![.\[])", re.I)
+"""A printed name right after a Polish preposition ("na {card} jest już towar", "z {other}", "w {folder}"): the
+preposition asks for a case ("na świecie", "z heksem", "w folderze") and the box cannot inflect "Spice World" or
+"photos/red-1", so the name stands after a Polish noun in that case. A position in a score file
+("{other}.controlled_hexes") is code, not a name."""
+
+
+def uninflected_names(english: str, polish: str) -> list[str]:
+    """The names in ``polish`` right after a preposition; ``{other}`` where ``english`` says "at {other}" is a cell
+    ("na [0, 1]"), not a name."""
+    return [m.group(0) for m in NAME_AFTER_PREPOSITION.finditer(polish)
+            if not (m.group(1) == "other" and re.search(r"\bat \{other\}", english))]
+
+
+@pytest.mark.parametrize("english, polish, found", [
+    ("{card} already holds a good; a world holds at most one", "na {card} jest już towar; świat ma najwyżej jeden",
+     True),
+    ("{card} already holds a good; a world holds at most one",
+     "na świecie {card} jest już towar; świat ma najwyżej jeden", False),
+    ("{sector} at {cell} makes a full wormhole with {other}", "{sector} na {cell} tworzy pełny tunel z {other}", True),
+    ("{sector} at {cell} makes a full wormhole with {other}", "{sector} na {cell} tworzy pełny tunel z heksem {other}",
+     False),
+    ("{n} cube from the {reactor} at {cell}, {left} left", "{n} kostka z {reactor} na {cell}", True),
+    ("{n} cube from the {reactor} at {cell}, {left} left", "{n} kostka z karty {reactor} na {cell}", False),
+    ("back to {folder}", "z powrotem do {folder}", True),
+    ("back to {folder}", "z powrotem do folderu {folder}", False),
+    ("the {reactor} at {other} is {far}", "{reactor} na {other} jest {far}", False),
+    ("hex {hex} is also in {other}.controlled_hexes", "heks {hex} jest też w {other}.controlled_hexes", False),
+])
+def test_a_name_left_uninflected_after_a_preposition_is_found(english, polish, found):
+    assert bool(uninflected_names(english, polish)) is found
+
+
+def test_every_polish_message_names_a_card_world_hex_or_file_after_a_polish_noun():
+    """Race said "na Spice World jest już towar", Roll "na Alpha Centauri nie ma towaru do wysłania", Eclipse
+    "tworzy pełny tunel z 105", Among the Stars "kostka z Main Reactor", the command line "z powrotem do photos/red-1":
+    English names left in the nominative where Polish inflects. Every Polish message puts such a name after a noun in
+    the preposition's case: "na świecie Spice World", "z heksem 105", "z karty Main Reactor", "do folderu
+    photos/red-1", "w pliku {path}"."""
+    checked = [(english, polish) for english, polish in pairs("pl")
+               if re.search(r"\{(?:card|world|sector|reactor|folder|path)\}", english)]
+    assert len(checked) >= 250
+    assert [(english, polish) for english, polish in pairs("pl") if uninflected_names(english, polish)] == []

@@ -168,7 +168,7 @@ def test_roll_a_good_goes_on_a_world_with_room_and_is_shipped_from_one_with_a_go
     ("el", "κάθε κόσμος σας που κρατά προϊόντα είναι γεμάτος: ένας κόσμος κρατά 1 προϊόν, 2 με Galactic "
            "Reserves (σ.7 Παραγωγή)", "στον Spice World δεν υπάρχει προϊόν για αποστολή (σ.7 Αποστολή)"),
     ("pl", "każdy twój świat, który może mieć towary, jest pełny: świat ma 1 towar, 2 z Galactic Reserves "
-           "(s. 7 Produkcja)", "na Spice World nie ma towaru do wysłania (s. 7 Transport)"),
+           "(s. 7 Produkcja)", "na świecie Spice World nie ma towaru do wysłania (s. 7 Transport)"),
     ("hu", "minden világod, amelyen lehet áru, megtelt: egy világon 1 áru lehet, a Galactic Reserves-szel 2 "
            "(7. o. Termelés)", "ezen nincs elszállítható áru: Spice World (7. o. Szállítás)"),
 ])

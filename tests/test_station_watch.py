@@ -125,8 +125,8 @@ def test_a_zone_without_its_main_reactor_says_so_not_that_each_card_lies_between
     said = {lang: i18n.localize(w.unsure[0], lang) for lang in ("el", "pl", "hu")}
     assert said == {"el": "Ann: δεν φαίνεται Main Reactor σε αυτό το μέρος του τραπεζιού· τα κελιά ενός σταθμού "
                           "μετρώνται από αυτόν (είναι ο σταθμός στο μέρος του τραπεζιού όπου παίζει ο κάτοχός του;)",
-                    "pl": "Ann: w tej części stołu nie widać Main Reactor; pola stacji liczy się od niego (czy stacja "
-                          "leży w części stołu osoby, do której należy?)",
+                    "pl": "Ann: w tej części stołu nie widać karty Main Reactor; pola stacji liczy się od niego (czy "
+                          "stacja leży w części stołu osoby, do której należy?)",
                     "hu": "Ann asztalrészén nem látszik a Főreaktor: az állomás mezőit ettől számoljuk (az állomás a "
                           "játékosa asztalrészén van?)"}
     assert feed(w, [SeenCard("turret", None, 0.9)]) is None   # the Main Reactor in view: this one is off the grid

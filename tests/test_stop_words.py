@@ -36,8 +36,8 @@ def test_a_ctrl_c_and_the_closing_are_said_in_the_runs_language(lang, asked, clo
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("en", "race: no open game in {db}: set it up on the touchscreen or a phone"),
-    ("el", "race: κανένα ανοιχτό παιχνίδι στο {db}: στήστε το στην οθόνη αφής ή σε ένα τηλέφωνο"),
-    ("pl", "race: brak otwartej gry w {db}: przygotuj ją na ekranie dotykowym lub na telefonie"),
+    ("el", "race: κανένα ανοιχτό παιχνίδι στο αρχείο {db}: στήστε το στην οθόνη αφής ή σε ένα τηλέφωνο"),
+    ("pl", "race: brak otwartej gry w pliku {db}: przygotuj ją na ekranie dotykowym lub na telefonie"),
     ("hu", "race: nincs nyitott játék itt: {db}; állítsd be az érintőképernyőn vagy egy telefonon"),
 ])
 def test_a_game_with_no_open_game_says_where_to_set_it_up_in_the_runs_language(lang, words, tmp_path, caplog):

@@ -399,11 +399,11 @@ def test_an_event_changed_on_the_disk_is_refused_naming_it_not_a_crash(tmp_path,
                                   "reads (changed outside the box?)")
     from companion import i18n
 
-    assert i18n.say(refused.value, "el") == (f"η συνεδρία {sid} στο {db}: το συμβάν 1, όπως είναι αποθηκευμένο, δεν "
-                                             "είναι αντικείμενο JSON που διαβάζει αυτό το πρόγραμμα (άλλαξε έξω από "
-                                             "το κουτί;)")
-    assert i18n.say(refused.value, "pl") == (f"sesja {sid} w {db}: zapisane zdarzenie 1 nie jest obiektem JSON, który "
-                                             "ten program odczytuje (zmienione poza pudełkiem?)")
+    assert i18n.say(refused.value, "el") == (f"η συνεδρία {sid} στο αρχείο {db}: το συμβάν 1, όπως είναι αποθηκευμένο, "
+                                             "δεν είναι αντικείμενο JSON που διαβάζει αυτό το πρόγραμμα (άλλαξε έξω "
+                                             "από το κουτί;)")
+    assert i18n.say(refused.value, "pl") == (f"sesja {sid} w pliku {db}: zapisane zdarzenie 1 nie jest obiektem JSON, "
+                                             "który ten program odczytuje (zmienione poza pudełkiem?)")
     # the article read as the number is said: "a 2026…" (kettő), "az 1." (egy)
     assert i18n.say(refused.value, "hu") == (f"a {sid} munkamenet ({db}): az 1. esemény a tárolt formájában nem "
                                              "olyan JSON-objektum, amelyet a program beolvas (a dobozon kívül "
