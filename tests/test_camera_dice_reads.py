@@ -79,3 +79,79 @@ def test_a_face_read_unsure_is_unreadable_in_the_phase_question(store):
     assert q["text"] == "Ann selected Develop? (dice: Develop 2, Produce 1, 2 unreadable)"
     event = cam.confirm(q["id"])
     assert [d["face"] for d in event.payload["read"]["dice"]] == ["develop", "develop", "produce", "produce", "produce"]
+
+
+class HeldWorker:
+    """An executor whose reads run only when the test says (:meth:`run`): a read's timing under control."""
+
+    def __init__(self):
+        self.held = []
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        future = Future()
+        self.held.append((future, fn, args))
+        return future
+
+    def run(self):
+        for future, fn, args in self.held:
+            future.set_result(fn(*args))
+        self.held.clear()
+
+
+def _begin_read(cam, worker, image, now):
+    assert cam.due(now)
+    cam.begin(frame_of(image, int(now)), now, None, worker)
+    assert cam.pending
+
+
+def test_a_read_begun_before_the_last_setup_is_read_again_as_the_strips_read(store):
+    """Ann had reported her set-up, Bob not yet (p.2 Setup), when the still table's read began: no dice wanted. Bob's
+    set-up lands while it runs; the read that ends is of the game as it was, so the table is planned again at once
+    under the game as it stands and the dice on both strips are read (Ann: Develop 1, Bob: Explore 1), not a read of
+    the set-up published in their place."""
+    reader = FakeDiceReader([("white", "develop", (20, 100, 30, 30)), ("white", "explore", (340, 100, 30, 30))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    flow.session.undo("phone")  # Bob's set-up not reported yet
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves())
+    worker = HeldWorker()
+    image = np.full((240, 640, 3), 70, np.uint8)
+    cam.schedule(0.0)
+    _begin_read(cam, worker, image, 0.0)
+    flow.session.redo("phone")  # Bob reports his set-up while the read runs
+    assert flow.engine_view()["players"][1]["faction"] is not None
+    worker.run()
+    assert cam.collect() == [] and cam.view()["questions"] == [] and cam.reads == 0
+    _begin_read(cam, worker, image, 1.0)  # planned again at once, the dice wanted now
+    worker.run()
+    assert cam.collect() == []
+    assert reader.calls == 1
+    assert [q["text"] for q in cam.view()["questions"]] == ["Ann selected Develop? (dice: Develop 1)",
+                                                           "Bob selected Explore? (dice: Explore 1)"]
+    assert str(cam.message) == "camera read 1: dice 2" and not cam.due(2.0)
+
+
+def test_a_read_begun_before_reveal_asks_no_selection_after_it(store):
+    """The dice were read for the phase strips while both players were assigning (p.3 Assign); Ann and Bob reported
+    their selections and Next revealed them (p.4 Reveal) while the read ran. The read asks nothing once it ends:
+    after Reveal the phases are known, and a question "Ann selected Develop?" would record a selection in Reveal."""
+    reader = FakeDiceReader([("white", "develop", (20, 100, 30, 30)), ("white", "explore", (340, 100, 30, 30))])
+    flow = flow_of(store, "roll")
+    setup_roll(flow)
+    cam = CameraFlow(flow, dice_reader=reader, zones=halves())
+    worker = HeldWorker()
+    image = np.full((240, 640, 3), 70, np.uint8)
+    cam.schedule(0.0)
+    _begin_read(cam, worker, image, 0.0)
+    flow.report("Ann", "select", {"phase": "develop"})
+    flow.report("Bob", "select", {"phase": "explore"})
+    flow.next_phase()  # Reveal
+    worker.run()
+    assert cam.collect() == [] and cam.view()["questions"] == []
+    _begin_read(cam, worker, image, 1.0)
+    worker.run()
+    cam.collect()
+    assert cam.view()["questions"] == [] and reader.calls == 1
+    assert flow.engine_view()["stage"] == "reveal" and not cam.due(2.0)

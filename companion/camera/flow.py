@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -369,9 +370,13 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         Args:
             wait: block until it is done, at most ``read_timeout_s`` (used when the loop stops).
 
+        A read that ends after the game moved on (an event recorded while it ran) is not applied: what it saw is kept
+        and the still table is planned again at once under the game as it stands (:meth:`_again`).
+
         Returns:
             None while it is still running (or nothing is pending); else the events recorded (as
-            :meth:`read`; a read that raised or was abandoned is reported in :attr:`message` and gives []).
+            :meth:`read`; a read that raised or was abandoned is reported in :attr:`message` and gives [];
+            a read planned again gives []).
         """
         future = self._pending
         if future is None:
@@ -387,9 +392,28 @@ class CameraFlow(CameraAnswers, CameraSeeing):
             return None
         self._pending = None
         try:
-            return self.apply(future.result())
+            sight = future.result()
+            if sight.plan.seq is not None and sight.plan.seq != self.flow.session.last_seq:
+                return self._again(sight)
+            return self.apply(sight)
         except Exception as exc:
             return self._failed(exc)
+
+    def _again(self, sight: Sight) -> list[Event]:
+        """A read that ended after the game moved on (a phone's report, an answer, Next or Undo recorded while it ran):
+        what it chose to read, and what its questions would ask, belonged to the game as it was (Roll: a read begun
+        while the last set-up was being reported is no read of the phase strips; one begun before Reveal asks no
+        selection after it). What it saw of the frame is kept, and the still table is planned again at once under the
+        game as it stands, with nothing changed since: what was seen is taken as it is, and only a pass the game
+        wants now and this read did not run is read (the dice on the strips, once the set-ups are in). Nothing is
+        recorded from it; a newer still table already waiting to be read is read instead. Returns []."""
+        plan = sight.plan
+        self._keep(sight)
+        log.info("camera read of still table %d ended after the game moved on (event %s to %s): read again",
+                 plan.epoch, plan.seq, self.flow.session.last_seq)
+        if self._left == 0 and plan.epoch == self._epoch:
+            self.schedule(-math.inf, [], asked=plan.asked)
+        return []
 
     def _abandon(self, future: Future) -> list[Event]:
         self._pending, self._stuck = None, future
@@ -455,7 +479,8 @@ class CameraFlow(CameraAnswers, CameraSeeing):
                         boxes=None if boxes is None else list(boxes), previous=dict(previous),
                         mirror=self.mirror if self.mirror is not None else (
                             False if self._mirror_tries >= MIRROR_TRIES else None),
-                        asked=self._asked, epoch=self._epoch, map_anchor=None if board is None else board.anchor)
+                        asked=self._asked, epoch=self._epoch, map_anchor=None if board is None else board.anchor,
+                        seq=self.flow.session.last_seq)
 
     def counting(self, ev: Any) -> bool:
         """Whether the count applies now (the game wants it and a step is left)."""

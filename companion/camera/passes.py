@@ -194,7 +194,9 @@ class ReadPlan:
     ``previous``: the readers' sightings of that read by key (``"cards:<anchor>"``, ``"hexes:<anchor>"``,
     ``"dice"``), kept where nothing changed; ``mirror``: the camera's mirror as decided (None: decide it on this
     read); ``asked``: a player asked for this read (Read now); ``epoch``: the still table it belongs to;
-    ``map_anchor``: the hex at axial (0, 0) when a :class:`MapPass` reads the map, else None.
+    ``map_anchor``: the hex at axial (0, 0) when a :class:`MapPass` reads the map, else None; ``seq``: the game's
+    newest event when the plan was made (``Session.last_seq``; None: not known): a read that ends after the game
+    moved on is planned again under the game as it stands (:meth:`companion.camera.flow.CameraFlow.collect`).
     """
 
     image: np.ndarray
@@ -210,6 +212,7 @@ class ReadPlan:
     asked: bool = False
     epoch: int = 0
     map_anchor: str | None = None
+    seq: int | None = None
 
 
 @dataclass(frozen=True)
