@@ -5,7 +5,6 @@ options and camera parts."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import logging
 import signal
@@ -20,7 +19,7 @@ from typing import Any
 from companion import i18n
 from companion.actions import Action
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError
-from companion.commands.files import load_deck, load_dice_reader, screenshot_problem, screenshot_saver
+from companion.commands.files import dice_among_tiles, load_deck, load_dice_reader, screenshot_problem, screenshot_saver
 from companion.config import CHOOSE
 from companion.i18n import N_, Text, _, message_of, ngettext, os_reason, say, say_template
 
@@ -663,10 +662,8 @@ def _camera_parts(args: argparse.Namespace) -> tuple[Callable[[Any], Any] | None
             _refuse_other_game(deck, camera, title, args.deck)
         dice = dice_for(camera.dice_set) if args.dice_profile is not None and camera is not None and \
             camera.dice_set is not None else None
-        if dice is not None and deck is None and kind == "card" and getattr(camera, "card_aspect", None) is not None:
-            # the game's tiles lie among the dice, but no deck identifies them: their print is not taken for dice
-            dice = dataclasses.replace(dice, unknown_cards=float(camera.card_aspect))
-        return deck, dice
+        # the game's tiles lie among the dice, but no deck identifies them: their print is not taken for dice
+        return deck, dice_among_tiles(dice, camera, deck)
 
     def camera(flow: Any, deck: Any, dice_reader: Any) -> Any:
         mirror, on_mirror = _deck_mirror(args.calibration, deck)

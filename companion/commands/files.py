@@ -177,14 +177,47 @@ def _names_the_file(exc: Exception) -> bool:
 
 
 def dice_reader_for(dice: str, profile: str | None):
-    """The reader for ``--dice`` (d6, or Roll for the Galaxy with an enrolled profile)."""
+    """The reader for ``--dice`` (d6, or Roll for the Galaxy with an enrolled profile): ``read(frame)`` of a
+    ``uint8[H, W, 3]`` BGR photo gives ``width``, ``height`` (px) and ``dice`` (observations with ``to_json()``).
+
+    Roll's dice are read as the box's camera reads them on a table whose tiles no deck identifies
+    (:func:`dice_among_tiles`): a die read unsure on a tile is the tile's print, not a die.
+
+    Raises:
+        UsageError: ``--dice roll`` without ``profile``.
+        InputError: the profile is missing, does not load, or is another set's (:func:`load_dice_reader`).
+    """
     if dice == "d6":
         from vision import D6Reader
 
         return D6Reader()
     if profile is None:
         raise UsageError(_("--dice roll needs --profile (run `companion enroll roll-dice DIR` first)"))
-    return load_dice_reader(dice_sets()["roll"], profile, option="--profile")
+    from companion.flows import FLOWS
+    from vision.readers import RollDiceAdapter
+
+    reader = RollDiceAdapter(load_dice_reader(dice_sets()["roll"], profile, option="--profile"))
+    return dice_among_tiles(reader, FLOWS["roll"].camera, None)
+
+
+def dice_among_tiles(dice: Any, camera: Any, deck: Any) -> Any:
+    """The dice reader ``dice`` (a :class:`vision.readers.RollDiceAdapter`) for a game whose camera part is
+    ``camera`` (:class:`companion.camera.spec.CameraSpec`) read with ``deck`` (an enrolled deck, or None).
+
+    Where the game's cards or tiles lie among its dice (a pass reading a deck of cards, and ``camera.card_aspect``
+    says their shape: Roll for the Galaxy's square tiles) but no deck identifies them, the dice a read is unsure of
+    that lie on one are the print of its art (a tile's symbols, a calibration marker on its paper), not dice, and are
+    left out (:attr:`vision.readers.RollDiceAdapter.unknown_cards`); a die on a tile read surely stays. Otherwise
+    (a deck identifies the tiles and its art is checked, or the game lays no cards) ``dice`` as it is. The one rule
+    of ``companion run`` and ``companion read --dice roll``."""
+    import dataclasses
+
+    from companion.camera.passes import deck_kind as pass_deck_kind
+
+    aspect = getattr(camera, "card_aspect", None) if camera is not None else None
+    if dice is None or deck is not None or aspect is None or pass_deck_kind(camera.passes) != "card":
+        return dice
+    return dataclasses.replace(dice, unknown_cards=float(aspect))
 
 def deck_path(name_or_path: str, option: str = "") -> Path:
     """An enrolled deck's file: a path ending in ``.npz`` as given, or ``<data dir>/decks/<name>.npz``; ``option``:

@@ -35,10 +35,12 @@ def cmd_read(images: Sequence[Path], dice: str, as_json: bool, profile: str | No
     except VisionError as exc:
         print(_("companion read: cannot load the dice reader: {problem}").format(problem=say(exc)), file=sys.stderr)
         return EXIT_DEVICE
-    return _read_each(
-        images, lambda frame, path: {"image": str(path), **reader.read(frame).to_json()}, as_json,
-        lambda record: _describe_dice(record["dice"], dice),
-    )
+    def read(frame: Any, path: Path) -> dict:
+        seen = reader.read(frame)
+        return {"image": str(path), "width": int(seen.width), "height": int(seen.height),
+                "dice": [d.to_json() for d in seen.dice]}
+
+    return _read_each(images, read, as_json, lambda record: _describe_dice(record["dice"], dice))
 
 def _read_each(
     images: Sequence[Path], read: Callable[[Any, Path], dict], as_json: bool, describe: Callable[[dict], str]
