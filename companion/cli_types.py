@@ -93,15 +93,32 @@ def frames_arg(text: str) -> int:
 
 def corners_arg(text: str) -> tuple[float, float, float]:
     """argparse type: ``"WxH"`` or ``"WxH:M"`` in mm -> (width, height, marker side), each finite and above 0, the
-    marker side (default 50 mm) less than half the shorter side."""
-    size, _sep, marker = text.lower().partition(":")
+    marker side (default 50 mm, when ``:M`` is left out) less than half the shorter side.
+
+    Raises:
+        argparse.ArgumentTypeError: (exit 2) naming what is wrong: not ``WxH[:M]``; a ``:`` with no side after it
+            (``643x362:``: the side is missing, not taken as 50 mm); a value too large to be a number of mm (``1e999``,
+            ``inf``: named as typed); a width or height not above 0 (or NaN); a side not above 0 or not less than
+            half the shorter side.
+    """
+    size, sep, marker = text.lower().partition(":")
     try:
-        w, h = (float(v) for v in size.split("x"))
-        m = float(marker) if marker else 50.0
+        parts = size.split("x")
+        w, h = (float(v) for v in parts)
+        if sep and not marker.strip():
+            raise argparse.ArgumentTypeError(
+                _("{text!r}: the markers' side is missing after ':': give it in mm, e.g. {example}, or leave out ':' "
+                  "for markers of 50 mm").format(text=text, example=f"{size}:40"))
+        m = float(marker) if sep else 50.0
     except ValueError:
         raise argparse.ArgumentTypeError(
             _("{text!r}: give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40").format(text=text)
         ) from None
+    for typed, value in zip((*parts, marker), (w, h, m), strict=False):
+        if value == math.inf:
+            raise argparse.ArgumentTypeError(
+                _("{text!r}: {value} is too large to be a number of mm (it reads as infinite): give the play area as "
+                  "WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40").format(text=text, value=typed.strip()))
     if not (0 < w < math.inf and 0 < h < math.inf):  # also NaN
         raise argparse.ArgumentTypeError(
             _("{text!r}: the play area's width and height must be numbers of mm above 0, e.g. 900x600").format(

@@ -34,14 +34,46 @@ def test_a_negative_play_area_is_said_as_a_size_not_as_a_missing_argument(capsys
     ("5x3", "the markers' side (50 mm) must be above 0 and less than half the play area's shorter side (1.5 mm)"),
     ("900x600:0", "the markers' side (0 mm) must be above 0"),
     ("900x600:-40", "the markers' side (-40 mm) must be above 0"),
-    ("infx600", "must be numbers of mm above 0"),
+    ("infx600", "inf is too large to be a number of mm (it reads as infinite)"),
     ("nanx600", "must be numbers of mm above 0"),
+    ("1e999x362:40", "1e999 is too large to be a number of mm (it reads as infinite)"),
+    ("643x1E999:40", "1e999 is too large to be a number of mm"),
+    ("643x362:1e999", "1e999 is too large to be a number of mm"),
+    ("643x362:", "the markers' side is missing after ':': give it in mm, e.g. 643x362:40, or leave out ':' for "
+                 "markers of 50 mm"),
+    ("643x362: ", "the markers' side is missing after ':'"),
 ])
 def test_each_wrong_play_area_names_what_is_wrong(capsys, given, words):
     with pytest.raises(SystemExit) as stopped:
         main(["calibrate", "--corners", given])
     assert stopped.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_play_area_with_its_side_left_out_takes_markers_of_50_mm():
+    """``--corners WxH`` with no ':' is markers of 50 mm (the help's "each M mm (default 50)"); with ':' the side is
+    given, never guessed."""
+    from companion.cli_types import corners_arg
+
+    assert corners_arg("643x362") == (643.0, 362.0, 50.0)
+    assert corners_arg("643x362:40") == (643.0, 362.0, 40.0)
+
+
+# hand-written: the side left empty after ':', and a size too large to be a number, in each language
+SIDE_MISSING = {"en": "the markers' side is missing after ':'", "el": "λείπει η πλευρά των δεικτών μετά το ':'",
+                "pl": "po ':' brakuje boku znaczników", "hu": "a ':' után hiányzik a jelölők oldala"}
+TOO_LARGE = {"en": "1e999 is too large to be a number of mm", "el": "το 1e999 είναι πολύ μεγάλο για αριθμός mm",
+             "pl": "1e999 to za dużo jak na liczbę mm", "hu": "1e999: ez túl nagy szám ahhoz, hogy mm legyen"}
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_a_missing_side_and_an_infinite_size_are_named_in_each_language(capsys, lang):
+    for given, said in (("643x362:", SIDE_MISSING), ("1e999x362:40", TOO_LARGE)):
+        with pytest.raises(SystemExit) as stopped:
+            main(["--language", lang, "calibrate", "--corners", given])
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert f"'{given}'" in err and said[lang] in err and "--corners" in err, err
 
 
 def test_an_option_value_like_a_negative_number_still_reaches_its_check(capsys):
