@@ -40,6 +40,7 @@ __all__ = [
     "markers_looked_harder",
     "even_zones",
     "markers_where_they_were",
+    "reprojection_limit",
     "mat_layout",
     "zones_from_seats",
     "zones_of",
@@ -83,7 +84,15 @@ class TableConfig:
         mat_margin_mm: distance from the sheet edge to each marker's outer edge.
         min_markers: at least this many layout markers must be seen to calibrate (1 marker = 4 points
             is enough for a homography but is fragile; 2 is the default).
-        max_reprojection_px: calibration is refused if the mean corner reprojection error exceeds this.
+        max_reprojection_frac: calibration is refused if the mean corner reprojection error exceeds this fraction of
+            the markers' mean side in the frame (px), or :attr:`min_reprojection_px` if that is more. A layout that
+            does not match the table misplaces the corners by a share of the markers' size whatever the camera's
+            resolution or the table's size in the frame (full Roll tables, seeds 1-3 at 960x540, 1280x720 and
+            2304x1296: the true layout 0.11-0.68 % of the side; markers said 45 mm where they are 40 about 10 %,
+            said 50 about 20 %; the area 5 % too wide 2.1-2.5 %, both sides 3.2-3.6 %), where a fixed 4 px let
+            markers said 45 mm pass where the table is small in the frame (640x360, markers 35 px wide: 3.7 px) and
+            refused the area 5 % too large both ways on a large frame (2304x1296, markers 128 px wide: 4.6 px).
+        min_reprojection_px: the least error ever refused (px): corner detection's own noise on small markers.
         moved_tolerance_px: a marker whose corners moved by more than this (mean, pixels) counts as moved.
         moved_tolerance_frac: ... or by more than this fraction of its side, whichever is larger.
         sharpen, sharpen_sigma: the unsharp mask of calibration's second look for markers
@@ -95,7 +104,8 @@ class TableConfig:
     mat_marker_mm: float = 40.0
     mat_margin_mm: float = 12.0
     min_markers: int = 2
-    max_reprojection_px: float = 4.0
+    max_reprojection_frac: float = 0.05
+    min_reprojection_px: float = 1.0
     moved_tolerance_px: float = 3.0
     moved_tolerance_frac: float = 0.06
     sharpen: float = 1.0
@@ -338,16 +348,34 @@ def homography_from_markers(seen: dict[int, np.ndarray], layout: MarkerLayout,
     if H is None:
         raise CalibrationFailed("homography fit failed (markers degenerate?)")
     err = float(np.mean(np.linalg.norm(apply_homography(H, src) - dst, axis=1)))
-    if err > config.max_reprojection_px:
+    limit = reprojection_limit([seen[i] for i in ids], config)
+    if err > limit:
         failed = CalibrationFailed.said(
             N_("the markers do not fit the layout: reprojection error {error:.1f} px > {limit:g} px (a marker from "
-               "another sheet, or markers laid out otherwise?)"), error=err, limit=config.max_reprojection_px)
+               "another sheet, or markers laid out otherwise?)"), error=err, limit=round(limit, 2))
         side = float(np.mean([np.linalg.norm(np.diff(q, axis=0, append=q[:1]), axis=1).mean()
                               for q in layout.corners_mm.values()]))
         area = corner_area(seen, side, config.mat_marker_ids)
-        failed.area = area if area is not None and area[3] <= config.max_reprojection_px else None
+        failed.area = area if area is not None and area[3] <= limit else None
         raise failed
     return H, err, ids
+
+
+def reprojection_limit(quads: Sequence[np.ndarray], config: TableConfig | None = None) -> float:
+    """The largest mean corner reprojection error (px) a calibration on markers seen as ``quads`` (float[4, 2] frame
+    px each) is saved with: :attr:`TableConfig.max_reprojection_frac` of their mean side in px, at least
+    :attr:`TableConfig.min_reprojection_px` (40 mm markers 40 px wide: 2 px; 120 px wide: 6 px; 16 px wide: 1 px).
+
+    Raises:
+        ValueError: no quad given.
+    """
+    c = config or TableConfig()
+    if not len(quads):
+        raise ValueError("reprojection_limit needs at least one marker")
+    side = float(np.mean([np.linalg.norm(np.diff(np.asarray(q, np.float64).reshape(4, 2), axis=0,
+                                                         append=np.asarray(q, np.float64).reshape(4, 2)[:1]),
+                                         axis=1).mean() for q in quads]))
+    return max(c.min_reprojection_px, c.max_reprojection_frac * side)
 
 
 def corner_area(seen: dict[int, np.ndarray], marker_mm: float,
