@@ -32,7 +32,9 @@ rest:
   at once with the rule and the fix, before anyone answers.
 
 A read that raises (a bad frame, a reader bug) is reported on the views and changes nothing:
-everything recorded stays in the session log.
+everything recorded stays in the session log. A read on the worker that ends after the game moved on (a report, an
+answer, Next or Undo recorded while it ran) is not applied to the game it was not planned for: what it saw is kept and
+the still table is planned again at once (:meth:`CameraFlow.collect`).
 
 The camera block of the published view (``view["camera"]``)::
 
