@@ -56,6 +56,7 @@ HIVES = N_("Rise of the Ancients p.7 Ancient Hives")
 SHRINES = N_("Rise of the Ancients p.15 Shrines")
 DEVELOPMENT = N_("Rise of the Ancients p.5 Developments")
 ANCIENTS = N_("Combat (Ancients); Rise of the Ancients p.6 Ancient Cruisers and Dreadnought")
+DISC_BACK = N_("Influence action; Combat (population destroyed)")
 
 
 def _acting(ctx: EventContext) -> str | None:
@@ -203,12 +204,27 @@ def _link(state: EclipseState, frm: Cell, to: Cell, name: str, action: str) -> l
 
 
 def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
-    """The disc on a hex goes back to its owner's track."""
+    """The disc on a hex goes back to its owner's track.
+
+    A player takes back their own discs (Eclipse 1.2 Influence action: place or move influence discs; 1.6 Upkeep:
+    remove discs when unable to pay); another player's disc leaves a hex only in the Combat phase, when its
+    population is destroyed (1.5 Combat: ships attack enemy population). A player's report of another player's disc
+    in any other phase is an ERROR ``not_your_disc`` and the disc stays, so its owner keeps the hex; the table's
+    report (no player) is applied in any phase."""
     at = cell(ctx)
     if at not in state.owners:
         _add(ctx, [Verdict("no_disc", True, N_("Influence action"),
                            Text("no influence disc on ({q}, {r}) to remove", q=at[0], r=at[1]),
                            Text("check the hex"), warning=True)], at=at)
+        return state
+    by, owner = ctx.event.player, state.owners[at]
+    if by is not None and by != owner and state.rounds.phase != "combat":
+        _add(ctx, [Verdict("not_your_disc", False, DISC_BACK,
+                           Text("{player} reports {owner}'s influence disc on ({q}, {r}) taken back: a player takes "
+                                "back only their own discs; another player's disc leaves a hex only in the Combat "
+                                "phase, when its population is destroyed", player=by, owner=owner, q=at[0], r=at[1]),
+                           Text("{owner}'s disc stays: undo the report, or report it in the Combat phase once the "
+                                "population is destroyed", owner=owner))], player=by, at=at)
         return state
     return replace(state, owners={c: o for c, o in state.owners.items() if c != at},
                    discs_over_ancients={c: o for c, o in state.discs_over_ancients.items() if c != at})
