@@ -51,6 +51,8 @@ ALLIANCE_MIN_PLAYERS = 4
 DIPLOMACY = N_("Diplomacy (Ambassadors and the Traitor card); not used with 2-3 players "
                "(unconfirmed for the first edition)")
 ALLIANCES = N_("Rise of the Ancients p.10-11 Alliances")
+NEIGHBOURS = N_("Diplomacy (a player whose controlled hex is next to yours); Rise of the Ancients p.8 "
+                "(through Warp Portals)")
 
 
 def _say(ctx: EventContext, verdict: Verdict, player: str) -> None:
@@ -93,8 +95,28 @@ def relations_formed(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
                 Text("{player} has no Ambassador tile left to give (Ambassador tiles: {count}, each with a player "
                      "they have relations with)", player=p.name, count=most),
                 Text("check which relations stand")), p.name)
+    if not _neighbours(state, me.name, other.name):
+        _say(ctx, Verdict("relations_not_neighbours", False, NEIGHBOURS,
+            Text("{player} and {other} control no hexes next to each other: relations are made with a player whose "
+                 "controlled hex is next to yours, or joined to it by Warp Portals", player=me.name, other=other.name),
+                          Text("report the Influence that brings their hexes together first, or undo the report")),
+             me.name)
     state = state.with_player(replace(me, relations=me.relations + (other.name,)))
     return state.with_player(replace(other, relations=other.relations + (me.name,)))
+
+
+def _neighbours(state: EclipseState, a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` control hexes next to each other on the box's map, or each a portal hex (Rise of the
+    Ancients p.8: portal hexes are adjacent to one another). True when either controls no hex on the map: the box
+    cannot tell (a table that reports no Influence)."""
+    mine = [c for c, who in state.owners.items() if who == a]
+    theirs = [c for c, who in state.owners.items() if who == b]
+    if not mine or not theirs:
+        return True
+    if any(h.cell in theirs for c in mine for _, h in state.galaxy.neighbours(c)):
+        return True
+    portals = {h.cell for h in state.galaxy.portals()}
+    return bool(portals & set(mine)) and bool(portals & set(theirs))
 
 
 def relations_broken(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
