@@ -259,15 +259,26 @@ def localize(value: Any, lang: str | None = None, names: Callable[[str], str] | 
     player's name) is to read there, as a function of it (the touchscreen's names a player typed as emoji alone
     by their symbols' names); None: as it is. A plain ``str`` standing alone in ``value`` (an id, a name a button
     posts back) is never passed to it."""
-    lang = _known(lang) if lang else current_language()
+    return _localize(value, _known(lang) if lang else current_language(), names, 0)
+
+
+_DEEPEST = 200
+"""How deep :func:`localize` walks dicts and lists: a part deeper is returned as it is (a value nested that deep is
+damage, and its encoder cuts it: :data:`companion.webstream.MAX_DEPTH`)."""
+
+
+def _localize(value: Any, lang: str, names: Callable[[str], str] | None, depth: int) -> Any:
     if isinstance(value, str):
         if type(value) is str:
             return value
         return _say(value, lang, names)
-    if isinstance(value, Mapping):
-        return {localize(k, lang, names): localize(v, lang, names) for k, v in value.items()}
+    if depth >= _DEEPEST:
+        return value
+    if isinstance(value, Mapping):  # a key that is no text (a tuple: a list once said) is kept as it is
+        return {_localize(k, lang, names, depth) if isinstance(k, str) else k: _localize(v, lang, names, depth + 1)
+                for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [localize(v, lang, names) for v in value]
+        return [_localize(v, lang, names, depth + 1) for v in value]
     if isinstance(value, LazyProxy):
         return str(value)
     return value

@@ -122,7 +122,7 @@ from companion.player_names import MAX_NAME
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import MAX_TEXT, BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
-from companion.webstream import HEARTBEAT_S, PhoneJSON, StreamSlots, json_text, sse_stream, state_json
+from companion.webstream import HEARTBEAT_S, PhoneJSON, StreamSlots, json_text, sse_stream, state_json, unsent
 from rules.scoring import has_visible, untypable
 
 __all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
@@ -512,7 +512,12 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     @app.get("/api/state")
     @limiter.limit(limits.read)
     def api_state() -> Response:
-        response = jsonify(state_json(hub.snapshot()))
+        try:
+            response = jsonify(state_json(hub.snapshot()))
+        except Exception as exc:  # noqa: BLE001 -- a state that cannot be written (logged) is said as such
+            log.error("phone view: the state could not be sent: %s", exc, exc_info=exc)
+            response, status = _error(500, unsent(exc))
+            response.status_code = status
         response.headers["Cache-Control"] = "no-store"
         return response
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import logging
 import math
+import numbers
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,8 +20,8 @@ from flask.json.provider import DefaultJSONProvider
 from companion import i18n
 from companion.hub import Snapshot, StateHub
 
-__all__ = ["HEARTBEAT_S", "STOP_CHECK_S", "PhoneJSON", "StreamSlots", "finite", "json_text", "sse_stream",
-           "state_json"]
+__all__ = ["HEARTBEAT_S", "STOP_CHECK_S", "MAX_DEPTH", "PhoneJSON", "StreamSlots", "json_text", "jsonable",
+           "sse_stream", "state_json", "unsent"]
 
 log = logging.getLogger(__name__)
 
@@ -34,69 +36,177 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 """A UTF-16 surrogate code point: a text can hold one alone (a ``"\\ud800"`` escape in a phone's JSON), and UTF-8
 cannot carry it."""
 
-_OUT_OF_RANGE = "Out of range float values"
-"""How :func:`json.dumps` with ``allow_nan=False`` starts its ValueError on a NaN or an infinity."""
+MAX_DEPTH = 200
+"""How deep a phone answer's dicts and lists may nest: a part deeper than this is sent as null (logged). The box's
+own states nest about 8 deep; a value nested hundreds deep can only be damage, and Python's JSON encoder and the
+walk below would otherwise run out of stack on it."""
 
 _LOGGED_PLACES: set[str] = set()
-"""Where a non-finite float was found and logged already (each place is logged once)."""
+"""Where a value JSON cannot carry was found and logged already, with what it was sent as (each logged once)."""
 _LOGGED_MOST = 64
 """The most places :data:`_LOGGED_PLACES` keeps (a view that keeps making new ones is logged no further)."""
 
+_PROBLEMS_LOGGED: set[tuple[str, str, str]] = set()
+"""What the live view could not send and logged already (:func:`_sse_problem`)."""
 
 def json_text(value: Any, **options: Any) -> str:
     """The JSON text of ``value`` as the phones get it: letters as they are, sent as UTF-8 (a Greek letter is 2 bytes
     instead of the 6 of ``\\u03b1``; a 4-player Among the Stars state is about a third smaller in Greek). A text
     anywhere in ``value`` holding a lone surrogate, which UTF-8 cannot carry, has the whole answer escaped instead
     (``\\ud800``, ``\\u03b1``): valid JSON that a phone parses, and nothing it holds is lost or stops the answer.
-    A float that is not finite (NaN, Infinity, -Infinity: ``JSON.parse`` refuses the words :func:`json.dumps` writes
-    for them) is sent as ``null``, and where it was is logged once (:func:`finite`); the common case, with none, is
-    encoded once, as before (the encoder itself finds one).
-    ``options``: :func:`json.dumps`'s (``ensure_ascii`` and ``allow_nan`` are this function's own choice)."""
+
+    A value JSON cannot carry as it is (NaN or an infinity, which ``JSON.parse`` refuses; a whole number longer than
+    Python writes, e.g. ``10**5000``; a set, bytes, an object of no JSON kind, a key of no JSON kind; nesting deeper
+    than :data:`MAX_DEPTH`) is sent as the nearest valid JSON (:func:`jsonable`), and where it was is logged once;
+    the common case, with none, is encoded once, as before (the encoder itself finds one).
+    ``options``: :func:`json.dumps`'s (``ensure_ascii`` and ``allow_nan`` are this function's own choice).
+
+    Raises:
+        ValueError: ``value`` holds itself (a loop), which no JSON can say; the message names where.
+    """
     options.pop("ensure_ascii", None)
     options.pop("allow_nan", None)
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
-    except ValueError as exc:
-        if not str(exc).startswith(_OUT_OF_RANGE):
+    except (ValueError, TypeError, RecursionError) as exc:
+        if isinstance(exc, ValueError) and str(exc).startswith("Circular reference"):
+            value = jsonable(value, options.get("default"))  # raises naming where the loop is
             raise
-        value = finite(value, options.get("default"))
+        value = jsonable(value, options.pop("default", None))
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
     if _SURROGATE.search(text) is None:
         return text
     return json.dumps(value, ensure_ascii=True, allow_nan=False, **options)
 
 
-def finite(value: Any, default: Callable[[Any], Any] | None = None, place: str = "$") -> Any:
-    """``value`` with every float that is not finite (NaN, inf, -inf), at any depth of its dicts, lists and tuples,
-    replaced by None (a dict's key by ``"null"``, as JSON writes a None key); logs each place one was found
-    (``$.players[2].score``), once per place. Another object is passed through ``default`` (:func:`json.dumps`'s,
-    which would be given it) and looked into in turn; without ``default`` it is kept as it is. Shapes: dicts stay
-    dicts, lists and tuples become lists."""
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return value
-        return _logged(place, value, None)
-    if isinstance(value, (str, int, bool)) or value is None:
+def jsonable(value: Any, default: Callable[[Any], Any] | None = None, place: str = "$") -> Any:
+    """``value`` made of what JSON carries, at any depth of its dicts, lists and tuples: a float that is not finite
+    (NaN, inf, -inf) becomes None; a whole number too long to write (more digits than
+    :func:`sys.get_int_max_str_digits`) None; a set or frozenset a list (sorted when its items sort); bytes text
+    (UTF-8, a byte that is none as U+FFFD); another number kind (a NumPy one) the plain int or float; a dict's key of
+    another kind its text (every key a ``str``, as JSON writes them, so ``sort_keys`` never compares unlike kinds);
+    a dict or list deeper than :data:`MAX_DEPTH` None. Another object is passed through ``default``
+    (:func:`json.dumps`'s, which would be given it) and looked into in turn; one ``default`` refuses (TypeError), or
+    any without ``default``, becomes None. Each place something was changed is logged once (``$.players[2].vp``).
+    Shapes: dicts stay dicts, lists, tuples and sets become lists; ``value`` itself is left as it was.
+
+    Raises:
+        ValueError: ``value`` holds itself (a dict or list inside itself), naming where (``Circular reference at
+            $.game.x``).
+    """
+    return _jsonable(value, default, place, 0, set())
+
+
+def _jsonable(value: Any, default: Callable[[Any], Any] | None, place: str, depth: int, path: set[int]) -> Any:
+    if isinstance(value, str):
         return value
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return _whole(int(value), place)
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else _logged(place, repr(value), None, "null (JSON has no NaN "
+                                                                                            "or Infinity)")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return _logged(place, f"{len(bytes(value))} bytes", bytes(value).decode("utf-8", "replace"), "text")
+    if isinstance(value, numbers.Integral):
+        return _whole(int(value), place)
+    if isinstance(value, numbers.Real):
+        return _jsonable(float(value), default, place, depth, path)
+    if isinstance(value, (dict, list, tuple, set, frozenset)):
+        if depth >= MAX_DEPTH:
+            return _logged(place[:80] + "…", f"nesting deeper than {MAX_DEPTH}", None, "null")
+        if id(value) in path:
+            raise ValueError(f"Circular reference at {_short(place)}: a value holds itself")
+        path.add(id(value))
+        try:
+            return _container(value, default, place, depth + 1, path)
+        finally:
+            path.discard(id(value))
+    if default is not None:
+        try:
+            made = default(value)
+        except (TypeError, ValueError):
+            made = value
+        if made is not value:
+            return _jsonable(made, default, place, depth, path)
+    return _logged(place, f"an object of type {type(value).__name__}", None, "null")
+
+
+def _container(value: Any, default: Callable[[Any], Any] | None, place: str, depth: int, path: set[int]) -> Any:
+    """A dict, list, tuple or set made of what JSON carries (:func:`_jsonable`, one level down)."""
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
-            key = k if not isinstance(k, float) or math.isfinite(k) else _logged(f"{place} key", k, "null")
-            out[key] = finite(v, default, f"{place}.{k}" if isinstance(k, str) else f"{place}[{k!r}]")
+            out[_key(k, place)] = _jsonable(v, default, _at_key(place, k), depth, path)
         return out
-    if isinstance(value, (list, tuple)):
-        return [finite(v, default, f"{place}[{n}]") for n, v in enumerate(value)]
-    if default is not None:
-        made = default(value)
-        return value if made is value else finite(made, default, place)
+    if isinstance(value, (set, frozenset)):
+        try:
+            items = sorted(value)
+        except TypeError:
+            items = sorted(value, key=repr)
+        _logged(place, f"a {type(value).__name__} of {len(items)}", None, "a list")
+        return [_jsonable(v, default, f"{place}[{n}]", depth, path) for n, v in enumerate(items)]
+    return [_jsonable(v, default, f"{place}[{n}]", depth, path) for n, v in enumerate(value)]
+
+
+def _whole(value: int, place: str) -> int | None:
+    """``value``, or None (logged) when it has more digits than Python writes."""
+    limit = sys.get_int_max_str_digits()
+    if limit and value.bit_length() > limit * 3:  # 3.32 bits a digit: only a number near the limit is written out
+        try:
+            str(value)
+        except ValueError:
+            return _logged(place, f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits", None,
+                           "null")
     return value
 
 
-def _logged(place: str, value: float, instead: Any) -> Any:
-    """``instead``, having logged that ``value`` was found at ``place`` (the first time there)."""
-    if place not in _LOGGED_PLACES and len(_LOGGED_PLACES) < _LOGGED_MOST:
-        _LOGGED_PLACES.add(place)
-        log.warning("a phone answer held %r at %s: sent as null (JSON has no NaN or Infinity)", value, place)
+def _key(key: Any, place: str) -> str:
+    """A dict's ``key`` as JSON writes a key: always a ``str`` (another kind's text is logged)."""
+    if isinstance(key, str):
+        return str(key)
+    if isinstance(key, bool) or key is None:
+        return json.dumps(key)
+    if isinstance(key, int):
+        whole = _whole(int(key), f"{place} key")
+        return "null" if whole is None else str(whole)
+    if isinstance(key, float):
+        return repr(float(key)) if math.isfinite(key) else _logged(f"{place} key", repr(key), "null", "null")
+    if isinstance(key, (bytes, bytearray)):
+        said = bytes(key).decode("utf-8", "replace")
+    else:
+        try:
+            said = str(key)[:200]
+        except Exception:  # noqa: BLE001 -- a key's own __str__ failing must not stop the answer
+            said = f"<{type(key).__name__}>"
+    return _logged(f"{place} key", f"a key of type {type(key).__name__}", said, "its text")
+
+
+def _at_key(place: str, key: Any) -> str:
+    """Where ``key`` of the dict at ``place`` is, said for a log line (a key's text cut short, quoted unless it is a
+    plain word)."""
+    if isinstance(key, str) and key.isidentifier() and len(key) <= 40:
+        return f"{place}.{key}"
+    try:
+        said = repr(key)
+    except Exception:  # noqa: BLE001
+        said = f"<{type(key).__name__}>"
+    return f"{place}[{said[:40]}]"
+
+
+def _short(place: str) -> str:
+    """``place`` cut to a log line's measure."""
+    return place if len(place) <= 120 else f"{place[:60]}…{place[-50:]}"
+
+
+def _logged(place: str, what: str, instead: Any, sent_as: str) -> Any:
+    """``instead``, having logged that ``what`` was found at ``place`` and sent as ``sent_as`` (the first time
+    there)."""
+    place = _short(place)
+    if f"{place} {sent_as}" not in _LOGGED_PLACES and len(_LOGGED_PLACES) < _LOGGED_MOST:
+        _LOGGED_PLACES.add(f"{place} {sent_as}")
+        log.warning("a phone answer held %s at %s: sent as %s", what, place, sent_as)
     return instead
 
 
@@ -131,13 +241,40 @@ def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
     return said
 
 
+def unsent(exc: BaseException) -> i18n.Text:
+    """What a phone is told of a state or answer the box could not write as JSON (``exc``, logged by the caller)."""
+    return i18n.Text("the box could not send the game's state ({error}) and logged it; nothing recorded is lost, and "
+                     "the view goes on with the next change", error=type(exc).__name__)
+
+
 def _sse_state(snapshot: Snapshot, lang: str | None = None) -> str:
-    data = json_text(state_json(snapshot, lang), separators=(",", ":"))
+    """``event: state`` of ``snapshot``; one the box cannot write (a value holding itself) is logged and sent as
+    ``event: problem`` (``data: {"error", "version"}``) instead, so the stream goes on."""
+    try:
+        data = json_text(state_json(snapshot, lang), separators=(",", ":"))
+    except Exception as exc:  # noqa: BLE001 -- one state that cannot be written must not end the live view
+        return _sse_problem(exc, lang, f"state version {snapshot.version}", snapshot.version)
     return f"id: {snapshot.version}\nevent: state\ndata: {data}\n\n"
 
 
-def _sse_me(me: dict[str, Any]) -> str:
-    return f"event: me\ndata: {json_text(me, separators=(',', ':'))}\n\n"
+def _sse_me(me: Callable[[], dict[str, Any]], lang: str) -> tuple[str, Any]:
+    """``(event text, what it says)`` of ``me()`` said in ``lang``: ``event: me``, or ``event: problem`` when it
+    cannot be made or written (logged)."""
+    try:
+        shown = i18n.localize(me(), lang)
+        return f"event: me\ndata: {json_text(shown, separators=(',', ':'))}\n\n", shown
+    except Exception as exc:  # noqa: BLE001 -- as _sse_state
+        return _sse_problem(exc, lang, "this phone's /api/me", None), None
+
+
+def _sse_problem(exc: Exception, lang: str | None, what: str, version: int | None) -> str:
+    """``event: problem`` saying :func:`unsent` of ``exc`` in ``lang``, having logged ``exc`` with ``what`` failed."""
+    seen = (what if version is None else "state", type(exc).__name__, str(exc)[:200])
+    if seen not in _PROBLEMS_LOGGED and len(_PROBLEMS_LOGGED) < _LOGGED_MOST:  # once, not at every look
+        _PROBLEMS_LOGGED.add(seen)
+        log.error("live view: %s could not be sent: %s", what, exc, exc_info=exc)
+    body = {"error": i18n.localize(unsent(exc), lang), "version": version}
+    return f"event: problem\ndata: {json.dumps(body, ensure_ascii=True)}\n\n"
 
 
 def _sse_heartbeat(heartbeat_s: float) -> str:
@@ -154,8 +291,10 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
     heartbeat_s}``) after each ``heartbeat_s`` seconds without a change: the page sees it, so a stream
     that goes silent for longer (a phone whose Wi-Fi dropped without closing the connection) is known
     dead and reopened. With ``me``, also ``event: me`` (its dict) after the
-    first state and whenever it changes. Ends when ``stop`` is set (checked at least every
-    :data:`STOP_CHECK_S`) or when the client goes away (the server stops iterating).
+    first state and whenever it changes. A state or ``me`` the box cannot write (logged) is sent as ``event:
+    problem`` (``data: {"error": said in lang, "version": int or null}``) and the stream goes on. Ends when
+    ``stop`` is set (checked at least every :data:`STOP_CHECK_S`) or when the client goes away (the server stops
+    iterating).
 
     Args:
         hub: where snapshots are published; only :meth:`~StateHub.snapshot` and
@@ -170,9 +309,10 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
     snapshot = hub.snapshot()
     yield "retry: 2000\n\n"
     yield _sse_state(snapshot, lang)
-    shown_me = i18n.localize(me(), lang) if me is not None else None
-    if shown_me is not None:
-        yield _sse_me(shown_me)
+    shown_me = None  # the text of the last "me" or its problem sent
+    if me is not None:
+        shown_me, _ = _sse_me(me, lang)
+        yield shown_me
     version = snapshot.version
     quiet_since = time.monotonic()
     while stop is None or not stop.is_set():
@@ -182,11 +322,11 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
             version = snapshot.version
             quiet_since = time.monotonic()
             yield _sse_state(snapshot, lang)
-        now_me = i18n.localize(me(), lang) if me is not None else None
+        now_me = _sse_me(me, lang)[0] if me is not None else None
         if now_me != shown_me:
             shown_me = now_me
             quiet_since = time.monotonic()
-            yield _sse_me(now_me)
+            yield now_me
         elif time.monotonic() - quiet_since >= heartbeat_s:
             quiet_since = time.monotonic()
             yield _sse_heartbeat(heartbeat_s)

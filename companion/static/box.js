@@ -66,7 +66,7 @@ window.Box = (function () {
     return error || format(_("The box refused: HTTP {status}"), { status: status });
   }
 
-  // Live state: SSE /api/events ("state", "me" and "heartbeat" events), or polling /api/state and /api/me
+  // Live state: SSE /api/events ("state", "me", "heartbeat" and "problem" events), or polling /api/state and /api/me
   // when the browser has no EventSource or the box refuses a stream (503: too many open); handlers get the
   // parsed JSON. The connection pill says "live" while the stream delivers and "reconnecting..." whenever it
   // does not: the Wi-Fi dropped (the browser says offline, or the stream went silent past the box's heartbeat)
@@ -148,6 +148,10 @@ window.Box = (function () {
       mine.addEventListener("me", (event) => {
         alive();
         onMe(JSON.parse(event.data));
+      });
+      mine.addEventListener("problem", (event) => { // the box could not send one state: said; the stream goes on
+        alive();
+        setConnection("reconnecting", (JSON.parse(event.data || "{}") || {}).error || _("reconnecting…"));
       });
       mine.addEventListener("state", (event) => {
         alive();
