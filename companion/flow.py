@@ -148,6 +148,8 @@ class GameFlow:
 
     Raises:
         ValueError: the session is of another game.
+        BadEntry: its seats or players as kept are none this program reads (a name it refuses, a shape it does not
+            know: kept by another version, or changed in the file).
     """
 
     def __init__(self, session: Any, spec: GameSpec) -> None:
@@ -161,10 +163,7 @@ class GameFlow:
         """Whether the box's camera counts the dice at the end of the game (its camera part has a count pass:
         Roll's dice reader); set by the main loop's play mode. False: played from the phones, whose forms count
         them (:meth:`companion.flow_spec.FlowBase.uncounted_note` says so)."""
-        self.seats: list[dict[str, str]] = list(session.settings.get("seats") or [])
-        if not self.seats:
-            names = [p if isinstance(p, str) else p["name"] for p in session.settings.get("players", [])]
-            self.seats = kept_seats(names, spec.info.colours)
+        self.seats: list[dict[str, str]] = _kept_seats(session.settings, spec.info.colours)
 
     # -- reading -----------------------------------------------------------------------
     @property
@@ -670,6 +669,26 @@ def _shown(narrowed: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> dict[str,
     (a refusal's ``why`` is said only when a value left out is sent)."""
     return {form: {field: {k: v for k, v in left.items() if k != "why"} for field, left in fields.items()}
             for form, fields in narrowed.items()}
+
+
+def _kept_seats(settings: Mapping[str, Any], colours: Sequence[str]) -> list[dict[str, str]]:
+    """A stored game's seats (``settings["seats"]``: ``[{"name", "colour"}]``), or made from its players' names
+    (``settings["players"]``: names, or ``{"name"}`` each: :func:`kept_seats`).
+
+    Raises:
+        BadEntry: either is of a shape this program does not read (a number, a seat with no name: changed in the
+            file), or a name :func:`kept_seats` refuses.
+    """
+    seats, players = settings.get("seats") or [], settings.get("players") or []
+    named = (isinstance(seats, list) and isinstance(players, list)
+             and all(isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("colour"), str)
+                     for s in seats)
+             and all(isinstance(p, str) or isinstance(p, dict) and isinstance(p.get("name"), str) for p in players))
+    if not named:
+        raise BadEntry(Text("its seats as kept are not players this program reads (changed outside the box?)"))
+    if seats:
+        return [dict(s) for s in seats]
+    return kept_seats([p if isinstance(p, str) else p["name"] for p in players], colours)
 
 
 def said_in(where: str, what: str, names: Collection[str]) -> bool:

@@ -10,18 +10,18 @@ nothing; the flow's methods of the same names call them.
 from __future__ import annotations
 
 import json
-import math
 import urllib.parse
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
 from companion.flow_spec import GameSpec
-from companion.i18n import Text, localize
+from companion.i18n import Moment, Text, localize
+from companion.timestamps import shown, usable
 from rules import Progress
 from rules.scoring import standings
 
-__all__ = ["BGSTATS_URL", "Scored", "bgstats_play", "bgstats_url", "export_json", "result"]
+__all__ = ["BGSTATS_URL", "Scored", "bgstats_play", "bgstats_url", "export_json", "play_date_problem", "result"]
 
 BGSTATS_URL = "bgstats://app.bgstatsapp.com/addPlay.html?data="
 """BG Stats' "push plays" URL: the play record, JSON, URL-encoded after ``data=``."""
@@ -126,9 +126,10 @@ def bgstats_play(flow: Scored, tz: Any = None) -> dict[str, Any]:
     """The play record for BG Stats' "push plays" import.
 
     Shape: ``{"sourceName", "sourcePlayId", "playDate": "YYYY-MM-DD HH:MM:SS" (local time of
-    the first event), "durationMin", "game": {"name", "bggId", "sourceGameId", "highestWins":
-    true, "noPoints": false, "cooperative": false}, "players": [{"name", "score", "winner",
-    "seatOrder" (1-based), "startPlayer", "role", "color", "team"?}], "comments"}``.
+    the session's start; its first event's when the start as stored is no time, none when neither is:
+    :func:`play_date_problem`), "durationMin" (only when both ends are times), "game": {"name", "bggId",
+    "sourceGameId", "highestWins": true, "noPoints": false, "cooperative": false}, "players": [{"name", "score",
+    "winner", "seatOrder" (1-based), "startPlayer", "role", "color", "team"?}], "comments"}``.
 
     Field names follow BG Stats' public "push plays" description as we remember it; only
     ``highestWins``/``noPoints``/``cooperative`` could be checked against a BG Stats export
@@ -138,18 +139,20 @@ def bgstats_play(flow: Scored, tz: Any = None) -> dict[str, Any]:
     player in one has ``"team"`` (its name); each player's ``score`` is their own total, every member of a
     winning team is a winner, and ``comments`` gives each team's score.
     """
-    started = flow.session.started_at
     events = flow.session.events()
-    ended = events[-1].at if events else started
+    started = usable(flow.session.started_at)
+    ended = usable(events[-1].at) if events else started
+    dated = started if started is not None else usable(events[0].at) if events else None
     result = flow.result()
     over = flow.over()
-    minutes = (ended - started) / 60 if isinstance(ended, (int, float)) else math.nan
     return {
         "sourceName": "tabletop-companion",
         "sourcePlayId": flow.session.id,
-        "playDate": datetime.fromtimestamp(started, tz).strftime("%Y-%m-%d %H:%M:%S"),
-        # a last event's time that is no time (a database changed by hand): the length is not known, so not said
-        **({"durationMin": max(1, round(minutes))} if math.isfinite(minutes) else {}),
+        # a start that is no time (a database changed by hand: Infinity, a year past 9999, a text): the first event's
+        # time instead, or no date (BG Stats then asks); the length is not known, so not said (play_date_problem)
+        **({"playDate": datetime.fromtimestamp(dated, tz).strftime("%Y-%m-%d %H:%M:%S")} if dated is not None else {}),
+        **({"durationMin": max(1, round((ended - started) / 60))}
+           if started is not None and ended is not None and ended >= started else {}),
         "game": {
             "name": flow.spec.title,
             "bggId": flow.spec.bgg_id,
@@ -167,6 +170,23 @@ def bgstats_play(flow: Scored, tz: Any = None) -> dict[str, Any]:
         "comments": f"Recorded at the table by tabletop-companion (session {flow.session.id})."
         + "".join(f" {team}: {vp} VP as a team." for team, vp in (result.get("team_scores") or {}).items()),
     }
+
+
+def play_date_problem(flow: Scored) -> Text | None:
+    """What :func:`bgstats_play` could not date from ``flow``'s session, said for the one exporting it (its start
+    as stored, which is no time, and what the play took instead), or None when its start is a time."""
+    started = flow.session.started_at
+    if usable(started) is not None:
+        return None
+    events = flow.session.events()
+    first = usable(events[0].at) if events else None
+    if first is not None:
+        return Text("session {session}'s start time as stored ({value}) is no time (changed outside the box?); the "
+                    "BG Stats play is dated by its first event, {when}, and has no length",
+                    session=flow.session.id, value=shown(started), when=Moment(first, "short"))
+    return Text("session {session}'s start time as stored ({value}) is no time (changed outside the box?); the BG "
+                "Stats play has no date or length: BG Stats asks for the date", session=flow.session.id,
+                value=shown(started))
 
 
 def bgstats_url(play: Mapping[str, Any]) -> str:

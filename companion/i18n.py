@@ -539,11 +539,18 @@ def format_number(value: float | int, digits: int | None = None) -> str:
 
 def format_datetime(timestamp: float, style: str = "medium", lang: str | None = None) -> str:
     """Unix seconds as ``lang`` (None: the current language) writes a date and time (local time); ``style`` is
-    Babel's ``"short"``, ``"medium"``, ``"long"`` or ``"full"``."""
+    Babel's ``"short"``, ``"medium"``, ``"long"`` or ``"full"``. A value that is no time
+    (:func:`companion.timestamps.usable`: Infinity, NaN, past the year 9999, a text, from a database changed by
+    hand) is said as such, quoting it ("no valid time (inf)"): never raises."""
     from datetime import datetime
 
-    locale = _locale() if lang is None else Locale.parse(_known(lang))
-    return _babel_datetime(datetime.fromtimestamp(timestamp), format=style, locale=locale)
+    from companion.timestamps import shown, usable
+
+    lang = _known(lang) if lang else current_language()
+    seconds = usable(timestamp)
+    if seconds is None:
+        return localize(Text("no valid time ({value})", value=shown(timestamp)), lang)
+    return _babel_datetime(datetime.fromtimestamp(seconds), format=style, locale=Locale.parse(lang))
 
 
 class Moment(str):
@@ -562,7 +569,7 @@ class Moment(str):
 
     def __new__(cls, timestamp: float, style: str = "medium") -> Moment:
         self = str.__new__(cls, format_datetime(timestamp, style, "en"))
-        self.timestamp = float(timestamp)
+        self.timestamp = timestamp  # as given: one that is no time is said as such (format_datetime)
         self.style = style
         return self
 

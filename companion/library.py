@@ -220,20 +220,31 @@ class Library:
         """The :class:`companion.flow.GameFlow` of a game recorded here.
 
         Raises:
-            BadEntry: not a session id, no such session, or a session that is not a game with a flow (d6).
+            BadEntry: not a session id, no such session, a session that is not a game with a flow (d6, a game this
+                program does not know), or one whose settings or seats as stored cannot be read (changed outside
+                the box: said with its id), or the database cannot be read (said).
         """
+        from companion.errors import UnknownSession
         from companion.flow import GameFlow
 
         if not isinstance(session_id, str):
             raise BadEntry(Text("which game? give its session id"))
         try:
             session = self.store.get(session_id)
-        except SessionError:
+        except UnknownSession:
             raise BadEntry(Text("no game {id} in this box's record: pick one of the games listed under Games or "
                                 "History", id=shown(session_id))) from None
+        except rules.UnknownGame:
+            raise BadEntry(Text("{id} is not a game with scores", id=shown(session_id))) from None
+        except SessionError as exc:  # its settings as stored are no JSON this program reads; the file unreadable
+            raise BadEntry(message_of(exc)) from None
         if session.game.name not in self.flows:
             raise BadEntry(Text("{id} is not a game with scores", id=shown(session_id)))
-        return GameFlow(session, self.flows[session.game.name])
+        try:
+            return GameFlow(session, self.flows[session.game.name])
+        except BadEntry as exc:  # its seats as kept: said with the game's id
+            raise BadEntry(Text("game {id} cannot be read: {problem}", id=shown(session_id),
+                                problem=message_of(exc))) from None
 
     # -- exports --------------------------------------------------------------------------------------------
     def export_folder(self) -> Path:

@@ -371,6 +371,7 @@ class SessionStore:
             UnknownSession: no such session in this file (an id that is no UTF-8 text, a lone surrogate from a
                 terminal that is not UTF-8 or a phone's JSON, names no stored session either).
             rules.UnknownGame: the session's game is no longer known to this program.
+            SessionError: its settings as stored cannot be read (changed outside the box).
         """
         try:
             str(session_id).encode("utf-8")
@@ -415,8 +416,24 @@ class SessionStore:
         return [SessionInfo(id=r[0], game=r[1], started_at=r[2], ended_at=r[3], events=r[4]) for r in rows]
 
     def _session(self, row: tuple[Any, ...]) -> Session:
+        """The :class:`Session` of a ``sessions`` row.
+
+        Raises:
+            rules.UnknownGame: its game is not known to this program.
+            SessionError: its settings as stored are no JSON object this program reads (not JSON, not an object, a
+                number of more than 4300 digits, nested deeper than the reader goes): the file was changed outside
+                the box, which writes none of these.
+        """
         session_id, game, settings, started_at, ended_at = row
-        return Session(self, session_id, self.game(game), json.loads(settings), started_at, ended_at)
+        try:
+            kept = json.loads(settings)
+        except (TypeError, ValueError, RecursionError):
+            kept = None
+        if not isinstance(kept, dict):
+            raise SessionError(Text("session {session} in {path}: its settings as stored are not a JSON object this "
+                                    "program reads (changed outside the box?)", session=str(session_id),
+                                    path=str(self.path)))
+        return Session(self, session_id, self.game(game), kept, started_at, ended_at)
 
     def game(self, name: str) -> Game:
         """The game called ``name`` among :attr:`games`.

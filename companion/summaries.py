@@ -153,8 +153,11 @@ def keep_summaries(store: Any, made: Mapping[str, tuple[str, Mapping[str, Any]]]
     for session_id, (digest, summary) in made.items():
         kept = {k: v for k, v in summary.items() if k != "title"}
         kept["round_label"] = to_kept(kept.get("round_label"))
-        rows.append((KEY + session_id, json.dumps({"digest": digest, "made_by": made_by(), "summary": kept},
-                                                  separators=(",", ":"), ensure_ascii=False)))
+        try:
+            rows.append((KEY + session_id, json.dumps({"digest": digest, "made_by": made_by(), "summary": kept},
+                                                      separators=(",", ":"), ensure_ascii=False, allow_nan=False)))
+        except (TypeError, ValueError, RecursionError) as exc:  # a start time changed by hand (bytes, Infinity)
+            log.debug("the history's summary of %s not kept (%s): the next start replays it", session_id, exc)
     try:
         with store.transaction(write=True, doing="keeping the history's summaries") as conn:
             now = time.time()

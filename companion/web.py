@@ -474,11 +474,11 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         if exports is None or found is None:
             return _error(404, i18n.Text("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
         session_id, kind = found.group("session"), "bgstats.json" if found.group("bgstats") else "json"
-        from companion.errors import BadEntry
+        from companion.errors import BadEntry, SessionError
 
         try:
             game, play = exports(session_id)
-        except BadEntry as exc:
+        except (BadEntry, SessionError) as exc:  # no such game, or one whose record no longer reads: said
             return _error(404, i18n.message_of(exc))
         if not game.get("finished"):  # its record holds what the table has not revealed (a card chosen face down)
             return _error(403, NOT_OVER)

@@ -206,7 +206,7 @@ def _logged(place: str, what: str, instead: Any, sent_as: str) -> Any:
     place = _short(place)
     if f"{place} {sent_as}" not in _LOGGED_PLACES and len(_LOGGED_PLACES) < _LOGGED_MOST:
         _LOGGED_PLACES.add(f"{place} {sent_as}")
-        log.warning("a phone answer held %s at %s: sent as %s", what, place, sent_as)
+        log.warning("JSON for a phone or a file held %s at %s: sent as %s", what, place, sent_as)
     return instead
 
 

@@ -96,7 +96,7 @@ def test_a_value_json_cannot_carry_reaches_the_phone_as_valid_json_logged_once_w
         assert said["game"]["players"][0] == {"name": "Νίκος", "vp": 3} and said["version"] == 1
     [event] = _sse_states(hub, 1)
     assert event.startswith("id: 1\nevent: state\n") and _data(event) == said
-    logged = [r.getMessage() for r in caplog.records if "a phone answer held" in r.getMessage()]
+    logged = [r.getMessage() for r in caplog.records if " held " in r.getMessage()]
     assert len(logged) == 1 and "$.game.players[1].vp" in logged[0], logged
 
 
@@ -111,7 +111,7 @@ def test_keys_of_mixed_kinds_are_sent_sorted_as_json_writes_them(caplog):
     assert answer.status_code == 200
     assert _strict(answer.get_data(as_text=True))["game"]["players"][1]["vp"] == {"1": "a", "b": 2, "null": 3}
     assert '"vp":{"1":"a","b":2,"null":3}' in answer.get_data(as_text=True)
-    assert not [r for r in caplog.records if "a phone answer held" in r.getMessage()]
+    assert not [r for r in caplog.records if " held " in r.getMessage()]
 
 
 @pytest.mark.parametrize("depth", [900, 5000])

@@ -23,6 +23,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
     ``--bgstats`` names a folder (a bad command line, said before the database is opened); 3 no session."""
     from companion.errors import BadEntry, SessionError, UnknownSession
     from companion.flow import GameFlow, bgstats_url
+    from companion.flow_export import play_date_problem
     from companion.flows import FLOWS
     from companion.i18n import Text, message_of
     from companion.session import SessionStore
@@ -103,6 +104,7 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
                 )
                 return EXIT_INPUT
             game, play = flow.export_json(), flow.bgstats_play()
+            undated = play_date_problem(flow) if args.bgstats is not None else None
     except SessionError as exc:
         print(_("companion export: {problem}").format(problem=say(_database_problem(exc, args))), file=sys.stderr)
         return EXIT_DEVICE
@@ -113,6 +115,8 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
     status = sys.stderr if piped else sys.stdout
     if took is not None:
         print(took, file=status)
+    if undated is not None:  # a start time changed by hand: said, and the rest exported
+        print(_("companion export: {problem}").format(problem=say(undated)), file=sys.stderr)
     for out, keys in ((args.json, {"format": "tabletop-companion/game"}), (args.bgstats, {"sourceName": ...})):
         problem = None if out is None or str(out) == "-" else not_ours(out, keys)
         if problem:
@@ -221,6 +225,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     from companion.flow import GameFlow
     from companion.flows import FLOWS
     from companion.session import SessionStore
+    from companion.timestamps import shown, usable
 
     db = _chosen_db(args, "sessions")
     if db is None:
@@ -260,7 +265,9 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     print(ngettext("{n} session in {db}, newest first:", "{n} sessions in {db}, newest first:", len(rows)).format(
         n=len(rows), db=db))
     for row in rows:
-        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["started_at"]))
+        seconds = usable(row["started_at"])  # a start changed by hand (Infinity, a text) is quoted, not a traceback
+        started = (time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds)) if seconds is not None
+                   else _("no valid time ({value})").format(value=shown(row["started_at"])))
         finished = {True: _("finished"), False: _("not finished"), None: "-"}[row["finished"]]
         events = ngettext("{n} event", "{n} events", row["events"]).format(n=row["events"])
         print(_("{id}  {game:<5}  {players}  started {started}  {finished}  {events}").format(
