@@ -623,6 +623,11 @@ def _parse_file(path: Path, problem: Callable[..., None], by_variable: bool = Fa
         said = (Text("not valid TOML: {problem} (column {column})", problem=message, column=match.group(2)) if match
                 else Text("not valid TOML: {problem}", problem=message))
         return problem(None, said, line)
+    except ValueError:  # tomllib's int() of a whole number longer than Python reads
+        return problem(None, Text("not valid TOML: {problem}", problem=Text("a number of more than 4300 digits")))
+    except RecursionError:  # arrays or inline tables inside each other thousands deep
+        return problem(None, Text("not valid TOML: {problem}", problem=Text(
+            "lists or tables nested too deeply (a configuration is a few levels deep)")))
     return text, data
 
 

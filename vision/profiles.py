@@ -220,12 +220,17 @@ def migrate(meta: dict, path: Path) -> dict:
 # --------------------------------------------------------------------------------------------
 
 def load_dice_faces(path: str | Path) -> dict[str, tuple[str, ...]]:
-    """Faces of each colour from a ``dice.json``-shaped file (``{"dice": [{"colour", "faces": [...]}]}``)."""
+    """Faces of each colour from a ``dice.json``-shaped file (``{"dice": [{"colour", "faces": [...]}]}``).
+
+    Raises:
+        ProfileError: the file cannot be read, is not UTF-8 JSON of that shape (a number of more than 4300 digits,
+            nested thousands deep included), naming the file and the reason.
+    """
     try:
         data = json.loads(Path(path).read_text())
         return {d["colour"]: tuple(d["faces"]) for d in data["dice"]}
-    except (OSError, KeyError, TypeError, json.JSONDecodeError) as exc:
-        raise ProfileError(f"cannot read dice faces from {path}: {exc}") from exc
+    except (OSError, KeyError, TypeError, ValueError, RecursionError) as exc:  # not UTF-8, not JSON, 5001 digits, deep
+        raise ProfileError(f"cannot read dice faces from {path}: {type(exc).__name__}: {str(exc)[:200]}") from None
 
 
 def allowed_pairs(faces_by_colour: Mapping[str, Sequence[str]]) -> tuple[tuple[str, str], ...]:
