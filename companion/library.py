@@ -365,7 +365,8 @@ class Library:
 
     def resumed(self, loop: MainLoop) -> Mode | None:
         """The mode the box comes back to from :meth:`place`: the game it was on (its setup, its play or scores,
-        the dice), or None (the chooser). A place that no longer exists is None."""
+        the dice), or None (the chooser). A place that no longer exists, or a kept place of a shape this program
+        does not write (a game that is a list: changed outside the box), is None."""
         from companion.modes import ModeName
 
         place = self.place() or {}
@@ -375,7 +376,7 @@ class Library:
                 "session"
             ):
                 return self.play_mode(loop, place["session"])
-            if mode == ModeName.SETUP.value and place.get("game") in self.flows:
+            if mode == ModeName.SETUP.value and isinstance(place.get("game"), str) and place["game"] in self.flows:
                 return self.setup_mode(loop, place["game"])
             if mode == ModeName.DICE.value and self.dice_reader is not None:
                 return self.dice_mode(loop)

@@ -113,6 +113,26 @@ def test_game_choose_comes_back_to_a_setup_under_way_and_new_session_leaves_it_f
         assert (resumed.id, resumed.names) == (setup.id, ["Ann"])
 
 
+@pytest.mark.parametrize("place", [{"mode": "setup", "game": ["race"]}, {"mode": "play", "session": {"id": 1}},
+                                   {"mode": ["play"], "session": "x"}, {"mode": "scores", "session": "nope"}])
+def test_a_kept_place_changed_by_hand_starts_the_box_on_the_chooser(place, tmp_path):
+    """Where the box was, kept in the database, changed by hand to shapes the box never writes (a game that is a
+    list: before, a TypeError at the start; a session that is an object or no game): the box starts on the chooser,
+    and the games recorded are untouched."""
+    from companion.cli import main
+    from companion.records import save_place
+    from companion.session import SessionStore
+
+    db = str(tmp_path / "demo.sqlite3")
+    with SessionStore(db) as s:
+        with s.transaction(write=True, doing="keeping where the box is"):
+            save_place(s, place)
+        before = [(i.id, i.events) for i in s.list_sessions()]
+    assert main(["demo", "--db", db, *ONCE, "--max-frames", "2", "--game", "choose"]) == 0
+    with SessionStore(db) as s:
+        assert [(i.id, i.events) for i in s.list_sessions()] == before
+
+
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_acknowledged_nor_records_a_tap_twice():
     # bench/kill_trials.py, a few kills in each kind of game (a Roll game set up on a phone, then played by
