@@ -111,6 +111,10 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     sides (a closed printed line) is left out unless its symbol matches near perfectly; only dice round which the
     stage ``surface`` saw the table come back are looked at for that line (a die standing on the table has its sides
     and shadow there).
+8c'. ``own_side`` (:func:`.own_side.drop_own_sides`) -- a die lying partly (a sixth of its box or more) on a surer die
+    of its own colour, whose band just inside its side turned away from that die is not its colour (less than 0.17 of
+    it), is that die's side face, lit like its top and read as a second die: the box runs past the foreshortened side
+    face onto the table. It is left out. A real die pressed against a like die lies wholly on its own top.
 8d. ``blank`` (:func:`.blank.not_blank`, :func:`.blank.blank_faces`) -- a die whose middle is as flat as paper
     beside the other dice read in its colour (its stroke spread at most 0.3 of the plainest of theirs: the same
     print under the same light) and whose symbol matches poorly is an empty check of a cloth or an empty box of a

@@ -33,6 +33,7 @@ from .kept import Aside, Boxes, Kept
 from .nadir import side_reach_of_tops
 from .observations import MEASURED_SIZE, Candidates, RollDiceRead, TopFaces
 from .outline import square_outline
+from .own_side import drop_own_sides
 from .raised import raised_edges
 from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
@@ -605,6 +606,7 @@ class RollDiceReader:
         dice = stage("sheen", capped_by_sheen, tops.body, kept, dice, self._protos, self.profile.colours, lit, cfg)
         kept, dice = stage("boxed", drop_boxed, frame, tops, ncc, kept, dice, cfg,
                            lit_distances(tops.body, self._protos, lit, cfg), self.profile.colours, returns)
+        kept, dice = stage("own_side", drop_own_sides, frame, tops, kept, dice, cfg)
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
