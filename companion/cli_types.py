@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 
 from companion.i18n import _, say
 
@@ -91,6 +92,11 @@ def frames_arg(text: str) -> int:
     return value
 
 
+_MM = re.compile(r"\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf|infinity|nan)\s*", re.ASCII)
+"""A number of mm as a player types it (lower-cased): the digits 0-9 with a point and an exponent, or inf/nan (named
+by their own checks); not the underscores and other scripts' digits :func:`float` also takes."""
+
+
 def corners_arg(text: str) -> tuple[float, float, float]:
     """argparse type: ``"WxH"`` or ``"WxH:M"`` in mm -> (width, height, marker side), each finite and above 0, the
     marker side (default 50 mm, when ``:M`` is left out) less than half the shorter side.
@@ -104,6 +110,8 @@ def corners_arg(text: str) -> tuple[float, float, float]:
     size, sep, marker = text.lower().partition(":")
     try:
         parts = size.split("x")
+        if not all(_MM.fullmatch(v) for v in (*parts, *([marker] if marker.strip() else []))):
+            raise ValueError(text)  # float() reads 643_0 as 6430 and full-width digits: a player types neither
         w, h = (float(v) for v in parts)
         if sep and not marker.strip():
             raise argparse.ArgumentTypeError(

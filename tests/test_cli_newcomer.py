@@ -141,3 +141,30 @@ def test_a_folder_given_as_the_file_a_command_reads_is_input_that_could_not_be_r
         assert main(command) == 1, command
         said = capsys.readouterr()
         assert str(tmp_path) in said.out + said.err and "folder" in said.out + said.err, (command, said)
+
+
+@pytest.mark.parametrize("given", ["643_0x362", "643x362:4_0", "１２x34", "643x٣٦٢"])
+def test_a_size_python_would_read_but_a_player_would_not_is_refused(capsys, given):
+    """``643_0x362`` (a slip between 643 and 0) was taken as a play area 6430 mm wide, and full-width or Arabic-Indic
+    digits as numbers: only the digits 0-9, a point and an exponent make a number of mm."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["calibrate", "--corners", given])
+    assert stopped.value.code == 2
+    assert "give the play area as WIDTHxHEIGHT in mm, e.g. 900x600 or 900x600:40" in capsys.readouterr().err
+
+
+def test_the_hint_never_suggests_corners_the_option_refuses():
+    """Markers said 1e-9 mm: the photo fits an area of 1.6e-8 x 9.1e-9 mm, which rounds to 0x0; the hint named
+    ``--corners 0x0:9.99995e-10``, which ``--corners`` refuses. A suggestion the option would refuse is left out;
+    the fit's problem is still said."""
+    from companion.cli_types import corners_arg
+    from companion.commands.calibrate import _corner_hint
+    from vision.table import CalibrationFailed
+
+    failed = CalibrationFailed("the markers do not fit the layout")
+    failed.area = (1.6246872126503476e-08, 9.088567584909169e-09, 9.999947122996672e-10, 0.2)
+    assert _corner_hint(failed) == "the markers do not fit the layout"
+    failed.area = (650.1, 363.6, 40.0, 0.2)  # a real fit: suggested, and the option takes it
+    said = _corner_hint(failed)
+    assert said.endswith("e.g. --corners 650x364:40")
+    assert corners_arg("650x364:40") == (650.0, 364.0, 40.0)

@@ -166,11 +166,20 @@ def _corner_hint(exc: Any) -> str:
     the four markers in view fit separate markers at the corners of a play area (``exc.area``: width, height and a
     marker's side in mm, as the photo shows them), how big that area is about and the ``--corners`` option that
     describes it: without ``--corners`` the markers are taken for the A4 sheet of ``print-mat``, and a photo gives the
-    area only in marker sides, so the player measures it."""
+    area only in marker sides, so the player measures it. A suggestion `--corners` would refuse (markers said 1e-9 mm
+    fit an area that rounds to 0x0 mm) is left out: the problem alone."""
+    import argparse
+
+    from companion.cli_types import corners_arg
+
     area = getattr(exc, "area", None)
     if area is None:
         return say(exc)
     width, height, side = round(area[0]), round(area[1]), area[2]
+    try:  # markers said 1e-9 mm fit an area that rounds to 0x0: no suggestion --corners itself refuses
+        corners_arg(f"{width}x{height}:{side:g}")
+    except argparse.ArgumentTypeError:
+        return say(exc)
     return _("{problem}; they fit four separate markers at the corners of a play area of about {width}x{height} mm if "
              "each marker is {side:g} mm: measure the area (outer corner to outer corner) and a marker's black square, "
              "then give them as --corners WIDTHxHEIGHT:SIDE, e.g. --corners {width}x{height}:{side:g}").format(
