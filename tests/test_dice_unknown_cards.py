@@ -60,6 +60,23 @@ def test_a_cluster_of_sure_dice_taken_for_a_card_keeps_its_unsure_die(monkeypatc
     assert off_unknown_cards(img, [*far, unsure], aspect=1.0) == tuple(far)
 
 
+
+def test_two_touching_dice_taken_for_a_quad_are_no_square_tile(monkeypatch):
+    """A dice-only photo (gingham and player boards, ``vision.scenes.render_dice_scene`` seed 2 at 960x540): a blue die
+    read unsure (0.58) touched a die the reader missed, and the detector took the two for one quad 55 x 95 px, 1 : 1.73,
+    about three dice' area: ``companion read --dice roll`` left a real die out. Roll's tiles are square (aspect 1.0,
+    within the detector's 22 %): a quad that long is no tile and leaves the die in; a square tile of the same area keeps
+    leaving its print out."""
+    pair = np.array([[361, 106], [415, 118], [394, 211], [340, 199]], np.float64)
+    tile = np.array([[340, 106], [413, 106], [413, 179], [340, 179]], np.float64)   # 73 px square: the same area
+    unsure = RollDieObservation("blue", "wild", (362, 101, 48, 48), 0.58)
+    alone = die(700, 300, 0.95, 42)   # a sure die elsewhere on the cloth
+    img = np.full((540, 960, 3), (40, 70, 50), np.uint8)
+    monkeypatch.setattr("vision.readers.find_card_quads", lambda frame, config, aspect: ([pair], [False]))
+    assert off_unknown_cards(img, [unsure, alone], aspect=1.0) == (unsure, alone)
+    monkeypatch.setattr("vision.readers.find_card_quads", lambda frame, config, aspect: ([tile], [False]))
+    assert off_unknown_cards(img, [unsure, alone], aspect=1.0) == (alone,)
+
 class FakeReader:
     """A Roll dice reader that reports fixed dice (what ``RollDiceReader.read`` returns, in its shape)."""
 

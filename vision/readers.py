@@ -378,9 +378,11 @@ def off_unknown_cards(frame: np.ndarray, dice: Sequence[Die], aspect: float | No
     (``uint8[H, W, 3]`` BGR), in the order given, without those read below :data:`vision.dice_and_cards.SURE_DIE`
     whose centre lies on a card or tile no deck identifies: a quad the card detector finds without a deck, given the
     cards' long/short side ratio ``aspect`` (None: estimated from the frame; :func:`vision.card_detect.
-    find_card_quads`), of at least :data:`CARD_MIN_DICE_AREA` x the dice' median box area, whose sure dice cover less
-    than :data:`CARD_MAX_DICE_SHARE` of it. A card's print (a Roll tile's art, a player board's icons, a calibration
-    marker on its paper) shows shapes that match a die's symbol weakly; a die on a card read surely is kept.
+    find_card_quads`), of at least :data:`CARD_MIN_DICE_AREA` x the dice' median box area, shaped as the cards are
+    when ``aspect`` is given (its sides' ratio within ``config.aspect_tol`` of it: two touching dice outlined as one
+    quad, 1 : 1.7, are no square Roll tile), whose sure dice cover less than :data:`CARD_MAX_DICE_SHARE` of it. A
+    card's print (a Roll tile's art, a player board's icons, a calibration marker on its paper) shows shapes that
+    match a die's symbol weakly; a die on a card read surely is kept.
     Raises :class:`vision.BadFrame`.
 
     (Full Roll for the Galaxy tables of :func:`vision.synth_full.full_table` at 960x540 read with no tile deck and no
@@ -398,16 +400,27 @@ def off_unknown_cards(frame: np.ndarray, dice: Sequence[Die], aspect: float | No
     sure = np.array([float(d.confidence) >= SURE_DIE for d in dice])
     least = CARD_MIN_DICE_AREA * float(np.median(areas))
     on_card = np.zeros(len(dice), bool)
+    tol = (config or CardsConfig()).aspect_tol
     for quad in quads:
         q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
         area = float(cv2.contourArea(q))
-        if area < least:
+        if area < least or (aspect is not None and not _card_shaped(quad, aspect, tol)):
             continue
         inside = np.array([cv2.pointPolygonTest(q, (float(x), float(y)), False) >= 0 for x, y in centres])
         if float(areas[inside & sure].sum()) < CARD_MAX_DICE_SHARE * area:
             on_card |= inside
     return tuple(d for d, on, s in zip(dice, on_card, sure, strict=True) if not (on and not s))
 
+
+
+def _card_shaped(quad: Any, aspect: float, tol: float) -> bool:
+    """Whether ``quad`` (float[4, 2] px, corners in order) has the cards' long/short side ratio ``aspect`` within the
+    relative ``tol`` (:attr:`vision.cards.CardsConfig.aspect_tol`), its opposite sides averaged: two touching dice
+    outlined as one quad (1 : 2) are no square tile."""
+    p = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(np.roll(p, -1, axis=0) - p, axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return min(a, b) > 0 and abs((max(a, b) / min(a, b)) / max(aspect, 1.0 / aspect) - 1.0) <= tol
 
 #: How far (x a die's side) beyond the boxes a die must join in a face may lie and still be read after a
 #: change: a poorly matching face is looked at again up to ``relocate_margin`` (0.3) sides away.
