@@ -462,6 +462,38 @@ window.Box = (function () {
       caption.append(cell("span", "", format(_("Rule: {rule}"), { rule: result.rule })));
       table.append(caption);
     }
+    scrollCue(table);
+  }
+
+  // A score table wider than its box (a 360 px phone, four players or more) scrolls sideways inside it: a line over
+  // it says so while it does, and its right edge fades while columns lie beyond it (before, a four-player game's
+  // fourth column was out of sight with no sign it was there). Measured again when the table or the phone's width
+  // changes (the table is drawn while its section may still be hidden) and as the table is scrolled.
+  const cueUpdates = new WeakMap();  // a cue line: how to measure it again
+  function scrollCue(table) {
+    const box = table.parentElement;
+    if (!box || !box.classList.contains("table-scroll")) return;
+    let cue = box.previousElementSibling;
+    if (!cue || !cue.classList.contains("scroll-cue")) {
+      cue = document.createElement("p");
+      cue.className = "scroll-cue";
+      cue.hidden = true;
+      box.before(cue);
+      const update = () => {
+        const wider = box.scrollWidth > box.clientWidth + 1;
+        cue.hidden = !wider;
+        box.classList.toggle("more-right", wider && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+      };
+      box.addEventListener("scroll", update, { passive: true });
+      if (window.ResizeObserver) {
+        const watch = new ResizeObserver(update);
+        watch.observe(box);
+        watch.observe(table);
+      }
+      cueUpdates.set(cue, update);
+    }
+    cue.textContent = drawn(_("Swipe the table sideways for every player’s column") + " \u2192");
+    cueUpdates.get(cue)();
   }
 
   return { send: send, newKey: newKey, problem: problem, keepPlaces: keepPlaces, drawn: drawn, live: live, storage: storage, _: _, ngettext: ngettext, pgettext: pgettext,
