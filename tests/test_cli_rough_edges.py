@@ -670,7 +670,7 @@ def test_a_name_holding_a_separator_is_still_a_name_when_the_count_is_right(tmp_
 
 @pytest.mark.parametrize("lang, empty, two, separator", [
     ("el", "μετά το ':' ακολουθεί ένα χρώμα", "ένα χρώμα ανά παίκτη: γράψτε 'Ann:red'",
-     "το 'Ann;Bob' περιέχει το ';': οι παίκτες χωρίζονται με ','"),
+     "το όνομα 'Ann;Bob' περιέχει το ';': οι παίκτες χωρίζονται με ','"),
     ("pl", "po ':' podaje się kolor: wpisz jeden z", "jeden kolor na gracza: wpisz 'Ann:red'",
      "'Ann;Bob' zawiera ';': graczy oddziela się znakiem ','"),
     ("hu", "a ':' után egy szín következik", "játékosonként egy szín: írd így: 'Ann:red'",
