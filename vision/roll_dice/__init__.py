@@ -57,19 +57,19 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     the top faces another tried size found where the size chosen has none are added (a tilted camera's near dice are
     larger than its far ones); both count only with a plain symbol of the owner's dice, another size's faces only on
     a die's top that overlaps no face of the size chosen.
-6a. ``unsized`` (:func:`.reader._not_vouched`) -- where the size search found no size at which a face plainly shows a
+6a. ``unsized`` (:func:`.not_dice._not_vouched`) -- where the size search found no size at which a face plainly shows a
     die (an empty patterned table: the faces are read at the size the frame's blobs give), a face is a die only as
     far as its own symbol is plainly one of the owner's: its shape and size vouch for nothing there.
-6b. ``surface`` (:func:`.reader._not_printed`, :func:`.shape.surface_returns`) -- once the die size is chosen, a face
+6b. ``surface`` (:func:`.not_dice._not_printed`, :func:`.shape.surface_returns`) -- once the die size is chosen, a face
     whose own body colour comes back just beyond its edges all round is a square printed on the table (a player
     board's numbered box, a playmat's ring), not a die standing on it: its die score is lowered, unless its symbol
     plainly matches one of the owner's; and a face whose surface comes back round it less fully but whose edges
     show no raised body (:func:`.raised.raised_edges`: a die's bevel and side faces are its own colour in shade, a
     cloth's check or a board's box is flat with the table) is lowered too, unless its symbol matches near perfectly.
-6c. ``sides`` (:func:`.reader._not_side`, :func:`.sides.side_faces`) -- a face beside a better-matching die, of its
+6c. ``sides`` (:func:`.not_dice._not_side`, :func:`.sides.side_faces`) -- a face beside a better-matching die, of its
     chroma but darker, whose colour runs less than a full side beyond that die's edge (foreshortened) is that die's
     side face seen obliquely: its die score is lowered; a second die lying against the first runs a full side.
-6c'. ``hanging`` (:func:`.reader._not_hanging`, :func:`.sides.hanging_sides`) -- a box overlapping a surer die's box,
+6c'. ``hanging`` (:func:`.not_dice._not_hanging`, :func:`.sides.hanging_sides`) -- a box overlapping a surer die's box,
     lying from it towards the camera's nadir (:mod:`.nadir`) where that die's side faces show, of its chroma but
     darker, is a box half on the die's top and half on its side face: its die score is lowered; two dice' top faces
     never overlap, and a second die of the same colour against the first is lit as it is.
@@ -77,7 +77,7 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     die of its chroma, where that die's side face (its symbol squashed to the face's depth) cut a fraction of a side
     deep and stretched square matches a symbol better than the box and than the same strip cut a whole side deep (a
     second die's top there), is that die's printed side face: its die score is lowered.
-6d. ``texture`` (:func:`.reader._not_texture`, :func:`.texture.table_repeats`) -- a face whose own box recurs on the
+6d. ``texture`` (:func:`.not_dice._not_texture`, :func:`.texture.table_repeats`) -- a face whose own box recurs on the
     table round it, away from the read's other dice, is the table's pattern (a gingham's check lying against a die,
     where the size search's pattern test sees the die in its window), not a die: its die score is lowered unless
     its symbol plainly matches one of the owner's.

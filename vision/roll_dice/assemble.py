@@ -95,7 +95,7 @@ def size_evidence(tops: TopFaces, ncc: np.ndarray, config: RollDiceConfig) -> fl
     (:func:`vision.roll_dice.shape.die_likeness`: a piece of a die cut at half its size does not stand out from
     the rest of its face; a square of twice the size holds the table), its middle printed (a check of a cloth is
     flat), and the candidate scores already lowered where a face is a tile of the table's repeating pattern
-    (:meth:`vision.roll_dice.RollDiceReader._not_pattern`), so the cloth's lattice squares do not vote. The power
+    (:func:`vision.roll_dice.not_dice._not_pattern`), so the cloth's lattice squares do not vote. The power
     makes a few plain dice outweigh many half-like faces: a size that splits each die into pieces, or merges the
     cloth's checks into die-sized squares, finds more faces but fewer sure ones. ``tops``: N faces, ``ncc``:
     ``float[N, K]``. Raises nothing; no face gives 0.

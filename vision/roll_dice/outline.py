@@ -1,5 +1,5 @@
 """Does a candidate show a die's square outline? Used by the Roll dice reader (stage ``outline``,
-:func:`vision.roll_dice.reader._not_flat_art`).
+:func:`vision.roll_dice.not_dice._not_flat_art`).
 
 A die's top face is a square of one body colour, and the die stands on the table: along each of the square's four
 sides the picture changes across a straight line (to its bevel and side faces in shade, to its shadow, to the table

@@ -1,5 +1,5 @@
 """Is a candidate a raised body or a flat print? Used by the surface test of the Roll dice reader (stage
-``surface``, :func:`vision.roll_dice.reader._not_printed`).
+``surface``, :func:`vision.roll_dice.not_dice._not_printed`).
 
 A die is a cube standing on the table: its top face's rounded edges (the bevel) turn away from the light, and
 beyond them its side faces show at any tilt of the camera. Both are the die's own body, its colour shaded: the

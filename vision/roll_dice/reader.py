@@ -4,7 +4,6 @@ on one frame; :func:`detect_tops` is its die detector alone (stages 2-5, shared 
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,21 +29,18 @@ from .faces import distinctive_templates, match_faces_polarised, relocate_faces,
 from .foreground import foreground
 from .glare import face_glare
 from .kept import Aside, Boxes, Kept
-from .nadir import side_reach_of_tops
+from .not_dice import _not_flat_art, _not_hanging, _not_pattern, _not_printed, _not_side, _not_texture, _not_vouched
 from .observations import MEASURED_SIZE, Candidates, RollDiceRead, TopFaces
-from .outline import square_outline
 from .own_side import drop_own_sides
-from .raised import raised_edges
 from .recentre import recentre_reads
-from .shape import SurroundingLogs, die_likeness, pattern_lattice, surface_returns
+from .shape import SurroundingLogs, die_likeness
 from .sheen import capped_by_sheen
 from .side_print import not_side_print
-from .sides import hanging_sides, shaded_sides, side_faces
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed
 from .squares import square_candidates
-from .texture import table_repeats
 from .tops import drop_duplicates, extract_tops
+from .window import aligned_window, window_config
 
 __all__ = ["RollDiceReader", "detect_tops", "load_cnn", "read_image_file", "read_roll_dice", "white_log"]
 
@@ -213,22 +209,6 @@ class RollDiceReader:
         ncc, rects = relocate_faces(frame, tops, ncc, None, self._templates, cfg, todo, self._template_pol)
         return ncc, TopFaces(rects, tops.scores, tops.ink, tops.body, tops.evidence)
 
-    @staticmethod
-    def _not_pattern(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
-        """The top faces with the die score of each that is a tile of the table's repeating pattern lowered:
-        by ``repeat_ramp`` when its grey window recurs both ways along one axis (a gingham's check, a printed
-        grid, wood grain: :func:`pattern_axes` column 0), by ``repeat_axes_ramp`` when it recurs along a second
-        axis too (a lattice: a cloth's check, not a die in a row of dice alike; column 1, in colour when
-        ``repeat_axes_colour``; both in one pass, :func:`pattern_lattice`); only the faces that would be reported are
-        measured."""
-        todo = die_weights(tops, ncc, cfg) >= cfg.min_confidence
-        if not todo.any():
-            return tops
-        rep, lattice = pattern_lattice(frame, tops.rects, cfg, todo, colour=cfg.repeat_axes_colour,
-                                       screen=cfg.repeat_axes_screen).T
-        keep = 1.0 - np.maximum(_ramp(rep, cfg.repeat_ramp), _ramp(lattice, cfg.repeat_axes_ramp))
-        return TopFaces(tops.rects, np.asarray(tops.scores, np.float64) * keep, tops.ink, tops.body, tops.evidence)
-
     def read(self, frame: np.ndarray, white: Sequence[float] | None = None,
              explained: Callable[[list[tuple[int, int, int, int]]], Sequence[bool]] | None = None,
              window: tuple[int, int, int, int] | None = None, aside: Boxes | None = None) -> RollDiceRead:
@@ -263,7 +243,7 @@ class RollDiceReader:
 
         ``window``: ``(x, y, w, h)`` frame px (clipped to the frame) where the caller knows every die lies (the table
         beside a map, :class:`vision.hexes.OffMapDice`): only that part of the frame is read, grown to the whole frame's
-        resampling grid (:meth:`_aligned`) and at the scale of the whole frame (:meth:`_window_config`: work image,
+        resampling grid (:func:`aligned_window`) and at the scale of the whole frame (:func:`window_config`: work image,
         table model, CNN input and default die side sized as a whole read sizes them), and the die size is searched,
         remembered and kept as for the whole frame; the dice' boxes are in frame px. None: the whole frame. A window
         with nothing of the frame in it reads no die.
@@ -277,9 +257,9 @@ class RollDiceReader:
             clipped = clip_box(window, frame.shape)
             if clipped is None:
                 return RollDiceRead(shape[1], shape[0], (), timings, None, None)
-            x0, y0, x1, y1 = self._aligned(clipped, shape)
+            x0, y0, x1, y1 = aligned_window(clipped, shape, self.config)
             if (x1 - x0, y1 - y0) != (shape[1], shape[0]):
-                cfg = self._window_config(max(x1 - x0, y1 - y0) / float(max(shape)))
+                cfg = window_config(self.config, max(x1 - x0, y1 - y0) / float(max(shape)))
                 frame = frame[y0:y1, x0:x1]
         mem = self._memory if self.remember_size else None
         if mem is not None and (mem.shape != shape or mem.reads >= cfg.size_recheck_every):
@@ -300,33 +280,6 @@ class RollDiceReader:
             dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in read.dice)
             read = RollDiceRead(shape[1], shape[0], dice, timings, read.light, read.die_size)
         return read
-
-    def _aligned(self, box: tuple[int, int, int, int], shape: tuple[int, int]) -> tuple[int, int, int, int]:
-        """``box`` (x0, y0, x1, y1 frame px, in a frame of ``shape`` (H, W)) grown outwards to the pixel grid on which
-        the whole frame's work image, table model and CNN input repeat (for each, the frame's longer side over its
-        greatest common divisor with that stage's longer side: 40 px at 1280x720, 72 px at 2304x1296), so that the
-        window is resampled as the whole frame is there; unchanged where that grid is coarser than an eighth of the
-        frame's longer side."""
-        c = self.config
-        long = max(shape)
-        step = 1
-        for side in (c.work_long_side, c.table_long_side, c.cnn_input_long_side):
-            period = long // math.gcd(long, int(side)) if int(side) < long else 1
-            step = step * period // math.gcd(step, period)
-        if step <= 1 or step > long / 8:
-            return box
-        x0, y0, x1, y1 = box
-        h, w = shape
-        return (x0 // step * step, y0 // step * step, min(w, -(-x1 // step) * step), min(h, -(-y1 // step) * step))
-
-    def _window_config(self, f: float) -> RollDiceConfig:
-        """The reader's config for a window ``f`` (0 < f <= 1) times the frame's longer side: the sizes that depend on
-        the frame's size (work image, table model, CNN input, the default die side) are those of the whole frame."""
-        c = self.config
-        return replace(c, work_long_side=max(16, round(c.work_long_side * f)),
-                       table_long_side=max(8, round(c.table_long_side * f)),
-                       cnn_input_long_side=max(32, round(c.cnn_input_long_side * f)),
-                       default_side_frac=c.default_side_frac / f)
 
     def read_window(self, frame: np.ndarray, box: tuple[int, int, int, int],
                     light: Sequence[float] | None = None,
@@ -359,7 +312,7 @@ class RollDiceReader:
         if clipped is None:
             return RollDiceRead(w, h, (), timings, None if light is None else tuple(map(float, light)), size)
         x0, y0, x1, y1 = clipped
-        cfg = self._window_config(max(x1 - x0, y1 - y0) / float(max(h, w)))
+        cfg = window_config(self.config, max(x1 - x0, y1 - y0) / float(max(h, w)))
         keep = None if wanted is None and explained is None else Kept(wanted, explained, (x0, y0), timings)
         r = self._read(frame[y0:y1, x0:x1], cfg, timings, light, keep, size=size, squares=False)[0]
         dice = tuple(replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3])) for d in r.dice)
@@ -400,7 +353,7 @@ class RollDiceReader:
         ncc, tops = matched
         if _below(size_evidence(tops, ncc, cfg), bar):
             return None
-        tops = stage("pattern", self._not_pattern, frame, tops, ncc, cfg)
+        tops = stage("pattern", _not_pattern, frame, tops, ncc, cfg)
         return size_evidence(tops, ncc, cfg), size, tops, ncc
 
     def _search(self, at: Callable[[float], TopFaces], fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
@@ -456,7 +409,7 @@ class RollDiceReader:
         (:func:`vision.roll_dice.squares.square_candidates`: a die the foreground took for table, its outline open
         into it; the side the median of the look's faces a read would report, :func:`_top_side`),
         added where none of its top faces lies (farther than ``duplicate_dist`` x the smaller side), matched and
-        tested for the table's pattern as the look's own faces were (:meth:`_match`, :meth:`_not_pattern`), ``keep``'s
+        tested for the table's pattern as the look's own faces were (:meth:`_match`, :func:`_not_pattern`), ``keep``'s
         art asked of them as of the others, and each one's die score scaled by its best template NCC on
         ``recut_match_ramp``: its outline had a gap, so only a plain symbol makes it a die (a cloth's check cut out of
         the table's core matches a symbol at NCC 0.4-0.5). Added after the size search, they never move the size
@@ -492,7 +445,7 @@ class RollDiceReader:
         if len(more.rects) == 0:
             return tops, ncc
         ncc_more, more = self._match(frame, more, cfg)
-        more = self._not_pattern(frame, more, ncc_more, cfg)
+        more = _not_pattern(frame, more, ncc_more, cfg)
         if cfg.recut_match_ramp is not None:   # no outline of its own: only a plain symbol makes it a die
             best_ncc = ncc_more.max(1) if ncc_more.size else np.zeros(len(more.rects))
             more = more.lowered(_ramp(best_ncc, cfg.recut_match_ramp))
@@ -512,7 +465,7 @@ class RollDiceReader:
         the faces a perfect symbol match could add or make replace one
         (:func:`vision.roll_dice.sizes.other_size_could`) are matched (:meth:`_match`; a size read to the end, in
         ``looked`` (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the table's
-        pattern (:meth:`_not_pattern`) among themselves, so the faces added are the same whichever sizes the search
+        pattern (:func:`_not_pattern`) among themselves, so the faces added are the same whichever sizes the search
         read to the end. Added after the size search, they never move the size chosen. Where the size search's
         ``evidence`` is below ``size_min_evidence`` no face replaces one: no face of the frame plainly shows a die, so
         nothing says how large a die is where (an empty playmat's print matches a symbol better at one size than
@@ -534,7 +487,7 @@ class RollDiceReader:
                 got, faces = self._match(frame, faces.take(could), cfg, aside=aside)
             else:   # the look's NCC and rects, the scores before its pattern test
                 got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
-            others.append((self._not_pattern(frame, faces, got, cfg), got))
+            others.append((_not_pattern(frame, faces, got, cfg), got))
             sizes.append(size)
         tops, ncc, needed = other_size_faces_weighed(tops, ncc, others, cfg)
         return tops, ncc, tuple(s for s, w in zip(sizes, needed, strict=True) if w)
@@ -637,126 +590,6 @@ def second_look_faces(tops: TopFaces, cfg: RollDiceConfig) -> np.ndarray:
     if tops.evidence is not None:
         todo &= die_likeness(tops.evidence, cfg) >= cfg.relocate_likeness
     return todo
-
-
-def _not_printed(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig,
-                 logs: SurroundingLogs | None = None) -> tuple[TopFaces, np.ndarray]:
-    """(the top faces, ``float[N]`` how much of the ring round each the table comes back in, :func:`surface_returns`,
-    -1 where not measured) with the die score of each that is a square printed on the table lowered by the larger of
-
-    * ``surface_ramp`` of :func:`surface_returns` (its surface comes back just beyond its outline: a player board's
-      numbered box, a ring of a playmat), unless its symbol is plainly one of the owner's (best NCC on
-      ``strong_match_ramp``);
-    * ``flat_surface_ramp`` of :func:`surface_returns` where its edges show no raised body
-      (1 - ``raised_ramp`` of :func:`raised_edges`: a cloth's check, a board's box are flat with the table), unless
-      its symbol matches one of the owner's near perfectly (``flat_match_ramp``: a board's digit matches a symbol
-      at NCC 0.55-0.75);
-
-    only the faces that would be reported are measured, once the die size is chosen; ``logs``: the frame's
-    surroundings kept for this read (:class:`vision.roll_dice.shape.SurroundingLogs`; None: cut here)."""
-    unmeasured = np.full(len(tops.rects), -1.0)
-    if cfg.surface_ramp is None or len(tops.rects) == 0:
-        return tops, unmeasured
-    todo, best = _reported(tops, ncc, cfg)
-    if not todo.any():
-        return tops, unmeasured
-    returned = surface_returns(frame, tops.rects, tops.body, cfg, todo, logs)
-    surface = np.maximum(returned, 0.0)
-    printed = _ramp(surface, cfg.surface_ramp) * (1.0 - _ramp(best, cfg.strong_match_ramp))
-    if cfg.flat_surface_ramp is not None:
-        returns = _ramp(surface, cfg.flat_surface_ramp)
-        look = todo & (returns > 0.0)
-        if look.any():
-            raised = np.maximum(raised_edges(frame, tops.rects, tops.body, cfg, look, logs), 0.0)
-            flat = returns * (1.0 - _ramp(raised, cfg.raised_ramp)) * (1.0 - _ramp(best, cfg.flat_match_ramp))
-            printed = np.maximum(printed, flat)
-    return tops.lowered(1.0 - printed), returned
-
-
-def _not_vouched(tops: TopFaces, ncc: np.ndarray, evidence: float, cfg: RollDiceConfig) -> TopFaces:
-    """The top faces with each face's die score scaled by its best template NCC on ``unsized_match_ramp`` where no
-    die size was vouched for: the size search's ``evidence`` (:func:`size_evidence` of the size chosen) is below
-    ``size_min_evidence``, so no face of the frame plainly shows one of the owner's symbols on a die's shape, and the
-    faces were found at the size the frame's blobs give (an empty patterned table: a playmat's print, a cloth's
-    checks). There a face's shape and size say nothing, and only a plain symbol makes it a die.
-    ``unsized_match_ramp`` None: no test. ``evidence`` a number; ``ncc`` ``float[N, K]``."""
-    if cfg.unsized_match_ramp is None or evidence >= cfg.size_min_evidence or len(tops.rects) == 0:
-        return tops
-    best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
-    return tops.lowered(_ramp(best, cfg.unsized_match_ramp))
-
-
-def _not_flat_art(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig,
-                  logs: SurroundingLogs | None = None) -> TopFaces:
-    """The top faces with the die score of each that shows no die's square outline (:func:`square_outline`: a blot
-    of a playmat's art, on any table) scaled by 1 - (1 - ``square_ramp`` of its outline) x (1 - its best template NCC
-    on ``square_match_ramp``); only the faces that would be reported are measured, once the die size is chosen and the
-    printed squares are lowered; ``logs`` as :func:`_not_printed`'s (the raised-edge test's patches reused)."""
-    if cfg.square_ramp is None or len(tops.rects) == 0:
-        return tops
-    todo, best = _reported(tops, ncc, cfg)
-    todo &= _ramp(best, cfg.square_match_ramp) < 1.0
-    if not todo.any():
-        return tops
-    outline = square_outline(frame, tops.rects, cfg, todo, logs)
-    flat = np.where(todo, 1.0 - _ramp(np.maximum(outline, 0.0), cfg.square_ramp), 0.0)
-    return tops.lowered(1.0 - flat * (1.0 - _ramp(best, cfg.square_match_ramp)))
-
-
-def _not_side(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
-    """The top faces with the die score of each that is a neighbouring die's side face seen obliquely
-    (:func:`side_faces`) or turned from the lamp (:func:`shaded_sides`, the nadir and the side faces' reach from the
-    faces' size model) scaled by 1 - the larger; only the faces that would be reported are measured, once the die size
-    is chosen and the printed squares are lowered."""
-    if cfg.side_full_ramp is None or len(tops.rects) < 2:
-        return tops
-    todo, best = _reported(tops, ncc, cfg)
-    if todo.sum() < 2:
-        return tops
-    side = side_faces(frame, tops.rects, tops.body, cfg, todo, best)
-    if cfg.deep_shade_ramp is not None:
-        away, reach = side_reach_of_tops(tops, frame.shape[:2], cfg)
-        side = np.maximum(side, shaded_sides(frame, tops.rects, tops.body, away, reach, cfg, todo))
-    return tops.lowered(1.0 - side)
-
-
-def _not_hanging(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
-    """The top faces with the die score of each that is a box on a surer die's side face (:func:`hanging_sides`:
-    overlapping that die's box, towards the camera's nadir, shaded) scaled by 1 - that; the nadir and the side faces'
-    reach from the faces' size model (:func:`expected_sides`, :func:`nadir_point`, :func:`towards_top`); only the
-    faces that would be reported are measured, after the side-face test."""
-    if cfg.hang_overlap_ramp is None or len(tops.rects) < 2:
-        return tops
-    weights = die_weights(tops, ncc, cfg)
-    todo = weights >= cfg.min_confidence                      # the faces a read would report (:func:`_reported`)
-    if todo.sum() < 2:
-        return tops
-    away, reach = side_reach_of_tops(tops, frame.shape[:2], cfg)
-    hang = hanging_sides(tops.rects, tops.body, weights, away, reach, cfg, todo)
-    return tops.lowered(1.0 - hang)
-
-
-def _not_texture(frame: np.ndarray, tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> TopFaces:
-    """The top faces with the die score of each that is the table's own texture (its box recurs on the table round
-    it, not on another die: :func:`table_repeats`) scaled by 1 - ``texture_ramp`` of that x (1 - its best template NCC
-    on ``texture_match_ramp``); only the faces that would be reported and whose symbol is not plain are
-    measured, once the die size is chosen and the printed squares and side faces are lowered."""
-    if cfg.texture_ramp is None or len(tops.rects) == 0:
-        return tops
-    dice, best = _reported(tops, ncc, cfg)
-    plain = _ramp(best, cfg.texture_match_ramp)
-    todo = dice & (plain < 1.0)
-    if not todo.any():
-        return tops
-    texture = table_repeats(frame, tops.rects, cfg, todo, dice)
-    return tops.lowered(1.0 - _ramp(np.maximum(texture, 0.0), cfg.texture_ramp) * (1.0 - plain))
-
-
-def _reported(tops: TopFaces, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
-    """(``bool[N]``: the faces a read would report, die weight at least ``min_confidence``; ``float[N]``: each
-    face's best template NCC, 0 without templates): what the printed-square and side-face tests look at."""
-    best = ncc.max(1) if ncc.size else np.zeros(len(tops.rects))
-    return die_weights(tops, ncc, cfg) >= cfg.min_confidence, best
 
 
 def white_log(white: Sequence[float] | None, config: RollDiceConfig) -> np.ndarray | None:

@@ -1,5 +1,5 @@
 """Is a candidate a real die's side face? Used by the Roll dice reader (stage ``sides``,
-:func:`vision.roll_dice.reader._not_side`).
+:func:`vision.roll_dice.not_dice._not_side`).
 
 A camera above the table sees each die from a little to one side: away from the camera's nadir (about the image's
 middle) the die shows, beside its top face, the side face turned towards the camera. That side face is the die's own

@@ -1,5 +1,5 @@
 """Is a candidate the table's own texture? Used by the Roll dice reader (stage ``texture``,
-:func:`vision.roll_dice.reader._not_texture`).
+:func:`vision.roll_dice.not_dice._not_texture`).
 
 A patterned table repeats itself: a gingham's white check has its like one check period away, a printed playmat's
 square of art or a board's numbered box has its twin along its row. A die does not: its top face, with its symbol at
