@@ -318,3 +318,29 @@ def test_the_sizes_a_read_of_other_sizes_needs_alone_give_the_same_faces():
     got, got_ncc, needed = other_size_faces_weighed(chosen, ncc, [again, far], CFG)
     assert needed.tolist() == [False, False]
     assert np.array_equal(got.rects, chosen.rects) and np.array_equal(got_ncc, ncc)
+
+
+def test_a_size_whose_faces_all_lose_is_not_remembered():
+    """Two sizes not chosen find one die at a place the size chosen has no face (500, 100); both are weighed to be
+    added, and the surer face is kept: the read holds a face of the first size only, so the sizes the reader's
+    other-sizes stage names for its memory (a reader that remembers the die size, the box's) are that size alone; the
+    second would be cut again on every read and add nothing."""
+    from vision.roll_dice.reader import RollDiceReader
+
+    chosen = table_with([200, 200, 26, 26, 0], 0.0)
+    ncc = plain(5)
+    sure = (faces([[500, 100, 40, 40, 0]], [DIE]), plain(1))
+    less = (faces([[502, 100, 44, 44, 0]], [DIE]), plain(1, 0.65))
+    assert other_size_faces_weighed(chosen, ncc, [sure, less], CFG)[2].tolist() == [True, True]
+    frame = np.random.default_rng(0).integers(0, 256, (400, 700, 3), dtype=np.uint8)   # no pattern repeats
+    looked = {0.67: (0.0, 0.67, sure[0], sure[1]), 1.06: (0.0, 1.06, less[0], less[1])}
+    seen = {0.84: chosen, 0.67: sure[0], 1.06: less[0]}
+    reader = object.__new__(RollDiceReader)   # the stage reads the looks given: no profile needed
+    got, _, named = reader._other_sizes(frame, CFG, 0.84, 1.0, chosen, ncc, seen, looked)
+    assert any(np.array_equal(r, sure[0].rects[0]) for r in got.rects)
+    assert not any(np.array_equal(r, less[0].rects[0]) for r in got.rects)
+    assert named == (0.67,)
+    # with the surer face's size alone the read is the same
+    alone = reader._other_sizes(frame, CFG, 0.84, 1.0, chosen, ncc, {0.84: chosen, 0.67: sure[0]},
+                                {0.67: looked[0.67]})
+    assert np.array_equal(alone[0].rects, got.rects) and alone[2] == (0.67,)

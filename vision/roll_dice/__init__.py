@@ -23,7 +23,7 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    empty table), the median square blob's side. The size chosen is in the read (``RollDiceRead.die_size``): a
    re-read of a window after a change reads at it alone (``read_window(..., size=)``), and a reader of one fixed
    camera (``RollDiceReader(..., remember_size=True)``, the box's) reads the next frame at it first (and at the
-   other sizes whose faces the search's read needed, stage 6'), searching again only where its evidence falls
+   other sizes whose faces the search's read holds, stage 6'), searching again only where its evidence falls
    (``size_keep_frac``) or every ``size_recheck_every`` reads.
 3b. ``add_cnn_candidates`` (:mod:`.candidates`) -- a second candidate source: the d6 CNN detector
     (``vision/models/d6_detector.onnx`` through :func:`vision.d6.detect_dice`, trained on real photos); a

@@ -53,7 +53,7 @@ class DetectConfig:
             or dice none of which reads plainly), the dice are read at the median square blob's side instead.
         size_keep_frac, size_recheck_every: a reader that remembers the die size (``RollDiceReader(...,
             remember_size=True)``: one fixed camera, the box's) reads the next frame at the size the last search
-            chose (and at the other sizes whose faces that search's read needed), and searches again (reusing that
+            chose (and at the other sizes whose faces that search's read holds), and searches again (reusing that
             read) only where its evidence there is below ``size_keep_frac`` x the evidence when chosen (or below
             ``size_min_evidence``), or after ``size_recheck_every`` reads at the remembered size.
         pair_max_area, pair_min_aspect: a blob of about two dice areas (below ``pair_max_area``)

@@ -86,7 +86,7 @@ def _tops_at(frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges:
 class _SizeMemory:
     """The die size a full read chose (:attr:`RollDiceRead.die_size`), its evidence then (:func:`size_evidence`),
     the frame size it was chosen on (``(H, W)`` px), how many full reads have read at it since, and the sizes not
-    chosen whose faces that read needs (:meth:`RollDiceReader._other_sizes`: where faces of other sizes were added or
+    chosen whose faces that read holds (:meth:`RollDiceReader._other_sizes`: where faces of other sizes were added or
     swapped in, as on a tilted table, whose near dice are larger and far dice smaller than at the size chosen)."""
 
     size: float
@@ -107,7 +107,7 @@ class RollDiceReader:
         remember_size: the frames read come from one fixed camera (the box's): a full read tries first the die
             size the last search chose and keeps it while its evidence holds (``size_keep_frac``,
             ``size_recheck_every``), so a table is searched for its dice' size once, not every frame; it looks too
-            at the sizes not chosen whose faces that search's read needed (a tilted table's near or far dice), so
+            at the sizes not chosen whose faces that search's read holds (a tilted table's near or far dice), so
             it reads the searched frame as the search read it. Off (each frame searched: photos from anywhere, the
             benches' scenes) by default.
     """
@@ -459,14 +459,14 @@ class RollDiceReader:
         """(top faces, NCC ``[N, K]``, sizes needed): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the
         faces the other sizes tried found where the size chosen has none or only a plainly weaker face
         (:func:`vision.roll_dice.sizes.other_size_faces_weighed`), and the sizes (in ``seen``'s order) those faces need:
-        none where no face of another size is added or swapped in, else those that had a face weighed to be added or
-        to take a chosen face's place; read with the size chosen and those alone, the frame gives the same faces.
-        ``seen``: each size's top faces (:meth:`_tops_for`). Only
-        the faces a perfect symbol match could add or make replace one
-        (:func:`vision.roll_dice.sizes.other_size_could`) are matched (:meth:`_match`; a size read to the end, in
-        ``looked`` (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the table's
-        pattern (:func:`_not_pattern`) among themselves, so the faces added are the same whichever sizes the search
-        read to the end. Added after the size search, they never move the size chosen. Where the size search's
+        none where no face of another size is added or swapped in, else those whose faces are among those added or
+        swapped in (a size whose faces were weighed and each lost to another's is not named: it reads nothing the
+        outcome holds, and a memory that kept it would cut it on every read, :class:`_SizeMemory`).
+        ``seen``: each size's top faces (:meth:`_tops_for`). Only the faces a perfect symbol match could add or make
+        replace one (:func:`vision.roll_dice.sizes.other_size_could`) are matched (:meth:`_match`; a size read to
+        the end, in ``looked`` (:meth:`_look`), keeps the NCC and rects of that read, the same) and tested for the
+        table's pattern (:func:`_not_pattern`) among themselves, so the faces added are the same whichever sizes the
+        search read to the end. Added after the size search, they never move the size chosen. Where the size search's
         ``evidence`` is below ``size_min_evidence`` no face replaces one: no face of the frame plainly shows a die, so
         nothing says how large a die is where (an empty playmat's print matches a symbol better at one size than
         another). ``aside``: as :meth:`_match`'s (as the looks matched them)."""
@@ -489,8 +489,10 @@ class RollDiceReader:
                 got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
             others.append((_not_pattern(frame, faces, got, cfg), got))
             sizes.append(size)
-        tops, ncc, needed = other_size_faces_weighed(tops, ncc, others, cfg)
-        return tops, ncc, tuple(s for s, w in zip(sizes, needed, strict=True) if w)
+        tops, ncc, weighed = other_size_faces_weighed(tops, ncc, others, cfg)
+        held = {r.tobytes() for r in tops.rects} if weighed.any() else set()
+        return tops, ncc, tuple(s for s, w, (faces, _) in zip(sizes, weighed, others, strict=True)
+                                if w and any(r.tobytes() in held for r in faces.rects))
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
