@@ -182,26 +182,36 @@ def quads_from_sides(frames: list[list[tuple]], offsets: np.ndarray,
     return [corners[i].copy() if ok[i].all() else None for i in range(n)]
 
 
-def edge_fitted(deck: DeckProfile, frame: np.ndarray, gray: list[np.ndarray], read: tuple, fit: bool,
-                 mirrored: bool, cfg: RefineConfig, crop_wh: tuple[int, int]) -> tuple:
-    """(score, quad, crop) of a card's ``read`` (its score, quad float[4, 2] px of ``frame`` and crop ``crop_wh`` px)
-    with each side moved to its strongest edge of ``frame`` in grey (``gray``: [it] when worked out already, else []:
-    it is, and kept there) within ``fit_frac`` of the card's short side and turned by up to a degree
-    (:func:`edge_profiles`), when the deck reads that outline as the same card, closer; else ``read`` (and when
-    ``fit`` is False or ``fit_frac`` 0). A card-sized place centred by its content is within a pixel or so of the
-    card; its own straight edges say where within it."""
-    if not fit or cfg.fit_frac <= 0:
-        return read
-    if not gray:
-        gray.append(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+def edge_fitted(deck: DeckProfile, frame: np.ndarray, reads: list[tuple], mirrored: bool, cfg: RefineConfig,
+                crop_wh: tuple[int, int]) -> list[tuple]:
+    """Each card's ``read`` (its :meth:`vision.deck.DeckProfile.score`, quad float[4, 2] px of ``frame`` uint8[H, W, 3]
+    BGR and crop ``crop_wh`` px, as read: not flipped) with each side moved to its strongest edge of ``frame`` in grey
+    within ``fit_frac`` of the card's short side and turned by up to a degree (:func:`edge_profiles`): (score, quad,
+    crop) of that outline when the deck reads it as the same card, closer; else the read as given (every one when
+    ``fit_frac`` is 0). A card-sized place centred by its content is within a pixel or so of the card; its own
+    straight edges say where within it.
+
+    The outlines of all the cards are scored together (:meth:`vision.deck.DeckProfile.score_many`, flipped first when
+    ``mirrored``): each card's outline and decision are its own, the distances those of one crop scored alone to
+    float rounding (about 1e-6)."""
+    out = list(reads)
+    if cfg.fit_frac <= 0 or not reads:
+        return out
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     near = dataclasses.replace(cfg, search_frac=cfg.fit_frac, angles_deg=(-1.0, 0.0, 1.0))
-    q = np.asarray(read[1], np.float64)
-    offs, angles, P = edge_profiles(gray[0], q, near)
-    S, best_a = P.max(axis=1), P.argmax(axis=1)
-    pk = S.argmax(axis=1)
-    nq = quads_from_sides([side_frames(q)], offs[pk][None], angles[best_a[np.arange(4), pk]][None])[0]
-    if nq is None or not np.isfinite(nq).all():
-        return read
-    crop = rectify(frame, nq, *crop_wh)
-    s = deck.score(cv2.flip(crop, 1) if mirrored else crop)
-    return (s, nq, crop) if s[0] == read[0][0] and s[1] < read[0][1] else read
+    fits: list[tuple[int, np.ndarray, np.ndarray]] = []
+    for j, read in enumerate(reads):
+        q = np.asarray(read[1], np.float64)
+        offs, angles, P = edge_profiles(gray, q, near)
+        S, best_a = P.max(axis=1), P.argmax(axis=1)
+        pk = S.argmax(axis=1)
+        nq = quads_from_sides([side_frames(q)], offs[pk][None], angles[best_a[np.arange(4), pk]][None])[0]
+        if nq is not None and np.isfinite(nq).all():
+            fits.append((j, nq, rectify(frame, nq, *crop_wh)))
+    if not fits:
+        return out
+    got = deck.score_many([cv2.flip(c, 1) if mirrored else c for _, _, c in fits])
+    for (j, nq, crop), s in zip(fits, got, strict=True):
+        if s[0] == reads[j][0][0] and s[1] < reads[j][0][1]:
+            out[j] = (s, nq, crop)
+    return out

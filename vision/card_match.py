@@ -584,12 +584,14 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
                                          [start[k][2] if k in start else crops[k] for k in near],
                                          [start[k][0] if k in start else scores[k] for k in near], cfg.min_gain,
                                          mirrored, (cw, ch), cfg.centre_steps), strict=True))
-    gray: list[np.ndarray] = []
+    # centred and read surely: kept; a card-sized place is fitted to its edges first, every such card's outline scored
+    # together (each decided on its own: the loop below only takes them in turn)
+    kept = {k: c for k in weak if (c := early.get(k) or start.get(k)) is not None and sure(deck.decide(c[0]))}
+    fit = [k for k in kept if k in start]
+    kept.update(zip(fit, edge_fitted(deck, frame, [kept[k] for k in fit], mirrored, cfg, (cw, ch)), strict=True))
     for k in weak:
-        c = early.get(k) or start.get(k)
-        if c is not None and sure(deck.decide(c[0])):
-            c = edge_fitted(deck, frame, gray, c, k in start, mirrored, cfg, (cw, ch))   # a card-sized place: fitted
-            scores[k], quads[k], crops[k] = c
+        if k in kept:
+            scores[k], quads[k], crops[k] = kept[k]
             known.append(quads[k].mean(axis=0))
             continue
         if view is None:
