@@ -10,13 +10,15 @@ away from the top (0.1-0.3 of a side in from its lower edge: rows 280-287 of the
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from vision.roll_dice.config import RollDiceConfig
 from vision.roll_dice.foreground import to_log
 from vision.roll_dice.observations import RollDieObservation, TopFaces
-from vision.roll_dice.own_side import OwnSideConfig, drop_own_sides, far_band_body
+from vision.roll_dice.own_side import drop_own_sides, far_band_body
 
 CFG = RollDiceConfig()
 SIDE = 40
@@ -69,15 +71,15 @@ def test_the_far_band_of_a_side_face_box_lies_on_the_table():
     # the top, its band turned from the side box samples rows 224-231: its own white (the symbol, rows 234-245, lies
     # inside it), all body.
     frame = _frame()
-    assert far_band_body(frame, np.array(SIDE_BOX), _log(WHITE), np.array(TOP[:2]), CFG, OwnSideConfig()) == 0.0
-    assert far_band_body(frame, np.array(TOP), _log(WHITE), np.array(SIDE_BOX[:2]), CFG, OwnSideConfig()) == 1.0
+    assert far_band_body(frame, np.array(SIDE_BOX), _log(WHITE), np.array(TOP[:2]), CFG) == 0.0
+    assert far_band_body(frame, np.array(TOP), _log(WHITE), np.array(SIDE_BOX[:2]), CFG) == 1.0
 
 
 def test_the_far_band_turns_with_the_face():
     # The same side-face box turned a quarter (90 degrees): the band turned from the top is still its lower band.
     frame = _frame()
     turned = np.array([500.0, 272.0, SIDE, SIDE, 90.0])
-    assert far_band_body(frame, turned, _log(WHITE), np.array(TOP[:2]), CFG, OwnSideConfig()) == 0.0
+    assert far_band_body(frame, turned, _log(WHITE), np.array(TOP[:2]), CFG) == 0.0
 
 
 def test_a_side_face_read_beside_its_surer_top_is_dropped():
@@ -119,7 +121,7 @@ def test_off_and_mismatched_input():
     frame = _frame()
     dice = [_die(TOP, "white", 0.9), _die(SIDE_BOX, "white", 0.4)]
     tops = _tops([TOP, SIDE_BOX], [_log(WHITE), _log(WHITE)])
-    kept, out = drop_own_sides(frame, tops, list(enumerate(dice)), dice, CFG, OwnSideConfig(max_far_body=None))
+    kept, out = drop_own_sides(frame, tops, list(enumerate(dice)), dice, replace(CFG, own_side_far_body=None))
     assert len(out) == 2 and len(kept) == 2
     with pytest.raises(ValueError):
         drop_own_sides(frame, tops, [(0, dice[0])], dice, CFG)

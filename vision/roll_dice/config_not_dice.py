@@ -88,6 +88,13 @@ class NotDiceConfig:
             the printed-square test measured it: 0.05, one sector of ``evidence_sectors`` 16 or more; a board comes
             back beyond its printed box's line, a die standing on the table has its sides and shadow there) (None:
             every such read).
+        own_side_overlap, own_side_far_body, own_side_distance, own_side_band, own_side_patch: the own-colour
+            side-face test (:func:`vision.roll_dice.own_side.drop_own_sides`): a read overlapping at least
+            ``own_side_overlap`` of its box a read of its own colour at least as sure, whose band ``own_side_band``
+            (inner, outer, in sides of the face) inside its side turned away from that read, on an upright patch of
+            ``own_side_patch`` px, holds less than ``own_side_far_body`` of pixels within ``own_side_distance``
+            (log-RGB) of its own body colour, is that die's side face lit like its top (``own_side_far_body`` None:
+            no test).
         unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
             for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
             read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
@@ -207,6 +214,11 @@ class NotDiceConfig:
     boxed_peer_weight: float = 0.5
     boxed_closed: int | None = 4
     boxed_closed_returns: float | None = 0.05
+    own_side_overlap: float = 0.15
+    own_side_far_body: float | None = 0.17
+    own_side_distance: float = 0.3
+    own_side_band: tuple[float, float] = (0.1, 0.3)
+    own_side_patch: int = 32
     unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7

@@ -8,13 +8,14 @@ is foreshortened, so the box runs past the die's silhouette: the side of the box
 on lies on the table, not on the die's colour. A real die touching a like die lies wholly on its own top: its side
 turned away from its neighbour is its own body colour (its symbol lies in the middle, well inside that band).
 
-So a read is dropped when it overlaps (at least ``min_overlap`` of its box) a read of its own colour at least as
-sure as it is, and the band just inside its side turned away from that read holds less than ``max_far_body`` of
-pixels within ``body_distance`` of its own body colour (log-RGB, :func:`vision.roll_dice.foreground.to_log`).
+So a read is dropped when it overlaps (at least ``own_side_overlap`` of its box) a read of its own colour at least
+as sure as it is, and the band just inside its side turned away from that read holds less than ``own_side_far_body``
+of pixels within ``own_side_distance`` of its own body colour (log-RGB, :func:`vision.roll_dice.foreground.to_log`;
+the thresholds are :class:`vision.roll_dice.config.RollDiceConfig`'s).
 
 Measured on the reads of the second scene generator's seeds 1000-1059 (the captured reads, before this stage;
 1,112 reads): 7 false reads and 0 real dice below 0.2 of the band in body colour, the nearest real die at 0.23;
-``max_far_body`` is set at 0.17, below the gap. Reads of other colours are not judged: a box half on a die and half
+``own_side_far_body`` is set at 0.17, below the gap. Reads of other colours are not judged: a box half on a die and half
 on the cloth beside it, tested the same way, does not come apart from real dice pressed against dice of other
 colours (their boxes off their tops by a fifth of a side in steep views).
 """
@@ -22,7 +23,6 @@ colours (their boxes off their tops by a fifth of a side in steep views).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,27 +31,7 @@ from .foreground import to_log
 from .observations import RollDieObservation, TopFaces
 from .tops import upright_patch
 
-__all__ = ["OwnSideConfig", "drop_own_sides", "far_band_body"]
-
-
-@dataclass(frozen=True)
-class OwnSideConfig:
-    """Settings of the own-colour side-face test (see the module's docstring).
-
-    Attributes:
-        min_overlap: share of a read's box (axis-aligned, frame px) that must lie on the surer read's box.
-        max_far_body: a read whose far band holds less than this share of body-colour pixels is a side face;
-            None: the test is off.
-        body_distance: log-RGB distance to the read's body colour below which a pixel is body.
-        band: (inner, outer) depth of the band from the face's side, in sides of the face (its bevel left out).
-        patch: px of the upright patch the face is cut to.
-    """
-
-    min_overlap: float = 0.15
-    max_far_body: float | None = 0.17
-    body_distance: float = 0.3
-    band: tuple[float, float] = (0.1, 0.3)
-    patch: int = 32
+__all__ = ["drop_own_sides", "far_band_body"]
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
@@ -62,29 +42,28 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> floa
 
 
 def far_band_body(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, towards: np.ndarray,
-                  cfg: RollDiceConfig, own: OwnSideConfig) -> float:
+                  cfg: RollDiceConfig) -> float:
     """Share 0..1 of the pixels of the band just inside the side of a top face turned away from the point
-    ``towards`` that lie within ``own.body_distance`` of the face's body colour.
+    ``towards`` that lie within ``cfg.own_side_distance`` of the face's body colour.
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
         rect: ``float[5]`` the top face (cx, cy, w, h, angle deg; frame px); cut as a square of side sqrt(w h).
         body: ``float[3]`` its body colour, log-RGB (:func:`vision.roll_dice.tops.body_colour`).
         towards: ``float[2]`` frame px (x, y), the middle of the read it overlaps.
-        cfg: ``log_offset`` (the log-RGB scale).
-        own: ``band``, ``patch``, ``body_distance``.
+        cfg: ``log_offset`` (the log-RGB scale), ``own_side_band``, ``own_side_patch``, ``own_side_distance``.
 
     Returns a float. Raises nothing for a face at the frame's border (the border is repeated).
     """
-    q = int(own.patch)
+    q = int(cfg.own_side_patch)
     side = float(np.sqrt(max(float(rect[2]) * float(rect[3]), 1.0)))
     logp = to_log(upright_patch(frame, float(rect[0]), float(rect[1]), side, float(rect[4]), q, 0), cfg)
-    near = np.sqrt(((logp - np.asarray(body, np.float32)[None, None, :]) ** 2).sum(-1)) < own.body_distance
+    near = np.sqrt(((logp - np.asarray(body, np.float32)[None, None, :]) ** 2).sum(-1)) < cfg.own_side_distance
     # the direction to the other read in the patch's upright frame (the patch is the frame turned by the angle)
     a, b = np.cos(np.radians(float(rect[4]))), np.sin(np.radians(float(rect[4])))
     dx, dy = float(towards[0]) - float(rect[0]), float(towards[1]) - float(rect[1])
     px, py = a * dx + b * dy, -b * dx + a * dy
-    lo, hi = (int(round(v * q)) for v in own.band)
+    lo, hi = (int(round(v * q)) for v in cfg.own_side_band)
     inner = slice(lo, q - lo)
     if abs(px) > abs(py):      # the other read lies left or right: the far band is the opposite column band
         band = near[inner, q - hi:q - lo] if px < 0 else near[inner, lo:hi]
@@ -94,19 +73,18 @@ def far_band_body(frame: np.ndarray, rect: np.ndarray, body: np.ndarray, towards
 
 
 def drop_own_sides(frame: np.ndarray, tops: TopFaces, kept: Sequence[tuple[int, RollDieObservation]],
-                   dice: Sequence[RollDieObservation], cfg: RollDiceConfig, own: OwnSideConfig | None = None
+                   dice: Sequence[RollDieObservation], cfg: RollDiceConfig
                    ) -> tuple[list[tuple[int, RollDieObservation]], tuple[RollDieObservation, ...]]:
-    """``(kept, dice)`` less the reads that are a like die's side face: a read overlapping (``own.min_overlap`` of
+    """``(kept, dice)`` less the reads that are a like die's side face: a read overlapping (``cfg.own_side_overlap`` of
     its box) a read of its own colour at least as sure (equal confidence: the one read first counts as surer) whose
-    far band (:func:`far_band_body`, the side turned from that read) holds less than ``own.max_far_body`` of its
+    far band (:func:`far_band_body`, the side turned from that read) holds less than ``cfg.own_side_far_body`` of its
     body colour. ``kept`` is ``[(top face index into tops, read)]`` in the order of ``dice``; both are kept in step.
-    ``own`` None: :class:`OwnSideConfig` (); its ``max_far_body`` None or fewer than two reads: both as they are.
+    ``cfg.own_side_far_body`` None or fewer than two reads: both as they are.
     Raises ``ValueError`` when ``kept`` and ``dice`` differ in length."""
-    own = OwnSideConfig() if own is None else own
     kept, dice = list(kept), tuple(dice)
     if len(kept) != len(dice):
         raise ValueError(f"drop_own_sides: {len(kept)} kept faces and {len(dice)} reads: one each")
-    if own.max_far_body is None or len(dice) < 2:
+    if cfg.own_side_far_body is None or len(dice) < 2:
         return kept, dice
     drop = np.zeros(len(dice), bool)
     for j, d in enumerate(dice):
@@ -115,10 +93,10 @@ def drop_own_sides(frame: np.ndarray, tops: TopFaces, kept: Sequence[tuple[int, 
                 continue
             if e.confidence < d.confidence or (e.confidence == d.confidence and k > j):
                 continue
-            if _overlap(d.box, e.box) < own.min_overlap:
+            if _overlap(d.box, e.box) < cfg.own_side_overlap:
                 continue
             ti, tk = kept[j][0], kept[k][0]
-            if far_band_body(frame, tops.rects[ti], tops.body[ti], tops.rects[tk][:2], cfg, own) < own.max_far_body:
+            if far_band_body(frame, tops.rects[ti], tops.body[ti], tops.rects[tk][:2], cfg) < cfg.own_side_far_body:
                 drop[j] = True
                 break
     if not drop.any():
