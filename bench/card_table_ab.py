@@ -64,6 +64,39 @@ def card_digest(cards) -> str:
     return h.hexdigest()[:16]
 
 
+SURE = 0.6
+"""The camera's bar (``companion.camera.flow``'s ``min_confidence``): a card identified below it is never built on."""
+
+
+def wrong_names(table, cards) -> dict[str, int]:
+    """Cards named (an id) that are not the card under their centre (another card's id, or no card there), all and
+    at or above :data:`SURE`; and the cards read below :data:`SURE` or with no id (``unsure``). ``cards``: the
+    reader's card observations (``id``, ``confidence``, ``center_px``)."""
+    from bench.full_table import _inside
+
+    polys = [(p.id, table.polygon_px(p)) for p in table.pieces if p.kind != "die"]
+    out = {"named_wrong": 0, "sure_wrong": 0, "unsure": 0}
+    for c in cards:
+        if c.id is None or float(c.confidence) < SURE:
+            out["unsure"] += 1
+        if c.id is None:
+            continue
+        under = next((pid for pid, q in polys if _inside(q, c.center_px)), None)
+        if under != c.id:
+            out["named_wrong"] += 1
+            out["sure_wrong"] += int(float(c.confidence) >= SURE)
+    return out
+
+
+def calibrations(none: bool, frame, layout, new_calibrate, old_calibrate) -> tuple:
+    """(new, old) calibration of the table in ``frame`` from its corner markers (``layout``), each version's own
+    ``calibrate``; (None, None) when ``none`` (``--no-calibration``: read as ``companion read`` reads an image with
+    no calibration)."""
+    if none:
+        return None, None
+    return new_calibrate(frame, layout), old_calibrate(frame, layout)
+
+
 def compare_reads(old: list, new: list) -> dict[str, float]:
     """How two reads of the same frames differ, card by card (each old card paired with the new card whose centre is
     nearest): per frame lists of cards (``id``, ``rotation_deg``, ``confidence``, ``corners`` float[4, 2] px).
@@ -125,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-frame", action="store_true",
                     help="also list every frame (layout seed, frame seed): each version's CPU ms and ratio to the "
                          "baseline (median over rounds), the cards read and the new version's largest stages")
+    ap.add_argument("--no-calibration", action="store_true",
+                    help="read every table as `companion read` does with no calibration (pixels, the card size "
+                         "from the frame); the table's corner markers stay in view")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     load_vision(args.old.resolve(), "vision_old")
@@ -156,10 +192,11 @@ def main(argv: list[str] | None = None) -> int:
             for seed in (int(s) for s in args.seeds.split(",")):
                 table = full_table(game, gr.ids[game], seed, (1280, 720), gr.faces)
                 first = table.render(frame_seed=0)
-                new = next(r for r in gr.readers(game, calibrate(first, table.layout)) if isinstance(r, CardsAdapter))
+                cal, old_cal = calibrations(args.no_calibration, first, table.layout, calibrate, old_table.calibrate)
+                new = next(r for r in gr.readers(game, cal) if isinstance(r, CardsAdapter))
                 # the same thresholds, where the other version has them
                 known = {f.name for f in dataclasses.fields(old_cards.CardsConfig)}
-                old = old_readers.CardsAdapter(olddeck, old_table.calibrate(first, table.layout),
+                old = old_readers.CardsAdapter(olddeck, old_cal,
                                                config=old_cards.CardsConfig(**{k: v for k, v in vars(new.config).items()
                                                                                if k in known}))
                 frames = [table.render(frame_seed=f) for f in (0, 10, 20)]
@@ -190,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
                                 per_stages[v][i] = dict(s.timings_ms)
                                 digest[v].update(card_digest(s.cards).encode())
                                 cards[v].append(list(s.cards))
-                                for k, n in what_was_read(table, table.pieces, TableRead((s,))).items():
+                                for k, n in (what_was_read(table, table.pieces, TableRead((s,)))
+                                             | wrong_names(table, s.cards)).items():
                                     found[v][k] += n
                             i += 1
             b = statistics.median(base)

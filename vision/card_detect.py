@@ -23,6 +23,7 @@ import numpy as np
 
 from .card_leftover import die_sized, die_top_shaped, place_share
 from .card_outline import quad_axes, snap_to_outline
+from .card_pitch import card_pitch, choose_card_size
 from .card_split import lattice_fit, split_blob
 from .foreground import TableMemory, foreground_mask
 from .frames import validate_frame
@@ -140,6 +141,12 @@ class CardsConfig:
             notes (:data:`vision.cards.MIRROR_NOTE`).
         sticker_ids_from: ArUco ids from this value up are card stickers, below are table markers.
         fallback_card_mm: (short, long) card size in mm used to estimate mm without calibration.
+        size_from_edges: with no known card size (no calibration) and a known aspect, the card's size is checked
+            against the spacing of the cards' edges (:func:`card_size_from_edges`): a block of touching cards shaped
+            like one card is no card size, and a table where every card touches another still has one. False: the
+            median of the blobs shaped like one card (:func:`card_size_estimate`).
+        size_agree: the blobs shaped like one card agree on the card's size when the largest is at most this times
+            the smallest in area (then the edges are not asked: a card-shaped pair of cards alone is read as before).
     """
 
     work_long_side: int = 1280
@@ -189,6 +196,8 @@ class CardsConfig:
     mirror: str = "off"
     sticker_ids_from: int = 4
     fallback_card_mm: tuple[float, float] = (63.0, 88.0)
+    size_from_edges: bool = True
+    size_agree: float = 1.6
 
 
 def crop_size(config: CardsConfig, aspect: float) -> tuple[int, int]:
@@ -328,6 +337,24 @@ def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsCon
     return float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1]))
 
 
+def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
+                         config: CardsConfig) -> tuple[float, float] | None:
+    """(short, long) card size in px of ``img`` (uint8[H, W, 3] BGR) with no calibration. When the blobs shaped like
+    one card agree (their areas within ``size_agree`` of each other), :func:`card_size_estimate`'s; when they do not
+    (a block of touching cards shaped like one card beside a card alone) or there is none (every card touches
+    another), the spacing of the cards' edges decides (:func:`vision.card_pitch.card_pitch`): the blobs whose area
+    fits it, else that spacing itself; None when nothing tells."""
+    singles = [b for b in blobs if is_single(b, aspect, None, config)]
+    areas = [b.area for b in singles]
+    if singles and max(areas) <= config.size_agree * min(areas):   # the blobs shaped like a card agree
+        return card_size_estimate(blobs, aspect, config)
+    h, w = img.shape[:2]
+    long_ = max(aspect, 1.0 / aspect)
+    pitch = card_pitch(img, blobs, aspect, 0.7 * math.sqrt(config.min_area_frac * h * w / long_))
+    size = choose_card_size([quad_size(b.quad) for b in singles], areas, pitch, aspect)
+    return size if size is not None else card_size_estimate(blobs, aspect, config)
+
+
 def edge_map(img: np.ndarray) -> np.ndarray:
     """float32[H, W]: gradient magnitude of ``img`` (uint8[H, W, 3] BGR; grey levels per pixel), max-filtered over
     11 x 11 px: what :func:`outline_strength` samples."""
@@ -348,7 +375,9 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     if not blobs:
         return []
     known = card_px is not None  # known size (top-down table image): no perspective, no estimate
-    if card_px is None:
+    if card_px is None and aspect is not None and config.size_from_edges:
+        card_px = card_size_from_edges(img, blobs, aspect, config)
+    elif card_px is None:
         card_px = card_size_estimate(blobs, aspect, config)
     if aspect is None and card_px is not None:
         aspect = card_px[1] / card_px[0]
