@@ -113,6 +113,45 @@ class _MirrorOnce:
         return found.to_json(str(path))
 
 
+CARD_SURE = 0.6
+"""A card identified below this confidence (0-1) is said as "?": the camera's own bar
+(:class:`companion.camera.flow.CameraFlow`'s ``min_confidence``), below which a read is never built on."""
+
+
+def box_copies(card_ids: Sequence[str]) -> dict[str, int]:
+    """How many copies of each card the game's box holds, from the rules' card data, for a deck whose every card
+    (``card_ids``, reader ids) is an Among the Stars location or reactor; {} for any other deck (the rules keep no
+    other game's copies by reader id)."""
+    from rules.among_the_stars.data import catalogue
+
+    cat, out = catalogue(), {}
+    for cid in card_ids:
+        card = cat.cards.get(cid)
+        if card is None or card.copies <= 0:
+            return {}
+        out[cid] = int(card.copies)
+    return out
+
+
+def sure_ids(cards: Sequence[dict], copies: dict[str, int] | None = None) -> list[str | None]:
+    """The id to say for each card read (``cards``: ``CardObservation.to_json()`` dicts with ``id`` and
+    ``confidence``), in order: None (said "?") where the reader gave no id or one below :data:`CARD_SURE`, and for
+    the copies of a card beyond what the box holds (``copies``: reader id -> copies in the box, :func:`box_copies`;
+    the surest reads keep the id): a table cannot show a third Galactic Bank, so a read naming one is a question,
+    not a count."""
+    out: list[str | None] = [c["id"] if c["id"] and float(c["confidence"]) >= CARD_SURE else None for c in cards]
+    by_id: dict[str, list[int]] = {}
+    for k, cid in enumerate(out):
+        if cid is not None:
+            by_id.setdefault(cid, []).append(k)
+    for cid, ks in by_id.items():
+        limit = (copies or {}).get(cid)
+        if limit is not None and len(ks) > limit:
+            for k in sorted(ks, key=lambda k: -float(cards[k]["confidence"]))[limit:]:
+                out[k] = None
+    return out
+
+
 def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str | None = None,
                    calibration_file: Path | None = None) -> int:
     """``companion read IMAGE... --cards DECK``: every card or tile on each image; bad images give exit 1.
@@ -159,6 +198,7 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
             print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
             return EXIT_INPUT
     mirror = mirror or (None if hexes else _kept_mirror(calibration_file, deck.name))
+    copies = {} if hexes else box_copies(deck.card_ids)
     cards = _MirrorOnce(deck, CardsConfig(mirror=mirror or "off"), decided=mirror is not None)
 
     def table(frame: Any) -> Any:
@@ -189,7 +229,7 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
                 found.append(said)
             return ngettext("{n} hex: {hexes}", "{n} hexes: {hexes}", len(found)).format(
                 n=len(found), hexes=", ".join(found) or _("none"))
-        ids = [c["id"] or "?" for c in record["cards"]]
+        ids = [c if c is not None else "?" for c in sure_ids(record["cards"], copies)]
         return ngettext("{n} card: {cards}", "{n} cards: {cards}", len(ids)).format(n=len(ids),
                                                                                  cards=", ".join(ids) or _("none"))
 
