@@ -466,19 +466,11 @@ def test_the_phones_downloads_of_a_database_changed_by_hand_are_json(tmp_path):
     from companion.hub import StateHub
     from companion.library import export_documents
     from tests.phones import joined_phone
+    from tests.race_games import finished_race
 
     db = tmp_path / "box.sqlite3"
     with SessionStore(db) as store:
-        flow = _race(store)
-        flow.report("Ann", "start", {"card": "Old Earth"})
-        flow.report("Bob", "start", {"card": "Epsilon Eridani"})
-        flow.report("Ann", "select", {"action": "Consume: x2 VP"})
-        flow.report("Bob", "select", {"action": "Produce"})
-        flow.report("Ann", "vp", {"vp": 24})
-        for _ in range(5):
-            if not flow.over():
-                flow.next_phase()
-        assert flow.over()
+        flow = finished_race(store)
         sid, last = flow.session.id, flow.session.last_seq
     with sqlite3.connect(db) as conn:
         conn.execute("""UPDATE events SET payload = '{"player":"Ann","card":"Old Earth","note":NaN}' WHERE seq = 1""")

@@ -15,13 +15,11 @@ import pytest
 
 from companion import i18n
 from companion.cli import main
-from companion.flow import GameFlow
-from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.library import Library, export_documents
-from companion.player_names import parse_players
 from companion.session import SessionStore
 from tests.phones import joined_phone
+from tests.race_games import finished_race
 
 
 def _strict(text: str):
@@ -35,16 +33,7 @@ def real_db(tmp_path_factory):
     """A finished 2-player Race game (Ann 26: 24 chips and Old Earth; Bob 1: Epsilon Eridani), as the box keeps it."""
     db = tmp_path_factory.mktemp("real") / "box.sqlite3"
     with SessionStore(db) as store:
-        flow = GameFlow(store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {})), FLOWS["race"])
-        flow.report("Ann", "start", {"card": "Old Earth"})
-        flow.report("Bob", "start", {"card": "Epsilon Eridani"})
-        flow.report("Ann", "select", {"action": "Consume: x2 VP"})
-        flow.report("Bob", "select", {"action": "Produce"})
-        flow.report("Ann", "vp", {"vp": 24})
-        for _ in range(5):
-            if not flow.over():
-                flow.next_phase()
-        assert flow.over()
+        flow = finished_race(store)
         return db, flow.session.id, flow.session.events()[0].at
 
 

@@ -616,20 +616,9 @@ def test_a_finished_race_game_downloads_as_its_record_and_its_bgstats_play(store
     on a joined phone: a 2-player Race game, Ann takes all 24 VP chips in Consume x2 (the pool is 12 per player,
     Race for the Galaxy, Setup), so the game ends at the end of that round with Ann the winner."""
     from companion.library import export_documents
+    from tests.race_games import finished_race
 
-    session = store.start("race", FLOWS["race"].settings(parse_players("Ann,Bob"), {}))
-    flow = GameFlow(session, FLOWS["race"])
-    flow.report("Ann", "start", {"card": "Old Earth"})
-    flow.report("Bob", "start", {"card": "Epsilon Eridani"})
-    flow.report("Ann", "select", {"action": "Consume: x2 VP"})
-    flow.report("Bob", "select", {"action": "Produce"})
-    flow.report("Ann", "vp", {"vp": 24})
-    for _ in range(5):
-        if flow.over():
-            break
-        flow.next_phase()
-    assert flow.over()
-    sid = session.id
+    sid = finished_race(store).session.id
     phone = joined_phone(StateHub(), exports=lambda s: export_documents(store, s))
     record = phone.get(f"/export/{sid}.json")
     assert record.status_code == 200 and record.mimetype == "application/json"
