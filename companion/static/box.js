@@ -80,6 +80,13 @@ window.Box = (function () {
     let retryMs = 1000;
     let watchdog = null;
     let silenceMs = 45000; // no event for this long: the stream is dead (2.5 heartbeats; the box says how often)
+    // what the box last said it could not send ("problem" events): a state (it names its version), or this phone's
+    // "me" (version null); the pill keeps saying so until that kind of event arrives again, then says "live"
+    let unsent = { state: false, me: false };
+    function sent(kind) {
+      unsent[kind] = false;
+      if (!unsent.state && !unsent.me) setConnection("live", _("live"));
+    }
 
     function reconnecting() {
       setConnection("reconnecting", _("reconnecting…"));
@@ -126,6 +133,7 @@ window.Box = (function () {
       mine.addEventListener("open", () => {
         retryMs = 1000;
         stopPolling();
+        unsent = { state: false, me: false }; // a new stream sends everything anew
         setConnection("live", _("live"));
         alive();
         if (onOpen) onOpen();
@@ -147,15 +155,18 @@ window.Box = (function () {
       });
       mine.addEventListener("me", (event) => {
         alive();
+        if (unsent.me) sent("me");
         onMe(JSON.parse(event.data));
       });
-      mine.addEventListener("problem", (event) => { // the box could not send one state: said; the stream goes on
+      mine.addEventListener("problem", (event) => { // the box could not send one state or "me": said; the stream goes on
         alive();
-        setConnection("reconnecting", (JSON.parse(event.data || "{}") || {}).error || _("reconnecting…"));
+        const said = JSON.parse(event.data || "{}") || {};
+        unsent[typeof said.version === "number" ? "state" : "me"] = true;
+        setConnection("reconnecting", said.error || _("reconnecting…"));
       });
       mine.addEventListener("state", (event) => {
         alive();
-        setConnection("live", _("live"));
+        sent("state");
         onState(JSON.parse(event.data));
       });
     }
