@@ -308,3 +308,22 @@ def test_a_misplay_on_the_camera_panel_is_not_listed_again_in_the_findings(tmp_p
     loop.camera_flow = FakeCameraFlow([])
     assert [f["what"] for f in loop.view()["findings"]].count(finding["what"]) == 1
     store.close()
+
+
+def test_a_card_already_built_keeps_its_cell_when_another_read_names_a_copy_the_box_has_not():
+    """Galactic Bank (2 in the box, rulebook 2 'Components') built at [0, 1] and [1, 0], read a little less sure there
+    now, and a new card at [0, -1] read as a third Galactic Bank, surer: the misread is the question, not the built
+    card. Before, the built card at [1, 0] was dropped for the surer misread and the station said it had moved to
+    [0, -1]: the real card there never added, the one at [1, 0] gone from the station."""
+    from companion.camera.station import StationWatcher
+    from companion.camera.watch import SeenCard
+
+    w = StationWatcher("Łucja", confirm_reads=1)
+    built = [SeenCard("main_reactor", (0, 0), 0.99), SeenCard("galactic_bank", (0, 1), 0.95),
+             SeenCard("galactic_bank", (1, 0), 0.9)]
+    assert w.observe(built) is not None
+    change = w.observe([SeenCard("main_reactor", (0, 0), 0.99), SeenCard("galactic_bank", (0, 1), 0.8),
+                        SeenCard("galactic_bank", (1, 0), 0.7), SeenCard("galactic_bank", (0, -1), 0.97)])
+    assert change is None or (change.moved == () and change.added == ())
+    assert w.layout == {(0, 0): "main_reactor", (0, 1): "galactic_bank", (1, 0): "galactic_bank"}
+    assert [str(u) for u in w.unsure] == ["the card at [0, -1] is not recognised yet"]

@@ -6,8 +6,8 @@ and a confidence. One :class:`StationWatcher` per player turns that stream into 
 
 1. A read is first reduced to a layout ``{cell: card id}`` of the cards identified with
    enough confidence; cards not identified or lying between cells are listed as ``unsure``
-   (the players are told what to straighten) and leave their cell out of the layout, as do the least sure
-   copies of a card beyond the copies the box holds.
+   (the players are told what to straighten) and leave their cell out of the layout, as do the copies of a card
+   beyond the copies the box holds (those the station already holds kept first, then the surest reads).
 2. A layout becomes the accepted station only after ``confirm_reads`` consecutive reads
    agree (a hand reaching over the table, a card being slid into place).
 3. The accepted station is diffed against the previous one: cards ``added`` (a new cell),
@@ -155,14 +155,16 @@ class StationWatcher:
                 continue
             if s.confidence > best.get(s.cell, -1.0):
                 layout[s.cell], best[s.cell] = card_id, s.confidence
-        # no station holds more copies of a card than the box (rulebook 2 'Components'): the least sure reads
-        # beyond them are a question, not cards
+        # no station holds more copies of a card than the box (rulebook 2 'Components'): the reads beyond them are a
+        # question, not cards; the copies the station already holds keep their cells first (a surer read of a copy
+        # elsewhere is the new card misread, not the built one moved), then the surest reads
         cells: dict[str, list[Cell]] = {}
         for cell, card_id in layout.items():
             cells.setdefault(card_id, []).append(cell)
         for card_id, at in cells.items():
             copies = self.cat.card(card_id).copies
-            for cell in sorted(at, key=lambda c: -best[c])[copies:] if 0 < copies < len(at) else ():
+            kept = sorted(at, key=lambda c: (self.layout.get(c) != card_id, -best[c]))
+            for cell in kept[copies:] if 0 < copies < len(at) else ():
                 del layout[cell]
                 unsure.append(Text("the card at {cell} is not recognised yet", cell=_text(cell)))
         return layout, unsure
