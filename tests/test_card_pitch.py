@@ -127,3 +127,19 @@ def test_a_block_shaped_like_a_card_beside_a_card_alone_is_split():
     assert len(right) >= n - 1 and len(quads) <= n + 2
     old = find_card_quads(frame, CardsConfig(size_from_edges=False), ASPECT)[0]
     assert sum(abs(quad_size(q)[0] - 44) <= 0.15 * 44 for q in old) < n // 2
+
+
+@pytest.mark.parametrize("lang, said", [("en", "printed \"?\""), ("el", "τυπώνεται \"?\""),
+                                        ("pl", "wypisywana jako \"?\""), ("hu", "helyén \"?\" áll")])
+def test_the_help_says_what_a_question_mark_means_and_what_json_keeps(lang, said):
+    """``companion read --help``: a card printed "?" (read unsure, or a copy beyond the box) is said under --cards,
+    with what --json keeps instead (every read's id and confidence), in every language of the box."""
+    from companion import i18n
+    from companion.cli import _parser
+
+    with i18n.use_language(lang):
+        parser = _parser()
+        subs = next(a for a in parser._actions if a.dest == "command").choices
+        cards = next(a for a in subs["read"]._actions if a.dest == "cards")
+        text = " ".join(cards.help.split())
+    assert said in text and "--json" in text, text
