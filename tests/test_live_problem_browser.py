@@ -68,3 +68,38 @@ def test_the_pill_clears_when_what_could_not_be_sent_is_sent_again(browser, box)
     finally:
         context.close()
     assert errors == []
+
+
+def test_a_phone_polling_says_a_state_the_box_could_not_send_then_live_again(browser, box):  # noqa: F811
+    """A browser with no event streams polls /api/state: a state the box cannot write (500 and what went wrong) is
+    said in the pill, not "live"; the next good state clears it. Before, the error's body was taken for a state,
+    dropped, and the pill said "live (every 3 s)" all along."""
+    import copy
+    import re
+
+    from playwright.sync_api import expect
+
+    _loop, hub, server = box
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")
+    context.add_init_script("window.EventSource = undefined;")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"{server.url}join/{hub.pairing().secret}")
+        pill = page.locator("#connection")
+        expect(pill).to_have_text("live (every 3 s)")
+        good = hub.snapshot().view
+        bad = copy.deepcopy(good)
+        itself: list = []
+        itself.append(itself)
+        bad["held"] = itself
+        hub.publish(bad)
+        expect(pill).to_have_text(re.compile(r"could not send the game's state \(ValueError\)"))
+        expect(pill).to_have_class(re.compile("reconnecting"))
+        hub.publish(good)
+        expect(pill).to_have_text("live (every 3 s)")
+    finally:
+        context.close()
+    assert errors == []

@@ -91,13 +91,17 @@ window.Box = (function () {
     function reconnecting() {
       setConnection("reconnecting", _("reconnecting…"));
     }
-    function poll() {
+    function poll() { // a state the box could not write (an error's body, not a state) is said, not drawn
       Promise.all([
-        fetch("/api/state", { cache: "no-store" }).then((r) => r.json()),
+        fetch("/api/state", { cache: "no-store" }).then((r) => r.json().then((body) => [r.ok, body])),
         fetch("/api/me", { cache: "no-store" }).then((r) => r.json()),
-      ]).then(([state, me]) => {
-        setConnection("live", _("live (every 3 s)"));
+      ]).then(([[ok, state], me]) => {
         onMe(me);
+        if (!ok) {
+          setConnection("reconnecting", (state && state.error) || _("reconnecting…"));
+          return;
+        }
+        setConnection("live", _("live (every 3 s)"));
         onState(state);
       }).catch(reconnecting);
     }
