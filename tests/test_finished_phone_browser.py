@@ -10,8 +10,9 @@ import pytest
 
 from companion import i18n
 from companion.session import SessionStore
+from tests.browser_pages import joined_page
 from tests.test_evening_browser import box_on, fits
-from tests.test_phone_browser import CHROMIUM_ARGS, TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
+from tests.test_phone_browser import CHROMIUM_ARGS, browser  # noqa: F401  (the browser fixture)
 from tests.test_score_standings_browser import TOTALS, among_four_scored
 
 pytestmark = pytest.mark.browser
@@ -41,14 +42,7 @@ def test_a_finished_game_opens_on_its_scores_and_shows_the_fourth_total(browser,
     with SessionStore(tmp_path / "box.sqlite3") as store:
         among_four_scored(store, tmp_path)
         with box_on(store, tmp_path) as (loop, hub, server):
-            context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                                          locale=locale)
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            try:
-                page.goto(f"{server.url}join/{hub.pairing().secret}")
+            with joined_page(browser, server, hub, locale=locale, mobile=True) as (page, errors):
                 expect(page.locator("#score-section")).to_be_visible()
                 state = page.evaluate("fetch('/api/state').then((r) => r.json())")
                 notes = (state.get("game") or {}).get("findings") or state.get("findings") or []
@@ -88,8 +82,6 @@ def test_a_finished_game_opens_on_its_scores_and_shows_the_fourth_total(browser,
                 assert seen  # the fourth player's total in the table, on the screen, not under the row labels
                 assert fits(page)  # the page itself never scrolls sideways
                 scroll.screenshot(path=str(output_dir / f"finished-360-table-swiped-{lang}.png"))
-            finally:
-                context.close()
     assert errors == []
 
 
@@ -100,15 +92,10 @@ def test_a_table_that_fits_says_nothing_about_swiping(browser, tmp_path):  # noq
     with SessionStore(tmp_path / "box.sqlite3") as store:
         among_four_scored(store, tmp_path)
         with box_on(store, tmp_path) as (loop, hub, server):
-            context = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            try:
-                page.goto(f"{server.url}join/{hub.pairing().secret}")
+            with joined_page(browser, server, hub, width=1024, height=768) as (page, errors):
                 expect(page.locator("#scores tr.winner-row")).to_be_visible()
                 scroll = page.locator("#scores").locator("xpath=..")
                 assert scroll.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
                 expect(page.locator("#score-section .scroll-cue")).to_be_hidden()
                 expect(scroll).to_have_class("table-scroll")
-            finally:
-                context.close()
+    assert errors == []

@@ -11,8 +11,9 @@ import json
 
 import pytest
 
+from tests.browser_pages import joined_page
 from tests.test_evening_browser import box  # noqa: F401  (the box fixture)
-from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
+from tests.test_phone_browser import browser  # noqa: F401  (the browser fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -37,14 +38,7 @@ def test_the_pill_clears_when_what_could_not_be_sent_is_sent_again(browser, box)
     """A phone's ``me`` the box could not write, then a good one: the pill says the problem, then "live" again; a
     state that could not be written keeps its problem in the pill through a good ``me`` until the next state."""
     _loop, hub, server = box
-    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")
-    context.add_init_script(FAKE_STREAM)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
+    with joined_page(browser, server, hub, init_script=FAKE_STREAM) as (page, errors):
         page.wait_for_function("window.__streams.length > 0")
         state = page.evaluate("fetch('/api/state').then((r) => r.text())")
         me = page.evaluate("fetch('/api/me').then((r) => r.text())")
@@ -65,8 +59,6 @@ def test_the_pill_clears_when_what_could_not_be_sent_is_sent_again(browser, box)
         assert page.evaluate(PILL) == ["conn reconnecting", said]
         page.evaluate(FIRE, ["state", json.dumps(dict(json.loads(state), version=version + 2))])
         assert page.evaluate(PILL) == ["conn live", "live"]
-    finally:
-        context.close()
     assert errors == []
 
 
@@ -80,14 +72,7 @@ def test_a_phone_polling_says_a_state_the_box_could_not_send_then_live_again(bro
     from playwright.sync_api import expect
 
     _loop, hub, server = box
-    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-GB")
-    context.add_init_script("window.EventSource = undefined;")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
+    with joined_page(browser, server, hub, init_script="window.EventSource = undefined;") as (page, errors):
         pill = page.locator("#connection")
         expect(pill).to_have_text("live (every 3 s)")
         good = hub.snapshot().view
@@ -100,6 +85,4 @@ def test_a_phone_polling_says_a_state_the_box_could_not_send_then_live_again(bro
         expect(pill).to_have_class(re.compile("reconnecting"))
         hub.publish(good)
         expect(pill).to_have_text("live (every 3 s)")
-    finally:
-        context.close()
     assert errors == []

@@ -10,9 +10,10 @@ import pytest
 from companion import i18n
 from companion.hub import StateHub
 from companion.session import SessionStore
+from tests.browser_pages import joined_page
 from tests.test_evening import among_round_ended_unreported, do, evening
 from tests.test_evening_browser import box_on, fits
-from tests.test_phone_browser import CHROMIUM_ARGS, TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
+from tests.test_phone_browser import CHROMIUM_ARGS, browser  # noqa: F401  (the browser fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -77,14 +78,7 @@ def test_every_players_total_is_on_a_360_px_phone_without_scrolling_sideways(bro
     with SessionStore(tmp_path / "box.sqlite3") as store:
         among_four_scored(store, tmp_path)
         with box_on(store, tmp_path) as (loop, hub, server):
-            context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                                          locale=locale)
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            try:
-                page.goto(f"{server.url}join/{hub.pairing().secret}")
+            with joined_page(browser, server, hub, locale=locale, mobile=True) as (page, errors):
                 expect(page.locator("#score-section")).to_be_visible()
                 expect(page.locator("#scores tr")).to_have_count(8)  # the breakdown: heading, 6 categories, total
                 assert page.evaluate(TOTAL_SEEN, ["score-section", players]) == []
@@ -100,6 +94,4 @@ def test_every_players_total_is_on_a_360_px_phone_without_scrolling_sideways(bro
                 assert page.evaluate(TOTAL_SEEN, ["history-open", players]) == []
                 assert fits(page)
                 page.screenshot(path=str(output_dir / f"scores-360-standings-history-{lang}.png"), full_page=True)
-            finally:
-                context.close()
     assert errors == []
