@@ -10,6 +10,10 @@ corrects stations at the end of each year, and scores the game.
 - :mod:`.legality`: one placement, a whole station, the end-of-year correction;
 - :mod:`.abilities`: white-box (when built) and yellow-box (game end) abilities;
 - :mod:`.endgame`: ``final_scores`` / ``check_position`` for ``companion score|check among FILE``;
+- :mod:`.events`, :mod:`.state`: the event kinds with their payloads, the table the engine keeps;
+- :mod:`.actions`, :mod:`.corrections`, :mod:`.objectives`, :mod:`.rounds`: the events' handlers (the three actions
+  and Dispute; VP, credits and a camera read; a Qualeen's secret objective and Accelerated Construction; the round's
+  and the year's end);
 - :mod:`.game`: :data:`AMONG_GAME`, the :class:`rules.core.Game`.
 
 Sources: ``shared/rules/among-the-stars.md`` (digest) and the Hungarian rulebook; section
