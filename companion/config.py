@@ -20,30 +20,44 @@ list them. :func:`load` with ``strict=True`` raises :class:`ConfigError` instead
 
 The commented default file (:func:`default_file_text`) is ``companion/data/config.toml``; the installer
 writes it to ``/etc/tabletop-companion/config.toml``, ``companion config init FILE`` to FILE (never over a file).
+
+How each kind of value is read (a port, a pin, a size, a folder...) is :mod:`companion.config_values`; reading the
+file as TOML and the parser's reasons in the owner's words are :mod:`companion.config_toml`.
 """
 
 from __future__ import annotations
 
-import ast
 import difflib
-import json
 import os
-import re
-import shlex
 import textwrap
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.config_toml import CONFIG_AT_MOST, key_lines, parse_file
+from companion.config_values import (
+    BCM_PINS,
+    OFF,
+    box_name_setting,
+    flag_setting,
+    folder_setting,
+    host_setting,
+    pin_setting,
+    port_setting,
+    size_setting,
+    source_setting,
+    text_setting,
+    toml_value,
+)
 from companion.errors import CompanionError
-from companion.i18n import LANGUAGES, N_, Text, message_of, os_reason  # the languages: declared with the catalogs
+from companion.i18n import LANGUAGES, Text, message_of  # the languages: declared with the catalogs
 
-__all__ = [
-    "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "SERVICE_CONFIG", "SETTINGS",
-    "Config", "ConfigError", "Migration", "Problem", "Setting", "Value",
-    "default_file_text", "find_config", "host_setting", "key_lines", "load", "setting", "user_config_path",
+__all__ = [  # the value kinds and the TOML reading live in companion.config_values and companion.config_toml
+    "BCM_PINS", "CONFIG_AT_MOST", "CONFIG_ENV", "CONFIG_VERSION", "LANGUAGES", "MIGRATIONS", "OFF", "SERVICE_CONFIG",
+    "SETTINGS", "Config", "ConfigError", "Migration", "Problem", "Setting", "Value",
+    "default_file_text", "find_config", "host_setting", "key_lines", "load", "setting", "toml_value",
+    "user_config_path",
 ]
 
 CONFIG_ENV = "TABLETOP_CONFIG"
@@ -54,16 +68,6 @@ SERVICE_CONFIG = Path("/etc/tabletop-companion/config.toml")
 
 CONFIG_VERSION = 1
 """The version of the file layout this code writes and reads natively."""
-
-
-CONFIG_AT_MOST = 1 << 20
-"""The largest configuration file read (bytes): the commented default is about 2 KiB."""
-
-BCM_PINS = range(0, 28)
-"""The BCM GPIO numbers of the Raspberry Pi's 40-pin header (0-27)."""
-
-OFF = "off"
-"""The value of an optional pin (undo button, buzzer) that is not wired."""
 
 
 class ConfigError(CompanionError, ValueError):
@@ -107,134 +111,6 @@ class Problem:
         return Text("{where}: {message}", where=where, message=self.message)
 
 
-# -- value kinds: each takes the TOML value and returns the setting's value or raises ValueError ----
-
-def toml_value(value: Any) -> str:
-    """``value`` as it is written in the TOML file (``true``, ``"x"``, ``["x", 2]``, ``{a = 1}``), not as Python spells
-    it: the settings' refusals quote what the file holds this way, and the default file and ``config set`` write
-    it. A text is a TOML basic string (its quotes, backslashes and control characters escaped)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
-    return json.dumps(value, ensure_ascii=False, default=str).replace("\x7f", "\\u007f")  # DEL: TOML escapes it
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        listed = isinstance(value, (list, tuple))
-        example = ", ".join(toml_value(v).strip('"') for v in value) if listed else toml_value(value)
-        raise ValueError(Text("give text in quotes, e.g. \"{value}\"", value=example))
-    return value
-
-
-def _port(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(Text("give a whole number 1-65535 without quotes, not {value}", value=toml_value(value)))
-    if not 1 <= value <= 65535:
-        raise ValueError(Text("{value} is not a TCP port: give 1-65535", value=value))
-    return value
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(Text("give true or false (no quotes), not {value}", value=toml_value(value)))
-    return value
-
-
-def _pin(value: Any, optional: bool) -> int | None:
-    if optional and value == OFF:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
-        if optional:
-            raise ValueError(Text('give a BCM number 0-27 or "off", not {value}', value=toml_value(value)))
-        raise ValueError(Text("give a BCM number 0-27, not {value}", value=toml_value(value)))
-    return value
-
-
-def _size(value: Any) -> tuple[int, int] | None:
-    text = _text(value).strip().lower()
-    if text == "auto":
-        return None
-    match = re.fullmatch(r"(\d{2,5})\s*x\s*(\d{2,5})", text)
-    if not match:
-        raise ValueError(Text('give "auto" or WIDTHxHEIGHT in pixels, e.g. "2304x1296", not {value}',
-                              value=toml_value(value)))
-    width, height = int(match.group(1)), int(match.group(2))
-    if not (64 <= width <= 8192 and 64 <= height <= 8192):
-        raise ValueError(Text("{width}x{height}: each side must be 64-8192 px", width=width, height=height))
-    return width, height
-
-
-def _source(value: Any) -> str:
-    """``camera.source``: one of the forms the box opens (``device.parse_source``: checked, nothing opened), so
-    ``config check`` names a source such as ``"bogus:1"`` or ``"opencv:"`` instead of the box failing at start."""
-    from device import UnknownSourceSpec, parse_source
-
-    text = _text(value).strip()
-    try:
-        parse_source(text)
-    except UnknownSourceSpec as exc:
-        raise ValueError(message_of(exc)) from None  # the device's words, said in the owner's language
-    return text
-
-
-def _box_name(value: Any) -> str:
-    text = _text(value).strip()
-    if not text:
-        raise ValueError(Text('give the box a name, e.g. "companion"'))
-    if len(text.encode("utf-8")) > 63:  # a DNS-SD service instance name is at most 63 bytes (RFC 6763 §4.1.1)
-        raise ValueError(Text("{size} bytes: a box name is at most 63 bytes (it names the box on the network)",
-                              size=len(text.encode("utf-8"))))
-    if any(ord(c) < 32 or c in ".\\" for c in text):
-        raise ValueError(Text("a box name has no dots, backslashes or control characters"))
-    if not any(ch.isalnum() for ch in text):  # "Τραπέζι" is a name: its network name is spelt in a-z (host_label)
-        raise ValueError(
-            Text("a box name needs at least one letter or digit, in any alphabet (its network name, such as "
-                 "companion.local, is spelt from them)")
-        )
-    return text
-
-
-_HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?")
-
-
-def host_setting(value: Any) -> str:
-    """``web.host``: an IPv4 or IPv6 address (``0.0.0.0``, ``::``, ``192.168.1.20``) or a host name
-    (``companion.local``: letters, digits and hyphens between dots, RFC 1123), so ``config check`` names a host the
-    phone view could never listen on instead of the box failing at start. Nothing is looked up."""
-    import ipaddress
-
-    text = _text(value).strip()
-    try:
-        ipaddress.ip_address(text)
-        return text
-    except ValueError:
-        pass
-    labels = text.removesuffix(".").split(".")
-    numeric = all(label.isdigit() for label in labels)  # 256.1.1.1: an IPv4 address out of range, not a name
-    if text and len(text) <= 253 and not numeric and all(_HOST_LABEL.fullmatch(label) for label in labels):
-        return text
-    raise ValueError(Text('{value} is not a network address: give an address such as "0.0.0.0" (every network of '
-                          'the box), "127.0.0.1" or "192.168.1.20", or a host name such as "companion.local"',
-                          value=repr(value)))  # a text: the command line shares it
-
-
-def _folder(value: Any) -> str:
-    text = _text(value).strip()
-    if any(ord(c) < 32 or ord(c) == 127 for c in text):  # "\u0000" in TOML: no path holds it (os refuses a NUL)
-        raise ValueError(Text('{value} holds a control character, which no folder name has: give the folder\'s path, '
-                              'or "" for the default', value=toml_value(value)))
-    if text and not Path(text).expanduser().is_absolute():
-        raise ValueError(Text('give an absolute folder ("/var/lib/tabletop-companion") or "" for the default, '
-                              "not {value}", value=toml_value(value)))
-    if text and Path(text).expanduser().exists() and not Path(text).expanduser().is_dir():
-        raise ValueError(Text('{value} is a file: give a folder, or "" for the default', value=toml_value(value)))
-    return text
-
-
 CHOOSE = "choose"
 """``box.default_game`` (and ``--game``) for the game chooser: given (the flag or the file), the box starts on it; as
 the default, on the game it was on (the chooser the first time)."""
@@ -266,7 +142,7 @@ class Setting:
     key: str
     default: Any
     help: str
-    parse: Callable[[Any], Any] = _text
+    parse: Callable[[Any], Any] = text_setting
     choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
     flag: str | None = None
     env: str | None = None
@@ -295,7 +171,7 @@ class Setting:
             if not isinstance(raw, str):  # `language = 12`: the choices, not "give text in quotes, e.g. "12""
                 raise ValueError(Text("{value} is not one of {allowed}", value=toml_value(raw),
                                       allowed=", ".join(allowed)))
-            text = _text(raw)
+            text = text_setting(raw)
             if text not in allowed:
                 close = difflib.get_close_matches(text, allowed, n=1)
                 if close:
@@ -309,31 +185,32 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("camera.source", "auto",
             "where the frames come from: auto (the Pi camera, else a USB webcam), picamera2[:N], opencv:N, "
-            "or a folder/video to replay", parse=_source, flag="--source"),
+            "or a folder/video to replay", parse=source_setting, flag="--source"),
     Setting("camera.size", "auto",
             "frame size asked of the camera, WIDTHxHEIGHT in px (auto: 2304x1296 on the Pi camera, the "
-            "webcam's own size otherwise)", parse=_size),
+            "webcam's own size otherwise)", parse=size_setting),
     Setting("gpio.next_pin", 17, "BCM pin of the Next button (to ground): the next phase in a game, read now with d6",
-            parse=lambda v: _pin(v, False)),
-    Setting("gpio.undo_pin", OFF, "BCM pin of an Undo button (to ground), or \"off\"", parse=lambda v: _pin(v, True)),
+            parse=lambda v: pin_setting(v, False)),
+    Setting("gpio.undo_pin", OFF, "BCM pin of an Undo button (to ground), or \"off\"",
+            parse=lambda v: pin_setting(v, True)),
     Setting("gpio.led_pin", 27, "BCM pin of the status LED (through a resistor to ground)",
-            parse=lambda v: _pin(v, False)),
+            parse=lambda v: pin_setting(v, False)),
     Setting("gpio.buzzer_pin", OFF, "BCM pin of an active buzzer (last round, game over), or \"off\"",
-            parse=lambda v: _pin(v, True), flag="--buzzer-pin"),
+            parse=lambda v: pin_setting(v, True), flag="--buzzer-pin"),
     Setting("web.host", "0.0.0.0", "address the phone view listens on (0.0.0.0: every network of the box)",
             parse=host_setting, flag="--host"),
-    Setting("web.port", 8080, "TCP port of the phone view", parse=_port, flag="--port"),
+    Setting("web.port", 8080, "TCP port of the phone view", parse=port_setting, flag="--port"),
     Setting("web.announce", True, "announce the box on the network (mDNS: NAME.local and an _http._tcp service)",
-            parse=_flag),
+            parse=flag_setting),
     Setting("box.name", "companion",
             "the box's name on the network: the phone view is announced under it, and NAME.local "
-            "(letters and digits, spaces as -) reaches it", parse=_box_name),
+            "(letters and digits, spaces as -) reaches it", parse=box_name_setting),
     Setting("box.language", "en", "language of the touchscreen, the phone page (until a phone picks its own) and the "
             "command line: en, el (Greek), pl (Polish), hu (Hungarian)",
             choices=LANGUAGES, flag="--language", env="TABLETOP_LANGUAGE"),
     Setting("box.data_dir", "",
             "folder of the session database, profiles and calibration (\"\": the user's data directory; "
-            "the service's is /var/lib/tabletop-companion)", parse=_folder, env="TABLETOP_DATA_DIR"),
+            "the service's is /var/lib/tabletop-companion)", parse=folder_setting, env="TABLETOP_DATA_DIR"),
     Setting("box.default_game", CHOOSE,
             "what the box starts on without --game: choose (the game chooser at every start, or the setup under way), "
             "d6 (read the dice) or a game's flow; left unset, the game the table was on (the chooser the first time; a "
@@ -448,93 +325,6 @@ def find_config(env: Mapping[str, str] | None = None) -> Path | None:
     return None
 
 
-_TOML_REASONS: dict[str, str] = {
-    "Invalid value": Text("a value TOML does not know (text goes in quotes: \"auto\")"),
-    "Invalid statement": Text("a line that is neither a setting (name = value) nor a [section]"),
-    "Expected '=' after a key in a key/value pair": Text("'=' expected after the setting's name"),
-    "Expected ']' at the end of a table declaration": Text("']' expected at the end of the [section]"),
-    "Expected ']]' at the end of an array declaration": Text("']]' expected at the end of the [[section]]"),
-    "Expected newline or end of document after a statement": Text("more text after a setting on its line (a "
-                                                                  "comment starts with #)"),
-    "Unterminated string": Text("a text in quotes is not closed"),
-    "Unclosed array": Text("a list in [ ] is not closed"),
-    "Unclosed inline table": Text("a table in curly brackets is not closed"),
-    "Cannot overwrite a value": Text("a setting given twice"),
-    "Invalid initial character for a key part": Text("a setting's name starts with a character names cannot have"),
-    "Invalid date or datetime": Text("a date or time TOML does not know"),
-    "Invalid hex value": Text("an escape in a text whose hexadecimal digits are wrong"),
-    "Unescaped '\\' in a string": Text("a backslash in a text in double quotes (write \\\\ or use single quotes)"),
-    "Escaped character is not a Unicode scalar value": Text("an escape in a text that is no character"),
-}
-"""Python's TOML parser's fixed reasons (``tomllib``'s English) and their words for the owner (the catalog's msgid);
-a reason naming a key or a character is kept as the parser says it."""
-
-
-
-def _toml_reason(message: str) -> str:
-    """tomllib's reason for a file that is not TOML (its English, without the place) in words to say in the owner's
-    language: a :class:`Text` of :data:`_TOML_REASONS`, an unclosed text or a character a text cannot hold, else the
-    parser's own."""
-    if message == "Illegal character '\\n'":  # a text in quotes that runs to the end of its line
-        return Text("a text in quotes is not closed on its line")
-    if message.startswith("Illegal character "):
-        return Text("a character a text in quotes cannot hold: {character}",
-                    character=message.removeprefix("Illegal character "))
-    if message in _TOML_REASONS:
-        return _TOML_REASONS[message]
-    for pattern, words in _TOML_KEY_REASONS:
-        match = re.fullmatch(pattern, message)
-        if match:
-            return Text(words, key=_toml_key(match.group(1)))
-    return message
-
-
-_TOML_KEY_REASONS = (
-    (r"Cannot declare (.+) twice", N_("the section [{key}] is written twice: write its settings under one [{key}]")),
-    (r"Cannot mutate immutable namespace (.+)", N_("{key} was written whole (in curly brackets or as a value): it "
-                                                   "takes no more settings")),
-    (r"Cannot redefine namespace (.+)", N_("{key} is a [section] of its own: write this setting under [{key}]")),
-    (r"Duplicate inline table key (.+)", N_("{key} is given twice in the curly brackets")),
-    (r"Expected (.+)", N_("{key} expected")),
-    (r"Found invalid character (.+)", N_("a character that cannot be here: {key}")),
-)
-"""tomllib's reasons that name a key (or a character), as patterns, and their words for the owner (the key said
-as the file writes it: ``web.host``, not Python's ``('web', 'host')``)."""
-
-
-def _toml_key(said: str) -> str:
-    """A key as tomllib names it in a reason (``('web', 'host')``, ``'b'``) as the file writes it: ``web.host``."""
-    try:
-        key = ast.literal_eval(said)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return said
-    if isinstance(key, tuple) and all(isinstance(part, str) for part in key):
-        return ".".join(part if re.fullmatch(r"[A-Za-z0-9_\-]+", part) else json.dumps(part) for part in key)
-    return said  # a character or a one-part key, in quotes as tomllib gives it: a space is seen
-
-
-_TABLE = re.compile(r"\[\s*([A-Za-z0-9_\-]+(?:\s*\.\s*[A-Za-z0-9_\-]+)*)\s*\]\s*(?:#.*)?$")
-_KEY = re.compile(r"((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
-
-
-def key_lines(text: str) -> dict[str, int]:
-    """Dotted key -> the 1-based line where it is set (and each ``[table]`` -> its header line), for
-    naming lines in messages. Only locates keys; :mod:`tomllib` does the parsing."""
-    lines: dict[str, int] = {}
-    table = ""
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if match := _TABLE.match(stripped):
-            table = re.sub(r"\s", "", match.group(1))
-            lines.setdefault(table, number)
-        elif match := _KEY.match(stripped):
-            key = re.sub(r"\s|[\"']", "", match.group(1))
-            lines.setdefault(f"{table}.{key}" if table else key, number)
-    return lines
-
-
 def _defaults() -> dict[str, Value]:
     return {s.key: Value(s.value_of(s.default), s.default, "default") for s in SETTINGS}
 
@@ -585,52 +375,6 @@ def load(path: Path | None = None, *, env: Mapping[str, str] | None = None, stri
     return config
 
 
-def _parse_file(path: Path, problem: Callable[..., None], by_variable: bool = False
-                ) -> tuple[str, dict[str, Any]] | None:
-    """The text and the TOML tables of the file at ``path``, or None when it cannot be read, is not UTF-8 text or
-    is not TOML (said through ``problem(key, message, line)``); ``by_variable``: ``$TABLETOP_CONFIG`` named it (a
-    missing file's message says to unset it), else a caller did (``--config FILE``)."""
-    try:
-        if str(path) == os.devnull:  # "no file" said on purpose ($TABLETOP_CONFIG=/dev/null): every default
-            return "", {}
-        if path.exists() and not path.is_dir() and not path.is_file():  # read for ever (/dev/zero) or blocks (a pipe)
-            return problem(None, Text("is a device or a pipe, not a file: give the config.toml file"))
-        if path.is_file() and path.stat().st_size > CONFIG_AT_MOST:
-            return problem(None, Text("is larger than {most} KiB: not a configuration file", most=CONFIG_AT_MOST >> 10))
-        raw = path.read_bytes()
-    except FileNotFoundError:  # the command that writes one, as the owner types it (a path with a space quoted)
-        if not by_variable:
-            return problem(None, Text("no such file: write the default one with `companion config init {path}`",
-                                      path=shlex.quote(str(path))))
-        return problem(None, Text("no such file: write the default one with `companion config init {path}`, or unset "
-                                  "${env}", path=shlex.quote(str(path)), env=CONFIG_ENV))
-    except IsADirectoryError:
-        return problem(None, Text("is a folder: give the config.toml file in it"))
-    except OSError as exc:
-        return problem(None, Text("cannot be read ({problem})", problem=os_reason(exc)))
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        return problem(None, Text("is not UTF-8 text: save it as UTF-8"), line)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc)) or "not TOML"
-        line = int(match.group(1)) if match else (text.count("\n") + 1 if "end of document" in str(exc) else None)
-        message = _toml_reason(message)
-        said = (Text("not valid TOML: {problem} (column {column})", problem=message, column=match.group(2)) if match
-                else Text("not valid TOML: {problem}", problem=message))
-        return problem(None, said, line)
-    except ValueError:  # tomllib's int() of a whole number longer than Python reads
-        return problem(None, Text("not valid TOML: {problem}", problem=Text("a number of more than 4300 digits")))
-    except RecursionError:  # arrays or inline tables inside each other thousands deep
-        return problem(None, Text("not valid TOML: {problem}", problem=Text(
-            "lists or tables nested too deeply (a configuration is a few levels deep)")))
-    return text, data
-
-
 def _migrate(
     config: Config,
     flat: dict[str, Any],
@@ -671,7 +415,7 @@ def _read_file(config: Config, path: Path, migrations: Sequence[Migration], curr
     def problem(key: str | None, message: str, line: int | None = None) -> None:
         problems.append(Problem(path, line, key, message))
 
-    parsed = _parse_file(path, problem, by_variable)
+    parsed = parse_file(path, problem, CONFIG_ENV if by_variable else None)
     if parsed is None:
         return
     text, data = parsed
