@@ -35,6 +35,7 @@ from companion.reading import (
     unexplained_changes,
 )
 from companion.records import load_seen, save_seen
+from companion.timestamps import shown, usable
 from device import Frame
 from rules import RulesError
 from rules.d6 import DICE_READ
@@ -138,6 +139,7 @@ class DiceMode(SessionMode):
         self._looking = threading.Lock()  # guards _looks: the second look is added on the worker when the first ends
         self._worker: ThreadPoolExecutor | None = None  # runs every read of this mode, one at a time
         self._said: dict[tuple[str, int], None] = {}  # (why a read was not recorded, last event): logged once each
+        self._said_timeless: set[int] = set()  # rolls of a replayed photo with no valid time, logged once each
 
     def enter(self) -> None:
         """Resume from the session's last read when the box kept it (:func:`companion.reading.resume_seen`): after a
@@ -440,7 +442,9 @@ class DiceMode(SessionMode):
         time (a fresh clone, the demo run from another checkout, a restart); a roll recorded before photos carried
         their digest counts when its ``image`` is that path, recorded after the file was last changed. A replay
         that loops (the demo) or starts again on the same session then records each photo once; a photo replaced by
-        other bytes, or a roll taken back with Undo, is recorded again."""
+        other bytes, or a roll taken back with Undo, is recorded again. Such an older roll whose time is no time (a
+        text, bytes, Infinity: a database changed by hand or damaged) counts by its path alone, logged once: the
+        roll stays as recorded and the photo is not recorded a second time. Raises nothing."""
         try:
             changed = os.stat(photo).st_mtime
         except OSError:  # gone since it was read (a folder taken away): nothing to compare with, record it
@@ -450,9 +454,22 @@ class DiceMode(SessionMode):
             if kept and digest:
                 if kept == digest:
                     return True
-            elif event.payload.get("image") == photo and event.at >= changed:
-                return True
+            elif event.payload.get("image") == photo:
+                at = usable(event.at)
+                if at is None:
+                    self._timeless(event)
+                    return True
+                if at >= changed:
+                    return True
         return False
+
+    def _timeless(self, event: Any) -> None:
+        """Log once per event that a roll of a replayed photo has no usable time and counts by its photo's path."""
+        if event.seq in self._said_timeless:
+            return
+        self._said_timeless.add(event.seq)
+        log.warning("event %s (a roll of %s) has no valid time (%s): taken as that photo's roll by its path alone",
+                    event.seq, os.path.basename(str(event.payload.get("image"))), shown(event.at))
 
     def view(self) -> dict[str, Any]:
         """The d6 game's view; the findings of the latest roll (else the newest five)."""
