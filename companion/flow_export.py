@@ -9,7 +9,6 @@ nothing; the flow's methods of the same names call them.
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from collections.abc import Mapping
 from datetime import datetime
@@ -190,6 +189,17 @@ def play_date_problem(flow: Scored) -> Text | None:
 
 
 def bgstats_url(play: Mapping[str, Any]) -> str:
-    """The ``bgstats://`` link that opens BG Stats with ``play`` (:func:`bgstats_play`)."""
-    return BGSTATS_URL + urllib.parse.quote(json.dumps(play, separators=(",", ":"), ensure_ascii=False), safe="")
+    """The ``bgstats://`` link that opens BG Stats with ``play`` (:func:`bgstats_play`): its JSON written as the
+    phones' and the downloaded play's are (:func:`companion.webstream.json_text`), so the link always carries valid
+    JSON: a value JSON cannot carry as it is (NaN or an infinity, a whole number too long to write, a set, bytes, a
+    key of another kind: from a database changed by hand) is written as the nearest valid JSON and logged once,
+    and a name holding a lone surrogate, which UTF-8 cannot carry, has the play escaped instead of failing the
+    link. Letters are kept as they are (UTF-8, then URL-encoded).
+
+    Raises:
+        ValueError: ``play`` holds itself (a loop; :func:`bgstats_play` never makes one).
+    """
+    from companion.webstream import json_text  # the phone view's module: the flow alone does not load Flask
+
+    return BGSTATS_URL + urllib.parse.quote(json_text(play, separators=(",", ":")), safe="")
 
