@@ -381,6 +381,21 @@ class Library:
             if mode == ModeName.DICE.value and self.dice_reader is not None:
                 return self.dice_mode(loop)
         except (BadEntry, SessionError) as exc:
-            log.warning("%s", _("the box cannot go back to {place} ({problem}): the chooser instead").format(
-                place=place, problem=say(message_of(exc))))
+            log.warning("%s", self._not_back(place, say(message_of(exc))))
         return None
+
+    def _not_back(self, place: Mapping[str, Any], problem: str) -> str:
+        """The log line, in the box's language, for a kept ``place`` the box cannot go back to because of
+        ``problem``: the setup by its game's title, else the game by its id as ``companion sessions`` and the History
+        list it (a value changed outside the box quoted as it is stored)."""
+        from companion.modes import ModeName
+
+        if place.get("mode") == ModeName.SETUP.value:
+            game = place.get("game")
+            title = self.flows[game].title if isinstance(game, str) and game in self.flows else shown(game)
+            return _("the box cannot go back to the setup of {game} ({problem}): the chooser instead").format(
+                game=say(title), problem=problem)
+        session = place.get("session")
+        plain = isinstance(session, str) and session.isprintable() and 0 < len(session) <= 64
+        return _("the box cannot go back to game {session} ({problem}): the chooser instead").format(
+            session=session if plain else say(shown(session)), problem=problem)

@@ -69,3 +69,35 @@ def test_a_place_the_box_cannot_go_back_to_is_said_in_the_box_s_language(store, 
         i18n.set_box_language(before)
     said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(said) == 1 and NOT_BACK[lang] in said[0] and "cannot go back" not in said[0], said
+
+
+def test_the_place_the_box_cannot_go_back_to_is_said_as_a_player_reads_it(store, tmp_path, caplog, monkeypatch):
+    """The line printed the kept place as the dict it is stored as ("{'mode': 'play', 'session': ...}"); now a game
+    is named by its id (as `companion sessions` and the History list it), a setup by its game's title, and a value
+    changed outside the box is quoted as stored."""
+    from companion import records
+    from companion.errors import SessionError
+    from companion.library import Library
+
+    lib = Library(store, exports=tmp_path / "exports")
+
+    def cannot_open(loop, game):
+        raise SessionError("the record cannot be read")
+
+    monkeypatch.setattr(lib, "setup_mode", cannot_open)
+    said = []
+    for place in ({"mode": "play", "session": "20200101-000000-gone00"},
+                  {"mode": "scores", "session": ["20200101-000000-gone00"]},
+                  {"mode": "setup", "game": "race"}):
+        records.save_place(store, place)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="companion.library"):
+            assert lib.resumed(None) is None
+        said += [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(said) == 3, said
+    assert said[0].startswith("the box cannot go back to game 20200101-000000-gone00 (no game ")
+    assert said[1].startswith("the box cannot go back to game ['20200101-000000-gone00'] (which game? ")
+    assert said[2] == (f"the box cannot go back to the setup of {lib.flows['race'].title} (the record cannot be "
+                       "read): the chooser instead")
+    assert all(line.endswith("): the chooser instead") for line in said)
+    assert not any("{" in line or "mode" in line for line in said), said
