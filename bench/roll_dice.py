@@ -57,6 +57,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,9 +75,6 @@ from vision.inference import RUNTIMES, InferenceConfig
 from vision.profiles import load_dice_faces
 from vision.roll_dice import RollDiceConfig, RollDiceReader, build_profile, rect_box
 
-STAGES = ("validate", "foreground", "candidates", "cnn", "tops", "dedupe", "faces", "pattern", "unsized", "surface",
-          "outline", "sides", "hanging", "side_print", "colours", "assemble", "recentre", "recut", "other_sizes",
-          "texture")
 GENERATORS = ("synth", "scenes")
 COLOURS = synth.COLOURS
 
@@ -165,7 +163,7 @@ class Tally:
     errors: Counter = field(default_factory=Counter)
     read_ms: list = field(default_factory=list)
     base_ms: list = field(default_factory=list)
-    stage_ms: dict = field(default_factory=lambda: {s: [] for s in STAGES})
+    timings: list = field(default_factory=list)   # each read's ``timings_ms``, as the reader names its stages
     enrolled: str = ""
     per_die: bool = False
 
@@ -174,8 +172,7 @@ def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: fl
     """Add one read scene to the tally (and a CSV row)."""
     t.read_ms.append(read_ms)
     t.base_ms.append(base_ms)
-    for s in STAGES:
-        t.stage_ms[s].append(rd.timings_ms.get(s, 0.0))
+    t.timings.append(dict(rd.timings_ms))
     m = match(sc.dice, rd.dice)
     matched_l = {i for i, _ in m}
     matched_d = {j for _, j in m}
@@ -227,7 +224,28 @@ def score_scene(t: Tally, sc, rd, seed: int, rows: list, path: Path, read_ms: fl
     rows.append({"generator": t.name, "image": path.name, "table": sc.meta.get("table"), "dice": len(sc.dice),
                  "found": len(m), "false": len(false), "colour_right": col_ok, "face_right": face_ok,
                  "read_ms": round(read_ms, 2), "jpeg_q95_decode_ms": round(base_ms, 2),
-                 **{f"{s}_ms": round(rd.timings_ms.get(s, 0.0), 2) for s in STAGES}})
+                 **{f"{s}_ms": round(ms, 2) for s, ms in rd.timings_ms.items()}})
+
+
+def stage_names(timings: Iterable[Mapping[str, float]]) -> list[str]:
+    """Every name in ``timings`` (each a read's ``timings_ms``: the reader's own stage names, as
+    :func:`vision.timing.timed_stage` records them in the order they ran), each once, in the order the reads ran
+    them: a stage only some reads run (``unsized``, ``recut``) goes after the stage it followed there. A stage the
+    reader gains is listed without a list here to keep up to date."""
+    order: list[str] = []
+    for t in timings:
+        after = -1
+        for name in t:
+            if name not in order:
+                order.insert(after + 1, name)
+            after = order.index(name)
+    return order
+
+
+def stages_line(timings: list[Mapping[str, float]]) -> str:
+    """``"validate 1.2, foreground 3.4, ..."``: the median ms of each stage of :func:`stage_names` over the reads
+    ``timings`` (a read that did not run a stage counts 0 ms for it); empty without reads."""
+    return ", ".join(f"{s} {statistics.median(t.get(s, 0.0) for t in timings):.1f}" for s in stage_names(timings))
 
 
 def _box(b) -> str:
@@ -359,7 +377,7 @@ def print_side_by_side(tallies: list[Tally], args) -> None:
         med, base = statistics.median(t.read_ms), statistics.median(t.base_ms)
         print(f"[{t.name}] latency median {med:.1f} ms/frame (1280x720), {BASELINE} {base:.2f} ms, "
               f"ratio {med / base:.1f}x")
-        print("  stages (median ms): " + ", ".join(f"{s} {statistics.median(v):.1f}" for s, v in t.stage_ms.items()))
+        print("  stages (median ms): " + stages_line(t.timings))
 
 
 def main(argv=None) -> int:
@@ -394,7 +412,7 @@ def main(argv=None) -> int:
     print_side_by_side(tallies, args)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
-            wr = csv.DictWriter(f, fieldnames=list(rows[0]))
+            wr = csv.DictWriter(f, fieldnames=stage_names(rows), restval=0.0)   # a stage a read skipped: 0 ms
             wr.writeheader()
             wr.writerows(rows)
         print(f"wrote {args.csv}")

@@ -24,8 +24,9 @@ the dice reader's stage medians of the cold reads (wall ms inside the read, as t
 ``--stage-cpu``, CPU ms: both versions' stage timer swapped for a CPU timer, as ``bench/roll_stage_cpu.py`` does,
 so that on a loaded machine the stages compare as the totals do); the tiles' stage medians of the cold reads (the
 card reader's own stages; with ``--stage-cpu`` CPU ms of the reading thread, as ``bench/card_table_ab.py`` times
-them); and whether both versions read every frame the same (found, right, false per kind; pieces a change read
-agrees on).
+them); and whether both versions read every frame the same in every round (found, right, false per kind; pieces a
+change read agrees on), each read they differ on, and the frames a version read differently from one round to
+another (the dice reader's die-size memory).
 """
 
 from __future__ import annotations
@@ -136,6 +137,41 @@ def other_cards(adapter):
     return OtherCards(adapter.deck, adapter.calibration, config=adapter.config, other=adapter)
 
 
+def read_name(seed: int, kind: str | None = None, rnd: int | None = None) -> str:
+    """A read in words: the frame of ``seed``, after the change ``kind`` (None: the cold read), in round ``rnd``
+    (0-based; None: any round): ``read_name(10, "reroll", 1)`` -> ``"round 2 frame seed 10 after reroll"``."""
+    said = ("" if rnd is None else f"round {rnd + 1} ") + f"frame seed {seed}"
+    return said if kind is None else f"{said} after {kind}"
+
+
+def sameness_lines(seen: dict[tuple, object]) -> list[str]:
+    """Whether both versions read every frame the same in every round, as printed lines. ``seen``: ``(version,
+    round, frame seed[, change])`` -> what that read made of the table (found, right, false per kind; for a read
+    after a change, the pieces it agrees with a cold read on). Each round is compared, not only the last: the dice
+    reader remembers die sizes from one read to the next (``remember_size``), so a later round may read a frame at
+    another size than an earlier one. The lines: the verdict with the number of reads compared, each read the
+    versions differ on (both sides), and for each version the frames it read differently from one round to another
+    (its size memory at work, not a difference between the versions)."""
+    pairs = sorted(k[1:] for k in seen if k[0] == "old" and ("new", *k[1:]) in seen)
+    differ = [k for k in pairs if seen[("old", *k)] != seen[("new", *k)]]
+    missing = sorted({k[1:] for k in seen} - set(pairs))
+    same = bool(pairs) and not differ and not missing
+    lines = [f"both versions read every frame the same in every round: {same} ({len(pairs) - len(differ)} of "
+             f"{len(pairs)} reads over {len({k[0] for k in pairs})} rounds)"]
+    lines += [f"  {read_name(*k[1:], rnd=k[0])}: old {seen[('old', *k)]}, new {seen[('new', *k)]}" for k in differ]
+    lines += [f"  {read_name(*k[1:], rnd=k[0])}: read by one version only" for k in missing]
+    for v in ("old", "new"):
+        frames = sorted({k[2:] for k in seen if k[0] == v})
+        moved = [f for f in frames if len({repr(seen[k]) for k in seen if k[0] == v and k[2:] == f}) > 1]
+        if moved:
+            lines.append(f"[{v}] read differently from one round to another: "
+                         + ", ".join(read_name(*f) for f in moved))
+    cold = [k for k in sorted(seen) if k[0] == "new" and len(k) == 3 and k[2] == 0]
+    if cold:
+        lines.append(f"cold read of frame seed 0 (new, round {cold[-1][1] + 1}): {seen[cold[-1]]}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     from bench.full_table import ORDER
     from vision.dice_and_cards import ORDERS
@@ -224,13 +260,14 @@ def main(argv: list[str] | None = None) -> int:
                     for k, ms in cold.timings_ms.items():
                         if k.startswith(("roll_dice.", "cards.")):
                             stages[v][k].append(ms)
-                    seen[v, seed] = what_was_read(table, table.pieces, cold)
+                    seen[v, rnd, seed] = what_was_read(table, table.pieces, cold)
                     for kind, pieces in changed.items():
                         after = table.render(pieces, frame_seed=seed + 1)
                         t0 = time.process_time()
                         got = read_after_change(versions[v], after, cold, frame, order[v])
                         cpu[v][kind].append((time.process_time() - t0) * 1000.0)
-                        seen[v, seed, kind] = agreement(table, pieces, got, read_all(versions[v], after, order[v]))
+                        seen[v, rnd, seed, kind] = agreement(table, pieces, got,
+                                                             read_all(versions[v], after, order[v]))
         b = statistics.median(base)
         print(f"baseline JPEG q95 imread+cvtColor: {b:.2f} ms CPU (median of {len(base)} frames)")
         for v in versions:
@@ -242,8 +279,8 @@ def main(argv: list[str] | None = None) -> int:
                   + ", ".join(f"{k[10:]} {x:.1f}" for k, x in top if k.startswith("roll_dice.")))
             print(f"[{v}] tiles stages of the cold reads ({clock} ms): "
                   + ", ".join(f"{k[6:]} {x:.1f}" for k, x in top if k.startswith("cards.") and x >= 0.5))
-        same = all(seen[k] == seen[("new", *k[1:])] for k in seen if k[0] == "old")
-        print(f"both versions read every frame the same: {same}; cold read of frame seed 0: {seen['new', 0]}")
+        for line in sameness_lines(seen):
+            print(line)
     return 0
 
 

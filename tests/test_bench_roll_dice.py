@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT))
 
 cv2 = pytest.importorskip("cv2")
 
-from bench.roll_dice import Tally, lies_on, match, score_scene  # noqa: E402 - after the cv2 skip
+from bench.roll_dice import Tally, lies_on, match, score_scene, stage_names, stages_line  # noqa: E402 - after cv2
 from vision.roll_dice import RollDiceRead, RollDieObservation  # noqa: E402
 from vision.scenes import DiceSceneConfig, render_dice_scene  # noqa: E402
 from vision.synth import DieLabel, Scene  # noqa: E402
@@ -107,3 +107,25 @@ def test_the_scene_generator_records_each_player_boards_outline_where_its_dice_l
                 seen_table += 1
     assert seen_board and seen_table
     assert render_dice_scene(3, DiceSceneConfig(boards=0.0)).meta["boards"] == []
+
+
+def test_the_stage_medians_list_every_stage_the_reads_timed_in_the_order_they_ran():
+    """The per-stage line comes from the reads' own timings: ``own_side`` (which a fixed list once left out) and a
+    stage no list names are printed; a stage only one read ran sits after the stage it followed there and counts
+    0 ms for the read that skipped it. Medians worked by hand: validate (1, 3) -> 2.0, foreground (2, 4) -> 3.0,
+    unsized (0, 1) -> 0.5, own_side (3, 5) -> 4.0, a_new_stage (0.25, 0) -> 0.125, printed 0.1."""
+    scene, read = scene_and_read()
+    t = Tally("scenes")
+    first = {"validate": 1.0, "foreground": 2.0, "own_side": 3.0, "a_new_stage": 0.25}
+    second = {"validate": 3.0, "foreground": 4.0, "unsized": 1.0, "own_side": 5.0}
+    rows: list[dict] = []
+    for timings in (first, second):
+        got = type(read)(read.width, read.height, read.dice, timings, read.light, read.die_size)
+        score_scene(t, scene, got, 1234, rows, Path("x.png"), 10.0, 1.0)
+    assert stage_names(t.timings) == ["validate", "foreground", "unsized", "own_side", "a_new_stage"]
+    assert stages_line(t.timings) == "validate 2.0, foreground 3.0, unsized 0.5, own_side 4.0, a_new_stage 0.1"
+    # the CSV's columns: the scene's figures, then every stage's ms (a row without a stage is filled with 0)
+    columns = stage_names(rows)
+    assert columns[-5:] == ["validate_ms", "foreground_ms", "unsized_ms", "own_side_ms", "a_new_stage_ms"]
+    assert columns[0] == "generator" and "read_ms" in columns
+    assert stages_line([]) == "" and stage_names([]) == []
