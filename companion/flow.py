@@ -65,6 +65,8 @@ __all__ = [
     "Form",
     "GameFlow",
     "GameSpec",
+    "ALL_FINDINGS",
+    "NEWEST_FINDINGS",
     "REPORTS_CLOSED",
     "TableRound",
     "bgstats_url",
@@ -79,6 +81,12 @@ TODO = {
     "info": "",
 }
 """What to do about a finding, by severity (shown under it on both views)."""
+
+NEWEST_FINDINGS = 6
+"""The findings every state push carries (the newest first; ``findings_total`` says how many the game has)."""
+ALL_FINDINGS = "all_findings"
+"""The view's key holding every finding of the game, newest first: kept in the box's snapshot and sent only when a
+phone asks for it (``GET /api/findings``; :func:`companion.webstream.state_json` leaves it out of every push)."""
 
 REPORTS_CLOSED = N_("the game is over: reports are closed (Undo first to reopen the last round)")
 """Why a phone's report or its own withdrawal is refused once the scores are final (every game: only the
@@ -275,8 +283,9 @@ class GameFlow:
             out.append(list(found))
         return out
 
-    def findings(self, limit: int = 6) -> list[dict[str, Any]]:
-        """The newest findings first (at most ``limit``), each with ``todo``: what to do about it. A finding
+    def findings(self, limit: int | None = NEWEST_FINDINGS) -> list[dict[str, Any]]:
+        """The newest findings first (at most ``limit``; None: every one of the game), each with ``todo``: what to do
+        about it. A finding
         raised again (same what, where, rule, card and cell: Among the Stars' ``station_read`` re-checks the
         whole station on every camera read) is listed once, at its newest; the same rule broken again by
         another card or cell (a second and a third build in one round) is listed each time. A finding whose place is
@@ -296,7 +305,7 @@ class GameFlow:
             if said_in(f.where, f.what, self.names):  # "Ann took no action ..." not again "(Ann)": said once
                 row["where"] = ""
             out.append(row)
-            if len(out) >= limit:
+            if limit is not None and len(out) >= limit:
                 break
         return out
 
@@ -324,6 +333,7 @@ class GameFlow:
         """The flow's view dict (shape in the module doc)."""
         ev, progress = self._now()
         t = self._table(ev, progress)
+        notes = self.findings(limit=None)
         columns = self.spec.columns_now(ev)
         players = []
         for k, s in enumerate(self.seats):
@@ -377,7 +387,9 @@ class GameFlow:
                                                   for form in self.kept_entries(name)
                                                   if not self.spec.kept_closed_why(form, ev, progress, name)]
                          for name in self.names},
-            "findings": self.findings(),
+            "findings": notes[:NEWEST_FINDINGS],
+            "findings_total": len(notes),
+            ALL_FINDINGS: notes,
             "result": self.result() if t.over else None,
             "export": {"bgstats_url": bgstats_url(self.bgstats_play())} if t.over else None,
         }

@@ -253,9 +253,8 @@ def parse_form(form: Form, values: Any) -> dict[str, Any]:
                 out[f.name] = _parse_choice(f, value, what)
             elif f.kind == "int":
                 n = whole_number(value, what, f.minimum, f.maximum)
-                if not _in_range(n, f):
-                    raise BadEntry(Text("{what} must be {low}-{high}, got {value}", what=what, low=f.minimum,
-                                        high=f.maximum, value=shown(n)))
+                if not _in_range(n, f):  # one wording for a number out of range and for no number at all
+                    raise BadEntry(not_whole(what, n, f.minimum, f.maximum))
                 out[f.name] = n
             elif f.kind == "cell":
                 if not isinstance(value, (list, tuple)) or len(value) != 2:

@@ -23,6 +23,8 @@ Routes:
                           secret is 403 (a page saying to scan the code on the box again).
     ``GET /api/state``    the latest view as JSON, plus ``"version"`` (the hub's publish count, int, 0
                           before the first publish; not the event log's ``session.events``).
+    ``GET /api/findings``  every finding of the game, newest first: ``{"findings": [...], "version": int}``
+                          (the state carries the newest ``"findings"`` and ``"findings_total"``).
     ``GET /api/me``       this phone: ``{"joined": bool, "seats": [names it claimed], "message": why it
                           cannot act, or null}``; the page asks it every 20 s while shown (every request of a
                           joined phone tells the box the phone is here).
@@ -122,7 +124,16 @@ from companion.player_names import MAX_NAME
 from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
 from companion.webinput import MAX_TEXT, BadInput, choice, form_values, json_body, text, version_and_key, whole
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
-from companion.webstream import HEARTBEAT_S, PhoneJSON, StreamSlots, json_text, sse_stream, state_json, unsent
+from companion.webstream import (
+    HEARTBEAT_S,
+    PhoneJSON,
+    StreamSlots,
+    findings_json,
+    json_text,
+    sse_stream,
+    state_json,
+    unsent,
+)
 from rules.scoring import has_visible, untypable
 
 __all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
@@ -516,6 +527,19 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             response = jsonify(state_json(hub.snapshot()))
         except Exception as exc:  # noqa: BLE001 -- a state that cannot be written (logged) is said as such
             log.error("phone view: the state could not be sent: %s", exc, exc_info=exc)
+            response, status = _error(500, unsent(exc))
+            response.status_code = status
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/api/findings")
+    @limiter.limit(limits.read)
+    def api_findings() -> Response:
+        """Every finding of the game, newest first (the state pushes carry the newest few and their number)."""
+        try:
+            response = jsonify(findings_json(hub.snapshot()))
+        except Exception as exc:  # noqa: BLE001 -- as /api/state
+            log.error("phone view: the findings could not be sent: %s", exc, exc_info=exc)
             response, status = _error(500, unsent(exc))
             response.status_code = status
         response.headers["Cache-Control"] = "no-store"

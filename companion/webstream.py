@@ -18,10 +18,11 @@ from typing import Any
 from flask.json.provider import DefaultJSONProvider
 
 from companion import i18n
+from companion.flow import ALL_FINDINGS
 from companion.hub import Snapshot, StateHub
 
 __all__ = ["HEARTBEAT_S", "STOP_CHECK_S", "MAX_DEPTH", "PhoneJSON", "StreamSlots", "json_text", "jsonable",
-           "sse_stream", "state_json", "unsent"]
+           "sse_stream", "state_json", "unsent", "findings_json", "pushed"]
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,7 @@ def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
         kept = _SAID.get(key)
         if kept is not None and kept[0] is snapshot:
             return kept[1]
-    said = {**i18n.localize(snapshot.view, lang), "version": snapshot.version}
+    said = {**i18n.localize(pushed(snapshot.view), lang), "version": snapshot.version}
     with _SAID_LOCK:
         _SAID[key] = (snapshot, said)
         while len(_SAID) > 4 * len(i18n.LANGUAGES):  # a few versions back, for streams still writing them
@@ -241,9 +242,35 @@ def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
     return said
 
 
-def unsent(exc: BaseException) -> i18n.Text:
-    """What a phone is told of a state or answer the box could not write as JSON (``exc``, logged by the caller)."""
-    return i18n.Text("the box could not send the game's state ({error}) and logged it; nothing recorded is lost, and "
+def pushed(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` as every state push sends it: without the game's whole list of findings (:data:`ALL_FINDINGS`,
+    top level or under ``"game"``), which a phone asks for by itself (:func:`findings_json`); the newest
+    (``"findings"``) and their number (``"findings_total"``) stay. The view itself is not changed."""
+    if ALL_FINDINGS not in view and ALL_FINDINGS not in (view.get("game") or {}):
+        return view
+    out = {k: v for k, v in view.items() if k != ALL_FINDINGS}
+    if isinstance(out.get("game"), dict):
+        out["game"] = {k: v for k, v in out["game"].items() if k != ALL_FINDINGS}
+    return out
+
+
+def findings_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
+    """The ``GET /api/findings`` body: ``{"findings": [every finding of the game, newest first, as the state's
+    "findings" are], "version": the snapshot's version}`` said in ``lang``; ``[]`` outside a game."""
+    view = snapshot.view
+    game = view.get("game") if isinstance(view.get("game"), dict) else {}
+    notes = game.get(ALL_FINDINGS, view.get(ALL_FINDINGS)) or []
+    return {"findings": i18n.localize(notes, lang or i18n.current_language()), "version": snapshot.version}
+
+
+def unsent(exc: BaseException, what: str = "state") -> i18n.Text:
+    """What a phone is told of something the box could not write as JSON (``exc``, logged by the caller): ``what``
+    is ``"state"`` (the game's state: ``/api/state``, the live view's ``event: state``) or ``"me"`` (this phone's
+    seats, the live view's ``event: me``). A sentence of its own, so it starts with a capital."""
+    if what != "me":
+        return i18n.Text("The box could not send the game's state ({error}) and logged it; nothing recorded is lost, "
+                         "and the view goes on with the next change", error=type(exc).__name__)
+    return i18n.Text("The box could not send this phone's seats ({error}) and logged it; nothing recorded is lost, and "
                      "the view goes on with the next change", error=type(exc).__name__)
 
 
@@ -264,16 +291,17 @@ def _sse_me(me: Callable[[], dict[str, Any]], lang: str) -> tuple[str, Any]:
         shown = i18n.localize(me(), lang)
         return f"event: me\ndata: {json_text(shown, separators=(',', ':'))}\n\n", shown
     except Exception as exc:  # noqa: BLE001 -- as _sse_state
-        return _sse_problem(exc, lang, "this phone's /api/me", None), None
+        return _sse_problem(exc, lang, "this phone's /api/me", None, "me"), None
 
 
-def _sse_problem(exc: Exception, lang: str | None, what: str, version: int | None) -> str:
-    """``event: problem`` saying :func:`unsent` of ``exc`` in ``lang``, having logged ``exc`` with ``what`` failed."""
+def _sse_problem(exc: Exception, lang: str | None, what: str, version: int | None, sent: str = "state") -> str:
+    """``event: problem`` saying :func:`unsent` of ``exc`` (``sent``: ``"state"`` or ``"me"``) in ``lang``, having
+    logged ``exc`` with ``what`` failed."""
     seen = (what if version is None else "state", type(exc).__name__, str(exc)[:200])
     if seen not in _PROBLEMS_LOGGED and len(_PROBLEMS_LOGGED) < _LOGGED_MOST:  # once, not at every look
         _PROBLEMS_LOGGED.add(seen)
         log.error("live view: %s could not be sent: %s", what, exc, exc_info=exc)
-    body = {"error": i18n.localize(unsent(exc), lang), "version": version}
+    body = {"error": i18n.localize(unsent(exc, sent), lang), "version": version}
     return f"event: problem\ndata: {json.dumps(body, ensure_ascii=True)}\n\n"
 
 

@@ -119,7 +119,7 @@ def test_form_values_are_checked_and_named():
     with pytest.raises(BadEntry, match="unknown field 'colour'"):
         parse_form(form, {"tile": "Advanced Logistics", "colour": "red"})
     credits = next(f for f in FLOWS["roll"].forms({"players": [1, 2]}) if f.id == "credits")
-    with pytest.raises(BadEntry, match="Credits must be 0-10, got 11"):
+    with pytest.raises(BadEntry, match="Credits must be a whole number from 0 to 10, got 11"):
         parse_form(credits, {"credits": 11})
     with pytest.raises(BadEntry, match="whole number"):
         parse_form(credits, {"credits": 2.5})
@@ -242,7 +242,7 @@ def test_bad_reports_are_refused_with_the_problem_and_nothing_recorded(store):
         flow.report("Ann", "teleport", {})
     with pytest.raises(BadEntry, match="Tile built cannot be reported now"):
         flow.report("Ann", "tile", {"tile": "Advanced Logistics"})  # before setup is done
-    with pytest.raises(BadEntry, match="Credits must be 0-10, got 12"):
+    with pytest.raises(BadEntry, match="Credits must be a whole number from 0 to 10, got 12"):
         flow.report("Ann", "credits", {"credits": 12})
     outcome = handle_action(flow, {"action": "report", "origin": "phone", "player": "Ann", "form": "setup",
                                    "values": {"faction": "Nope", "home_world": "Old Earth",

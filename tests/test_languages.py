@@ -186,8 +186,8 @@ def test_the_phone_page_speaks_the_browsers_language(lang, locale, tmp_path, out
             page.locator("#form-pick").select_option("credits")
             page.locator("#fields input").fill("11")  # a refusal: the box's own words, in the phone's language
             page.locator("#send").click()
-            problem = i18n.Text("{what} must be {low}-{high}, got {value}", what=i18n.Text("Credits"), low=0, high=10,
-                                value="11")
+            problem = i18n.Text("{what} must be a whole number {range}, got {value}", what=i18n.Text("Credits"),
+                                range=i18n.Text("from {low} to {high}", low=0, high=10), value="11")
             refusal = i18n.localize(problem, lang)  # the form asks Credits alone: the label is said once
             expect(page.locator("#report-result")).to_contain_text(refusal)
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")

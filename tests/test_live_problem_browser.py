@@ -47,7 +47,7 @@ def test_the_pill_clears_when_what_could_not_be_sent_is_sent_again(browser, box)
         page.evaluate(FIRE, ["me", me])
         assert page.evaluate(PILL) == ["conn live", "live"]
 
-        said = "the box could not send the game's state (KeyError)"
+        said = "The box could not send the game's state (KeyError)"
         page.evaluate(FIRE, ["problem", json.dumps({"error": said, "version": None})])
         assert page.evaluate(PILL) == ["conn reconnecting", said]
         page.evaluate(FIRE, ["me", me])  # this phone's seats sent again: nothing is missing any more

@@ -235,7 +235,7 @@ def test_a_player_reports_from_the_phone_and_sees_it(phone, hub, tmp_path, outpu
 
         page.locator("#fields input").fill("11")
         page.locator("#send").click()
-        expect(page.locator("#report-result")).to_have_text("Credits must be 0-10, got 11")
+        expect(page.locator("#report-result")).to_have_text("Credits must be a whole number from 0 to 10, got 11")
         expect(page.locator("#report-result")).to_have_class("action-result error")
         page.screenshot(path=str(output_dir / "phone_flow.png"), full_page=True)
 

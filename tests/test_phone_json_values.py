@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import webstream
+from companion import i18n, webstream
 from companion.hub import StateHub
 from tests.phones import joined_phone
 
@@ -181,7 +181,10 @@ def test_a_phones_me_that_fails_is_said_once_and_the_stream_goes_on():
     stream = webstream.sse_stream(hub, heartbeat_s=60, stop=stop, me=me, lang="el")
     assert next(stream).startswith("retry:")
     assert next(stream).startswith("id: 1\nevent: state")
-    assert next(stream).startswith("event: problem\n")
+    problem = next(stream)
+    assert problem.startswith("event: problem\n")
+    # it was this phone's seats that could not be sent, not the game's state; a sentence of its own, with a capital
+    assert _data(problem)["error"].startswith("Το κουτί δεν μπόρεσε να στείλει τις θέσεις αυτού του τηλεφώνου (KeyError)")
     hub.publish(_view(2))
     assert next(stream).startswith("id: 2\nevent: state")
     later = next(stream)
@@ -232,3 +235,17 @@ def test_any_json_like_value_gives_valid_json_and_no_exception(value, sort_keys)
     text.encode("utf-8")
     if isinstance(value, float) and not math.isfinite(value):
         assert said["game"] is None
+
+
+@pytest.mark.parametrize("lang, state, seats", [
+    ("en", "The box could not send the game's state", "The box could not send this phone's seats"),
+    ("el", "Το κουτί δεν μπόρεσε να στείλει την κατάσταση του παιχνιδιού",
+     "Το κουτί δεν μπόρεσε να στείλει τις θέσεις αυτού του τηλεφώνου"),
+    ("pl", "Pudełko nie mogło wysłać stanu gry", "Pudełko nie mogło wysłać miejsc tego telefonu"),
+    ("hu", "A doboz nem tudta elküldeni a játék állapotát", "A doboz nem tudta elküldeni ennek a telefonnak a helyeit"),
+])
+def test_what_could_not_be_sent_is_named_in_a_sentence_of_its_own(lang, state, seats):
+    """The game's state and this phone's seats are two things a phone is told of apart, each a sentence starting
+    with a capital (the pill shows it alone)."""
+    assert i18n.localize(webstream.unsent(ValueError(), "state"), lang).startswith(state + " (ValueError)")
+    assert i18n.localize(webstream.unsent(ValueError(), "me"), lang).startswith(seats + " (ValueError)")

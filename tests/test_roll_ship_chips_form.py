@@ -29,13 +29,16 @@ def test_after_a_consume_the_form_names_its_chips_and_asks_for_the_phases_total(
     assert note(roll, "Ann") is None  # nothing counted yet
     roll.report("Ann", "ship", CONSUME)
     assert chips(roll) == {"Ann": 2, "Bob": 0}
-    assert note(roll, "Ann") == ("So far in V Ship: 2 VP in chips counted for you (a good consumed pays its chips by "
-                                 "itself). Report the phase's total: 2 + the chips you took more.")
+    assert note(roll, "Ann") == ("So far in V Ship: 2 VP in chips counted for you, paid by the goods you consumed "
+                                 "(Good shipped). Report the phase's total, those included: 2 + the chips you took "
+                                 "besides.")
     assert note(roll, "Bob") is None
     # a power paid Ann 3 more chips: she reports the phase's 5
     roll.report("Ann", "vp", {"vp": 5})
     assert chips(roll) == {"Ann": 5, "Bob": 0} and roll.engine_view()["vp_pool"] == 24 - 5  # 2 players: 24 (p.2)
-    assert "5 VP in chips counted for you" in note(roll, "Ann")
+    assert note(roll, "Ann") == ("So far in V Ship: 5 VP in chips counted for you: you reported 5, and the 2 VP your "
+                                 "consumed goods paid count within it as far as they go. Report the phase's total: "
+                                 "every chip you took in V Ship, those of a good consumed after your report included.")
 
 
 def test_thirty_more_after_a_consume_is_reported_as_the_total(store):
@@ -55,7 +58,8 @@ def test_a_number_below_what_the_consume_paid_is_refused_naming_both(store):
     with pytest.raises(BadEntry) as refused:
         roll.report("Ann", "vp", {"vp": 1})
     assert str(refused.value) == ("VP chips taken: 1 is not more than the 2 VP in chips already counted for you in V "
-                                  "Ship: report the phase's total (2 + the chips you took more)")
+                                  "Ship; there the number is the phase's total, the chips of the goods you consumed "
+                                  "included: report 2 + the chips you took besides (p.7 Ship)")
     assert roll.session.last_seq == before and chips(roll)["Ann"] == 2
 
 
@@ -101,3 +105,58 @@ def test_the_note_and_the_refusal_are_said_in_each_language(store, lang, phase):
         roll.report("Ann", "vp", {"vp": 1})
     said = i18n.localize(refused.value.args[0], lang)
     assert phase in said and " 1 " in said and "2 + " in said and "VP" not in said, said
+
+
+def _once(flow, player: str) -> list[str]:
+    return [f["what"] for f in flow.findings(limit=None) if f["what"].startswith(player + ": the ")]
+
+
+def test_chips_reported_before_a_consume_get_its_chips_by_a_new_total(store):
+    """Ann takes 5 VP chips from a power and reports 5, then ships her brown good from Alpha Centauri with a white
+    shipper to consume it (p.7 Ship: 1 + 1 for the good's colour = 2 VP). The box cannot know whether her 5 held
+    those 2: it counts them within the 5 (never twice), says so and names the total to report if they were not
+    among them, 7; the form says a good consumed after her report counts within it. She reports 7: 7 chips, the
+    2-player pool of 24 (p.2 Setup) keeps 17, and no chip is lost."""
+    roll = roll_at_ship(store)
+    roll.report("Ann", "vp", {"vp": 5})
+    assert note(roll, "Ann") == ("So far in V Ship: 5 VP in chips counted for you, as you reported. Report the "
+                                 "phase's total: every chip you took in V Ship, those of a good consumed after your "
+                                 "report included.")
+    roll.report("Ann", "ship", CONSUME)
+    assert chips(roll)["Ann"] == 5
+    assert _once(roll, "Ann") == ["Ann: the 2 VP in chips a good consumed paid in V Ship are counted within the 5 VP "
+                                  "in chips reported before it; if they were not among those, report the phase's "
+                                  "total in VP chips taken: 7"]
+    roll.report("Ann", "vp", {"vp": 7})
+    assert chips(roll) == {"Ann": 7, "Bob": 0} and roll.engine_view()["vp_pool"] == 24 - 7
+
+
+def test_one_chip_reported_before_a_consume_of_two_is_not_lost(store):
+    """Ann reports 1 chip from a power, then her Consume pays 2: the box counts 2 (the 1 taken as one of them) and
+    says to report 3 if it was not. A total of 2 keeps 2, 1 is refused (below the 2 counted), and 3 gives 3."""
+    roll = roll_at_ship(store)
+    roll.report("Ann", "vp", {"vp": 1})
+    roll.report("Ann", "ship", CONSUME)
+    assert chips(roll)["Ann"] == 2
+    assert _once(roll, "Ann") == ["Ann: the 1 VP in chips a good consumed paid in V Ship are counted within the 1 VP "
+                                  "in chips reported before it; if they were not among those, report the phase's "
+                                  "total in VP chips taken: 3"]
+    roll.report("Ann", "vp", {"vp": 2})  # "the phase's total is 2": her 1 was one of the Consume's chips
+    assert chips(roll)["Ann"] == 2
+    with pytest.raises(BadEntry, match="1 is not more than the 2 VP in chips"):
+        roll.report("Ann", "vp", {"vp": 1})
+    roll.report("Ann", "vp", {"vp": 3})  # she took 1 from a power besides: the total is 3
+    assert chips(roll)["Ann"] == 3
+
+
+@pytest.mark.parametrize("said", [0, 71, "0", -1])
+def test_a_number_out_of_range_is_refused_in_the_words_of_a_number_not_typed(store, said):
+    """0, 71 and -1 chips get the same sentence as a value that is no number at all (p.2 Setup: 12 VP a player, 5
+    players at most, and 10 set aside: 70)."""
+    roll = roll_at_ship(store)
+    with pytest.raises(BadEntry) as refused:
+        roll.report("Ann", "vp", {"vp": said})
+    assert str(refused.value) == f"VP must be a whole number from 1 to 70, got {int(said)}"
+    with pytest.raises(BadEntry) as typed:
+        roll.report("Ann", "vp", {"vp": "many"})
+    assert str(typed.value) == "VP must be a whole number from 1 to 70, got 'many'"

@@ -356,7 +356,7 @@ def _vp_beyond(view: Mapping[str, Any], player: str, said: int) -> int:
         BadEntry: in V Ship, ``said`` not more than the chips counted for the player so far (:func:`_ship_counted`),
             unless it is exactly what their shipments paid beyond their reports (the Consume's chips reported too,
             counted once), naming both numbers: "VP chips taken: 30 is not more than the 33 VP in chips already
-            counted for you in V Ship ...". Nothing is recorded.
+            counted for you in V Ship; there the number is the phase's total ...". Nothing is recorded.
     """
     if view.get("stage") != "ship":
         return said
@@ -364,7 +364,8 @@ def _vp_beyond(view: Mapping[str, Any], player: str, said: int) -> int:
     counted = max(paid, reported)
     if said < counted or said <= reported:
         raise BadEntry(Text("{form}: {said} is not more than the {counted} VP in chips already counted for you in "
-                            "{phase}: report the phase's total ({counted} + the chips you took more)",
+                            "{phase}; there the number is the phase's total, the chips of the goods you consumed "
+                            "included: report {counted} + the chips you took besides (p.7 Ship)",
                             form=Text("VP chips taken"), said=said, counted=counted, phase=_SHIP))
     return said - reported
 
@@ -444,9 +445,9 @@ class RollFlow(FlowBase):
             Form(
                 "vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),),
                 # p.7 Ship: a Consume pays its chips; in Ship the number is the phase's total (report_event)
-                hint=Text("The VP chips you took from the pool. In the Ship phase: every chip you took in the phase, "
-                          "those a good shipped to consume (Good shipped) paid included: the box has counted those "
-                          "already, and counts them once."),
+                hint=Text("The VP chips you took from the pool. In the Ship phase: every chip you took in the phase "
+                          "so far, those of the goods you consumed included (p.7 Ship: a Consume gives 1-3 VP chips); "
+                          "after a Consume you report later, report the new total."),
             ),
             Form(
                 "credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)
@@ -513,15 +514,27 @@ class RollFlow(FlowBase):
         return {"tile": {"tile": {"groups": groups, "rest": Text("Other tiles")}}} if groups else {}
 
     def form_notes(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, Any]:
-        """In V Ship, once chips are counted for ``player`` in the phase (a Consume paid them, or the player reported
-        some), VP chips taken says how many and asks for the phase's total, those included (p.7 Ship: a shipper that
-        consumes a good gives 1-3 VP chips; :func:`_vp_beyond`). Else {}."""
-        counted = _ship_counted(view, player) if progress.stage == "ship" else 0
-        if not counted:
+        """In V Ship, once chips are counted for ``player`` in the phase, VP chips taken says how many and exactly
+        what to report: the phase's total, the chips of every good consumed in it included (p.7 Ship: a shipper that
+        consumes a good gives 1-3 VP chips; :func:`_vp_beyond`). With only Consumes counted (``paid``): their VP and
+        "``paid`` + the chips you took besides". Once the player has reported (``reported``): what is counted, and
+        that a good reported consumed after their report counts within it, so the total is reported again with its
+        chips (:func:`rules.roll.moves.take_ship_vp` says the number then). Else {}."""
+        if progress.stage != "ship":
             return {}
-        return {"vp": Text("So far in {phase}: {counted} VP in chips counted for you (a good consumed pays its chips "
-                           "by itself). Report the phase's total: {counted} + the chips you took more.", phase=_SHIP,
-                           counted=counted)}
+        paid, reported = _ship_vp(view, player)
+        if not reported:
+            return {"vp": Text("So far in {phase}: {paid} VP in chips counted for you, paid by the goods you consumed "
+                               "(Good shipped). Report the phase's total, those included: {paid} + the chips you took "
+                               "besides.", phase=_SHIP, paid=paid)} if paid else {}
+        if not paid:
+            return {"vp": Text("So far in {phase}: {reported} VP in chips counted for you, as you reported. Report the "
+                               "phase's total: every chip you took in {phase}, those of a good consumed after your "
+                               "report included.", phase=_SHIP, reported=reported)}
+        return {"vp": Text("So far in {phase}: {counted} VP in chips counted for you: you reported {reported}, and the "
+                           "{paid} VP your consumed goods paid count within it as far as they go. Report the phase's "
+                           "total: every chip you took in {phase}, those of a good consumed after your report "
+                           "included.", phase=_SHIP, counted=max(paid, reported), reported=reported, paid=paid)}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """A world not in ``player``'s tableau, or one that holds no goods (a page older than the table, or a request

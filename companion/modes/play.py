@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from companion.action_words import action_word
 from companion.actions import Action, Posted
 from companion.desk import Changes
-from companion.flow import GameFlow, Outcome, handle_action
+from companion.flow import ALL_FINDINGS, NEWEST_FINDINGS, GameFlow, Outcome, handle_action
 from companion.i18n import Text
 from companion.modes.base import Mode, ModeName, SessionMode
 from companion.modes.dice import NO_CAMERA_QUESTIONS, undo
@@ -209,9 +209,11 @@ class PlayMode(SessionMode):
             view["camera"] = self.camera.view()
             shown = {_place(m) for m in view["camera"].get("misplays") or []}
             if shown:  # the engine's finding about a card the camera panel shows (same player, card, cell)
-                findings = [f for f in findings if f.get("cell") is None or _place(f) not in shown]
+                every = [f for f in game_view.get(ALL_FINDINGS, findings)
+                         if f.get("cell") is None or _place(f) not in shown]
+                findings = every[:NEWEST_FINDINGS]
                 view["findings"] = findings
-                view["game"] = {**game_view, "findings": findings}
+                view["game"] = {**game_view, "findings": findings, ALL_FINDINGS: every, "findings_total": len(every)}
         return view
 
 

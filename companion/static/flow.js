@@ -164,7 +164,31 @@
     }
   }
 
-  function renderFindings(findings) {
+  // The game's notes: a state carries the newest few and how many the game has (findings_total); "Show N older
+  // notes" asks the box for every one (/api/findings), newest first, and keeps asking at each new state until
+  // "Show only the newest notes" folds them again (a reload starts folded).
+  let everyNote = null; // null: folded; else the version whose notes are asked for or shown
+  function renderFindings(findings, total) {
+    const more = $("findings-more");
+    const older = Math.max(0, (total || 0) - findings.length);
+    if (everyNote !== null && older > 0) {
+      const version = shownVersion;
+      if (everyNote !== version) {
+        everyNote = version;
+        fetch("/api/findings", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null)).then((body) => {
+          if (body && everyNote === version && shownVersion === version) drawFindings(body.findings || []);
+        }).catch(() => { /* the newest stay shown; the next state asks again */ });
+      }
+    } else if (older === 0) {
+      everyNote = null;
+    }
+    if (everyNote === null || !$("findings").children.length) drawFindings(findings); // unfolded: kept till the box answers
+    more.hidden = older === 0;
+    more.textContent = everyNote !== null ? _("Show only the newest notes")
+      : format(Box.ngettext("Show {n} older note", "Show {n} older notes", older), { n: older });
+  }
+
+  function drawFindings(findings) {
     const list = $("findings");
     list.replaceChildren();
     for (const f of findings) {
@@ -378,7 +402,7 @@
     setupPart.render(game);
     renderSeats(game);
     renderCamera(state.camera || null, game);
-    renderFindings(game.findings || state.findings || []);
+    renderFindings(game.findings || state.findings || [], game.findings_total);
     formsPart.render(game);
     renderPlayers(game);
     renderBoards(game);
@@ -484,6 +508,11 @@
     $("report-form").addEventListener("submit", (event) => {
       event.preventDefault();
       post("/api/report", { player: seat(), form: $("form-pick").value, values: formsPart.values() }, "report-result", $("send"));
+    });
+    $("findings-more").addEventListener("click", () => {
+      everyNote = everyNote === null ? -1 : null; // -1: no version asked yet
+      if (everyNote === null) drawFindings((state && ((state.game || {}).findings || state.findings)) || []);
+      if (state) renderFindings((state.game || {}).findings || state.findings || [], (state.game || {}).findings_total);
     });
     $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }, "report-result", $("undo-report")));
     $("table-undo").addEventListener("click", () => post("/api/action", { action: "undo" }, "next-result", $("table-undo")));

@@ -121,7 +121,10 @@ def take_ship_vp(state: RollState, name: str, vp: int, source: str, ctx: EventCo
     A Consume (or a Galactic Bankers trade) pays its VP chips as the box reckons them from the shipment's report;
     the player, who takes those chips from the pool as the shipper consumes, may report them on the phone as well,
     before or after the shipment. In one Ship phase a player's reported chips and the VP their shipments paid are
-    the same chips as far as they go: only what one side has beyond the other is taken from the pool.
+    the same chips as far as they go: only what one side has beyond the other is taken from the pool. A report is
+    the phase's total so far; a shipment reported after it is counted within it, and the table is told the total to
+    report if the report did not hold the shipment's chips (a power's chips reported first: 5 reported, then a
+    Consume paying 2, counts 5 and says "report ... 7"), so whatever the order no chip is lost or counted twice.
 
     Args:
         state: the game in its Ship phase (elsewhere ``vp`` is simply taken, :func:`take_vp`).
@@ -137,7 +140,13 @@ def take_ship_vp(state: RollState, name: str, vp: int, source: str, ctx: EventCo
     paid, chips = p.ship_paid + (0 if reported else vp), p.ship_chips + (vp if reported else 0)
     once = min(paid, chips) - min(p.ship_paid, p.ship_chips)
     state = state.with_player(replace(p, ship_paid=paid, ship_chips=chips))
-    if once:
+    if once and not reported:  # a shipment after a report: the player may have reported other chips (a power's)
+        ctx.finding(Text("{player}: the {vp} VP in chips a good consumed paid in {phase} are counted within the "
+                         "{reported} VP in chips reported before it; if they were not among those, report the "
+                         "phase's total in VP chips taken: {total}", player=name, vp=once, reported=chips,
+                         phase=ship_phase(), total=paid + chips),
+                    name, Severity.INFO, SHIP_CHIPS_RULE)
+    elif once:
         ctx.finding(Text("{player}: {vp} VP in chips both reported and paid by a shipment in {phase}, counted once",
                          player=name, vp=once, phase=ship_phase()),
                     name, Severity.INFO, SHIP_CHIPS_RULE)
