@@ -245,13 +245,51 @@ def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
 def pushed(view: dict[str, Any]) -> dict[str, Any]:
     """``view`` as every state push sends it: without the game's whole list of findings (:data:`ALL_FINDINGS`,
     top level or under ``"game"``), which a phone asks for by itself (:func:`findings_json`); the newest
-    (``"findings"``) and their number (``"findings_total"``) stay. The view itself is not changed."""
-    if ALL_FINDINGS not in view and ALL_FINDINGS not in (view.get("game") or {}):
+    (``"findings"``) and their number (``"findings_total"``) stay; and each list of choices that more than one
+    seat's ``choice_groups`` hold sent once (:func:`shared_choices`). The view itself is not changed."""
+    game = view.get("game")
+    if ALL_FINDINGS not in view and not isinstance(game, dict):
         return view
     out = {k: v for k, v in view.items() if k != ALL_FINDINGS}
-    if isinstance(out.get("game"), dict):
-        out["game"] = {k: v for k, v in out["game"].items() if k != ALL_FINDINGS}
+    if isinstance(game, dict):
+        out["game"] = shared_choices({k: v for k, v in game.items() if k != ALL_FINDINGS})
     return out
+
+
+def shared_choices(game: dict[str, Any]) -> dict[str, Any]:
+    """``game`` with each list of choices that two or more groups of ``"choice_groups"`` hold (Roll's developments
+    or worlds still in the bag, the same for every seat) sent once: the lists go in ``"choice_lists"`` and each such
+    group's ``"choices"`` becomes its index there (the phone puts it back, ``flowforms.js``). A game with no list
+    held twice is returned as it is."""
+    seats = game.get("choice_groups")
+    if not isinstance(seats, dict):
+        return game
+    groups = [g for forms in seats.values() if isinstance(forms, dict) for fields in forms.values()
+              if isinstance(fields, dict) for order in fields.values() if isinstance(order, dict)
+              for g in order.get("groups") or () if isinstance(g, dict) and isinstance(g.get("choices"), list)]
+    held: dict[tuple[Any, ...], int] = {}
+    for g in groups:
+        key = tuple(map(str, g["choices"]))
+        held[key] = held.get(key, 0) + 1
+    lists: dict[tuple[Any, ...], int] = {}
+    for key, times in held.items():
+        if times > 1 and key:
+            lists[key] = len(lists)
+    if not lists:
+        return game
+
+    def once(g: Any) -> Any:
+        if not (isinstance(g, dict) and isinstance(g.get("choices"), list)):
+            return g
+        at = lists.get(tuple(map(str, g["choices"])))
+        return g if at is None else {**g, "choices": at}
+
+    grouped = {seat: {form: {field: ({**order, "groups": [once(g) for g in order.get("groups") or ()]}
+                                     if isinstance(order, dict) else order)
+                             for field, order in fields.items()} if isinstance(fields, dict) else fields
+                      for form, fields in forms.items()} if isinstance(forms, dict) else forms
+               for seat, forms in seats.items()}
+    return {**game, "choice_groups": grouped, "choice_lists": [list(key) for key in lists]}
 
 
 def findings_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:

@@ -184,7 +184,8 @@ def test_a_phones_me_that_fails_is_said_once_and_the_stream_goes_on():
     problem = next(stream)
     assert problem.startswith("event: problem\n")
     # it was this phone's seats that could not be sent, not the game's state; a sentence of its own, with a capital
-    assert _data(problem)["error"].startswith("Το κουτί δεν μπόρεσε να στείλει τις θέσεις αυτού του τηλεφώνου (KeyError)")
+    said = _data(problem)["error"]
+    assert said.startswith("Το κουτί δεν μπόρεσε να στείλει τις θέσεις αυτού του τηλεφώνου (KeyError)"), said
     hub.publish(_view(2))
     assert next(stream).startswith("id: 2\nevent: state")
     later = next(stream)

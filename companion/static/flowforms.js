@@ -70,6 +70,16 @@ window.FlowForms = function (page) {
     return wrap;
   }
 
+  // A group's choices sent once for every seat that has them (a number: that list of game.choice_lists) made whole.
+  function shared(orders, lists) {
+    const out = {};
+    for (const [field, order] of Object.entries(orders)) {
+      out[field] = Object.assign({}, order, { groups: (order.groups || []).map((g) => (
+        typeof g.choices === "number" ? Object.assign({}, g, { choices: lists[g.choices] || [] }) : g)) });
+    }
+    return out;
+  }
+
   // A long list in the order the table gives (game.choice_groups: Roll's tiles of the player's construction zone, the
   // phase's cards): each group under its label, then every other choice of the field, in its order, under "rest".
   function grouped(f, order, option) {
@@ -168,7 +178,7 @@ window.FlowForms = function (page) {
     // has relations with); a field left with none shows why instead of a list, and the form cannot be sent
     const narrowed = ((game.choices_now || {})[me] || {})[pick.value] || {};
     const picks = ((game.cell_choices || {})[me] || {})[pick.value] || {};
-    const orders = ((game.choice_groups || {})[me] || {})[pick.value] || {}; // what a long list shows first
+    const orders = shared(((game.choice_groups || {})[me] || {})[pick.value] || {}, game.choice_lists || []); // what a long list shows first
     const note = ((game.form_notes || {})[me] || {})[pick.value] || ""; // what the form says to this seat now
     const shown = [pick.value, me, JSON.stringify(narrowed), JSON.stringify(picks), JSON.stringify(orders), note]
       .join("\n");
