@@ -98,3 +98,33 @@ def test_every_note_of_the_game_opens_on_the_phone_and_the_bag_is_sent_once(brow
             assert errors == []
     finally:
         server.shutdown()
+
+
+def test_what_next_answered_goes_once_the_game_moves_on(browser, hub, tmp_path):  # noqa: F811
+    """A phone's Next answers with the phase it started ("Round 1: II Develop"); at a five-player table that line
+    stood under the round for the rest of the game, "Round 5: IV Produce" still under "Game over". It stays until
+    anything more is recorded, from any phone (here Bob's tile built), then gives way to the round as it stands."""
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "roll", "Ann,Bob"):
+            for name, (faction, home, development, world) in zip(("Ann", "Bob"), SETUPS[3:], strict=True):
+                _tell(hub, name, "setup", {"faction": faction_label(faction), "home_world": home,
+                                           "development": development, "world": world})
+                _tell(hub, name, "select", {"phase": "develop"})
+            with joined_page(browser, server, hub, mobile=True) as (page, errors):
+                page.locator("#seats button", has_text="Ann").click()
+                expect(page.locator("#me")).to_have_text("Ann")
+                for label in ("Next: Reveal", "Next: Develop"):
+                    expect(page.locator("#phone-next")).to_have_text(label)
+                    page.locator("#phone-next").click()
+                said = page.locator("#next-result")
+                expect(said).to_have_text("Round 1: II Develop")
+                expect(page.locator("#round-label")).to_contain_text("Round 1")
+                _tell(hub, "Bob", "tile", {"tile": SETUPS[4][2]})  # his starting development, built
+                expect(said).to_have_text("")
+                expect(page.locator("#note")).to_have_text("Develop: report what you built, produced, shipped")
+            assert errors == []
+    finally:
+        server.shutdown()

@@ -185,7 +185,8 @@ def test_phone_reports_are_recorded_and_bad_ones_answered_with_the_problem(store
         ok = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": {"credits": 4}})
         assert ok.status_code == 200 and ok.get_json()["recorded"] == [1]
         bad = client.post("/api/report", json={"player": "Ann", "form": "credits", "values": {"credits": 11}})
-        assert bad.status_code == 400 and bad.get_json()["error"] == "Credits must be a whole number from 0 to 10, got 11"
+        assert bad.status_code == 400
+        assert bad.get_json()["error"] == "Credits must be a whole number from 0 to 10, got 11"
         unknown = client.post("/api/report", json={"player": "Ann", "form": "setup", "values": {
             "faction": "Space Pirates", "home_world": "Old Earth", "development": "Advanced Logistics",
             "world": "Spice World"}})

@@ -129,14 +129,14 @@ def test_roll_vp_chips_in_ship_name_the_consumes_chips_in_greek(browser, hub, tm
             _seat(page, "Ann")
             page.locator("#form-pick").select_option("vp")
             expect(page.locator("#fields .form-note")).to_have_text(
-                "Ως τώρα στη φάση V Αποστολή το κουτί σάς έχει μετρήσει 2 ΠΝ σε δείκτες (ένα προϊόν που "
-                "καταναλώνεται δίνει μόνο του τους δείκτες του). Αναφέρετε το σύνολο της φάσης: 2 + όσους δείκτες "
+                "Ως τώρα στη φάση V Αποστολή το κουτί σάς έχει μετρήσει 2 ΠΝ σε δείκτες, που έδωσαν τα προϊόντα που "
+                "καταναλώσατε (Προϊόν απεστάλη). Αναφέρετε το σύνολο της φάσης μαζί με αυτούς: 2 + όσους δείκτες "
                 "πήρατε επιπλέον.")
             before = flow.session.last_seq
             page.locator('#fields [data-field="vp"]').fill("1")
             page.locator("#send").click()
             expect(page.locator("#report-result")).to_contain_text("ο αριθμός 1 δεν ξεπερνά")
-            expect(page.locator("#report-result")).to_contain_text("(2 + όσους δείκτες πήρατε επιπλέον)")
+            expect(page.locator("#report-result")).to_contain_text("αναφέρετε 2 + όσους δείκτες πήρατε επιπλέον")
             assert flow.session.last_seq == before
             page.screenshot(path=str(output_dir / "phone_roll_ship_chips_el.png"), full_page=True)
             page.locator('#fields [data-field="vp"]').fill("5")

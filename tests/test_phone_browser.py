@@ -501,14 +501,15 @@ def test_a_hex_board_is_drawn_cell_by_cell_with_its_owner(phone, hub, tmp_path, 
 
 
 @pytest.mark.parametrize("game, locale, hint", [
-    ("roll", "pl-PL", "Żetony PZ wzięte z puli. W fazie Transportu: wszystkie żetony wzięte w tej fazie, łącznie z "
-                      "tymi, które dał towar wysłany do konsumpcji (Wysłano towar): pudełko już je policzyło i liczy "
-                      "je raz."),
+    ("roll", "pl-PL", "Żetony PZ wzięte z puli. W fazie Transportu: wszystkie żetony wzięte dotąd w tej fazie, łącznie "
+                      "z tymi za skonsumowane towary (s. 7 Transport: Konsumpcja daje 1-3 żetony PZ); po Konsumpcji "
+                      "zgłoszonej później zgłoś nową sumę."),
     ("race", "hu-HU", "A Fogyasztás fázisban a készletből elvett GYP-zsetonjaid: az elfogyasztott vagy eladott áru "
                       "magától nem ad zsetont, ezért itt jelentsd be őket."),
-    ("roll", "el-GR", "Οι δείκτες ΠΝ που πήρατε από το απόθεμα. Στη φάση Αποστολής: όλοι οι δείκτες που πήρατε σε "
-                      "αυτή τη φάση, μαζί με όσους έδωσε ένα προϊόν που απεστάλη για κατανάλωση (Προϊόν απεστάλη): "
-                      "αυτούς το κουτί τους έχει ήδη μετρήσει, και τους μετρά μία φορά."),
+    ("roll", "el-GR", "Οι δείκτες ΠΝ που πήρατε από το απόθεμα. Στη φάση Αποστολής: όλοι οι δείκτες που πήρατε ως "
+                      "τώρα στη φάση, μαζί με όσους έδωσαν τα προϊόντα που καταναλώσατε (σ.7 Αποστολή: μια Κατανάλωση "
+                      "δίνει 1-3 δείκτες ΠΝ)· μετά από μια Κατανάλωση που θα αναφέρετε αργότερα, αναφέρετε το νέο "
+                      "σύνολο."),
 ])
 def test_the_vp_chips_form_says_what_the_box_already_counts(browser, hub, tmp_path, game, locale, hint):
     """"VP chips taken" had no hint: a Roll player who shipped a good to consume could not tell whether to report its

@@ -140,8 +140,9 @@ def test_camera_answers_are_checked(phone, hub, body):
 
 @pytest.mark.parametrize("status", [400, 403, 500, 503])
 def test_the_loop_s_status_is_the_http_status(phone, hub, status):
-    message = {400: "Credits must be a whole number from 0 to 10, got 11", 403: "Bob's seat is claimed by another phone; the touchscreen "
-               "can reassign it", 500: "the box hit an unexpected problem",
+    message = {400: "Credits must be a whole number from 0 to 10, got 11",
+               403: "Bob's seat is claimed by another phone; the touchscreen can reassign it",
+               500: "the box hit an unexpected problem",
                503: "storage full: nothing since 21:04 is saved"}
     with Answering(hub, lambda a: {"recorded": [], "message": "", "error": message[status], "status": status,
                                    "version": 12}):

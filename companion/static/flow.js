@@ -89,6 +89,7 @@
       phases.append(li);
     }
     $("note").textContent = Box.drawn(game.note || "");
+    staleNext(game);
     $("pool").textContent = Box.drawn(game.pool === null || game.pool === undefined ? ""
       : format(_("{pool}: {vp}"), { pool: game.pool_label || _("VP pool"), vp: game.pool }));
     // Next from a phone (a table without the box's screen): the label says what the tap does
@@ -111,6 +112,21 @@
     banner.hidden = !game.last_round;
     banner.textContent = Box.drawn((game.ending || []).length ? format(_("LAST ROUND: {why}"), { why: game.ending.join("; ") })
       : _("LAST ROUND"));
+  }
+
+  // What this phone's Next answered ("Round 5: IV Produce") stands until the game moves on after it (any event
+  // recorded since, from any phone or the box) or ends: a phase-old answer under "Game over" read as the state.
+  function staleNext(game) {
+    const result = $("next-result");
+    if (!result.dataset.version || shownVersion < Number(result.dataset.version)) return; // not shown yet
+    const events = String((state.session || {}).events);
+    if (result.dataset.events === undefined) result.dataset.events = events; // the state holding the Next's own event
+    else if (result.dataset.events !== events || game.over) {
+      result.textContent = Box.drawn("");
+      result.className = "action-result";
+      delete result.dataset.version;
+      delete result.dataset.events;
+    }
   }
 
   function renderSeats(game) {
@@ -184,8 +200,8 @@
     }
     if (everyNote === null || !$("findings").children.length) drawFindings(findings); // unfolded: kept till the box answers
     more.hidden = older === 0;
-    more.textContent = everyNote !== null ? _("Show only the newest notes")
-      : format(Box.ngettext("Show {n} older note", "Show {n} older notes", older), { n: older });
+    more.textContent = Box.drawn(everyNote !== null ? _("Show only the newest notes")
+      : format(Box.ngettext("Show {n} older note", "Show {n} older notes", older), { n: older }));
   }
 
   function drawFindings(findings) {
@@ -443,6 +459,8 @@
   // While it is on its way the button that sent it stays disabled (no double tap).
   async function post(url, body, resultId, button) {
     const result = $(resultId || "report-result");
+    delete result.dataset.version;
+    delete result.dataset.events;
     if (button) button.disabled = true;
     result.className = "action-result";
     result.textContent = Box.drawn(_("sending…"));
@@ -450,6 +468,7 @@
       const { status, answer } = await Box.send(url, body, version());
       if (status >= 200 && status < 300) {
         if (typeof answer.version === "number") written = { game: gameKey(), version: answer.version };
+        if (resultId === "next-result" && typeof answer.version === "number") result.dataset.version = String(answer.version);
         result.className = "action-result ok";
         result.textContent = Box.drawn(answer.message || _("recorded"));
         return true;
