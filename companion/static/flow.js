@@ -118,14 +118,16 @@
   // recorded since, from any phone or the box) or ends: a phase-old answer under "Game over" read as the state.
   function staleNext(game) {
     const result = $("next-result");
-    if (!result.dataset.version || shownVersion < Number(result.dataset.version)) return; // not shown yet
-    const events = String((state.session || {}).events);
-    if (result.dataset.events === undefined) result.dataset.events = events; // the state holding the Next's own event
-    else if (result.dataset.events !== events || game.over) {
+    const at = Number(result.dataset.version); // the game's events once the Next was recorded (its answer)
+    const events = (state.session || {}).events;
+    if (!result.dataset.version || typeof events !== "number") return;
+    if (game.over || events > at || (events < at && result.dataset.seen)) { // a game over opens on its scores
       result.textContent = Box.drawn("");
       result.className = "action-result";
       delete result.dataset.version;
-      delete result.dataset.events;
+      delete result.dataset.seen;
+    } else if (events === at) {
+      result.dataset.seen = "1"; // the state holding the Next's own event: an Undo below it clears it too
     }
   }
 
@@ -460,7 +462,7 @@
   async function post(url, body, resultId, button) {
     const result = $(resultId || "report-result");
     delete result.dataset.version;
-    delete result.dataset.events;
+    delete result.dataset.seen;
     if (button) button.disabled = true;
     result.className = "action-result";
     result.textContent = Box.drawn(_("sending…"));

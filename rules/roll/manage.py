@@ -177,7 +177,8 @@ def check_end(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     if state.vp_pool <= 0 and state.stage != Stage.SETUP and "VP pool exhausted" not in reasons:
         reasons.append(Text("VP pool exhausted"))
     for p in state.players:
-        why = Text("{player} has {count} tiles", player=p.name, count=p.tile_count)
+        # said with the rule's threshold, not the count then: the banner stands all round while the tableau grows
+        why = Text("{player} has {count} tiles or more", player=p.name, count=END_TILES)
         if p.tile_count >= END_TILES and not any(r.startswith(f"{p.name} has") for r in reasons):
             reasons.append(why)
     if len(reasons) != len(state.ending):
