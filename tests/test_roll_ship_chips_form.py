@@ -36,8 +36,8 @@ def test_after_a_consume_the_form_names_its_chips_and_asks_for_the_phases_total(
     # a power paid Ann 3 more chips: she reports the phase's 5
     roll.report("Ann", "vp", {"vp": 5})
     assert chips(roll) == {"Ann": 5, "Bob": 0} and roll.engine_view()["vp_pool"] == 24 - 5  # 2 players: 24 (p.2)
-    assert note(roll, "Ann") == ("So far in V Ship: 5 VP in chips counted for you: you reported 5, and the 2 VP your "
-                                 "consumed goods paid count within it as far as they go. Report the phase's total: "
+    assert note(roll, "Ann") == ("So far in V Ship: 5 VP in chips counted for you: you reported 5 and your consumed "
+                                 "goods paid 2, taken as the same chips as far as they go. Report the phase's total: "
                                  "every chip you took in V Ship, those of a good consumed after your report included.")
 
 

@@ -531,8 +531,8 @@ class RollFlow(FlowBase):
             return {"vp": Text("So far in {phase}: {reported} VP in chips counted for you, as you reported. Report the "
                                "phase's total: every chip you took in {phase}, those of a good consumed after your "
                                "report included.", phase=_SHIP, reported=reported)}
-        return {"vp": Text("So far in {phase}: {counted} VP in chips counted for you: you reported {reported}, and the "
-                           "{paid} VP your consumed goods paid count within it as far as they go. Report the phase's "
+        return {"vp": Text("So far in {phase}: {counted} VP in chips counted for you: you reported {reported} and your "
+                           "consumed goods paid {paid}, taken as the same chips as far as they go. Report the phase's "
                            "total: every chip you took in {phase}, those of a good consumed after your report "
                            "included.", phase=_SHIP, counted=max(paid, reported), reported=reported, paid=paid)}
 
