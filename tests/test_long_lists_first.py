@@ -141,3 +141,26 @@ def test_race_labels_are_said_in_each_language(lang, words):
     got = FLOWS["race"].choice_groups(race_view("develop", [], []), PHASES, "Ann")["card"]["card"]
     said = i18n.localize(got, lang)
     assert (said["groups"][0]["label"], said["rest"]) == words
+
+
+def test_race_good_placed_in_produce_lists_production_worlds_before_windfall_ones(store):
+    """Race for the Galaxy, Produce phase: a production world produces; a windfall world only with the Produce
+    action's bonus or a windfall power. Ann starts on Alpha Centauri (a windfall world) and settles Spice World (a
+    production world); Bob selects Produce, so V Produce is played. Her Good placed lists Spice World first under
+    "Production worlds", and the windfall worlds after under a heading saying when they produce: at the table her
+    phone offered Alpha Centauri first and the box then called the good a misplay. Only the order: Bob, whose tableau
+    holds no windfall world, gets no groups."""
+    flow = start(store, "race")
+    flow.report("Ann", "start", {"card": "Alpha Centauri"})
+    flow.report("Bob", "start", {"card": "Old Earth"})
+    flow.report("Ann", "select", {"action": "Settle"})
+    flow.report("Bob", "select", {"action": "Produce"})
+    flow.report("Ann", "card", {"card": "Spice World"})
+    flow.next_phase()  # V Produce
+    order = flow.view()["choice_groups"]["Ann"]["good"]["world"]
+    assert [(str(g["label"]), g["choices"]) for g in order["groups"]] == [("Production worlds", ["Spice World"])]
+    assert str(order["rest"]) == ("Windfall worlds: they produce only with the Produce bonus or a windfall power "
+                                  "(Race for the Galaxy, Produce phase)")
+    assert flow.view()["choice_groups"]["Bob"] == {}
+    said = i18n.localize(order["rest"], "pl")
+    assert said.startswith("Światy windfall: produkują tylko z premią Produkcji")

@@ -75,6 +75,21 @@ def _tie_without_hands(view: Mapping[str, Any]) -> str:
                 "the game without it", names=Listing(missing, AND), vp=best, next=Text("Next"))
 
 
+def _produce_groups(me: Mapping[str, Any], deck: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Good placed in V Produce for the view row ``me``: the production worlds of their tableau first, then the rest
+    (their windfall worlds) under a heading saying when those produce (Race for the Galaxy, Produce phase: production
+    worlds produce; a windfall world only with the Produce action's bonus or a windfall power). An order only:
+    every world the field offers stays offered. {} with no windfall world in the tableau (nothing to tell apart)."""
+    worlds = [c["card"] for c in me.get("tableau") or () if c["card"] in deck and deck[c["card"]].is_world
+              and deck[c["card"]].goods]
+    if not any(deck[w].is_windfall for w in worlds):
+        return {}
+    production = sorted(w for w in worlds if not deck[w].is_windfall)
+    return {"good": {"world": {"groups": [{"label": Text("Production worlds"), "choices": production}],
+                               "rest": Text("Windfall worlds: they produce only with the Produce bonus or a windfall "
+                                            "power (Race for the Galaxy, Produce phase)")}}}
+
+
 def _goods_words(player: str) -> GoodsWords:
     """What Race's goods forms say to ``player`` (three uses of a card: a good is a card face down on a production or
     windfall world; Produce phase: a world holds at most one; Consume phase: a good is consumed from its world)."""
@@ -157,15 +172,20 @@ class RaceFlow(FlowBase):
         """Card placed lists first the cards ``player`` can place in the phase now played: in Develop the
         developments, in Settle the worlds (Race for the Galaxy, Develop phase, Settle phase), less a development
         already in their tableau (a tableau holds one copy of each development) and a card whose every copy is in
-        play (components: the deck's count); then every other card. Outside Develop and Settle: {}."""
+        play (components: the deck's count); then every other card. In V Produce, Good placed lists the player's
+        production worlds first and their windfall worlds after, under a heading saying that those produce only with
+        the Produce bonus or a windfall power (Race for the Galaxy, Produce phase; at a table a windfall world offered
+        first was taken for one that produces). Otherwise: {}."""
         step = view.get("step")
         if progress.stage != "phases" or step is None:
             return {}
         phase = view["steps"][step]["phase"]
         me = next((p for p in view.get("players", ()) if p.get("name") == player), None)
-        if me is None or phase not in ("develop", "settle"):
+        if me is None or phase not in ("develop", "settle", "produce"):
             return {}
         deck = cards()
+        if phase == "produce":
+            return _produce_groups(me, deck)
         in_play = Counter(c["card"] for p in view["players"] for c in p.get("tableau") or ())
         mine = {c["card"] for c in me.get("tableau") or ()}
         develop = phase == "develop"
