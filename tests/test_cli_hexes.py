@@ -140,3 +140,26 @@ def test_calibration_goes_with_cards_only_and_a_bad_file_is_named(hex_deck, hex_
     bad.write_text("{}")
     assert main(["read", str(path), "--cards", str(hex_deck), "--calibration", str(bad)]) == 1
     assert str(bad) in capsys.readouterr().err
+
+
+def test_a_hex_read_below_the_cameras_bar_is_printed_as_a_question_mark():
+    """`companion read` prints a card below the camera's 0.6 bar as "?"; hexes were printed at any confidence. Now a
+    hex read at 0.59 (or with no id) is "?", at 0.6 and above its id, with where it lies and its turn as before; the
+    reader's records themselves (what --json prints) are not changed."""
+    from companion.commands.read import CARD_SURE, hexes_said
+
+    records = [{"id": "104", "axial": [1, -1], "rotation": 2, "confidence": 0.59},
+               {"id": "001", "axial": [0, 0], "rotation": 0, "confidence": 0.6},
+               {"id": None, "axial": None, "rotation": None, "confidence": 0.0},
+               {"id": "231", "axial": [2, -2], "rotation": None, "confidence": 0.93}]
+    kept = json.loads(json.dumps(records))
+    assert CARD_SURE == 0.6
+    assert hexes_said(records) == ["? at [1, -1] turned 2", "001 at [0, 0]", "?", "231 at [2, -2]"]
+    assert records == kept
+
+
+def test_read_help_says_an_unsure_hex_is_a_question_mark(capsys):
+    with pytest.raises(SystemExit):
+        main(["read", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "a card or hex read unsure" in said and "--json keeps every read's id and confidence" in said

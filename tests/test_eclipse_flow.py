@@ -78,9 +78,14 @@ def test_a_whole_game_through_the_phones_and_next(store, output_dir):
     flow.report("Bob", "pass", {})  # the first to pass starts the next round
     assert flow.view()["open_forms"]["Bob"][:4] == ["home", "upgrade", "build", "move"]  # reactions only
     flow.report("Ann", "influence", {"hex": [0, -1], "from": [0, -2]})
-    flow.report("Bob", "pass", {})
+    # Bob's turn comes round: he may react, and without a reaction it goes by when Ann acts (Eclipse, Passing):
+    # his phone offers no second pass, and Ann's pass is in turn
+    view = flow.view()
+    assert view["turn"] == "Ann" and "pass" not in view["open_forms"]["Bob"]
+    assert "Bob passed and may react first (Upgrade, Build or Move)" in view["note"]
     flow.report("Ann", "pass", {})
     view = flow.view()
+    assert not [f for f in view["findings"] if f["severity"] != "info"]
     assert (view["stage"], view["next"]["label"], view["next"]["enabled"]) == ("combat", "Upkeep", True)
     assert [p["hexes"] for p in view["players"]] == [2, 1]
 
@@ -620,11 +625,12 @@ def test_the_setup_shows_the_columns_of_the_table_being_set_up(store):
     assert [c["key"] for c in allied.view()["columns"]] == ["hexes", "ambassadors", "alliance"]
 
 
-def test_a_second_pass_out_of_turn_is_refused_and_the_turn_stays(store):
-    """Eclipse 1.2, Passing: after passing a player only reacts, on their own turns. Ann passed, then Bob: Cy's
-    turn. Ann's phone passing again was recorded with an out-of-turn warning and moved the turn off Cy; the phone
-    no longer offers Pass then, and such a report is refused with the rule, nothing recorded, in the table's
-    language. On Ann's own turn a pass (letting it go) is taken as before."""
+def test_a_passed_player_is_not_asked_to_pass_again(store):
+    """Eclipse 1.2, Passing: after passing a player only reacts (Upgrade, Build or Move), on their own turns; a turn
+    with no reaction goes by when the next player acts. Ann passed, then Bob: Cy's turn. Ann's phone offers no Pass
+    (before, every time round her turn came she had to pass again, or the next player was "out of turn"); a pass
+    sent anyway is refused with the rule, nothing recorded, in each language. Cy acts, Dee acts: Ann's and Bob's
+    turns go by with no warning; Ann may still react on hers."""
     from companion import i18n
 
     flow = start(store, "Ann,Bob,Cy,Dee")
@@ -638,17 +644,24 @@ def test_a_second_pass_out_of_turn_is_refused_and_the_turn_stays(store):
     with pytest.raises(BadEntry) as refused:
         flow.report("Ann", "pass", {})
     said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
-    assert said["en"] == ("Ann has already passed this round: after passing, a player only reacts on their own turns, "
-                          "and passes again only to let such a turn go (it is Cy's turn)")
-    assert said["el"] == ("Ann έχει ήδη πάει πάσο σε αυτόν τον γύρο: μετά το πάσο ένας παίκτης μόνο αντιδρά στη "
-                          "δική του σειρά και ξαναπάει πάσο μόνο για να αφήσει μια τέτοια σειρά να περάσει "
-                          "(τώρα παίζει Cy)")
+    assert said["en"] == ("Ann has already passed this round: after passing, a player only reacts (Upgrade, Build or "
+                          "Move) on their own turns, and a turn with no reaction goes by when the next player acts "
+                          "(it is Cy's turn)")
+    assert said["el"].startswith("Ann έχει ήδη πάει πάσο σε αυτόν τον γύρο") and said["el"].endswith("(τώρα παίζει Cy)")
     assert said["pl"].startswith("Ann jest już po spasowaniu w tej rundzie") and said["pl"].endswith("(teraz gra Cy)")
     assert said["hu"].startswith("Ann már passzolt ebben a körben") and said["hu"].endswith("(most Cy következik)")
     assert flow.session.last_seq == before and flow.view()["turn"] == "Cy"
+    flow.report("Cy", "upgrade", {})
+    flow.report("Dee", "research", {})  # Ann's and Bob's turns (no reaction) go by: Cy's again
+    view = flow.view()
+    assert view["turn"] == "Cy" and not [f for f in view["findings"] if f["severity"] != "info"]
     flow.report("Cy", "pass", {})
-    flow.report("Dee", "pass", {})  # everyone has passed: Combat, Ann (the first to pass) starts the next round
-    assert flow.view()["round_label"] == "Round 1 of 9, Combat phase"
+    flow.report("Dee", "research", {})
+    flow.report("Ann", "move", {})  # a reaction on her own turn, before Dee's: in turn
+    flow.report("Dee", "pass", {})  # Bob's and Cy's turns go by; everyone has passed: Combat
+    view = flow.view()
+    assert view["round_label"] == "Round 1 of 9, Combat phase"
+    assert not [f for f in view["findings"] if f["severity"] != "info"]
 
 
 def test_an_action_after_passing_is_refused_with_the_rule(store):
@@ -686,10 +699,10 @@ def test_a_moves_further_steps_are_reported_without_taking_a_turn(store):
     flow.report("Bob", "pass", {})
     assert "step" not in flow.view()["open_forms"]["Bob"]  # no Move of Bob's to step on (test_eclipse_move_steps)
     flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1]})
-    assert flow.view()["turn"] == "Bob"
+    assert flow.view()["turn"] == "Ann"  # Bob has passed: his turn goes by unless he reacts (Passing)
     step = flow.report("Ann", "step", {"from": [0, -1], "to": [0, 0]})
     view = flow.view()
-    assert step.kind == "ship_moved" and view["turn"] == "Bob"
+    assert step.kind == "ship_moved" and view["turn"] == "Ann" and flow.session.events()[-1].kind == "ship_moved"
     mine = [f["what"] for f in view["findings"] if f["seq"] == step.seq]
     assert mine == ["106 Capella and 001 Galactic Center are joined by a full wormhole"], mine
     assert _labels_said(flow, "Move: one more step (same Move)") == {

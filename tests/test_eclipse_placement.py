@@ -151,6 +151,32 @@ def test_start_sectors_for_the_player_count():
     assert check_start_sector(at("106", 0, -1), 4) == []  # not a start tile
 
 
+def test_a_starting_sector_with_no_wormhole_towards_the_centre_is_warned_about():
+    """Setup: with 2-6 players the rulebook shows only the start positions (Rise of the Ancients p.12 sets the
+    orientation rule for 7-9 players: a wormhole connects towards the centre). A home facing away gets a warning at
+    placement, with the turn that mends it. Hand-worked, 221 prints wormholes on 12, 2, 6, 8:
+    - at (2, 0) as printed: its Inner (I) neighbour (1, 0) lies across edge 10, which has none: warned; turned 1
+      step the wormholes are on 2, 4, 8, 10: mended by 1 step;
+    - at (2, 0) turned 3 (6, 8, 12, 2): edge 10 again bare, and turning 1 more step (8, 10, 2, 4) mends it;
+    - at (0, -2) as printed: (0, -1) lies across edge 6, which has one: no warning;
+    - at (-2, 2) its one Inner neighbour (-1, 1) lies across edge 2: turned 1 (2, 4, 8, 10) it has one, no warning;
+      turned 2 (4, 6, 10, 12) none: warned."""
+    out = check_start_sector(at("221", 2, 0), 3, "Terran Directorate")
+    assert kinds(out) == ["home_facing_out"] and out[0].legal and out[0].severity is Severity.WARNING
+    assert out[0].message == ("221 Procyon has no wormhole facing Inner (I), towards the centre: no Explore, Move or "
+                              "Influence can go that way from it. The rulebook's set-up (Rise of the Ancients p.12) "
+                              "asks, with 7-9 players, that at least one wormhole of a starting sector connect "
+                              "towards the centre; for 3 players it shows only the start positions")
+    assert out[0].fix == "rotate it 1 step clockwise so a wormhole faces the centre"
+    assert "Setup (starting sectors)" in out[0].section
+    assert check_start_sector(at("221", 2, 0, 1), 3, "Terran Directorate") == []
+    assert kinds(check_start_sector(at("221", 2, 0, 3), 4)) == ["home_facing_out"]
+    assert check_start_sector(at("221", 0, -2), 4) == []
+    assert check_start_sector(at("221", -2, 2, 1), 6) == []
+    assert kinds(check_start_sector(at("221", -2, 2, 2), 6)) == ["home_facing_out"]
+    assert check_start_sector(at("271", 2, 0), 4) == []  # an Ancient Homeworld is no player's home
+
+
 def test_an_influence_disc_beside_ancients_or_another_disc():
     g = Galaxy.of([at("001", 0, 0), at("104", 1, -1), at("271", 2, -2)])
     owners = {(1, -1): "Bob"}

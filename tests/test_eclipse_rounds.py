@@ -167,3 +167,30 @@ def test_a_holder_waiting_to_hand_on_a_marker_has_acted_and_acts_no_more():
     assert said == [[]] and r.first_waits and r.holders == ("P4",) and r.current == "P4"
     r2, verdicts = pass_turn(r, "P3")  # P3's pass again, waiting: no play, nothing changes
     assert kinds(verdicts) == ["passed_again"] and r2 == r
+
+
+def test_a_passed_players_turn_goes_by_when_the_next_player_acts():
+    """Eclipse, Action phase, Passing: after passing a player only reacts, on their own turns; the phase ends when
+    everyone has passed. A turn with no reaction goes by when the next player acts, so nobody passes twice.
+    Hand-worked: Ann and Bob pass (Cy's turn); Cy explores: Dee's turn; Dee researches: Ann's and Bob's turns come
+    first (each may react), then Cy's, so Cy acts in turn; then Bob reacts with a Build on his turn (Ann's goes by),
+    and Cy, whose turn follows Bob's, passes; Dee passes last: Combat, with no warning anywhere."""
+    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "pass"), ("Cy", "explore"), ("Dee", "research"))
+    assert all(v == [] for v in said)
+    assert (r.current, r.may_react, r.holders) == ("Cy", ("Ann", "Bob"), ("Ann", "Bob", "Cy"))
+    assert r.to_json()["turn"] == "Cy" and r.to_json()["may_react"] == ["Ann", "Bob"]
+    r, said = run(r, ("Bob", "build"), ("Cy", "pass"))
+    assert said == [[], []] and (r.current, r.may_react) == ("Dee", ())
+    r, said = run(r, ("Dee", "pass"))
+    assert said == [[]] and r.phase == "combat" and r.next_start == "Ann"
+
+
+def test_a_passed_player_reacting_after_the_turn_passed_them_is_out_of_turn():
+    """Eclipse, Action phase, Passing: reactions are taken on one's own turn. Ann passed; Bob, Cy and Dee act, and
+    Ann's turn comes round with Bob after her; Bob explores, so Ann's turn has gone by. Ann's Move then is out of turn
+    (a warning, recorded: the table decides) and the turn moves on from her to Bob."""
+    r, said = run(start(SEATS), ("Ann", "pass"), ("Bob", "explore"), ("Cy", "explore"), ("Dee", "explore"),
+                  ("Bob", "explore"))
+    assert all(v == [] for v in said) and (r.current, r.may_react) == ("Cy", ())
+    r, said = run(r, ("Ann", "move"))
+    assert said == [["out_of_turn"]] and r.current == "Bob" and r.moving == ("Ann",)

@@ -53,7 +53,12 @@ def test_rows_8_and_9_are_behind_their_constants_and_out_of_the_file():
     planta = PlayerPosition("Bob", "Planta", controlled_hexes=hexes("226", "201"))
     assert lines(score_player(draco))["Ancients on the board"] == 3 * DRACO_VP_PER_ANCIENT
     assert lines(score_player(planta))["Planta hexes"] == 2 * PLANTA_VP_PER_HEX
-    assert "UNCONFIRMED" in score_player(draco).lines[7].detail
+    # what players read states the rule and its source, with no note about how sure the source is
+    assert score_player(draco).lines[7].detail == (
+        "Descendants of Draco: 1 VP for each Ancient ship left on the board, not the Ancient Dreadnought nor an "
+        "Ancient Cruiser on an Ancient Homeworld (species board; Rise of the Ancients p.6)")
+    planta_line = next(line for line in score_player(planta).lines if line.category == "Planta hexes")
+    assert planta_line.detail == "Planta: 1 VP for each controlled hex, on top of its printed VP (species board)"
     assert "Ancients on the board" not in lines(score_player(PlayerPosition("Ann",
                                                                             "Descendants of Draco")))  # unknown count
     assert 8 not in FILE_ROWS and 9 not in FILE_ROWS

@@ -152,6 +152,22 @@ def sure_ids(cards: Sequence[dict], copies: dict[str, int] | None = None) -> lis
     return out
 
 
+def hexes_said(hexes: Sequence[dict]) -> list[str]:
+    """Each sector hex read (``hexes``: :meth:`vision.hexes.HexObservation.to_json` dicts with ``id``, ``axial``
+    ``[q, r]`` or None, ``rotation`` 0-5 or None, ``confidence`` 0-1) as the command prints it: its id, or "?" where
+    the reader gave none or one below :data:`CARD_SURE` (the camera's bar, as for cards), then where it lies and how
+    it is turned; ``--json`` keeps every id and confidence."""
+    out = []
+    for h in hexes:
+        said = str(h["id"]) if h["id"] and float(h["confidence"]) >= CARD_SURE else "?"
+        if h["axial"] is not None:
+            said = _("{hex} at [{q}, {r}]").format(hex=said, q=h["axial"][0], r=h["axial"][1])
+        if h["rotation"]:
+            said = _("{hex} turned {steps}").format(hex=said, steps=h["rotation"])
+        out.append(said)
+    return out
+
+
 def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror: str | None = None,
                    calibration_file: Path | None = None) -> int:
     """``companion read IMAGE... --cards DECK``: every card or tile on each image; bad images give exit 1.
@@ -164,7 +180,8 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
     A hex deck (``companion enroll cards DECK DIR --hexes``) reads Eclipse sector hexes with
     :func:`vision.hexes.read_hexes` instead: per image ``{"image", "cards": [], "hexes":
     [HexObservation.to_json()]}`` (``id``, ``corners`` (6, px), ``center_mm``, ``rotation`` 0-5,
-    ``rotation_deg``, ``axial`` ``[q, r]`` from the Galactic Center, ``zone``, ``confidence``).
+    ``rotation_deg``, ``axial`` ``[q, r]`` from the Galactic Center, ``zone``, ``confidence``). Without ``--json`` a
+    card or hex read below :data:`CARD_SURE` is printed "?" (:func:`sure_ids`, :func:`hexes_said`).
     ``--mirror`` is a card-reader option and is refused with a hex deck (exit 2). Without it the mirror is the
     one ``companion calibrate --deck`` kept for the deck with ``--calibration FILE``, else it is decided once, on
     the first image whose cards tell (:func:`vision.cards.decide_mirror`), and kept for the images after it;
@@ -219,14 +236,7 @@ def cmd_read_cards(images: Sequence[Path], deck_name: str, as_json: bool, mirror
 
     def describe(record: dict) -> str:
         if hexes:
-            found = []
-            for h in record["hexes"]:
-                said = str(h["id"] or "?")
-                if h["axial"] is not None:
-                    said = _("{hex} at [{q}, {r}]").format(hex=said, q=h["axial"][0], r=h["axial"][1])
-                if h["rotation"]:
-                    said = _("{hex} turned {steps}").format(hex=said, steps=h["rotation"])
-                found.append(said)
+            found = hexes_said(record["hexes"])
             return ngettext("{n} hex: {hexes}", "{n} hexes: {hexes}", len(found)).format(
                 n=len(found), hexes=", ".join(found) or _("none"))
         ids = [c if c is not None else "?" for c in sure_ids(record["cards"], copies)]

@@ -3,7 +3,8 @@
 Nine rounds of Action, Combat, Upkeep and Cleanup (Eclipse, Game round). In the Action phase each player, on
 their turn, reports the action they took on their phone (Explore with the sector laid, its position and rotation;
 Influence; Research with what it bought; Upgrade; Build; Move) or passes; after passing only a reaction (Upgrade,
-Build, Move) or another pass. The phase ends once everyone has passed; the first to pass starts the next round.
+Build, Move) on their own turns, and a turn with no reaction goes by when the next player acts. The phase ends
+once everyone has passed; the first to pass starts the next round.
 Next ends Combat, Upkeep and Cleanup. In Combat the combat helper says which dice hit and the damage: a player taps
 the ship type that fires and its target (computers and shields from the blueprints they reported), rolls, and the
 camera reads the dice (or the player taps the faces in). After round 9 every player enters their hidden end
@@ -25,7 +26,7 @@ from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, Tabl
 from companion.flows.eclipse_camera import ECLIPSE_CAMERA, colour_word
 from companion.flows.eclipse_map import refuse_taken_space
 from companion.flows.eclipse_position import position_payload, position_values
-from companion.flows.eclipse_turns import may_step, passed_out_of_turn, turn_closed_why
+from companion.flows.eclipse_turns import may_step, passed_already, turn_closed_why
 from companion.i18n import N_, Listing, Text, lazy, plural
 from rules import Event, Progress
 from rules.eclipse import ECLIPSE_GAME, events
@@ -256,10 +257,12 @@ class EclipseFlow(FlowBase):
                 (
                     _cell("from", Text("From hex [q, r]"), optional=True),
                     _cell("to", Text("To hex [q, r]"), optional=True),
+                    Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS),
                 ),
             ),
             Form("step", Text("Move: one more step (same Move)"), (  # a further step: no action of its own
-                _cell("from", Text("From hex [q, r]")), _cell("to", Text("To hex [q, r]")))),
+                _cell("from", Text("From hex [q, r]")), _cell("to", Text("To hex [q, r]")),
+                Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS))),
             Form("pass", Text("Pass"), ()),
             Form(
                 "relations",
@@ -304,6 +307,7 @@ class EclipseFlow(FlowBase):
                     _count("shields", Text("Shields (-)"), 9),
                     _count("hull", Text("Hull"), 9),
                     _count("initiative", Text("Initiative"), 12),
+                    _count("movement", Text("Movement (the drives' total)"), 9),
                     *(_count(f"{c}_cannons", CANNONS[c], 6) for c in DAMAGE),
                     *(_count(f"{c}_missiles", MISSILES[c], 6) for c in MISSILE_COLOURS),
                 ),
@@ -430,7 +434,7 @@ class EclipseFlow(FlowBase):
             out += [a for a in ACTIONS if a in REACTIONS] if passed else list(ACTIONS)
             if may_step(view, progress, player):  # one more step of the Move that is this player's latest action
                 out.append("step")
-            out += ["attack"] if passed_out_of_turn(view, progress, player) else ["pass", "attack"]
+            out += ["attack"] if passed_already(view, progress, player) else ["pass", "attack"]
             if view.get("modules", {}).get("alliances"):
                 out += ["alliance_found", "alliance_join", "alliance_leave"]
         elif stage == "combat":
@@ -495,9 +499,12 @@ class EclipseFlow(FlowBase):
             payload = {"action": "move"}
             if values.get("from"):
                 payload.update({"from": _at(values["from"]), "to": _at(values["to"])})
+            if values.get("ship"):
+                payload["ship"] = values["ship"]
             return "action_taken", payload
         if form == "step":
-            return "ship_moved", {"from": _at(values["from"]), "to": _at(values["to"])}
+            step = {"from": _at(values["from"]), "to": _at(values["to"])}
+            return "ship_moved", {**step, "ship": values["ship"]} if values.get("ship") else step
         if form == "pass":
             return "passed", {}
         if form == "relations":
@@ -611,6 +618,9 @@ class EclipseFlow(FlowBase):
                 )
             passed = view.get("passed") or []
             bits = [turn]
+            if view.get("may_react"):  # their turns come first; with no reaction they go by (Eclipse 1.2, Passing)
+                bits.append(Text("{players} passed and may react first (Upgrade, Build or Move)",
+                                 players=Listing(view["may_react"])))
             if passed:
                 bits.append(Text("passed: {players}; next round starts: {player}", players=Listing(passed),
                                  player=view.get("next_start_player")))
@@ -708,7 +718,7 @@ class EclipseFlow(FlowBase):
 def _blueprint(values: Mapping[str, Any]) -> dict[str, Any]:
     """The blueprint form's values as ``blueprint_set``'s payload."""
     out: dict[str, Any] = {"ship": values["ship"]}
-    for key in ("computers", "shields", "hull", "initiative"):
+    for key in ("computers", "shields", "hull", "initiative", "movement"):
         if values.get(key) is not None:
             out[key] = values[key]
     out["cannons"] = {c: values[f"{c}_cannons"] for c in DAMAGE if values.get(f"{c}_cannons")}

@@ -2,7 +2,8 @@
 is closed to a player (the flow sees only the engine's view; the rules are :mod:`rules.eclipse.rounds`').
 
 Eclipse 1.2, Action phase: on their turn a player takes one action or passes; after passing, only a reaction (Upgrade,
-Build or Move) or another pass, on their own turns (Passing). A Move is several ship activations, each moving one ship
+Build or Move) on their own turns, and such a turn with no reaction goes by when the next player acts (Passing), so a
+passed player's phone offers no second pass. A Move is several ship activations, each moving one ship
 as far as its drives allow (Move action; Rise of the Ancients p.4, Ship activation), so its further steps belong to
 the Move that is the player's latest action (the view's ``moving``).
 """
@@ -17,23 +18,24 @@ from rules import Progress
 from rules.eclipse.rounds import ACTIONS, REACTIONS, holders_now
 from rules.eclipse.words import ACTION_WORDS
 
-__all__ = ["holders", "may_step", "passed_out_of_turn", "turn_closed_why"]
+__all__ = ["holders", "may_step", "passed_already", "turn_closed_why"]
 
 
 def holders(view: Mapping[str, Any]) -> list[str]:
-    """The players who may act now in the Action phase: the turn's player, or the marker holders but one who waits to
-    hand the marker on (:attr:`rules.eclipse.rounds.Rounds.holders`)."""
+    """The players who may act now in the Action phase: the passed players who may react before the turn's player
+    (the view's ``may_react``) and the turn's player, or the marker holders but one who waits to hand the marker on
+    (:attr:`rules.eclipse.rounds.Rounds.holders`)."""
     markers = view.get("markers")
     if markers:
         return [markers[which] for which in ("first", "second") if not markers.get(f"{which}_waits")]
-    return [view["turn"]] if view.get("turn") else []
+    return [*(view.get("may_react") or ()), view["turn"]] if view.get("turn") else []
 
 
-def passed_out_of_turn(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
-    """Whether ``player`` has passed this Action phase and it is not their turn: a pass then changes nothing (Eclipse
-    1.2, Passing: after passing only reactions, on one's own turns; :func:`rules.eclipse.rounds.passed_again`)."""
-    return (progress.stage == "action" and player in (view.get("passed") or ())
-            and player not in holders(view))
+def passed_already(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
+    """Whether ``player`` has passed this Action phase: a second pass is not needed (Eclipse 1.2, Passing: after
+    passing only reactions, on one's own turns, and a turn with no reaction goes by when the next player acts;
+    :func:`rules.eclipse.rounds.passed_again`), so the phone does not offer one."""
+    return progress.stage == "action" and player in (view.get("passed") or ())
 
 
 def may_step(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
@@ -45,7 +47,7 @@ def may_step(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
 def turn_closed_why(form: str, view: Mapping[str, Any], progress: Progress, player: str) -> str | None:
     """Why the Action phase closes ``form`` (a form id) to ``player``, in the rules' words, or None when it does not
     say: Explore, Influence or Research after passing (only reactions are left: Eclipse 1.2, Passing); one more step
-    of a Move without that Move (:func:`may_step`); a pass by a player who has passed, out of turn."""
+    of a Move without that Move (:func:`may_step`); a second pass by a player who has passed."""
     if progress.stage != "action":
         return None
     if form in ACTIONS and form not in REACTIONS and player in (view.get("passed") or ()):
@@ -59,9 +61,10 @@ def turn_closed_why(form: str, view: Mapping[str, Any], progress: Progress, play
         return Text("{player} has no Move under way: one more step belongs to the Move that is {player}'s latest "
                     "action (Move action: each activation moves one ship as far as its drives allow); report the Move "
                     "first", player=player)
-    if form == "pass" and passed_out_of_turn(view, progress, player):
+    if form == "pass" and passed_already(view, progress, player):
         now = (holders_now(holders(view)) if view.get("markers")
                else Text("it is {player}'s turn", player=view.get("turn")))
-        return Text("{player} has already passed this round: after passing, a player only reacts on their own turns, "
-                    "and passes again only to let such a turn go ({now})", player=player, now=now)
+        return Text("{player} has already passed this round: after passing, a player only reacts (Upgrade, Build or "
+                    "Move) on their own turns, and a turn with no reaction goes by when the next player acts ({now})",
+                    player=player, now=now)
     return None

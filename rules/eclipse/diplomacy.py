@@ -48,8 +48,8 @@ AMBASSADOR_TILES = N_("Diplomacy: one Ambassador tile given at each relation; 3 
 ALLIANCE_MIN_PLAYERS = 4
 """Alliances are not used with 2 or 3 players (Rise of the Ancients p.10)."""
 
-DIPLOMACY = N_("Diplomacy (Ambassadors and the Traitor card); not used with 2-3 players "
-               "(unconfirmed for the first edition)")
+DIPLOMACY = N_("Diplomacy (Ambassadors and the Traitor card), with 4 or more players")
+# the player count: first-edition play as players report it and Second Dawn's rule (DIPLOMACY_MIN_PLAYERS)
 ALLIANCES = N_("Rise of the Ancients p.10-11 Alliances")
 NEIGHBOURS = N_("Diplomacy (a player whose controlled hex is next to yours); Rise of the Ancients p.8 "
                 "(through Warp Portals)")

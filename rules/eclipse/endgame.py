@@ -120,9 +120,12 @@ ROW_SOURCES = {
             "count)", page=4),
     7: Text("Traitor card; the {species} lose nothing (Rise of the Ancients p.{page})", species="Rho Indi Syndicate",
             page=15),
-    8: Text("{species}: Ancients left on the board (Second Dawn's rule; UNCONFIRMED for the first edition)",
-            species="Descendants of Draco"),
-    9: Text("{species}: controlled hexes (Second Dawn's rule; UNCONFIRMED for the first edition)", species="Planta"),
+    # rows 8 and 9: the species boards' rules as Second Dawn prints them; no first-edition text of them was found
+    # (Rise of the Ancients p.6-7 names the Ancients that give Draco nothing, so the row itself is first edition)
+    8: Text("{species}: 1 VP for each Ancient ship left on the board, not the Ancient Dreadnought nor an Ancient "
+            "Cruiser on an Ancient Homeworld (species board; Rise of the Ancients p.{page})",
+            species="Descendants of Draco", page=6),
+    9: Text("{species}: 1 VP for each controlled hex, on top of its printed VP (species board)", species="Planta"),
     10: Text("{ships} destroyed (Rise of the Ancients p.{page})", ships=Text("Ancient Cruisers"), page=6),
     11: Text("{ships} destroyed (Rise of the Ancients p.{page})", ships=Text("Ancient Dreadnought"), page=6),
     12: Text("{tile} (Rise of the Ancients p.{page})", tile=component_word("Ancient Monument"), page=5),

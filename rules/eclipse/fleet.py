@@ -50,6 +50,8 @@ class Blueprint:
         initiative: initiative (drives, computers and the printed bonus).
         cannons: dice per volley by colour (``{"yellow": 1}``: one Ion Cannon).
         missiles: missile dice by colour.
+        movement: the Movement value, the drives' total (Nuclear Drive 1, Fusion 2, Tachyon 3), hexes per activation
+            of a Move (:mod:`rules.eclipse.drives`); None when not reported (nothing is counted against it).
     """
 
     computers: int = 0
@@ -58,11 +60,13 @@ class Blueprint:
     initiative: int = 0
     cannons: Mapping[str, int] = field(default_factory=dict)
     missiles: Mapping[str, int] = field(default_factory=dict)
+    movement: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"computers", "shields", "hull", "initiative", "cannons": {colour: n}, "missiles": {colour: n}}``."""
+        """``{"computers", "shields", "hull", "initiative", "cannons": {colour: n}, "missiles": {colour: n},
+        "movement": n or null}``."""
         return {"computers": self.computers, "shields": self.shields, "hull": self.hull, "initiative": self.initiative,
-                "cannons": dict(self.cannons), "missiles": dict(self.missiles)}
+                "cannons": dict(self.cannons), "missiles": dict(self.missiles), "movement": self.movement}
 
 
 def hit_on(computers: int, shields: int) -> int:
@@ -107,14 +111,14 @@ def _small(ctx: EventContext, key: str) -> int | None:
 
 def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
     """``{"ship", "computers"?, "shields"?, "hull"?, "initiative"?, "cannons"?: {colour: n},
-    "missiles"?: {colour: n}}``: the player's blueprint of that ship type as it is now (after an Upgrade); what is
-    left out is 0."""
+    "missiles"?: {colour: n}, "movement"?}``: the player's blueprint of that ship type as it is now (after an
+    Upgrade); what is left out is 0, but a Movement left out is not known (a Move's hexes are then not counted)."""
     name = ctx.player()
     ship = _ship(ctx, "ship")
     blueprint = Blueprint(computers=_small(ctx, "computers") or 0, shields=_small(ctx, "shields") or 0,
                           hull=_small(ctx, "hull") or 0, initiative=_small(ctx, "initiative") or 0,
                           cannons=_dice_counts(ctx, "cannons", tuple(combat.DAMAGE)),
-                          missiles=_dice_counts(ctx, "missiles", MISSILE_COLOURS))
+                          missiles=_dice_counts(ctx, "missiles", MISSILE_COLOURS), movement=_small(ctx, "movement"))
     return replace(state, blueprints={**state.blueprints, (name, ship): blueprint})
 
 

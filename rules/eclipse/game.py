@@ -116,8 +116,9 @@ INFO = GameInfo(
                          "p.9)")),
         Option("last_round_upkeep", "bool", default=rounds.LAST_ROUND_UPKEEP,
                label=Text("round 9's Upkeep and Cleanup"),
-               help=Text("play Upkeep and Cleanup of round 9 before scoring; they change only the resources that break "
-                    "ties (unconfirmed for the first edition)")),
+               # whether round 9 plays them is not in a stored first-edition text (rounds.LAST_ROUND_UPKEEP)
+               help=Text("play Upkeep and Cleanup of round 9 before scoring; they change no VP, only the resources "
+                         "that break a tie (End of the game)")),
         # the flow's (companion.flows.eclipse): a game played on the box is scored when the table says so
         # (``game_ended``) once every final position is in, not on the last one entered; off for logs before it
         Option("confirm_scores", "bool", default=False, offered=False,
@@ -237,6 +238,9 @@ class EclipseGame(GameBase):
             raise ctx.bad(f"'action' must be one of {', '.join(rounds.ACTIONS)}, got {action!r}")
         on_map = self._on_map(action, ctx)
         state = _rounds_play(state, ctx, name, rounds.act, action)
+        if action == "move" and on_map is None:  # a Move with no hexes yet: its ship's first step starts the count
+            state = replace(state, activations={**state.activations,
+                                                name: map_events.move_started(ctx)})
         if on_map is not None:
             state = on_map(self, state, ctx)
         tech = ctx.get("tech", None, str)

@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core import WHOLE_TABLE
-from rules.eclipse.data import UnknownSector, catalogue
+from rules.eclipse import drives
+from rules.eclipse.data import SHIP_TYPES, UnknownSector, catalogue
 from rules.eclipse.events import SHIP_MOVED, cell, optional_cell
 from rules.eclipse.galaxy import Cell, PlacedHex, edge_between
 from rules.eclipse.mapcheck import wormhole_generator
@@ -27,7 +28,7 @@ from rules.eclipse.placement import (
     check_start_sector,
     check_structure,
 )
-from rules.eclipse.rounds import step_verdicts
+from rules.eclipse.rounds import may_step, step_verdicts
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS, component_word
@@ -230,20 +231,43 @@ def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> Ecli
                    discs_over_ancients={c: o for c, o in state.discs_over_ancients.items() if c != at})
 
 
+def _ship_named(ctx: EventContext) -> str | None:
+    """The ship type a Move or step names (``"ship"``, any case), or None; another name is a bad event."""
+    ship = ctx.get("ship", None, str)
+    if ship is None:
+        return None
+    match = next((s for s in SHIP_TYPES if s.casefold() == ship.strip().casefold()), None)
+    if match is None:
+        raise ctx.bad(f"'ship' must be one of {', '.join(SHIP_TYPES)}, got {ship!r}")
+    return match
+
+
+def move_started(ctx: EventContext) -> drives.Activation:
+    """A Move reported without hexes: an activation of the ship type it names (if any) with no step yet."""
+    return drives.Activation(_ship_named(ctx))
+
+
 def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
     """One ship's step from hex to hex (Move action): adjacent through a wormhole or between portal hexes. Reported on
     its own (``ship_moved``, one more step of a Move), it belongs to the Move its player took as their latest action
     (:func:`rules.eclipse.rounds.step_verdicts`: Move action; Rise of the Ancients p.4, Ship activation); one
-    without it is recorded with a ``step_without_move`` finding. Whether the ship has drives enough is not checked: a
-    step does not say which ship moves, and the blueprints the players report carry no drives."""
+    without it is recorded with a ``step_without_move`` finding. The ship's hexes in one activation are counted
+    against its Movement (:func:`rules.eclipse.drives.step`: ``"ship"`` names its type; a blueprint reported with its
+    Movement gives the value; a Starbase never moves); the step is recorded whatever the verdict (the table decides).
+    """
     name = ctx.player()
     frm, to = cell(ctx, "from"), cell(ctx, "to")
     if frm == to:
         raise ctx.bad("'from' and 'to' are the same hex")
-    if ctx.event.kind == SHIP_MOVED:
+    ship = _ship_named(ctx)
+    further = ctx.event.kind == SHIP_MOVED
+    if further:
         _add(ctx, step_verdicts(state.rounds, name), player=name, at=to)
     _add(ctx, _link(state, frm, to, name, "move"), player=name, at=to)
-    return state
+    now, verdicts = drives.step(state.activations.get(name) if further else None, frm, to, ship=ship, player=name,
+                                blueprints=state.blueprints, same_move=further and may_step(state.rounds, name))
+    _add(ctx, verdicts, player=name, at=to)
+    return replace(state, activations={**state.activations, name: now})
 
 
 def ancients_destroyed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:

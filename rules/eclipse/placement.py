@@ -289,10 +289,14 @@ def home_ring(players: int) -> int:
 
 
 def check_start_sector(placed: PlacedHex, players: int, species: str | None = None) -> list[Verdict]:
-    """A start-position tile at setup: its ring for the player count, the species it belongs to, and with
-    7-9 players its orientation (at least one of its wormholes faces a Middle (II) space, Rise of the
-    Ancients p.12). Ancient Homeworlds fill the empty start positions with fewer than 6 players (p.6; the
-    9-player layout for 7-8 players, p.12). Empty list: no objection (a tile that is no start tile gets none).
+    """A start-position tile at setup: its ring for the player count, the species it belongs to, and its
+    orientation. With 7-9 players at least one of its wormholes must face a Middle (II) space (Rise of the Ancients
+    p.12, set-up: any orientation, as long as one wormhole connects to a Middle hex): ``starting_sector``, illegal.
+    With 2-6 players the rulebook shows only the start positions (no orientation is stated); a starting sector with
+    no wormhole towards the next ring in (Inner (I) from a ring II position) gets ``home_facing_out``, a warning:
+    nothing can be explored, moved or influenced from it towards the centre. Ancient Homeworlds fill the empty start
+    positions with fewer than 6 players (p.6; the 9-player layout for 7-8 players, p.12). Empty list: no objection
+    (a tile that is no start tile gets none).
     """
     sector, cell = placed.sector, placed.cell
     out: list[Verdict] = []
@@ -321,7 +325,32 @@ def check_start_sector(placed: PlacedHex, players: int, species: str | None = No
                                Text("{sector}: no wormhole faces a Middle (II) space; with 7-9 players at least one "
                                     "must", sector=sector.label),
                                Text("rotate it so a wormhole faces the Middle ring")))
+    elif sector.kind == "starting_sector" and ring(*cell) >= 1 and not _faces_inwards(placed):
+        out.append(Verdict("home_facing_out", True, SETUP,
+                           Text("{sector} has no wormhole facing {stack}, towards the centre: no Explore, Move or "
+                                "Influence can go that way from it. The rulebook's set-up (Rise of the Ancients p.12) "
+                                "asks, with 7-9 players, that at least one wormhole of a starting sector connect "
+                                "towards the centre; for {players} players it shows only the start positions",
+                                sector=sector.label, stack=RING_NAMES.get(ring(*cell) - 1, ring(*cell) - 1),
+                                players=players),
+                           _inward_fix(placed), warning=True))
     return out
+
+
+def _faces_inwards(placed: PlacedHex) -> bool:
+    """Whether one of ``placed``'s wormholes faces a space one ring nearer the Galactic Center."""
+    inner = ring(*placed.cell) - 1
+    return any(ring(*neighbour(placed.cell, e)) == inner for e in placed.wormholes)
+
+
+def _inward_fix(placed: PlacedHex) -> str:
+    """"rotate it N steps clockwise so a wormhole faces the centre", for the fewest steps (a starting sector has
+    wormholes on four of its six edges, so some turn always does)."""
+    for n in range(1, 6):
+        if _faces_inwards(PlacedHex(placed.sector, placed.cell, (placed.rotation + n) % 6)):
+            return plural("rotate it {n} step clockwise so a wormhole faces the centre",
+                          "rotate it {n} steps clockwise so a wormhole faces the centre", n)
+    return Text("lay another starting sector's face, with a wormhole towards the centre")
 
 
 def check_influence_target(galaxy: Galaxy, cell: Cell, player: str, *, owners: Mapping[Cell, str],

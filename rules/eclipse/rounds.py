@@ -7,7 +7,8 @@ The rules followed (Eclipse, Game round; Rise of the Ancients p.9, p.12-13):
 - Action phase: the start player acts first, then play goes clockwise. On a turn a player takes one action
   (Explore, Influence, Research, Upgrade, Build, Move; the same one again later is allowed) or passes. A
   player who has passed still gets turns, and may then only take a reaction (a weaker Upgrade, Build or
-  Move) or pass again. The phase ends when every player has passed.
+  Move). The phase ends when every player has passed. A passed player's turn with no reaction goes by when the
+  next player acts (:attr:`Rounds.holders`): nobody passes twice in a round.
 - The first player to pass is the start player of the next round (:data:`FIRST_TO_PASS_STARTS_NEXT`).
 - Turn Order card (variant, p.9): the second player to pass takes it and, at the end of Cleanup, chooses
   clockwise or counter-clockwise play for the next round.
@@ -137,19 +138,39 @@ class Rounds:
         if self.phase != "action":
             return None
         if not self.simultaneous:
-            return self.seats[self.turn]
+            return self.seats[self._chain()[-1]]
         return self.seats[self.second if self.first_waits and not self.second_waits else self.first]
+
+    def _chain(self) -> list[int]:
+        """Normal play: the seats from the turn's seat, in play order, up to and including the first player who has
+        not passed (Eclipse, Action phase, Passing: the passed players on the way may react on their turns; a turn
+        with no reaction goes by when a later one acts). Just the turn's seat when nobody on the way has passed."""
+        seat, out = self.turn, [self.turn]
+        while self.seats[seat] in self.passed and len(out) < len(self.seats):
+            seat = _step(self, seat)
+            out.append(seat)
+        return out
+
+    @property
+    def may_react(self) -> tuple[str, ...]:
+        """Normal play, Action phase: the players who have passed and whose turn comes before :attr:`current`'s; each
+        may react now (Upgrade, Build or Move) or let the turn go by (:attr:`holders`)."""
+        if self.phase != "action" or self.simultaneous:
+            return ()
+        return tuple(self.seats[s] for s in self._chain() if self.seats[s] in self.passed)
 
     @property
     def holders(self) -> tuple[str, ...]:
-        """The players who may act now: the turn's player, or the marker holders (simultaneous play) but one who has
-        acted and waits to hand the marker on (Rise of the Ancients p.13: the next player still holds the other)."""
+        """The players who may act now: the turn's player with the passed players whose turns come first (normal play:
+        :attr:`may_react`, then :attr:`current`; Eclipse, Action phase, Passing), or the marker holders (simultaneous
+        play) but one who has acted and waits to hand the marker on (Rise of the Ancients p.13: the next player still
+        holds the other)."""
         if self.phase != "action":
             return ()
         if self.simultaneous:
             return tuple(self.seats[seat] for seat, waits in ((self.first, self.first_waits),
                                                                (self.second, self.second_waits)) if not waits)
-        return (self.seats[self.turn],)
+        return tuple(self.seats[s] for s in self._chain())
 
     @property
     def waiting(self) -> tuple[str, ...]:
@@ -164,15 +185,17 @@ class Rounds:
         return self.passed[0] if self.passed and FIRST_TO_PASS_STARTS_NEXT else self.seats[self.start]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"round", "phase", "start_player", "turn", "direction", "passed", "next_start_player",
-        "turn_order_card", "markers", "moving"}`` (``markers`` null without simultaneous play; ``moving``: the
-        players whose Move is their latest action, in the order they moved)."""
+        """``{"round", "phase", "start_player", "turn", "may_react", "direction", "passed", "next_start_player",
+        "turn_order_card", "markers", "moving"}`` (``turn``: :attr:`current`; ``may_react``: :attr:`may_react`;
+        ``markers`` null without simultaneous play; ``moving``: the players whose Move is their latest action, in the
+        order they moved)."""
         markers = None
         if self.simultaneous:
             markers = {"first": self.seats[self.first], "second": self.seats[self.second],
                        "first_waits": self.first_waits, "second_waits": self.second_waits}
         return {"round": self.round, "phase": self.phase, "start_player": self.seats[self.start],
-                "turn": self.current, "direction": "clockwise" if self.clockwise else "counter-clockwise",
+                "turn": self.current, "may_react": list(self.may_react),
+                "direction": "clockwise" if self.clockwise else "counter-clockwise",
                 "passed": list(self.passed), "next_start_player": self.next_start,
                 "turn_order_card": self.card_holder, "markers": markers, "moving": list(self.moving)}
 
@@ -319,7 +342,8 @@ def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
     if player in r.passed and action not in REACTIONS:
         verdicts.append(Verdict("reaction_only", False, TURNS,
             Text("{player} has passed: only a reaction (Upgrade, Build or Move) is allowed, not {action}",
-                 player=player, action=ACTION_WORDS.get(action, action)), Text("take it back; pass again or react")))
+                 player=player, action=ACTION_WORDS.get(action, action)),
+            Text("take it back; react instead, or let the turn go by")))
     if r.simultaneous and action == "research" and r.seats.index(player) != r.first:
         verdicts.append(Verdict("research_first_marker", False, SIMULTANEOUS,
                                 Text("{player} researches without the First Action marker; only its holder may "
@@ -330,8 +354,9 @@ def act(r: Rounds, player: str, action: str) -> tuple[Rounds, list[Verdict]]:
 
 def passed_again(r: Rounds, player: str) -> Verdict | None:
     """The verdict on a pass by ``player`` who has already passed this round, when it is not their turn: it changes
-    nothing (Eclipse, Action phase, Passing: after passing a player only takes reactions, on their own turns, and a
-    pass then lets such a turn go), so it is no play; None when the pass is one (not passed yet, or their turn)."""
+    nothing (Eclipse, Action phase, Passing: after passing a player only takes reactions, on their own turns, and such
+    a turn with no reaction goes by when the next player acts), so it is no play; None when the pass is one (not
+    passed yet, or their turn: it lets that turn go)."""
     if r.phase != "action" or player not in r.passed or player in r.holders or player not in r.seats:
         return None
     if r.simultaneous:
@@ -339,16 +364,17 @@ def passed_again(r: Rounds, player: str) -> Verdict | None:
     else:
         now = Text("it is {player}'s turn", player=r.current)
     return Verdict("passed_again", False, TURNS,
-                   Text("{player} has already passed this round: after passing, a player only reacts on their own "
-                        "turns, and passes again only to let such a turn go ({now})", player=player, now=now),
+                   Text("{player} has already passed this round: after passing, a player only reacts (Upgrade, "
+                        "Build or Move) on their own turns, and a turn with no reaction goes by when the next player "
+                        "acts ({now})", player=player, now=now),
                    Text("nothing to record: the turn stays where it is"))
 
 
 def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
-    """``player`` passes (or, having passed, lets their turn go without a reaction). The first to pass becomes
-    the next start player; with the Turn Order card the second takes the card; once everyone has passed the
-    Combat phase begins. A pass by a player who has passed, out of turn, changes nothing (:func:`passed_again`:
-    the turn stays with whoever has it; it used to move on from the passer, taking the turn from its player)."""
+    """``player`` passes (or, having passed, lets their turn go without a reaction; not needed: the next player's
+    action lets it go too, :attr:`Rounds.holders`). The first to pass becomes the next start player; with the Turn
+    Order card the second takes the card; once everyone has passed the Combat phase begins. A pass by a player who has
+    passed, out of turn, changes nothing (:func:`passed_again`: the turn stays with whoever has it)."""
     again = passed_again(r, player)
     if again is not None:
         return r, [again]

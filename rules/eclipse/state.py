@@ -97,6 +97,8 @@ class EclipseState:
         aim: the volley aimed and not rolled yet (``volley_aimed``: who fires what at whom, the computers and
             shields that count, the dice to roll), or None.
         blueprints: ``(player, ship type)`` -> the :class:`rules.eclipse.fleet.Blueprint` reported.
+        activations: player -> the :class:`rules.eclipse.drives.Activation` of their Move under way (one ship's
+            hexes, counted against its Movement).
         ended: the table stopped waiting for reports (``game_ended``: Next).
         hidden_worlds: the Hidden Worlds variant is played (Rise of the Ancients p.9).
         confirm_scores: the game is over only once the table ends it (``game_ended``), every final position in
@@ -117,6 +119,7 @@ class EclipseState:
     volley: Mapping[str, Any] | None = None
     aim: Mapping[str, Any] | None = None
     blueprints: Mapping[tuple[str, str], Any] = field(default_factory=dict)
+    activations: Mapping[str, Any] = field(default_factory=dict)
     ended: bool = False
     hidden_worlds: bool = False
     confirm_scores: bool = False
