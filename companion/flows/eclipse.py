@@ -377,15 +377,24 @@ class EclipseFlow(FlowBase):
     def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """An attack on a player you have relations with (Eclipse, Diplomacy: who attacks a player they exchanged
         Ambassadors with returns them and takes the Traitor card) offers only those players, in seat order; with
-        none, the form says so instead of a list. ``{}`` where relations are not used (2 or 3 players)."""
+        none, the form says so instead of a list. New relations offer only the players you have none with yet (one
+        pair of Ambassadors a pair of players: the two players' phones both reporting one relation recorded it twice,
+        with an error). ``{}`` where relations are not used (2 or 3 players)."""
         if not _diplomacy(view):
             return {}
         mine = next((p.get("relations") or () for p in view.get("players") or () if p.get("name") == player), ())
         seats = [p["name"] for p in view.get("players") or () if p.get("name") in mine]
+        free = [p["name"] for p in view.get("players") or () if p.get("name") not in (*mine, player)]
         return {"attack": {"with": {
             "choices": seats,
             "none": Text("you have diplomatic relations with no one yet: only an attack on a player you exchanged "
                          "Ambassadors with is reported here"),
+        }}, "relations": {"with": {
+            "choices": free,
+            "none": Text("you have diplomatic relations with every other player already"),
+            "why": {other: Text("you already have diplomatic relations with {other}: a relation is recorded once, "
+                                "whichever of the two reports it (Eclipse 1.2, Diplomacy: one pair of Ambassadors a "
+                                "pair of players)", other=other) for other in seats},
         }}}
 
     def columns_now(self, view: Mapping[str, Any]) -> tuple[Column, ...]:
