@@ -499,3 +499,49 @@ def test_the_greek_undo_button_says_what_it_does_on_two_lines_at_most(browser, h
     finally:
         context.close()
         server.shutdown()
+
+
+def test_a_passed_players_phone_offers_reactions_and_no_second_pass(browser, hub, tmp_path):  # noqa: F811
+    """Eclipse 1.2, Passing: after passing a player only reacts (Upgrade, Build or Move) on their own turns; a turn
+    with no reaction goes by when the next player acts. Réka's Hungarian phone at 360 px: once she has passed it
+    offers the three reactions and no Pass (before, each time round she had to tap Pass again or the next player was
+    "out of turn"), and when her turn comes before Ann's the table note says she may react first; Ann acts and
+    the game goes on with no warning. Réka's relations form no longer offers Ann once they have relations (Eclipse
+    1.2, Diplomacy: one pair of Ambassadors a pair of players)."""
+    from playwright.sync_api import expect
+
+    from tests.browser_pages import joined_page
+
+    def table(player: str, form: str, values: dict) -> None:  # another phone's report, through the box's loop
+        answer = hub.request("report", origin="cli", timeout=5, player=player, form=form, values=values)
+        assert answer is not None and answer["status"] == 200, answer
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", "Ann,Réka,Cy,Dee",
+                             species=["Terran Directorate", "Orion Hegemony", "Planta", "Mechanema"]) as flow:
+            with joined_page(browser, server, hub, locale="hu-HU") as (page, errors):
+                page.locator("#seats button", has_text="Réka").click()
+                expect(page.locator("#me")).to_have_text("Réka")
+                table("Ann", "upgrade", {})
+                report(page, "pass")
+                expect(page.locator("#report-result")).to_contain_text("Réka: Passz")
+                offered = page.locator("#form-pick option")
+                expect(offered.filter(has_text="Passz")).to_have_count(0)
+                for reaction in ("Fejlesztés", "Építés", "Mozgás"):
+                    expect(offered.filter(has_text=reaction).first).to_be_attached()
+                table("Cy", "upgrade", {})
+                table("Dee", "upgrade", {})
+                table("Ann", "upgrade", {})  # Réka's turn: she may react, or it goes by when Cy acts
+                expect(page.locator("#note")).to_contain_text(
+                    "passzolás után először reagálhat: Réka (Fejlesztés, Építés vagy Mozgás)")
+                table("Cy", "upgrade", {})
+                assert not [f for f in flow.view()["findings"] if f["severity"] != "info"]
+                table("Ann", "relations", {"with": "Réka"})
+                page.locator("#form-pick").select_option("relations")
+                expect(page.locator("#fields select").first.locator("option")).to_have_text(
+                    ["válassz…", "Cy", "Dee"])
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                assert not errors, errors
+    finally:
+        server.shutdown()

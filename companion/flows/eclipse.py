@@ -364,7 +364,7 @@ class EclipseFlow(FlowBase):
 
     def open_forms(self, view: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
         """Round 1's Action phase: the starting sectors laid at setup. Action phase: the six actions and Pass (after
-        passing: the reactions Upgrade, Build, Move, and Pass),
+        passing: the reactions Upgrade, Build and Move; no second Pass, Eclipse 1.2 Passing),
         diplomacy and alliances; Combat: the combat helper, Ancients destroyed, attacks; Cleanup: the Turn Order
         card's holder chooses, Hives roll; while reporting: the private end position. Blueprints, tiles laid and
         discs placed or taken back in every phase. With 2 or 3 players no diplomatic relations, so neither can a
