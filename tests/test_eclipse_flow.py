@@ -595,29 +595,6 @@ def test_an_attack_on_a_player_outside_your_relations_is_refused_with_the_rule(s
     assert flow.session.last_seq == before + 1
 
 
-def test_a_relation_both_players_report_is_recorded_once(store):
-    """Eclipse 1.2, Diplomacy: two players exchange one pair of Ambassadors. At a table both phones report it: the
-    second report was recorded too, with the error "Ann and Cy already have relations". The relations form now offers
-    only the players you have none with; the second report is refused naming the rule, in each language, and nothing
-    more is recorded."""
-    from companion import i18n
-
-    flow = start(store, "Ann,Bob,Cy,Dee")
-    assert flow.view()["choices_now"]["Cy"]["relations"]["with"]["choices"] == ["Ann", "Bob", "Dee"]
-    flow.report("Ann", "relations", {"with": "Cy"})
-    assert flow.view()["choices_now"]["Cy"]["relations"]["with"]["choices"] == ["Bob", "Dee"]
-    assert flow.view()["choices_now"]["Ann"]["relations"]["with"]["choices"] == ["Bob", "Dee"]
-    before = flow.session.last_seq
-    with pytest.raises(BadEntry) as refused:
-        flow.report("Cy", "relations", {"with": "Ann"})
-    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
-    assert said["en"] == ("you already have diplomatic relations with Ann: a relation is recorded once, whichever of "
-                          "the two reports it (Eclipse 1.2, Diplomacy: one pair of Ambassadors a pair of players)")
-    assert all("Ann" in s and "Eclipse 1.2" in s and s != said["en"] for lang, s in said.items() if lang != "en")
-    assert flow.session.last_seq == before
-    assert not [f for f in flow.view()["findings"] if f["severity"] != "info"]
-
-
 def test_the_players_rows_show_ambassadors_and_alliances_only_where_they_are_played(store):
     """A 2-player table's rows read 'Ambassadors 0' and 'Alliance –' for rules it does not play (relations are used
     with 4 or more players, Eclipse 1.2 Diplomacy; alliances only with their module, Rise of the Ancients p.10-11),
