@@ -185,3 +185,23 @@ def test_the_score_file_refuses_more_tiles_of_a_value_than_the_bag():
     nine["players"][8]["reputation"] = [2, 4, 4]  # 8 > 7
     with pytest.raises(ScoreInputError, match=r"players\[8\]\.reputation: brings the reputation tiles of 4 VP to 8"):
         final_scores(nine)
+
+
+def test_rows_nobody_can_score_without_diplomacy_are_left_out():
+    """Diplomacy (Ambassadors and the Traitor card) is played with 4 or more players: a 3-player table's score read
+    "Ambassadors 0" and "Traitor 0" for every player. Hand-worked, 3 players: Ann reputation 3 + 2 and 221 Procyon
+    (3 VP) = 8; Bob 226 61 Cygni (3) as Planta (+1) = 4; Cy nothing = 0: no Ambassadors or Traitor rows. With a
+    4th player the rows are there (0 each), and a 3-player position that holds a Traitor (a score file may) keeps
+    them, so no VP is hidden."""
+    from rules.eclipse.endgame import Position
+
+    three = (PlayerPosition("Ann", "Terran Directorate", reputation=(3, 2), controlled_hexes=hexes("221")),
+             PlayerPosition("Bob", "Planta", controlled_hexes=hexes("226")),
+             PlayerPosition("Cy", "Orion Hegemony"))
+    scored = endgame.score_position(Position(three))
+    assert [b.total for b in scored] == [8, 4, 0]
+    assert all({"ambassadors", "traitor"}.isdisjoint(lines(b)) for b in scored)
+    four = endgame.score_position(Position((*three, PlayerPosition("Dee", "Mechanema"))))
+    assert all(lines(b)["ambassadors"] == 0 and lines(b)["traitor"] == 0 for b in four)
+    kept = endgame.score_position(Position((*three[:2], PlayerPosition("Cy", "Orion Hegemony", traitor=True))))
+    assert lines(kept[2])["traitor"] == -2 and lines(kept[0])["ambassadors"] == 0

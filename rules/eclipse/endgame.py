@@ -282,7 +282,14 @@ def score_player(p: PlayerPosition, ancient_orbital_hex: Sector | None = None, *
 
 
 def score_position(position: Position, rows: frozenset[int] | None = None) -> list[ScoreBreakdown]:
-    """Every player's breakdown, in the position's order (see :func:`score_player`)."""
+    """Every player's breakdown, in the position's order (see :func:`score_player`). With fewer players than
+    diplomatic relations need (:data:`rules.eclipse.diplomacy.DIPLOMACY_MIN_PLAYERS`) rows 2 (Ambassadors) and 7
+    (Traitor) are left out, as nobody can score them, unless a player's position holds one (a score file may)."""
+    from rules.eclipse.diplomacy import DIPLOMACY_MIN_PLAYERS  # diplomacy -> state -> endgame: imported here
+
+    if len(position.players) < DIPLOMACY_MIN_PLAYERS and not any(p.ambassadors_received or p.traitor
+                                                                 for p in position.players):
+        rows = (rows if rows is not None else frozenset(n for n, _ in ROWS)) - {2, 7}
     return [score_player(p, position.ancient_orbital_hex, rise=position.rise_of_the_ancients, rows=rows)
             for p in position.players]
 
