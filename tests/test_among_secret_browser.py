@@ -11,10 +11,13 @@ Never downloads a browser: uses /usr/bin/chromium, and skips with the reason whe
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import pytest
 
 from companion import i18n
 from companion.web import create_app, serve
+from tests.browser_pages import PHONE_360, joined_page
 from tests.test_phone_browser import TIMEOUT_MS, browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
@@ -42,13 +45,14 @@ def test_the_secret_objective_is_entered_on_the_qualeens_phone_alone_and_shown_o
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     phones = []
     try:
-        with flow_on_the_box(hub, tmp_path, "among", "Ágnes,Bálint", races=["Qualeen", ""], objectives=FACE_UP):
+        with flow_on_the_box(hub, tmp_path, "among", "Ágnes,Bálint", races=["Qualeen", ""], objectives=FACE_UP), \
+                ExitStack() as opened:
             for name, locale in (("Ágnes", "hu-HU"), ("Bálint", "el-GR")):
-                context, page, errors = phone_at(browser, join_url(server, hub), locale)
-                phones.append((context, page, errors))
+                page, errors = opened.enter_context(joined_page(browser, server, hub, locale=locale, **PHONE_360))
+                phones.append((page, errors))
                 page.locator("#seats button", has_text=name).click()
                 expect(page.locator("#me")).to_have_text(name)
-            (_, agnes, _), (_, balint, _) = phones
+            (agnes, _), (balint, _) = phones
             secret = i18n.localize(i18n.Text("{form} (hidden: only on your phone)",
                                              form=i18n.Text("Secret objective (Qualeen)")), "hu")
             assert secret == "Titkos cél (Qualeen) (rejtett: csak a telefonodon)"
@@ -98,10 +102,8 @@ def test_the_secret_objective_is_entered_on_the_qualeens_phone_alone_and_shown_o
             result = hub.snapshot().view["game"]["result"]
             assert {p["name"]: p["total"] for p in result["players"]} == {"Ágnes": 42, "Bálint": 37}
     finally:
-        for context, _, _ in phones:
-            context.close()
         server.shutdown()
-    assert all(errors == [] for _, _, errors in phones)
+    assert all(errors == [] for _, errors in phones)
 
 
 def flow_state_secret(hub) -> str | None:

@@ -14,6 +14,7 @@ from companion.flows import FLOWS
 from companion.setup_flow import TableSetup
 from companion.web import create_app, serve
 from device import FakeCamera
+from tests.browser_pages import PHONE_390, joined_page
 from tests.phones import LoopThread
 from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
 from tests.test_phone_browser import TIMEOUT_MS, browser, join_url  # noqa: F401  (the fixture)
@@ -43,11 +44,10 @@ def race_setup_on_a_phone(browser, hub, store):  # noqa: F811
                     setup=setup, sleep=lambda s: None)
     loop.publish()
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context, page, errors = page_for(browser, join_url(server, hub))
     try:
-        yield loop, setup, page, errors
+        with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
+            yield loop, setup, page, errors
     finally:
-        context.close()
         server.shutdown()
 
 
@@ -75,26 +75,25 @@ def test_phone_confirms_a_camera_question_with_a_correction(browser, hub, store,
 
     flow, loop = bob_asked_about_his_phase(store, hub)
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context, page, errors = page_for(browser, join_url(server, hub))
     try:
-        with LoopThread(loop):
-            question = page.locator("#questions li")
-            expect(question).to_have_count(1)
-            expect(question.locator(".q")).to_have_text("Camera: Bob selected Explore? (dice: Explore 2, Settle 1)")
-            expect(question.locator("select.choice")).to_have_value("explore")
-            page.screenshot(path=str(output_dir / "phone_camera_question.png"), full_page=True)
-            question.locator("select.choice").select_option("settle")
-            question.locator("button.confirm").click()
-            expect(page.locator("#camera-result")).to_contain_text("Bob: Phase selected recorded from the "
-                                                                   "camera")  # players' words (issue 17)
-            expect(page.locator("#questions li")).to_have_count(0)
-        last = flow.session.events()[-1]
-        assert (last.kind, last.player, last.origin,
-                last.payload["phase"]) == ("phase_selected", "Bob", "camera", "settle")
-        assert last.payload["read"]["corrected"] is True
-        assert errors == []
+        with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
+            with LoopThread(loop):
+                question = page.locator("#questions li")
+                expect(question).to_have_count(1)
+                expect(question.locator(".q")).to_have_text("Camera: Bob selected Explore? (dice: Explore 2, Settle 1)")
+                expect(question.locator("select.choice")).to_have_value("explore")
+                page.screenshot(path=str(output_dir / "phone_camera_question.png"), full_page=True)
+                question.locator("select.choice").select_option("settle")
+                question.locator("button.confirm").click()
+                expect(page.locator("#camera-result")).to_contain_text("Bob: Phase selected recorded from the "
+                                                                       "camera")  # players' words (issue 17)
+                expect(page.locator("#questions li")).to_have_count(0)
+            last = flow.session.events()[-1]
+            assert (last.kind, last.player, last.origin,
+                    last.payload["phase"]) == ("phase_selected", "Bob", "camera", "settle")
+            assert last.payload["read"]["corrected"] is True
+            assert errors == []
     finally:
-        context.close()
         server.shutdown()
 
 
@@ -106,26 +105,25 @@ def test_a_correction_picked_on_a_phone_survives_another_report_and_a_reload(bro
 
     flow, loop = bob_asked_about_his_phase(store, hub)
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context, page, errors = page_for(browser, join_url(server, hub))
     try:
-        with LoopThread(loop):
-            question = page.locator("#questions li")
-            expect(question.locator("select.choice")).to_have_value("explore")
-            question.locator("select.choice").select_option("settle")
-            shown = page.locator("body").get_attribute("data-version")
-            hub.post_action("report", origin="phone", player="Ann", form="credits", values={"credits": 4})
-            expect(page.locator("body")).not_to_have_attribute("data-version", shown)  # drawn again
-            expect(question.locator("select.choice")).to_have_value("settle")
-            page.reload()
-            expect(question).to_have_count(1)
-            expect(question.locator("select.choice")).to_have_value("settle")
-            question.locator("button.confirm").click()
-            expect(page.locator("#questions li")).to_have_count(0)
-        last = flow.session.events()[-1]
-        assert (last.kind, last.player, last.payload["phase"]) == ("phase_selected", "Bob", "settle")
-        assert errors == []
+        with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
+            with LoopThread(loop):
+                question = page.locator("#questions li")
+                expect(question.locator("select.choice")).to_have_value("explore")
+                question.locator("select.choice").select_option("settle")
+                shown = page.locator("body").get_attribute("data-version")
+                hub.post_action("report", origin="phone", player="Ann", form="credits", values={"credits": 4})
+                expect(page.locator("body")).not_to_have_attribute("data-version", shown)  # drawn again
+                expect(question.locator("select.choice")).to_have_value("settle")
+                page.reload()
+                expect(question).to_have_count(1)
+                expect(question.locator("select.choice")).to_have_value("settle")
+                question.locator("button.confirm").click()
+                expect(page.locator("#questions li")).to_have_count(0)
+            last = flow.session.events()[-1]
+            assert (last.kind, last.player, last.payload["phase"]) == ("phase_selected", "Bob", "settle")
+            assert errors == []
     finally:
-        context.close()
         server.shutdown()
 
 

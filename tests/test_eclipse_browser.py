@@ -7,11 +7,13 @@ Never downloads a browser: uses /usr/bin/chromium, and skips with the reason whe
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import pytest
 
 from companion.web import create_app, serve
-from tests.test_camera_browser import page_for
-from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+from tests.browser_pages import PHONE_390, joined_page
+from tests.test_phone_browser import browser, flow_on_the_box  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -52,14 +54,15 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     phones = []
     try:
-        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]):
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]), \
+                ExitStack() as opened:
             for name in ("Ann", "Bob"):
-                context, page, errors = page_for(browser, join_url(server, hub))
-                phones.append((context, page, errors))
+                page, errors = opened.enter_context(joined_page(browser, server, hub, **PHONE_390))
+                phones.append((page, errors))
                 expect(page.locator("#title")).to_have_text("Eclipse")
                 page.locator("#seats button", has_text=name).click()
                 expect(page.locator("#me")).to_have_text(name)
-            (_, ann, _), (_, bob, _) = phones
+            (ann, _), (bob, _) = phones
             expect(ann.locator("#round-label")).to_have_text("Round 1 of 9, Action phase")
             expect(ann.locator("#players thead th")).to_have_text(["Player", "Hexes"])  # no relations with 2
             expect(ann.locator("#players tbody tr.turn")).to_contain_text("Ann")
@@ -113,10 +116,8 @@ def test_two_phones_play_part_of_a_round_and_see_the_score(browser, hub, tmp_pat
             result = hub.snapshot().view["game"]["result"]
             assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 10, "Bob": 9}
     finally:
-        for context, _, _ in phones:
-            context.close()
         server.shutdown()
-    assert all(errors == [] for _, _, errors in phones)
+    assert all(errors == [] for _, errors in phones)
 
 
 def test_the_setup_step_picks_each_players_species_on_the_phone(browser, hub, tmp_path, output_dir):  # noqa: F811
@@ -138,32 +139,31 @@ def test_the_setup_step_picks_each_players_species_on_the_phone(browser, hub, tm
         loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
                         stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"]), sleep=lambda s: None)
         loop.publish()
-        context, page, errors = page_for(browser, join_url(server, hub))
         try:
-            with LoopThread(loop):
-                expect(page.locator("#setup-section")).to_be_visible()
-                for name in ("Ann", "Bob"):
-                    page.locator("#setup-name").fill(name)
-                    page.locator("#setup-add").click()
-                    expect(page.locator("#setup-players li .name").last).to_have_text(name)
-                picks = page.locator("#setup-players select.choice")
-                picks.nth(0).select_option("Terran Directorate")
-                expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
-                picks.nth(1).select_option("Eridani Empire")  # the other side of Ann's board
-                expect(page.locator("#setup-result")).to_contain_text(
-                    "2 players chose Terran Directorate and Eridani Empire, and only 1 player board shows them")
-                expect(picks.nth(1)).to_have_value("")  # the refused pick is not kept
-                picks.nth(1).select_option("Orion Hegemony")
-                expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
-                page.screenshot(path=str(output_dir / "phone_eclipse_setup.png"), full_page=True)
-                page.locator("#setup-start").click()
-                expect(page.locator("#setup-section")).to_be_hidden()
-                expect(page.locator("#players tbody tr").first).to_contain_text("Ann \u2014 Terran Directorate")
-            assert [p.get("species") for p in loop.flow.session.settings["players"]] == ["Terran Directorate",
-                                                                                         "Orion Hegemony"]
-            assert errors == []
+            with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
+                with LoopThread(loop):
+                    expect(page.locator("#setup-section")).to_be_visible()
+                    for name in ("Ann", "Bob"):
+                        page.locator("#setup-name").fill(name)
+                        page.locator("#setup-add").click()
+                        expect(page.locator("#setup-players li .name").last).to_have_text(name)
+                    picks = page.locator("#setup-players select.choice")
+                    picks.nth(0).select_option("Terran Directorate")
+                    expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
+                    picks.nth(1).select_option("Eridani Empire")  # the other side of Ann's board
+                    expect(page.locator("#setup-result")).to_contain_text(
+                        "2 players chose Terran Directorate and Eridani Empire, and only 1 player board shows them")
+                    expect(picks.nth(1)).to_have_value("")  # the refused pick is not kept
+                    picks.nth(1).select_option("Orion Hegemony")
+                    expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
+                    page.screenshot(path=str(output_dir / "phone_eclipse_setup.png"), full_page=True)
+                    page.locator("#setup-start").click()
+                    expect(page.locator("#setup-section")).to_be_hidden()
+                    expect(page.locator("#players tbody tr").first).to_contain_text("Ann \u2014 Terran Directorate")
+                assert [p.get("species") for p in loop.flow.session.settings["players"]] == ["Terran Directorate",
+                                                                                             "Orion Hegemony"]
+                assert errors == []
         finally:
-            context.close()
             server.shutdown()
 
 
@@ -226,24 +226,23 @@ def test_a_second_tap_before_the_box_shows_the_first_is_made_against_the_first(b
         loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None, hub=hub,
                         stillness=StillnessDetector(), setup=TableSetup(store, FLOWS["eclipse"]), sleep=lambda s: None)
         loop.publish()
-        context, page, errors = page_for(browser, join_url(server, hub))
         try:
-            with LoopThread(loop):
-                for name in ("Ann", "Bob"):
-                    page.locator("#setup-name").fill(name)
-                    page.locator("#setup-add").click()
-                    expect(page.locator("#setup-players li .name").last).to_have_text(name)
-                loop.publish = lambda *args, **kw: None  # from now on the box answers taps but shows nothing new
-                picks = page.locator("#setup-players select.choice")
-                picks.nth(0).select_option("Terran Directorate")
-                expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
-                picks.nth(1).select_option("Orion Hegemony")
-                expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
-            assert [p["choices"]["species"] for p in loop.setup.view()["players"]] == ["Terran Directorate",
-                                                                                     "Orion Hegemony"]
-            assert errors == []
+            with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
+                with LoopThread(loop):
+                    for name in ("Ann", "Bob"):
+                        page.locator("#setup-name").fill(name)
+                        page.locator("#setup-add").click()
+                        expect(page.locator("#setup-players li .name").last).to_have_text(name)
+                    loop.publish = lambda *args, **kw: None  # from now on the box answers taps but shows nothing new
+                    picks = page.locator("#setup-players select.choice")
+                    picks.nth(0).select_option("Terran Directorate")
+                    expect(page.locator("#setup-result")).to_have_text("Ann: species Terran Directorate")
+                    picks.nth(1).select_option("Orion Hegemony")
+                    expect(page.locator("#setup-result")).to_have_text("Bob: species Orion Hegemony")
+                assert [p["choices"]["species"] for p in loop.setup.view()["players"]] == ["Terran Directorate",
+                                                                                         "Orion Hegemony"]
+                assert errors == []
         finally:
-            context.close()
             server.shutdown()
 
 
@@ -260,18 +259,12 @@ def test_a_species_beside_a_name_is_never_cut_in_the_middle_of_a_word(browser, h
     try:
         with flow_on_the_box(hub, tmp_path, "eclipse", "Łucja,Bálint",
                              species=["Terran Directorate", "Orion Hegemony"]):
-            context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
-                                          locale=locale)
-            try:
-                page = context.new_page()
-                page.goto(join_url(server, hub))
+            with joined_page(browser, server, hub, locale=locale, width=360, height=800, mobile=True) as (page, _):
                 roles = page.locator("#players td.player-name .role")
                 expect(roles).to_have_count(2)
                 expect(roles.first).to_have_text(" \u2014 Terran Directorate")
                 assert roles.evaluate_all(CUT_WORDS) == []
                 assert fits(page)
-            finally:
-                context.close()
     finally:
         server.shutdown()
 
@@ -287,8 +280,7 @@ def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub,
     try:
         with flow_on_the_box(hub, tmp_path, "eclipse", "Łucja,Bálint,Zoë,Ζωή",  # relations: 4 or more players
                              species=["Terran Directorate", "Orion Hegemony", "Hydran Progress", "Mechanema"]) as flow:
-            context, page, errors = page_for(browser, join_url(server, hub))
-            try:
+            with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
                 page.locator("#seats button", has_text="Łucja").click()
                 expect(page.locator("#me")).to_have_text("Łucja")
                 page.locator("#form-pick").select_option("relations")
@@ -307,8 +299,6 @@ def test_a_player_is_not_offered_as_their_own_ambassador_or_target(browser, hub,
                 expect(page.locator("#fields select").first.locator("option")).to_have_text(["choose…", "Zoë"])
                 expect(page.locator("#send")).to_be_visible()
                 assert not errors, errors
-            finally:
-                context.close()
     finally:
         server.shutdown()
 
@@ -321,15 +311,14 @@ def test_a_hex_fields_boxes_show_the_axes_its_label_names(browser, hub, tmp_path
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     try:
         with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]):
-            context, page, errors = page_for(browser, join_url(server, hub))
-            page.locator("#seats button", has_text="Ann").click()
-            expect(page.locator("#me")).to_have_text("Ann")
-            page.locator("#form-pick").select_option("explore")
-            hexes = page.locator('#fields [data-field="hex"] input[type=number]')
-            expect(hexes).to_have_count(2)
-            assert [hexes.nth(k).get_attribute("placeholder") for k in (0, 1)] == ["q", "r"]
-            assert errors == []
-            context.close()
+            with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
+                page.locator("#seats button", has_text="Ann").click()
+                expect(page.locator("#me")).to_have_text("Ann")
+                page.locator("#form-pick").select_option("explore")
+                hexes = page.locator('#fields [data-field="hex"] input[type=number]')
+                expect(hexes).to_have_count(2)
+                assert [hexes.nth(k).get_attribute("placeholder") for k in (0, 1)] == ["q", "r"]
+                assert errors == []
     finally:
         server.shutdown()
 
@@ -348,11 +337,7 @@ def test_the_report_dropdown_shows_the_chosen_name_whole_where_it_is_tapped(brow
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     try:
         with flow_on_the_box(hub, tmp_path, "eclipse", "Ζωή,Bálint", species=["Terran Directorate", "Orion Hegemony"]):
-            context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
-                                          locale=locale)
-            try:
-                page = context.new_page()
-                page.goto(join_url(server, hub))
+            with joined_page(browser, server, hub, locale=locale, width=360, height=800, mobile=True) as (page, _):
                 page.locator("#seats button", has_text="Ζωή").click()
                 expect(page.locator("#me")).to_have_text("Ζωή")
                 pick, name = page.locator("#form-pick"), page.locator("#form-name")
@@ -377,8 +362,6 @@ def test_the_report_dropdown_shows_the_chosen_name_whole_where_it_is_tapped(brow
                 assert heights[longest] > 1.5 * min(heights.values())
                 pick.select_option(longest)
                 page.locator("#report-section").screenshot(path=str(output_dir / f"phone_report_name_{locale}.png"))
-            finally:
-                context.close()
     finally:
         server.shutdown()
 
@@ -394,12 +377,11 @@ def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entr
     from playwright.sync_api import expect
 
     from tests.test_evening_browser import fits
-    from tests.test_phone_browser import TIMEOUT_MS
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    contexts = []
     try:
-        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow, \
+                ExitStack() as opened:
             for name, sector, cell in (("Ann", "221", [0, -2]), ("Bob", "232", [0, 2])):
                 answer = hub.request("report", origin="cli", timeout=5, player=name, form="home",
                                      values={"sector": sector, "hex": cell, "rotation": 0})
@@ -407,14 +389,8 @@ def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entr
             pass_to_the_final_positions(hub)
             pages = {}
             for name, locale in (("Ann", "el-GR"), ("Bob", "en-US")):
-                context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
-                                              locale=locale)
-                contexts.append(context)
-                page = context.new_page()
-                page.set_default_timeout(TIMEOUT_MS)
-                errors: list[str] = []
-                page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
-                page.goto(join_url(server, hub))
+                page, errors = opened.enter_context(joined_page(browser, server, hub, locale=locale, width=360,
+                                                                height=800, mobile=True))
                 page.locator("#seats button", has_text=name).click()
                 expect(page.locator("#me")).to_have_text(name)
                 pages[name] = (page, errors)
@@ -459,8 +435,6 @@ def test_a_players_undo_during_the_final_positions_withdraws_only_their_own_entr
             assert {p["name"]: p["total"] for p in result["players"]} == {"Ann": 6, "Bob": 7}
             assert ann_errors == [] and bob_errors == []
     finally:
-        for context in contexts:
-            context.close()
         server.shutdown()
 
 
@@ -471,18 +445,11 @@ def test_the_greek_undo_button_says_what_it_does_on_two_lines_at_most(browser, h
     from playwright.sync_api import expect
 
     from tests.test_evening_browser import fits
-    from tests.test_phone_browser import TIMEOUT_MS
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = browser.new_context(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
-                                  locale="el-GR")
     try:
-        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]):
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(join_url(server, hub))
+        with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]), \
+                joined_page(browser, server, hub, locale="el-GR", width=360, height=800, mobile=True) as (page, errors):
             page.locator("#seats button", has_text="Ann").click()
             expect(page.locator("#me")).to_have_text("Ann")
             report(page, "home", sector="221 Procyon", hex=(0, -2), rotation=0)
@@ -497,7 +464,6 @@ def test_the_greek_undo_button_says_what_it_does_on_two_lines_at_most(browser, h
             assert fits(page)
             assert errors == []
     finally:
-        context.close()
         server.shutdown()
 
 

@@ -3,10 +3,13 @@ touchscreen, and phones asking for a held seat while the table answers another."
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import pytest
 
 from companion.modes import ModeName
 from companion.web import create_app
+from tests.browser_pages import PHONE_390, joined_page
 from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 from tests.test_phone_policy import _race_in_play
 
@@ -21,17 +24,15 @@ def test_without_a_touchscreen_a_players_phone_leaves_the_game_and_a_watchers_is
 
     from companion.web import serve
     from tests.phones import LoopThread
-    from tests.test_camera_browser import page_for
 
     loop = _race_in_play(store, tmp_path, no_screen=True)
     loop.publish()
     server = serve(create_app(loop.hub), host="127.0.0.1", port=0)
     pages = []
     try:
-        with LoopThread(loop):
-            link = f"{server.url}join/{loop.hub.pairing().secret}"
-            pages = [page_for(browser, link), page_for(browser, link)]
-            (_, ann, _), (_, watcher, _) = pages
+        with LoopThread(loop), ExitStack() as opened:
+            pages = [opened.enter_context(joined_page(browser, server, loop.hub, **PHONE_390)) for _ in range(2)]
+            (ann, _), (watcher, _) = pages
             ann.locator("#seats button", has_text="Ann").click()
             expect(ann.locator("#me")).to_have_text("Ann")
             asked: list[str] = []
@@ -55,10 +56,8 @@ def test_without_a_touchscreen_a_players_phone_leaves_the_game_and_a_watchers_is
                 expect(page.locator("#choose-section")).to_be_visible()
         assert loop.mode_name is ModeName.CHOOSE
     finally:
-        for context, _, _ in pages:
-            context.close()
         server.shutdown()
-    assert all(errors == [] for _, _, errors in pages)
+    assert all(errors == [] for _, errors in pages)
 
 
 @pytest.mark.browser
@@ -71,17 +70,15 @@ def test_phones_asking_for_a_held_seat_are_told_who_the_table_answers_and_a_seat
 
     from companion.web import serve
     from tests.phones import LoopThread
-    from tests.test_camera_browser import page_for
 
     loop = _race_in_play(store, tmp_path)
     loop.publish()
     server = serve(create_app(loop.hub), host="127.0.0.1", port=0)
     pages = []
     try:
-        with LoopThread(loop):
-            link = f"{server.url}join/{loop.hub.pairing().secret}"
-            pages = [page_for(browser, link) for _ in range(3)]
-            (_, ann, _), (_, bob, _), (_, carol, _) = pages
+        with LoopThread(loop), ExitStack() as opened:
+            pages = [opened.enter_context(joined_page(browser, server, loop.hub, **PHONE_390)) for _ in range(3)]
+            (ann, _), (bob, _), (carol, _) = pages
             for page in (ann, bob, carol):
                 page.on("dialog", lambda dialog: dialog.accept())  # "Take it over?", "Give up Ann's seat?"
             ann.locator("#seats button", has_text="Ann").click()
@@ -104,7 +101,5 @@ def test_phones_asking_for_a_held_seat_are_told_who_the_table_answers_and_a_seat
         assert loop.view()["box"]["asking"] is None and list(loop.pairing.claims) == ["Ann"]
         assert loop.mode_name is ModeName.PLAY and loop.flow.session.last_seq == 0
     finally:
-        for context, _, _ in pages:
-            context.close()
         server.shutdown()
-    assert all(errors == [] for _, _, errors in pages)
+    assert all(errors == [] for _, errors in pages)

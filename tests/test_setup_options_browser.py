@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from companion.web import create_app, serve
-from tests.test_phone_browser import browser, join_url  # noqa: F401 (fixture)
+from tests.browser_pages import joined_page
+from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -36,16 +37,10 @@ def setup_phone(browser, hub, tmp_path, game: str, locale: str):  # noqa: F811
                         stillness=StillnessDetector(), setup=TableSetup(store, FLOWS[game], {}),
                         sleep=lambda s: None)
         loop.publish()
-        context = browser.new_context(viewport={"width": 360, "height": 740}, locale=locale, is_mobile=True,
-                                      has_touch=True)
-        page, errors = context.new_page(), []
-        page.set_default_timeout(10_000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(join_url(server, hub))
         try:
-            yield loop, page, errors
+            with joined_page(browser, server, hub, locale=locale, width=360, height=740, mobile=True) as (page, errors):
+                yield loop, page, errors
         finally:
-            context.close()
             server.shutdown()
 
 
@@ -100,19 +95,12 @@ def test_a_tick_the_box_did_not_record_is_taken_back_on_the_phone(browser, hub, 
             loop = MainLoop(source=FakeCamera([np.full((240, 320, 3), 70, np.uint8)]), reader=None, session=None,
                             hub=hub, stillness=StillnessDetector(), setup=setup, sleep=lambda s: None)
             loop.publish()  # the loop is not running: no tap is taken
-            context = browser.new_context(viewport={"width": 360, "height": 740}, locale="pl-PL", is_mobile=True,
-                                          has_touch=True)
-            page, errors = context.new_page(), []
-            page.set_default_timeout(10_000)
-            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
-            page.goto(join_url(server, hub))
-            try:
+            with joined_page(browser, server, hub, locale="pl-PL", width=360, height=740,
+                             mobile=True) as (page, errors):
                 box = page.locator("#setup-option-list input" + selector)
                 expect(box).not_to_be_checked()
                 box.check()
                 expect(page.locator("#setup-result")).to_contain_text(nothing)
                 expect(box).not_to_be_checked()
                 assert errors == []
-            finally:
-                context.close()
     server.shutdown()
