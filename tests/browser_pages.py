@@ -11,7 +11,7 @@ from tests.test_phone_browser import TIMEOUT_MS, join_url
 PHONE_390 = {"width": 390, "height": 844, "mobile": True, "scale": 2}
 """The 390 x 844 touch phone at twice the pixels the older phone tests drew (``joined_page(..., **PHONE_390)``)."""
 PHONE_360 = {"width": 360, "height": 800, "mobile": True, "scale": 2}
-"""The 360 x 800 touch phone at twice the pixels (``tests.test_among_secret_browser.phone_at``'s)."""
+"""The 360 x 800 touch phone at twice the pixels the Among the Stars, long list and Next button tests draw."""
 
 
 @contextmanager

@@ -15,6 +15,7 @@ import pytest
 
 from companion import i18n
 from companion.errors import BadEntry
+from tests.browser_pages import PHONE_360, joined_page
 from tests.test_flow import start
 from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 
@@ -102,41 +103,37 @@ def test_the_phone_shows_a_cards_choice_beside_that_card_only_and_sends_it(
     from playwright.sync_api import expect
 
     from companion.web import create_app, serve
-    from tests.test_among_secret_browser import phone_at
-    from tests.test_phone_browser import flow_on_the_box, join_url
+    from tests.test_phone_browser import flow_on_the_box
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
     try:
         with flow_on_the_box(hub, tmp_path, "among", "Ann,Bob,Cy"):
-            context, page, errors = phone_at(browser, join_url(server, hub), "pl-PL")
-            page.locator("#seats button", has_text="Ann").click()
-            expect(page.locator("#me")).to_have_text("Ann")
-            page.locator("#form-pick").select_option("location")
-            gift = page.locator('#fields [data-field="gift_to"]')
-            page.locator('#fields [data-field="card"]').select_option("Turret")
-            expect(gift).to_be_hidden()
-            page.locator('#fields [data-field="card"]').select_option("Embassy Offices")
-            expect(gift).to_be_visible()
-            assert gift.locator("option").all_inner_texts()[1:] == ["Bob", "Cy"]  # another player
-            gift.select_option("Bob")
-            cell = page.locator('#fields [data-field="cell"]')
-            cell.locator('input[data-axis="i"]').fill("1")
-            cell.locator('input[data-axis="j"]').fill("0")
-            page.locator("#send").click()
-            expect(page.locator("#report-result")).to_contain_text("zapisano")
-            page.screenshot(path=str(output_dir / "phone_among_embassy_gift_pl.png"), full_page=True)
-            for name in ("Bob", "Cy"):
-                answer = hub.request("report", origin="cli", timeout=5, player=name, form="discard", values={})
+            with joined_page(browser, server, hub, locale="pl-PL", **PHONE_360) as (page, errors):
+                page.locator("#seats button", has_text="Ann").click()
+                expect(page.locator("#me")).to_have_text("Ann")
+                page.locator("#form-pick").select_option("location")
+                gift = page.locator('#fields [data-field="gift_to"]')
+                page.locator('#fields [data-field="card"]').select_option("Turret")
+                expect(gift).to_be_hidden()
+                page.locator('#fields [data-field="card"]').select_option("Embassy Offices")
+                expect(gift).to_be_visible()
+                assert gift.locator("option").all_inner_texts()[1:] == ["Bob", "Cy"]  # another player
+                gift.select_option("Bob")
+                cell = page.locator('#fields [data-field="cell"]')
+                cell.locator('input[data-axis="i"]').fill("1")
+                cell.locator('input[data-axis="j"]').fill("0")
+                page.locator("#send").click()
+                expect(page.locator("#report-result")).to_contain_text("zapisano")
+                page.screenshot(path=str(output_dir / "phone_among_embassy_gift_pl.png"), full_page=True)
+                for name in ("Bob", "Cy"):
+                    answer = hub.request("report", origin="cli", timeout=5, player=name, form="discard", values={})
+                    assert answer is not None and answer["status"] == 200, answer
+                answer = hub.request("next_phase", origin="cli", timeout=5)
                 assert answer is not None and answer["status"] == 200, answer
-            answer = hub.request("next_phase", origin="cli", timeout=5)
-            assert answer is not None and answer["status"] == 200, answer
-            players = hub.snapshot().view["game"]["players"]
-            assert [(p["name"], p["vp"]) for p in players] == [("Ann", 4), ("Bob", 1), ("Cy", 0)]
-            assert errors == []
+                players = hub.snapshot().view["game"]["players"]
+                assert [(p["name"], p["vp"]) for p in players] == [("Ann", 4), ("Bob", 1), ("Cy", 0)]
+                assert errors == []
     finally:
-        if context is not None:
-            context.close()
         server.shutdown()
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from companion import i18n
 from companion.errors import BadEntry
+from tests.browser_pages import PHONE_360, joined_page
 from tests.test_flow import start
 from tests.test_phone_browser import browser  # noqa: F401 (fixture)
 from tests.test_screen_game import _shoot, sized  # noqa: F401 (fixture)
@@ -88,38 +89,34 @@ def test_a_new_station_s_phone_shows_no_reactor_field_and_its_turret_is_paid_by_
     from playwright.sync_api import expect
 
     from companion.web import create_app, serve
-    from tests.test_among_secret_browser import phone_at
-    from tests.test_phone_browser import flow_on_the_box, join_url
+    from tests.test_phone_browser import flow_on_the_box
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
     try:
         with flow_on_the_box(hub, tmp_path, "among", "Νίκος,Kasia") as flow:
-            context, page, errors = phone_at(browser, join_url(server, hub), "el-GR")
-            sent: list[dict] = []
-            page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/report") else None)
-            page.locator("#seats button", has_text="Νίκος").click()
-            expect(page.locator("#me")).to_have_text("Νίκος")
-            page.locator("#form-pick").select_option("location")
-            card = page.locator('#fields [data-field="card"]')
-            energy, solar = (page.locator(f'#fields [data-field="{name}"]') for name in ("energy_1", "reactor"))
-            for name in ("Solar Panels", "Turret"):
-                card.select_option(name)
+            with joined_page(browser, server, hub, locale="el-GR", **PHONE_360) as (page, errors):
+                sent: list[dict] = []
+                page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/report") else None)
+                page.locator("#seats button", has_text="Νίκος").click()
+                expect(page.locator("#me")).to_have_text("Νίκος")
+                page.locator("#form-pick").select_option("location")
+                card = page.locator('#fields [data-field="card"]')
+                energy, solar = (page.locator(f'#fields [data-field="{name}"]') for name in ("energy_1", "reactor"))
+                for name in ("Solar Panels", "Turret"):
+                    card.select_option(name)
+                    expect(energy).to_be_hidden()
+                    expect(solar).to_be_hidden()
+                page.locator('#fields [data-field="cell"] .cell-picker button[data-at="1,0"]').click()
                 expect(energy).to_be_hidden()
-                expect(solar).to_be_hidden()
-            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="1,0"]').click()
-            expect(energy).to_be_hidden()
-            page.locator("#send").click()
-            expect(page.locator("#boards")).to_contain_text("Turret")
-            assert [body["values"] for body in sent] == [{"card": "Turret", "cell": [1, 0]}]
-            nikos = next(p for p in flow.view()["players"] if p["name"] == "Νίκος")
-            assert (nikos["credits"], nikos["vp"]) == (9, 2)
-            station = next(b for b in flow.view()["boards"] if b["owner"] == "Νίκος")
-            assert [i18n.say(c["detail"], "en") for c in station["cells"] if c["detail"]] == ["1 energy cube"]
-            assert errors == []
+                page.locator("#send").click()
+                expect(page.locator("#boards")).to_contain_text("Turret")
+                assert [body["values"] for body in sent] == [{"card": "Turret", "cell": [1, 0]}]
+                nikos = next(p for p in flow.view()["players"] if p["name"] == "Νίκος")
+                assert (nikos["credits"], nikos["vp"]) == (9, 2)
+                station = next(b for b in flow.view()["boards"] if b["owner"] == "Νίκος")
+                assert [i18n.say(c["detail"], "en") for c in station["cells"] if c["detail"]] == ["1 energy cube"]
+                assert errors == []
     finally:
-        if context is not None:
-            context.close()
         server.shutdown()
 
 
@@ -211,11 +208,9 @@ def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_c
     from playwright.sync_api import expect
 
     from companion.web import create_app, serve
-    from tests.test_among_secret_browser import phone_at
-    from tests.test_phone_browser import flow_on_the_box, join_url
+    from tests.test_phone_browser import flow_on_the_box
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
     try:
         with flow_on_the_box(hub, tmp_path, "among", "Ann,Bob,Cy"):
             for ann in ([1, 0], [0, 1]):  # two rounds: Ann builds Power Reactors at [1, 0] and [0, 1]
@@ -225,67 +220,66 @@ def test_the_phone_offers_the_reactors_beside_an_energy_card_and_sends_the_one_c
                     assert answer is not None and answer["status"] == 200, answer
                 answer = hub.request("next_phase", origin="cli", timeout=5)
                 assert answer is not None and answer["status"] == 200, answer
-            context, page, errors = phone_at(browser, join_url(server, hub), "hu-HU")
-            page.locator("#seats button", has_text="Ann").click()
-            expect(page.locator("#me")).to_have_text("Ann")
-            page.locator("#form-pick").select_option("location")
-            energy = page.locator('#fields [data-field="energy_1"]')
-            page.locator('#fields [data-field="card"]').select_option("Turret")
-            expect(energy).to_be_hidden()  # no place chosen yet
-            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
-            expect(energy).to_be_visible()
-            assert energy.locator("option").count() == 2
-            assert energy.input_value() == "1,0"  # the box's own choice first
-            assert page.locator('#fields [data-field="energy_2"]').is_hidden()  # a Turret takes 1 cube
-            # the Main Reactor's side: the Main Reactor is nearer there
-            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="0,-1"]').click()
-            expect(energy).to_have_value("0,0")
-            page.locator('#fields [data-field="card"]').select_option("Crew Quarters")  # no energy
-            expect(energy).to_be_hidden()
-            # a Solar Panels at [1, 1], beside both Power Reactors: which one takes its cube
-            solar = page.locator('#fields [data-field="reactor"]')
-            page.locator('#fields [data-field="card"]').select_option("Solar Panels")
-            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="1,1"]').click()
-            expect(solar).to_be_visible()
-            assert solar.locator("option").count() == 2 and solar.input_value() == "0,1"
-            expect(energy).to_be_hidden()  # a Solar Panels costs no energy
-            # a Shield Generator at [2, 0]: its cost's cube picked as the box would; each extra cube's reactor shows
-            # once that many extra cubes are said (none before), left to the box
-            page.locator('#fields [data-field="card"]').select_option("Shield Generator")
-            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
-            extra, extra_2 = (page.locator(f'#fields [data-field="extra_energy_{k}"]') for k in (1, 2))
-            spent = page.locator('#fields [data-field="extra_cubes"]')
-            expect(spent).to_be_visible()
-            expect(extra).to_be_hidden()
-            expect(extra_2).to_be_hidden()
-            spent.fill("1")
-            expect(extra).to_be_visible()
-            expect(extra_2).to_be_hidden()
-            assert extra.input_value() == "" and extra.locator("option").count() == 3 and energy.input_value() == "1,0"
-            spent.fill("2")
-            expect(extra_2).to_be_visible()
-            page.screenshot(path=str(output_dir / "phone_among_extra_cubes_hu.png"), full_page=True)
-            spent.fill("")
-            expect(extra).to_be_hidden()
-            expect(extra_2).to_be_hidden()
-            page.locator('#fields [data-field="card"]').select_option("Turret")
-            page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
-            expect(energy).to_be_visible()
-            energy.select_option("0,0")
-            page.screenshot(path=str(output_dir / "phone_among_energy_choice_hu.png"), full_page=True)
-            page.locator("#send").click()
-            # the phone's own picture of Ann's station: the Main Reactor gave the cube
-            expect(page.locator("#boards")).to_contain_text("Turret")
-            station = next(b for b in hub.snapshot().view["game"]["boards"] if b["owner"] == "Ann")
-            assert {tuple(c["at"]): i18n.say(c["detail"], "en") for c in station["cells"] if c["detail"]} == {
-                (0, 0): "1 energy cube", (1, 0): "2 energy cubes", (0, 1): "2 energy cubes"}, \
-                page.locator("#report-result").inner_text()
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= 360, width
-            assert errors == []
+            with joined_page(browser, server, hub, locale="hu-HU", **PHONE_360) as (page, errors):
+                page.locator("#seats button", has_text="Ann").click()
+                expect(page.locator("#me")).to_have_text("Ann")
+                page.locator("#form-pick").select_option("location")
+                energy = page.locator('#fields [data-field="energy_1"]')
+                page.locator('#fields [data-field="card"]').select_option("Turret")
+                expect(energy).to_be_hidden()  # no place chosen yet
+                page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
+                expect(energy).to_be_visible()
+                assert energy.locator("option").count() == 2
+                assert energy.input_value() == "1,0"  # the box's own choice first
+                assert page.locator('#fields [data-field="energy_2"]').is_hidden()  # a Turret takes 1 cube
+                # the Main Reactor's side: the Main Reactor is nearer there
+                page.locator('#fields [data-field="cell"] .cell-picker button[data-at="0,-1"]').click()
+                expect(energy).to_have_value("0,0")
+                page.locator('#fields [data-field="card"]').select_option("Crew Quarters")  # no energy
+                expect(energy).to_be_hidden()
+                # a Solar Panels at [1, 1], beside both Power Reactors: which one takes its cube
+                solar = page.locator('#fields [data-field="reactor"]')
+                page.locator('#fields [data-field="card"]').select_option("Solar Panels")
+                page.locator('#fields [data-field="cell"] .cell-picker button[data-at="1,1"]').click()
+                expect(solar).to_be_visible()
+                assert solar.locator("option").count() == 2 and solar.input_value() == "0,1"
+                expect(energy).to_be_hidden()  # a Solar Panels costs no energy
+                # a Shield Generator at [2, 0]: its cost's cube picked as the box would; each extra cube's reactor shows
+                # once that many extra cubes are said (none before), left to the box
+                page.locator('#fields [data-field="card"]').select_option("Shield Generator")
+                page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
+                extra, extra_2 = (page.locator(f'#fields [data-field="extra_energy_{k}"]') for k in (1, 2))
+                spent = page.locator('#fields [data-field="extra_cubes"]')
+                expect(spent).to_be_visible()
+                expect(extra).to_be_hidden()
+                expect(extra_2).to_be_hidden()
+                spent.fill("1")
+                expect(extra).to_be_visible()
+                expect(extra_2).to_be_hidden()
+                assert extra.input_value() == "" and extra.locator("option").count() == 3 \
+                    and energy.input_value() == "1,0"
+                spent.fill("2")
+                expect(extra_2).to_be_visible()
+                page.screenshot(path=str(output_dir / "phone_among_extra_cubes_hu.png"), full_page=True)
+                spent.fill("")
+                expect(extra).to_be_hidden()
+                expect(extra_2).to_be_hidden()
+                page.locator('#fields [data-field="card"]').select_option("Turret")
+                page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
+                expect(energy).to_be_visible()
+                energy.select_option("0,0")
+                page.screenshot(path=str(output_dir / "phone_among_energy_choice_hu.png"), full_page=True)
+                page.locator("#send").click()
+                # the phone's own picture of Ann's station: the Main Reactor gave the cube
+                expect(page.locator("#boards")).to_contain_text("Turret")
+                station = next(b for b in hub.snapshot().view["game"]["boards"] if b["owner"] == "Ann")
+                assert {tuple(c["at"]): i18n.say(c["detail"], "en") for c in station["cells"] if c["detail"]} == {
+                    (0, 0): "1 energy cube", (1, 0): "2 energy cubes", (0, 1): "2 energy cubes"}, \
+                    page.locator("#report-result").inner_text()
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 360, width
+                assert errors == []
     finally:
-        if context is not None:
-            context.close()
         server.shutdown()
 
 

@@ -18,24 +18,12 @@ import pytest
 from companion import i18n
 from companion.web import create_app, serve
 from tests.browser_pages import PHONE_360, joined_page
-from tests.test_phone_browser import TIMEOUT_MS, browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+from tests.test_phone_browser import browser, flow_on_the_box  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
 FACE_UP = ["First Line of Defense", "Intergalactic Trade"]  # 2 players: 2 objectives (rulebook 8)
 HIDDEN = "a Qualeen's secret objective stays hidden: it counts once the game is scored"
-
-
-def phone_at(browser, url: str, locale: str):  # noqa: F811
-    """A 360 px phone in ``locale`` opened at ``url``: ``(context, page, errors)``."""
-    context = browser.new_context(viewport={"width": 360, "height": 800}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, locale=locale)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    return context, page, errors
 
 
 def test_the_secret_objective_is_entered_on_the_qualeens_phone_alone_and_shown_once_scored(

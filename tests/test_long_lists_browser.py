@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from companion.web import create_app, serve
-from tests.test_among_secret_browser import phone_at
+from tests.browser_pages import PHONE_360, joined_page
 from tests.test_flow import faction_label
-from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+from tests.test_phone_browser import browser, flow_on_the_box  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -56,30 +56,27 @@ def test_roll_tile_built_shows_the_zone_then_the_developments_in_polish(browser,
     from playwright.sync_api import expect
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
     try:
         with flow_on_the_box(hub, tmp_path, "roll") as flow:
             _tell(hub, *ROLL_SETUP, ("Ann", "select", {"phase": "develop"}), ("Bob", "select", {"phase": "settle"}))
             _next(hub, 2)  # Reveal, II Develop
-            context, page, errors = phone_at(browser, join_url(server, hub), "pl-PL")
-            _seat(page, "Ann")
-            page.locator("#form-pick").select_option("tile")
-            expect(page.locator("#fields optgroup")).to_have_count(3)
-            groups = _groups(page)
-            assert [g[0] for g in groups] == ["W twojej strefie budowy", "Technologie", "Pozostałe kafelki"]
-            assert groups[0][1] == ["Advanced Logistics", "Spice World"] and len(groups[1][1]) == 51
-            assert sum(len(g[1]) for g in groups) == 110  # every side still offered, each once
-            _shot(page, output_dir / "phone_roll_tile_built_groups_pl.png")
-            page.locator('#fields [data-field="tile"]').select_option("Advanced Logistics")
-            page.locator("#send").click()
-            expect(page.locator("#report-result")).to_contain_text("zapisano")
-            expect(page.locator("#fields optgroup").first).to_have_attribute("label", "W twojej strefie budowy")
-            assert _groups(page)[0][1] == ["Spice World"]
-            assert "Advanced Logistics" in flow.engine_view()["players"][0]["developments"]
-            assert errors == []
+            with joined_page(browser, server, hub, locale="pl-PL", **PHONE_360) as (page, errors):
+                _seat(page, "Ann")
+                page.locator("#form-pick").select_option("tile")
+                expect(page.locator("#fields optgroup")).to_have_count(3)
+                groups = _groups(page)
+                assert [g[0] for g in groups] == ["W twojej strefie budowy", "Technologie", "Pozostałe kafelki"]
+                assert groups[0][1] == ["Advanced Logistics", "Spice World"] and len(groups[1][1]) == 51
+                assert sum(len(g[1]) for g in groups) == 110  # every side still offered, each once
+                _shot(page, output_dir / "phone_roll_tile_built_groups_pl.png")
+                page.locator('#fields [data-field="tile"]').select_option("Advanced Logistics")
+                page.locator("#send").click()
+                expect(page.locator("#report-result")).to_contain_text("zapisano")
+                expect(page.locator("#fields optgroup").first).to_have_attribute("label", "W twojej strefie budowy")
+                assert _groups(page)[0][1] == ["Spice World"]
+                assert "Advanced Logistics" in flow.engine_view()["players"][0]["developments"]
+                assert errors == []
     finally:
-        if context is not None:
-            context.close()
         server.shutdown()
 
 
@@ -87,24 +84,21 @@ def test_race_card_placed_shows_the_worlds_first_in_settle_in_hungarian(browser,
     from playwright.sync_api import expect
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
     try:
         with flow_on_the_box(hub, tmp_path, "race"):
             _tell(hub, ("Ann", "start", {"card": "Old Earth"}), ("Bob", "start", {"card": "Epsilon Eridani"}),
                   ("Ann", "select", {"action": "Settle"}), ("Bob", "select", {"action": "Settle"}))
-            context, page, errors = phone_at(browser, join_url(server, hub), "hu-HU")
-            _seat(page, "Ann")
-            page.locator("#form-pick").select_option("card")
-            expect(page.locator("#fields optgroup")).to_have_count(2)
-            groups = _groups(page)
-            assert [g[0] for g in groups] == ["Világok", "A többi kártya"]
-            assert "Gem World" in groups[0][1] and "Old Earth" not in groups[0][1]
-            assert "Contact Specialist" in groups[1][1] and "Old Earth" in groups[1][1]
-            _shot(page, output_dir / "phone_race_card_placed_groups_hu.png")
-            assert errors == []
+            with joined_page(browser, server, hub, locale="hu-HU", **PHONE_360) as (page, errors):
+                _seat(page, "Ann")
+                page.locator("#form-pick").select_option("card")
+                expect(page.locator("#fields optgroup")).to_have_count(2)
+                groups = _groups(page)
+                assert [g[0] for g in groups] == ["Világok", "A többi kártya"]
+                assert "Gem World" in groups[0][1] and "Old Earth" not in groups[0][1]
+                assert "Contact Specialist" in groups[1][1] and "Old Earth" in groups[1][1]
+                _shot(page, output_dir / "phone_race_card_placed_groups_hu.png")
+                assert errors == []
     finally:
-        if context is not None:
-            context.close()
         server.shutdown()
 
 
@@ -114,7 +108,6 @@ def test_roll_vp_chips_in_ship_name_the_consumes_chips_in_greek(browser, hub, tm
     from playwright.sync_api import expect
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
     try:
         with flow_on_the_box(hub, tmp_path, "roll") as flow:
             _tell(hub, ("Ann", "setup", {"faction": faction_label(3), "home_world": "Alpha Centauri",
@@ -125,26 +118,24 @@ def test_roll_vp_chips_in_ship_name_the_consumes_chips_in_greek(browser, hub, tm
             _next(hub, 2)  # Reveal, V Ship
             _tell(hub, ("Ann", "ship", {"world": "Alpha Centauri", "mode": "consume", "good": "brown",
                                         "shipper": "white"}))
-            context, page, errors = phone_at(browser, join_url(server, hub), "el-GR")
-            _seat(page, "Ann")
-            page.locator("#form-pick").select_option("vp")
-            expect(page.locator("#fields .form-note")).to_have_text(
-                "Ως τώρα στη φάση V Αποστολή το κουτί σάς έχει μετρήσει 2 ΠΝ σε δείκτες, που έδωσαν τα προϊόντα που "
-                "καταναλώσατε (Προϊόν απεστάλη). Αναφέρετε το σύνολο της φάσης μαζί με αυτούς: 2 + όσους δείκτες "
-                "πήρατε επιπλέον.")
-            before = flow.session.last_seq
-            page.locator('#fields [data-field="vp"]').fill("1")
-            page.locator("#send").click()
-            expect(page.locator("#report-result")).to_contain_text("ο αριθμός 1 δεν ξεπερνά")
-            expect(page.locator("#report-result")).to_contain_text("αναφέρετε 2 + όσους δείκτες πήρατε επιπλέον")
-            assert flow.session.last_seq == before
-            page.screenshot(path=str(output_dir / "phone_roll_ship_chips_el.png"), full_page=True)
-            page.locator('#fields [data-field="vp"]').fill("5")
-            page.locator("#send").click()
-            expect(page.locator("#fields .form-note")).to_contain_text("σάς έχει μετρήσει 5 ΠΝ")
-            assert flow.engine_view()["players"][0]["vp_chips"] == 5
-            assert errors == []
+            with joined_page(browser, server, hub, locale="el-GR", **PHONE_360) as (page, errors):
+                _seat(page, "Ann")
+                page.locator("#form-pick").select_option("vp")
+                expect(page.locator("#fields .form-note")).to_have_text(
+                    "Ως τώρα στη φάση V Αποστολή το κουτί σάς έχει μετρήσει 2 ΠΝ σε δείκτες, που έδωσαν τα προϊόντα "
+                    "που καταναλώσατε (Προϊόν απεστάλη). Αναφέρετε το σύνολο της φάσης μαζί με αυτούς: 2 + όσους "
+                    "δείκτες πήρατε επιπλέον.")
+                before = flow.session.last_seq
+                page.locator('#fields [data-field="vp"]').fill("1")
+                page.locator("#send").click()
+                expect(page.locator("#report-result")).to_contain_text("ο αριθμός 1 δεν ξεπερνά")
+                expect(page.locator("#report-result")).to_contain_text("αναφέρετε 2 + όσους δείκτες πήρατε επιπλέον")
+                assert flow.session.last_seq == before
+                page.screenshot(path=str(output_dir / "phone_roll_ship_chips_el.png"), full_page=True)
+                page.locator('#fields [data-field="vp"]').fill("5")
+                page.locator("#send").click()
+                expect(page.locator("#fields .form-note")).to_contain_text("σάς έχει μετρήσει 5 ΠΝ")
+                assert flow.engine_view()["players"][0]["vp_chips"] == 5
+                assert errors == []
     finally:
-        if context is not None:
-            context.close()
         server.shutdown()

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from companion.web import create_app, serve
-from tests.test_among_secret_browser import phone_at
+from tests.browser_pages import PHONE_360, joined_page
 from tests.test_flow import faction_label
 from tests.test_long_lists_browser import _next, _seat, _tell
-from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+from tests.test_phone_browser import browser, flow_on_the_box  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -31,8 +31,7 @@ def test_next_names_manage_empire_inside_its_button_in_each_language(browser, hu
                   ("Ann", "select", {"phase": "ship"}), ("Bob", "select", {"phase": "ship"}))
             _next(hub, 2)  # Reveal, V Ship: Next leads to Manage Empire
             for locale, label in NEXT.items():
-                context, page, errors = phone_at(browser, join_url(server, hub), locale)
-                try:
+                with joined_page(browser, server, hub, locale=locale, **PHONE_360) as (page, errors):
                     _seat(page, "Ann")
                     button = page.locator("#phone-next")
                     expect(button).to_have_text(label)
@@ -44,7 +43,5 @@ def test_next_names_manage_empire_inside_its_button_in_each_language(browser, hu
                     page.once("dialog", lambda dialog: dialog.accept())  # "Give up Ann's seat on this phone?"
                     page.locator("#give-up-seat").click()  # the next phone takes Ann's seat
                     expect(page.locator("#seats button", has_text="Ann")).to_have_class("seat free")
-                finally:
-                    context.close()
     finally:
         server.shutdown()

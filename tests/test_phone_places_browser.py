@@ -14,9 +14,9 @@ from contextlib import contextmanager
 import pytest
 
 from companion.web import create_app, serve
-from tests.test_among_secret_browser import phone_at
+from tests.browser_pages import PHONE_360, joined_page
 from tests.test_eclipse_browser import report
-from tests.test_phone_browser import browser, flow_on_the_box, join_url  # noqa: F401 (fixture)
+from tests.test_phone_browser import browser, flow_on_the_box  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,6 @@ def anns_phone(browser, hub, tmp_path, locale):  # noqa: F811
     from playwright.sync_api import expect
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
-    context = None
     try:
         with flow_on_the_box(hub, tmp_path, "eclipse", species=["Terran Directorate", "Orion Hegemony"]) as flow:
             for player, sector, cell in (("Ann", "221 Procyon", [0, -2]), ("Bob", "232 Rigel", [0, 2])):
@@ -53,13 +52,11 @@ def anns_phone(browser, hub, tmp_path, locale):  # noqa: F811
                                      values={"sector": sector, "hex": cell, "rotation": 0})
                 assert answer is not None and answer["status"] == 200, answer
             before = flow.session.last_seq
-            context, page, errors = phone_at(browser, join_url(server, hub), locale)
-            page.locator("#seats button", has_text="Ann").click()
-            expect(page.locator("#me")).to_have_text("Ann")
-            yield flow, page, errors, before
+            with joined_page(browser, server, hub, locale=locale, **PHONE_360) as (page, errors):
+                page.locator("#seats button", has_text="Ann").click()
+                expect(page.locator("#me")).to_have_text("Ann")
+                yield flow, page, errors, before
     finally:
-        if context is not None:
-            context.close()
         server.shutdown()
 
 
