@@ -21,6 +21,7 @@ from companion.library import Library, export_documents
 from companion.session import SessionStore
 from companion.web import create_app, serve
 from device import FakeCamera
+from tests.browser_pages import PHONE_390, joined_page
 from tests.test_camera_browser import LoopThread
 from tests.test_evening import FakeReader
 from tests.test_phone_browser import TIMEOUT_MS, browser  # noqa: F401  (the browser fixture)
@@ -77,9 +78,7 @@ def test_a_whole_evening_from_a_phone(browser, box, output_dir):  # noqa: F811
     from playwright.sync_api import expect
 
     loop, hub, server = box
-    context, page, errors = phone(browser, "el-GR")
-    try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
+    with joined_page(browser, server, hub, locale="el-GR", **PHONE_390) as (page, errors):
         expect(page.locator("html")).to_have_attribute("lang", "el")  # the browser's language
         expect(page.locator("body")).to_have_attribute("data-page", "box")
         expect(page.locator("#choose-section")).to_be_visible()
@@ -149,8 +148,6 @@ def test_a_whole_evening_from_a_phone(browser, box, output_dir):  # noqa: F811
         page.get_by_role("button", name=i18n.translations("pl").gettext("Games"), exact=True).click()
         expect(page.locator("#choose-section")).to_be_visible()
         expect(page.locator("#open-games button")).to_have_count(0)  # the game is over: nothing left open
-    finally:
-        context.close()
     assert errors == []
 
 
@@ -158,26 +155,24 @@ def test_the_owner_page_waits_for_the_touchscreen(browser, box, output_dir):  # 
     from playwright.sync_api import expect
 
     loop, hub, server = box
-    context, page, errors = phone(browser)
     try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
-        page.goto(f"{server.url}owner")
-        expect(page.locator("#ask-section")).to_be_visible()
-        page.locator("#ask").click()
-        expect(page.locator("#ask-result")).to_contain_text("touchscreen")
-        assert loop.view()["box"]["asking"] is not None
-        hub.request("owner_allow", "touchscreen", 10.0)
-        expect(page.locator("#settings-section")).to_be_visible(timeout=8000)
-        page.locator("#box-language").select_option("hu")
-        page.locator("#save").click()
-        expect(page.locator("#save-result")).to_contain_text("Magyar")
-        assert loop.box_settings.language == "hu"
-        page.screenshot(path=str(output_dir / "evening-phone-owner.png"), full_page=True)
+        with joined_page(browser, server, hub, **PHONE_390) as (page, errors):
+            page.goto(f"{server.url}owner")
+            expect(page.locator("#ask-section")).to_be_visible()
+            page.locator("#ask").click()
+            expect(page.locator("#ask-result")).to_contain_text("touchscreen")
+            assert loop.view()["box"]["asking"] is not None
+            hub.request("owner_allow", "touchscreen", 10.0)
+            expect(page.locator("#settings-section")).to_be_visible(timeout=8000)
+            page.locator("#box-language").select_option("hu")
+            page.locator("#save").click()
+            expect(page.locator("#save-result")).to_contain_text("Magyar")
+            assert loop.box_settings.language == "hu"
+            page.screenshot(path=str(output_dir / "evening-phone-owner.png"), full_page=True)
     finally:
         from companion import i18n
 
         i18n.set_box_language("en")
-        context.close()
     assert errors == []
 
 
@@ -254,9 +249,7 @@ def test_the_phones_score_rows_are_labelled_with_a_capital_as_their_total_is(bro
     from companion import i18n
 
     loop, hub, server = box
-    context, page, errors = phone(browser, locale)
-    try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
+    with joined_page(browser, server, hub, locale=locale, **PHONE_390) as (page, errors):
         expect(page.locator("html")).to_have_attribute("lang", lang)
         _play_among_to_its_scores(page, hub)
         labels = page.locator("#scores tr td:first-child").all_text_contents()
@@ -272,8 +265,6 @@ def test_the_phones_score_rows_are_labelled_with_a_capital_as_their_total_is(bro
         expect(page.locator("#history-open")).to_be_visible()
         labels = page.locator("#history-scores tr td:first-child").all_text_contents()
         assert credits in labels and total in labels and credits.lower() not in labels, labels
-    finally:
-        context.close()
     assert errors == []
 
 
@@ -292,9 +283,7 @@ def test_a_greek_score_row_keeps_the_accent_of_its_first_letter(browser, box):  
                                            "credits")]
     expected = [word[:1].upper() + word[1:] for word in categories] + [greek("Total")]
     assert "Άδειοι αντιδραστήρες" in expected  # the catalog's word, written as a Greek row label starts it
-    context, page, errors = phone(browser, "el-GR")
-    try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
+    with joined_page(browser, server, hub, locale="el-GR", **PHONE_390) as (page, errors):
         _play_among_to_its_scores(page, hub)
         assert page.locator("#scores tr td:first-child").all_text_contents() == expected
         page.locator("#box-nav button[data-box-action=history]").click()
@@ -302,8 +291,6 @@ def test_a_greek_score_row_keeps_the_accent_of_its_first_letter(browser, box):  
         page.locator("#history-list button").first.click()
         expect(page.locator("#history-open")).to_be_visible()
         assert page.locator("#history-scores tr td:first-child").all_text_contents() == expected
-    finally:
-        context.close()
     assert errors == []
 
 
@@ -333,9 +320,7 @@ def test_a_score_row_label_and_a_score_are_never_cut_in_the_middle_of_a_word(bro
     from playwright.sync_api import expect
 
     loop, hub, server = box
-    context, page, errors = phone(browser, locale)
-    try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
+    with joined_page(browser, server, hub, locale=locale, **PHONE_390) as (page, errors):
         _play_among_to_its_scores(page, hub, ("Ζωή", "Łucja", "Ann-Marie O'Neil", "Bob"))
         for table in ("#scores", "#history-scores"):
             if table == "#history-scores":
@@ -348,8 +333,6 @@ def test_a_score_row_label_and_a_score_are_never_cut_in_the_middle_of_a_word(bro
             assert labels.evaluate_all(CUT_WORDS) == [], table
             assert page.locator(f"{table} td:not(:first-child)").evaluate_all(CUT_WORDS) == [], table
             assert fits(page)
-    finally:
-        context.close()
     assert errors == []
 
 
@@ -394,9 +377,7 @@ def test_a_hungarian_phone_sees_the_rulebook_section_under_the_scores_and_in_the
     from rules.among_the_stars.game import INFO
 
     loop, hub, server = box
-    context, page, errors = phone(browser, "hu-HU")
-    try:
-        page.goto(f"{server.url}join/{hub.pairing().secret}")
+    with joined_page(browser, server, hub, locale="hu-HU", **PHONE_390) as (page, errors):
         expect(page.locator("html")).to_have_attribute("lang", "hu")
         _play_among_to_its_scores(page, hub, ("Ádám", "Őrs"))
         hungarian = i18n.translations("hu").gettext
@@ -410,8 +391,6 @@ def test_a_hungarian_phone_sees_the_rulebook_section_under_the_scores_and_in_the
         expect(page.locator("#history-open")).to_be_visible()
         expect(page.locator("#history-scores caption.rule")).to_have_text(cited)
         assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_a_right_to_left_name_keeps_its_own_score_beside_it_in_the_history(browser, tmp_path):  # noqa: F811
