@@ -115,6 +115,10 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     of its own colour, whose band just inside its side turned away from that die is not its colour (less than 0.17 of
     it), is that die's side face, lit like its top and read as a second die: the box runs past the foreshortened side
     face onto the table. It is left out. A real die pressed against a like die lies wholly on its own top.
+8c''. ``on_other`` (:func:`.on_other.drop_on_other_dice`) -- a die of which a fifth of its square or more is the top of
+    a surer die of another colour beside it (that die's body colour, joined to the square's border) lies half on that
+    die and half on the cloth or board: two dice's tops lie in one plane and never overlap, so it is left out. A
+    symbol printed in that colour in its own middle is not counted.
 8d. ``blank`` (:func:`.blank.not_blank`, :func:`.blank.blank_faces`) -- a die whose middle is as flat as paper
     beside the other dice read in its colour (its stroke spread at most 0.3 of the plainest of theirs: the same
     print under the same light) and whose symbol matches poorly is an empty check of a cloth or an empty box of a

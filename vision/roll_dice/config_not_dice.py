@@ -95,6 +95,12 @@ class NotDiceConfig:
             ``own_side_patch`` px, holds less than ``own_side_far_body`` of pixels within ``own_side_distance``
             (log-RGB) of its own body colour, is that die's side face lit like its top (``own_side_far_body`` None:
             no test).
+        on_other_share, on_other_distance, on_other_reach, on_other_patch: the test of a box lying partly on
+            another die's top (:func:`vision.roll_dice.on_other.drop_on_other_dice`): a read with a read of another
+            colour at least as sure whose middle lies within ``on_other_reach`` of its sides, of whose square (an
+            upright patch of ``on_other_patch`` px) at least ``on_other_share`` is that read's body colour and not
+            its own (within ``on_other_distance``, log-RGB), joined to the square's border, lies on that die (two
+            dice's tops never overlap) and is dropped (``on_other_share`` None: no test).
         unsized_match_ramp: (lo, hi) best template NCC over which a face becomes a die where no die size is vouched
             for (the size search's evidence below ``size_min_evidence``: no face of the frame plainly a die, the faces
             read at the size the frame's blobs give, as on an empty playmat or cloth): each face's die score is scaled
@@ -219,6 +225,10 @@ class NotDiceConfig:
     own_side_distance: float = 0.3
     own_side_band: tuple[float, float] = (0.1, 0.3)
     own_side_patch: int = 32
+    on_other_share: float | None = 0.2
+    on_other_distance: float = 0.3
+    on_other_reach: float = 1.3
+    on_other_patch: int = 32
     unsized_match_ramp: tuple[float, float] | None = (0.55, 0.75)
     square_band: tuple[float, float] = (0.75, 1.3)
     square_along: float = 0.7

@@ -31,6 +31,7 @@ from .glare import face_glare
 from .kept import Aside, Boxes, Kept
 from .not_dice import _not_flat_art, _not_hanging, _not_pattern, _not_printed, _not_side, _not_texture, _not_vouched
 from .observations import MEASURED_SIZE, Candidates, RollDiceRead, TopFaces
+from .on_other import drop_on_other_dice
 from .own_side import drop_own_sides
 from .recentre import recentre_reads
 from .shape import SurroundingLogs, die_likeness
@@ -562,6 +563,7 @@ class RollDiceReader:
         kept, dice = stage("boxed", drop_boxed, frame, tops, ncc, kept, dice, cfg,
                            lit_distances(tops.body, self._protos, lit, cfg), self.profile.colours, returns)
         kept, dice = stage("own_side", drop_own_sides, frame, tops, kept, dice, cfg)
+        kept, dice = stage("on_other", drop_on_other_dice, frame, tops, kept, dice, cfg)
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
