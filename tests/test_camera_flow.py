@@ -19,6 +19,7 @@ from companion.app import MainLoop
 from companion.camera import CameraFlow
 from companion.flow import GameFlow
 from companion.flows import FLOWS
+from companion.flows.among import reactor_place
 from companion.hub import StateHub
 from companion.player_names import parse_players
 from device import FakeCamera, Frame
@@ -81,8 +82,7 @@ def test_an_added_location_becomes_a_question_and_confirm_records_it_from_the_ca
     assert logged[0].player == "Ann" and logged[0].origin == "camera"
     assert {"card": "Customs", "cell": list(customs.cell), "year": 1} in logged[0].payload["station"]
     view = cam.view()
-    cell = f"[{customs.cell[0]}, {customs.cell[1]}]"
-    assert [q["text"] for q in view["questions"]] == [f"Ann built Customs at {cell}?"]
+    assert [q["text"] for q in view["questions"]] == [f"Ann built Customs: {reactor_place(customs.cell)}?"]
     assert view["misplays"] == []
     # nothing is built until a player confirms
     assert flow.engine_view()["players"][0]["locations"] == 0
@@ -113,7 +113,7 @@ def test_a_misplay_shows_at_once_with_the_rule_and_the_fix(store, among_deck):
     assert flb["source"] == ("Among the Stars, card text (Fighter Launch Bay): "
                              "may not be built within distance 3 of the Main Reactor")
     # before anyone answers, the question waits and the engine's findings already name the rule
-    assert view["questions"][0]["text"].startswith("Bob built Fighter Launch Bay at ")
+    assert view["questions"][0]["text"].startswith("Bob built Fighter Launch Bay: ")
     assert any("Fighter Launch Bay" in f["what"] for f in flow.findings())
     # dismissing records nothing
     before = flow.session.last_seq
@@ -129,7 +129,7 @@ def test_a_power_reactor_is_asked_as_reactor_built(store, among_deck):
                      zones=whole_frame_for("Ann", scene.image, "Bob"))
     read_twice(cam, scene.image)
     q = cam.view()["questions"][0]
-    assert q["text"] == f"Ann built a Power Reactor at [{reactor.cell[0]}, {reactor.cell[1]}]?"
+    assert q["text"] == f"Ann built a Power Reactor: {reactor_place(reactor.cell)}?"
     assert (q["kind"], q["payload"]) == ("reactor_built", {"cell": list(reactor.cell)})
     cam.confirm(q["id"])
     # rulebook 4 'Build a Power Reactor': it costs 1 credit (10 credits in year 1 -> 9)

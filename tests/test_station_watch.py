@@ -175,7 +175,7 @@ def test_moving_the_misplaced_card_clears_it(flow) -> None:
     assert cam.misplays([SeenCard("shield_generator", (1, 1), 0.9)])
     out = cam.read([SeenCard("shield_generator", (1, 0), 0.9)])
     assert out.misplays == []
-    assert [p.text for p in out.proposals] == ["Ann built Shield Generator at [1, 0]?"]
+    assert [p.text for p in out.proposals] == ["Ann built Shield Generator: 1 below the Main Reactor?"]
 
 
 def test_fighter_launch_bay_next_to_the_main_reactor_must_go_back(flow) -> None:

@@ -80,6 +80,7 @@ from companion.camera.passes import (
 from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.seeing import CameraSeeing, _default_read_cards, _default_read_hexes
 from companion.camera.spec import CameraSpec
+from companion.camera.station_seats import StationSeats
 from companion.camera.watch import seen_cards
 from companion.i18n import Text, _, message_of, os_reason, say
 from rules import BadEvent, Event, UnknownEvent
@@ -176,6 +177,9 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self._read_hexes = read_hexes
         self._table_memory: Any = None   # the table's colours, kept from one whole card read to the next
         self.zones = zones if zones is not None else self._settings_zones()
+        self.station_seats = StationSeats(min_confidence, getattr(spec, "anchor_word", "Main Reactor"))
+        """Whose station is whose when the table has no zones and the game finds stations on it
+        (:attr:`finds_stations`)."""
         self.watchers: dict[str, Any] = {}
         self.map_watcher: Any = None
         """The watcher of the shared map (a :class:`~companion.camera.passes.MapPass`), made on the first map read."""
@@ -239,6 +243,23 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self._helper: ThreadPoolExecutor | None = None  # the dice pass beside the card pass
         self._mirror_tries = 0  # reads that could not decide the mirror
         self.resume_questions()  # the questions that waited when the box stopped
+
+    @property
+    def finds_stations(self) -> bool:
+        """Whether the players' stations are found from the cards (Among the Stars: each around its own Main Reactor,
+        :mod:`companion.camera.station_seats`) because the table has no zones; else each zone is read as a player's."""
+        return self.zones is None and callable(getattr(self.spec, "seats", None))
+
+    def _stations(self, sight: Sight, names: list[str], ev: Any) -> dict[str, list[Any]]:
+        """The whole table's cards of ``sight`` (:data:`TABLE`) as each player's station, cells counted from that
+        player's reactor; the players whose station is not found or not told apart are left out, and the table is
+        told how to let the box know (in :attr:`reader_notes`)."""
+        seats = self.spec.seats(ev, self.flow.session.settings.get("seat_points") or {})
+        by_player = self.station_seats.assign(sight.cards.get(TABLE, []), [s for s in seats if s.name in names],
+                                              self.calibration)
+        if self.station_seats.note is not None:
+            self.reader_notes.append(self.station_seats.note)
+        return by_player
 
     @property
     def enabled(self) -> bool:
@@ -450,7 +471,7 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         previous = self._seen if self._seen_epoch in (self._epoch - 1, self._epoch) else {}
         image = frame.image
         names = tuple(self.flow.names)
-        if self.zones is None:
+        if self.zones is None and not self.finds_stations:
             self.zones = even_zones(names, (image.shape[1], image.shape[0]), self.calibration)
         if self.calibration is not None and tuple(self.calibration.frame_size) != (image.shape[1], image.shape[0]):
             size = "{}x{}".format(*self.calibration.frame_size)
@@ -467,8 +488,11 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         ev = self.flow.engine_view()
         anchors: dict[str | None, list[str]] = {}
         if any(isinstance(p, CardPass) for p in self.passes):
-            for name in names:
-                anchors.setdefault(self.spec.anchor(name, ev), []).append(name)
+            if self.finds_stations:  # one read of the whole table: the stations are found in it (see :meth:`_apply`)
+                anchors[None] = list(names)
+            else:
+                for name in names:
+                    anchors.setdefault(self.spec.anchor(name, ev), []).append(name)
         counting = self.counting(ev)
         chosen = None
         if not self._dice_done:
@@ -520,11 +544,14 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         if plan.anchors:
             self.markers = sight.markers
             counted = sum(len(v) for v in sight.cards.values())
+            by_player = self._stations(sight, names, ev) if TABLE in sight.cards else sight.cards
             for name in names:
+                if by_player is not sight.cards and name not in by_player:
+                    continue  # a station not found or not told apart: nothing is read for it (never taken as gone)
                 watcher = self.watchers.get(name)
                 if watcher is None:
                     watcher = self.watchers[name] = self.spec.watcher(name, ev, self.confirm_reads, self.min_confidence)
-                seen = seen_cards(sight.cards.get(name, []))
+                seen = seen_cards(by_player.get(name, []))
                 observed = self.spec.observe(watcher, name, seen, ev, self.flow)
                 if observed is None:
                     continue

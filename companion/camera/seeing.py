@@ -158,6 +158,8 @@ class CameraSeeing:
                 for card in read.cards:
                     if card.zone in players:
                         cards.setdefault(card.zone, []).append(card)
+                    elif anchor is None and self.zones is None:  # no zones: the whole table's cards, stations found
+                        cards.setdefault(TABLE, []).append(card)  # from them (CameraFlow._stations)
         hexes = None
         if plan.map_anchor is not None:
             key = f"hexes:{plan.map_anchor}"

@@ -10,12 +10,14 @@ Findings (a location placed against its rule) show at once with the rule.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from companion.camera import CardPass, Observed, Proposal
 from companion.camera.preview import misplays
 from companion.camera.station import StationChange, StationWatcher, growth_order
+from companion.camera.station_seats import Seat
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound
 from companion.i18n import AND, N_, Listing, Text, lazy, plural
@@ -538,6 +540,11 @@ class AmongCamera:
             return False
         return True
 
+    @property
+    def anchor_word(self) -> str:
+        """The Main Reactor's name as the players' edition prints it (said when stations cannot be told apart)."""
+        return _card_word(MAIN_REACTOR)
+
     @staticmethod
     def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
         return next((p for p in view["players"] if p["name"] == name), {})
@@ -545,6 +552,27 @@ class AmongCamera:
     def anchor(self, player: str, view: Mapping[str, Any]) -> str | None:
         """``vak_main_reactor`` for a Vak player, else ``main_reactor``."""
         return VAK_MAIN_REACTOR if self._player(view, player).get("race") == "vak" else MAIN_REACTOR
+
+    def seats(self, view: Mapping[str, Any], seat_points: Mapping[str, Any]) -> list[Seat]:
+        """The players as the camera tells their stations apart on a table with no zones
+        (:mod:`companion.camera.station_seats`): the reactor each station grows from (:meth:`anchor`), the cards
+        recorded at their cells, and the seat tapped in the Players step (``seat_points``: name -> ``[x, y]`` frame px;
+        a malformed one is left out)."""
+        cat = catalogue()
+        out = []
+        for p in view["players"]:
+            built = {}
+            for row in p.get("station") or ():
+                try:
+                    card = cat.card(row["card"])
+                    cell = (int(row["cell"][0]), int(row["cell"][1]))
+                except (LookupError, TypeError, ValueError):   # a row the box cannot read tells nothing apart
+                    continue
+                if not card.is_main_reactor and not row.get("face_down"):
+                    built[cell] = card.id
+            point = _point(seat_points.get(p["name"])) if isinstance(seat_points, Mapping) else None
+            out.append(Seat(p["name"], self.anchor(p["name"], view), built, point))
+        return out
 
     def watcher(
         self, player: str, view: Mapping[str, Any], confirm_reads: int, min_confidence: float
@@ -622,20 +650,62 @@ class AmongCamera:
 
     @staticmethod
     def _proposal(player: str, name: str, cell: Any) -> Proposal:
-        where = _cell_text(cell)
+        """The question a card seen at ``cell`` of ``player``'s station becomes, naming the place as the player finds
+        it on their own station: so many cards above or below and right or left of their Main Reactor
+        (:func:`reactor_place`)."""
+        where = reactor_place(cell)
         if catalogue().card(name).is_reactor:
             return Proposal(
                 player,
-                Text("{player} built a Power Reactor at {cell}?", player=player, cell=where),
+                Text("{player} built a Power Reactor: {place}?", player=player, place=where),
                 "reactor_built",
                 {"cell": list(cell)},
             )
         return Proposal(
             player,
-            Text("{player} built {card} at {cell}?", player=player, card=_card_word(name), cell=where),
+            Text("{player} built {card}: {place}?", player=player, card=_card_word(name), place=where),
             "location_built",
             {"card": name, "cell": list(cell)},
         )
+
+
+def reactor_place(cell: Any) -> Text:
+    """Where ``cell`` (``[row, column]`` from the Main Reactor, rows down and columns right as the reactor reads: the
+    station's grid, rulebook 5.1 'Grid and adjacency') lies as a player finds it on their station: "2 above and 1
+    right of the Main Reactor" (above: farther from the player who reads the reactor upright). The Main Reactor's own
+    cell is the reactor itself.
+
+    Raises:
+        ValueError: ``cell`` is not two whole numbers.
+    """
+    try:
+        row, col = (int(v) for v in cell)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"a station cell is [row, column], got {cell!r}") from exc
+    reactor = _card_word(MAIN_REACTOR)
+    rows, cols = abs(row), abs(col)
+    if row and col:
+        template = {(True, True): N_("{rows} above and {cols} right of the {reactor}"),
+                    (True, False): N_("{rows} above and {cols} left of the {reactor}"),
+                    (False, True): N_("{rows} below and {cols} right of the {reactor}"),
+                    (False, False): N_("{rows} below and {cols} left of the {reactor}")}[(row < 0, col > 0)]
+        return Text(template, rows=rows, cols=cols, reactor=reactor)
+    if row:
+        return (Text("{rows} above the {reactor}", rows=rows, reactor=reactor) if row < 0
+                else Text("{rows} below the {reactor}", rows=rows, reactor=reactor))
+    if col:
+        return (Text("{cols} right of the {reactor}", cols=cols, reactor=reactor) if col > 0
+                else Text("{cols} left of the {reactor}", cols=cols, reactor=reactor))
+    return Text("on the {reactor}", reactor=reactor)
+
+
+def _point(raw: Any) -> tuple[float, float] | None:
+    """A tapped seat ``[x, y]`` (frame px) as a point, or None when it is missing or not two finite numbers."""
+    try:
+        x, y = (float(v) for v in raw)
+    except (TypeError, ValueError):
+        return None
+    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
 
 
 def _built_by(flow: Any, player: str, cell: Place) -> int | None:

@@ -169,17 +169,20 @@ class CheckMode(PlayMode):
         started = time.perf_counter()
         calibration = getattr(self.camera, "calibration", None)
         zones = getattr(self.camera, "zones", None)
-        if zones is None and frame is not None:  # split evenly at the first read: show that split now
+        stations = bool(getattr(self.camera, "finds_stations", False))
+        if zones is None and frame is not None and not stations:  # split evenly at the first read: show it now
             from vision.table import even_zones
 
             zones = even_zones(self.flow.names, (frame.width, frame.height), calibration)
         live = frame is not None and self.loop.camera == CameraStatus.OK.value  # a lost camera's last picture is old
         self.check = table_check(frame.image if live else None, self.loop.camera, self.loop.camera_message,
                                  calibration, zones)
+        self.check["stations"] = stations
         log.debug("table check in %.0f ms: %s", (time.perf_counter() - started) * 1000, self.check["lines"])
 
     def view(self) -> dict[str, Any]:
-        """The game's view with ``"check"``: ``{"ok", "lines", "zones"}`` (:func:`table_check`)."""
+        """The game's view with ``"check"``: ``{"ok", "lines", "zones", "stations"}`` (:func:`table_check`;
+        ``stations``: no zones, each player's station is found from the cards, Among the Stars)."""
         view = super().view()
         view["check"] = self.check
         return view

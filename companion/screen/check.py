@@ -69,7 +69,9 @@ class Check(ScreenState):
             if y > ts.y(330):
                 break
         hint = (_("Each player's zone is outlined in their colour: the camera reads what lies in it")
-                if check.get("zones") else _("The table is split evenly at the first read"))
+                if check.get("zones") else
+                _("The camera reads the whole table: each player's station is found from its own reactor")
+                if check.get("stations") else _("The table is split evenly at the first read"))
         ts.wrap(hint, (ts.x(10), ts.y(346)), ts.x(440), 20, DIM, max_lines=2)
         ts.text_fit(_("Ready") if check.get("ok", True) else _("Look at what is marked"), (ts.x(466), ts.y(370)),
                     ts.x(160), 24, GOOD if check.get("ok", True) else WARN, min_size=12)
