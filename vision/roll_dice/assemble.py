@@ -168,8 +168,10 @@ def assemble_indexed(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, prof
     ``confident_cap``; neither does an unreadable face, nor a face without a die's shape (die-likeness, through
     ``shape_support``).
     One die per place: of two reads closer than ``overlap_dist`` x their side, or whose top faces overlap by more
-    than ``overlap_share`` of the smaller (:func:`top_overlap`), the surer one. ``template_pol``: each template's
-    print polarity ``float[K]``, to pool a face's templates over the colours printed alike (:func:`joint_scores`)."""
+    than ``overlap_share`` of the smaller (:func:`top_overlap`), the surer one (the higher rank of
+    :func:`decide_each`: the more likely a die, a read face before an unreadable one, then the surer read).
+    ``template_pol``: each template's print polarity ``float[K]``, to pool a face's templates over the colours
+    printed alike (:func:`joint_scores`)."""
     out = decide_each(tops, colour_p, ncc, profile, config, template_pol)
     # one die per place: two dice cannot have centres closer than about a side, nor top faces that
     # overlap (a box half on a die and half on its side face or the table is that die): keep the surer one
@@ -183,7 +185,10 @@ def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: 
     """The decision of :func:`assemble_indexed` for each top face on its own, before one die per place:
     ``[(rank, index of the top face, read)]`` in the faces' order, for the faces that are a die
     (:func:`die_weights` x the chance of an enrolled colour at least ``min_confidence``); rank: that chance, doubled
-    when the face is read. ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``: ``float[N, K]``."""
+    when the face is read, times 1 + the read's confidence (of two reads of one place that are each plainly a die, the
+    one whose colour and face are surer: a box slid half off a die onto its side face reads as much a die as the box on
+    its top, but its symbol matches worse). ``tops``: N faces; ``colour_p``: ``float[N, C]``; ``ncc``:
+    ``float[N, K]``."""
     colours, faces = list(profile.colours), list(profile.faces)
     if len(tops.rects) == 0:
         return []
@@ -230,7 +235,7 @@ def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: 
         if f is None or guessed:
             conf = min(float(colour_p[i, colours.index(c)]) * float(weight[i]), config.confident_cap)
         obs = RollDieObservation(c, f, rect_box(tops.rects[i]), float(np.clip(conf, 0.0, 1.0)))
-        out.append((die_p * (1.0 + float(f is not None)), i, obs))
+        out.append((die_p * (1.0 + float(f is not None)) * (1.0 + obs.confidence), i, obs))
     return out
 
 
