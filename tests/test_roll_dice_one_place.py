@@ -1,9 +1,9 @@
 """One die per place in the Roll dice reader (vision/roll_dice/assemble.py, ``assemble_indexed``): of two reads of one
 place that are each plainly a die, the one whose colour and face are surer is kept, whichever was cut first.
 
-A die pressed against its neighbour, or seen at a slant, is often cut twice: once on its top face, once with the box slid
-a third of a side onto its side face. Both boxes hold enough of the die's colour and symbol to be plainly a die (die
-weight 1), so before this rule the first one cut was kept: the slid box read the die with a worse symbol match and
+A die pressed against its neighbour, or seen at a slant, is often cut twice: once on its top face, once with the box
+slid a third of a side onto its side face. Both boxes hold enough of the die's colour and symbol to be plainly a die
+(die weight 1), so before this rule the first one cut was kept: the slid box read the die with a worse symbol match and
 counted as a false die beside a missed one. Every case is worked by hand on a drawn red die (top face 28 px at
 (60, 60), a settle cross printed dark); the template NCCs are given by hand, as the face match would give them.
 """
