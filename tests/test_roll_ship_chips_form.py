@@ -160,3 +160,19 @@ def test_a_number_out_of_range_is_refused_in_the_words_of_a_number_not_typed(sto
     with pytest.raises(BadEntry) as typed:
         roll.report("Ann", "vp", {"vp": "many"})
     assert str(typed.value) == "VP must be a whole number from 1 to 70, got 'many'"
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("el", "ΠΝ: πρέπει να είναι ακέραιος από 1 έως 70, δόθηκε 71"),
+    ("pl", "Pole „PZ” musi zawierać liczbę całkowitą od 1 do 70, podano 71"),
+    ("hu", "GYP: egész számnak kell lennie, 1 és 70 között; kapott érték: 71"),
+])
+def test_a_number_out_of_range_is_refused_saying_the_range_as_a_must_in_each_language(store, lang, said):
+    """71 chips is more than the 5 x 12 + 10 a report may hold: refused with the range as a requirement ("must"; the
+    Hungarian said "may be a whole number"), nothing recorded."""
+    roll = roll_at_ship(store)
+    before = roll.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        roll.report("Ann", "vp", {"vp": 71})
+    assert i18n.localize(refused.value.args[0], lang) == said
+    assert roll.session.last_seq == before
