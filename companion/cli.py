@@ -219,8 +219,8 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
         help=_(
             "read cards and tiles, or Eclipse sector hexes with a hex deck "
             "(`enroll cards --hexes`), with this enrolled deck (a name or a "
-            ".npz path) instead of dice; a card or hex read unsure, or a card beyond the copies the box holds, is "
-            "printed \"?\" (--json keeps every read's id and confidence)"
+            ".npz path) instead of dice; a card or hex read unsure, or a card or sector beyond the copies the box "
+            "holds (each sector once), is printed \"?\" (--json keeps every read's id and confidence)"
         ),
     )
     read.add_argument(

@@ -130,7 +130,7 @@ def test_a_block_shaped_like_a_card_beside_a_card_alone_is_split():
 
 
 @pytest.mark.parametrize("lang, said", [("en", "printed \"?\""), ("el", "τυπώνεται \"?\""),
-                                        ("pl", "wypisywana jako \"?\""), ("hu", "helyén \"?\" áll")])
+                                        ("pl", "wypisuje się jako \"?\""), ("hu", "helyén \"?\" áll")])
 def test_the_help_says_what_a_question_mark_means_and_what_json_keeps(lang, said):
     """``companion read --help``: a card printed "?" (read unsure, or a copy beyond the box) is said under --cards,
     with what --json keeps instead (every read's id and confidence), in every language of the box."""

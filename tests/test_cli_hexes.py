@@ -163,3 +163,23 @@ def test_read_help_says_an_unsure_hex_is_a_question_mark(capsys):
         main(["read", "--help"])
     said = " ".join(capsys.readouterr().out.split())
     assert "a card or hex read unsure" in said and "--json keeps every read's id and confidence" in said
+
+
+def test_a_sector_read_twice_is_printed_once_the_less_sure_read_a_question_mark():
+    """Every Eclipse sector hex is in the box once (each tile has its own number): two hexes read as 104 at 0.9 and
+    0.7 are one misread, so the surer keeps 104 and the other is "?", as a card beyond the box's copies is; the
+    records (what --json prints) keep both ids."""
+    from companion.commands.read import hexes_said
+
+    records = [{"id": "104", "axial": [1, -1], "rotation": 0, "confidence": 0.7},
+               {"id": "104", "axial": [-1, 1], "rotation": 3, "confidence": 0.9},
+               {"id": "001", "axial": [0, 0], "rotation": 0, "confidence": 0.8}]
+    assert hexes_said(records) == ["? at [1, -1]", "104 at [-1, 1] turned 3", "001 at [0, 0]"]
+    assert [r["id"] for r in records] == ["104", "104", "001"]
+
+
+def test_read_help_says_a_sector_beyond_the_box_is_a_question_mark(capsys):
+    with pytest.raises(SystemExit):
+        main(["read", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "a card or sector beyond the copies the box holds (each sector once)" in said

@@ -156,10 +156,13 @@ def hexes_said(hexes: Sequence[dict]) -> list[str]:
     """Each sector hex read (``hexes``: :meth:`vision.hexes.HexObservation.to_json` dicts with ``id``, ``axial``
     ``[q, r]`` or None, ``rotation`` 0-5 or None, ``confidence`` 0-1) as the command prints it: its id, or "?" where
     the reader gave none or one below :data:`CARD_SURE` (the camera's bar, as for cards), then where it lies and how
-    it is turned; ``--json`` keeps every id and confidence."""
+    it is turned; ``--json`` keeps every id and confidence. Every sector hex is in the box once (Eclipse: each tile
+    has its own number), so of two hexes read with one id only the surer keeps it and the other is "?"
+    (:func:`sure_ids` with one copy of each)."""
     out = []
-    for h in hexes:
-        said = str(h["id"]) if h["id"] and float(h["confidence"]) >= CARD_SURE else "?"
+    ids = sure_ids(hexes, {h["id"]: 1 for h in hexes if h["id"]})
+    for h, sure in zip(hexes, ids, strict=True):
+        said = str(sure) if sure is not None else "?"
         if h["axial"] is not None:
             said = _("{hex} at [{q}, {r}]").format(hex=said, q=h["axial"][0], r=h["axial"][1])
         if h["rotation"]:
