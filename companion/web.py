@@ -128,7 +128,7 @@ from companion.webstream import (
     HEARTBEAT_S,
     PhoneJSON,
     StreamSlots,
-    findings_json,
+    findings_text,
     json_text,
     sse_stream,
     state_json,
@@ -535,9 +535,10 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     @app.get("/api/findings")
     @limiter.limit(limits.read)
     def api_findings() -> Response:
-        """Every finding of the game, newest first (the state pushes carry the newest few and their number)."""
+        """Every finding of the game, newest first (the state pushes carry the newest few and their number), written
+        once per state and language (:func:`findings_text`)."""
         try:
-            response = jsonify(findings_json(hub.snapshot()))
+            response = Response(findings_text(hub.snapshot()), mimetype="application/json")
         except Exception as exc:  # noqa: BLE001 -- as /api/state
             log.error("phone view: the findings could not be sent: %s", exc, exc_info=exc)
             response, status = _error(500, unsent(exc))
