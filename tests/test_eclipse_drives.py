@@ -129,3 +129,29 @@ def test_the_phone_reports_the_ship_and_the_blueprints_movement(store):
         "el": "Αναχαιτιστικό (Ann) κινείται 2 θέσεις σε μία ενεργοποίηση, αλλά οι Προωθητήρες του δίνουν Κίνηση 1",
         "pl": "Myśliwiec (Ann) przesuwa się o 2 heksy w jednej aktywacji, ale jego napędy dają wartość ruchu 1",
         "hu": "Ann: Elfogó 2 hexet lép egy aktiválásban, de a hajtóművei csak 1 mozgásértéket adnak"}
+
+
+def test_a_starbase_blueprint_with_drives_is_an_error_and_recorded_all_the_same():
+    """Upgrade action: a Starbase blueprint takes no drives, so its Movement is 0. Reported with Movement 2 (a Fusion
+    Drive laid on it), the blueprint is recorded (the table decides) with an error naming the number; Movement 0, or
+    left out, is no misplay, and an Interceptor's Movement 2 is none either."""
+    result = play(blueprint("Starbase", 2), blueprint("Starbase", 0), blueprint("Starbase", None),
+                  blueprint("Interceptor", 2))
+    drives = [[k for k in said_on(result, seq) if k[0] == "starbase_drives"] for seq in (5, 6, 7, 8)]
+    assert drives == [[("starbase_drives", Severity.ERROR)], [], [], []]
+    found = next(f for f in result.findings if f.seq == 5 and f.rule_kind == "starbase_drives")
+    assert found.what == "Ann's Starbase blueprint has Movement 2, but a Starbase takes no drives"
+    assert found.fix == "take the drives off the Starbase blueprint (Movement 0)"
+    assert ("Ann", "Starbase") in result.state.blueprints
+
+
+def test_the_starbase_blueprint_error_is_said_in_each_language():
+    from companion import i18n
+
+    result = play(blueprint("Starbase", 2))
+    found = next(f for f in result.findings if f.rule_kind == "starbase_drives")
+    assert [i18n.localize(found.what, lang) for lang in ("el", "pl", "hu")] == [
+        "Ann: το σχέδιο της Αστροβάσης έχει Κίνηση 2, όμως μια Αστροβάση δεν παίρνει Προωθητήρες",
+        "Ann: schemat bazy gwiezdnej ma wartość ruchu 2, ale baza gwiezdna nie może mieć napędów",
+        "Ann: a Csillagbázis hajótervrajzán 2 a mozgásérték, de a Csillagbázisra nem kerülhet hajtómű"]
+    assert i18n.localize(found.fix, "pl") == "zdejmij napędy ze schematu bazy gwiezdnej (wartość ruchu 0)"

@@ -19,6 +19,7 @@ from typing import Any
 from rules.core import Severity
 from rules.eclipse import combat
 from rules.eclipse.data import SHIP_TYPES
+from rules.eclipse.drives import DRIVES
 from rules.eclipse.state import EclipseState
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import ANCIENTS_WORD, PHASE_WORDS, ship_word
@@ -112,13 +113,21 @@ def _small(ctx: EventContext, key: str) -> int | None:
 def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
     """``{"ship", "computers"?, "shields"?, "hull"?, "initiative"?, "cannons"?: {colour: n},
     "missiles"?: {colour: n}, "movement"?}``: the player's blueprint of that ship type as it is now (after an
-    Upgrade); what is left out is 0, but a Movement left out is not known (a Move's hexes are then not counted)."""
+    Upgrade); what is left out is 0, but a Movement left out is not known (a Move's hexes are then not counted).
+    A Starbase blueprint with a Movement above 0 is recorded with ``starbase_drives``, an error (Eclipse, Upgrade
+    action: Starbase blueprints take no drives; :data:`rules.eclipse.drives.DRIVES`)."""
     name = ctx.player()
     ship = _ship(ctx, "ship")
     blueprint = Blueprint(computers=_small(ctx, "computers") or 0, shields=_small(ctx, "shields") or 0,
                           hull=_small(ctx, "hull") or 0, initiative=_small(ctx, "initiative") or 0,
                           cannons=_dice_counts(ctx, "cannons", tuple(combat.DAMAGE)),
                           missiles=_dice_counts(ctx, "missiles", MISSILE_COLOURS), movement=_small(ctx, "movement"))
+    if ship == "Starbase" and blueprint.movement:
+        verdict = Verdict("starbase_drives", False, DRIVES,
+                          Text("{player}'s Starbase blueprint has Movement {movement}, but a Starbase takes no drives",
+                               player=name, movement=blueprint.movement),
+                          Text("take the drives off the Starbase blueprint (Movement 0)"))
+        ctx.add(verdict.finding(seq=ctx.event.seq, player=name, where=name))
     return replace(state, blueprints={**state.blueprints, (name, ship): blueprint})
 
 
