@@ -128,3 +128,37 @@ def test_what_next_answered_goes_once_the_game_moves_on(browser, hub, tmp_path):
             assert errors == []
     finally:
         server.shutdown()
+
+
+def test_a_note_made_while_the_box_does_not_answer_for_every_note_still_shows(browser, hub, tmp_path):  # noqa: F811
+    """Unfolded, each new state asks the box for every note; when that ask is not answered (the read limit, the box
+    restarting: here 503), the phone kept the whole list it had, without the note just made, so a player who had
+    built another's tile saw nothing. Now the state's newest notes are drawn, the new one first."""
+    from playwright.sync_api import expect
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "roll", ",".join(NAMES)) as flow:
+            for name, (faction, home, development, world) in zip(NAMES, SETUPS, strict=True):
+                _tell(hub, name, "setup", {"faction": faction_label(faction), "home_world": home,
+                                           "development": development, "world": world})
+            for name in NAMES:
+                _tell(hub, name, "select", {"phase": "develop"})
+            for _ in range(2):  # Reveal, II Develop
+                assert hub.request("next_phase", origin="cli", timeout=5)["status"] == 200
+            for k, name in enumerate(NAMES[:3]):  # each reports the next player's starting development built
+                _tell(hub, name, "tile", {"tile": SETUPS[(k + 1) % len(NAMES)][2]})
+            assert len(flow.findings(limit=None)) == 6  # 3 builds of another's tile, 2 setup clashes, Conscription
+            _tell(hub, NAMES[3], "tile", {"tile": SETUPS[4][2]})
+            with joined_page(browser, server, hub, mobile=True) as (page, errors):
+                notes = page.locator("#findings li")
+                page.locator("#findings-more").click()
+                expect(notes).to_have_count(7)
+                page.route("**/api/findings", lambda route: route.fulfill(status=503, body="{}"))
+                _tell(hub, NAMES[4], "tile", {"tile": SETUPS[0][2]})  # Νίκος's starting development
+                newest = flow.findings()[0]["what"]
+                assert "Advanced Logistics" in newest
+                expect(notes.first).to_contain_text("Advanced Logistics")
+            assert errors == []
+    finally:
+        server.shutdown()

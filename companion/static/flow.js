@@ -193,9 +193,12 @@
       const version = shownVersion;
       if (everyNote !== version) {
         everyNote = version;
+        // Not answered (the read limit, a restart): this state's newest are drawn, so a note just made shows at
+        // once instead of the older whole list without it; the next state asks again.
+        const still = () => everyNote === version && shownVersion === version;
         fetch("/api/findings", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null)).then((body) => {
-          if (body && everyNote === version && shownVersion === version) drawFindings(body.findings || []);
-        }).catch(() => { /* the newest stay shown; the next state asks again */ });
+          if (still()) drawFindings(body ? body.findings || [] : findings);
+        }).catch(() => { if (still()) drawFindings(findings); });
       }
     } else if (older === 0) {
       everyNote = null;
