@@ -304,3 +304,51 @@ def test_tiles_featured_together_each_at_its_own_turns_get_each_tiles_own_featur
         for mine, own in zip(got, alone, strict=True):
             assert all(np.array_equal(a, b) for a, b in zip(mine, own, strict=True))
         assert np.array_equal(got[1][0], got[0][0][:, ::-1, ::-1])
+
+
+def test_a_tile_a_few_pixels_off_is_read_at_one_parity_after_the_shifts(tiles_and_crops, monkeypatch):
+    """Issue 15: a square tile seen 9 px right and 5.4 px low in its 96 px crop (a card-sized place about an outline
+    that lost part of the tile) reads its tile far at the centred shift (above ``parity_alone``, 0.5) and close at
+    the shift that meets it: it is read at one parity of turns (one feature pass once the deck expects its parity),
+    the card and turn every turn gives, at the distance every turn gives to 0.01 (the card's references away from the
+    shortlist are the index's estimates, ranked among two turns or four). A tile 13 px off is not read within 0.5 at
+    any shift and is still read at every turn."""
+    import vision.deck
+
+    deck, crops, truth = tiles_and_crops
+    deck = dataclasses.replace(deck)
+    every = dataclasses.replace(deck, config=dataclasses.replace(deck.config, parity_alone=0.0))
+    turn = [None, cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE]
+    upright = crops[0]
+    assert truth[0][1] == 0
+
+    def moved(dx: float) -> np.ndarray:
+        m = np.float32([[1, 0, dx], [0, 1, 0.6 * dx]])
+        return cv2.warpAffine(upright, m, upright.shape[1::-1], borderValue=(40, 60, 30))
+
+    passes: list[int] = []
+    features = vision.deck.crop_features_many
+
+    def counted(cs, *a, **k):
+        passes.append(len(cs))
+        return features(cs, *a, **k)
+
+    monkeypatch.setattr(vision.deck, "crop_features_many", counted)
+    off = moved(9.0)
+    f = deck.turn_features_many([off], [(0, 2)])
+    amp = np.asarray(deck._amp_term(f[0][0][2]), np.float32).reshape(-1, 1)
+    centred = deck._best_two(deck._coarse_many(f, tried=(0, 2))[0][0] + amp)
+    assert centred[2] > deck.config.parity_alone
+    for t in range(4):
+        tile = off if t == 0 else cv2.rotate(off, turn[t])
+        want = every.score(tile)
+        assert (want[0], want[3]) == (truth[0][0], t) and want[1] <= deck.config.parity_alone
+        deck.score(tile)                                 # the deck now expects this parity
+        passes.clear()
+        D, turns = deck.distances(tile)
+        assert sorted(turns.tolist()) == [t % 2, t % 2 + 2] and sum(passes) == 1
+        got = deck.score(tile)
+        assert (got[0], got[3]) == (want[0], want[3]) and got[1] == pytest.approx(want[1], abs=0.01)
+    far = moved(13.0)
+    assert every.score(far)[1] > deck.config.parity_alone
+    assert list(deck.distances(far)[1]) == [0, 1, 2, 3]

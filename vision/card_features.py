@@ -52,8 +52,9 @@ class IdConfig:
             margin this wide, changes the confidence (above 0.9). On those tables 0.4 leaves out 61 % (Race)
             to 79 % (Roll tiles) of the shortlist, and about half the CPU time of the fine search.
         parity_alone: square tiles: a tile read at one parity of turns (t, t + 2) whose best card is within this
-            distance is not read at the other (a quarter turn: 0.88 or more on the Roll tiles of
-            ``bench/card_ident.py``; :meth:`vision.deck.DeckProfile.distances_many`; 0: every turn always).
+            distance, at the centred shift or at the best shift, is not read at the other (a quarter turn: 0.88 or
+            more on the Roll tiles of ``bench/card_ident.py``, 0.84 or more at the best shift on the Roll tables of
+            ``bench/card_table_ab.py``; :meth:`vision.deck.DeckProfile.distances_many`; 0: every turn always).
         occlusion_drop: the structure correlation is also computed without the this many worst of the
             map's 2 x 3 blocks (a hand or a glare over part of the card) ...
         occlusion_weight: ... and blended in with this weight (0 = off).

@@ -128,8 +128,9 @@ class RefineConfig:
             before, at the same turn, most with their corners nearer the labels; Race's slowest layouts about 100x ->
             60x (17) and 40-75x -> 27x (30) a JPEG decode (None: never) ...
         fit_frac: ... and each side of the place so read is then moved to its strongest edge within this fraction of
-            the card's short side, turned by up to a degree (:func:`_edge_fitted`), when the deck reads it closer (0:
-            not fitted).
+            the card's short side, turned by up to a degree (:func:`vision.card_edges.edge_fitted`), when the deck
+            reads it closer (0: not fitted); a side whose strongest edge lies at the end of that reach leaves the
+            place as read, unscored (no edge of the card within reach).
         seen_conf: a weak place of the detector's second look (``loose``) whose centre lies within half its short
             side of a card read with at least this confidence (by either look) is that card seen again, and gets no
             second look: the reader reports one card per place (:func:`vision.cards.read_cards`), the card read

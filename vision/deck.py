@@ -218,8 +218,10 @@ class DeckProfile:
     def _distances_by_parity(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
         """:meth:`distances_many` of square tiles, each read at one parity of turns (t, t + 2) first: a tile whose
         best card there is within ``parity_alone`` at the centred shift (the coarse distances) is searched at every
-        shift at that parity only, the others are read at the other parity, and a tile neither parity reads so is
-        read at every turn (the features of both parities: the same numbers as for any deck).
+        shift at that parity only; a tile not read so is searched at every shift at that parity all the same and kept
+        at it when its best card there is then within ``parity_alone``; the others are read at the other parity
+        alike, and a tile neither parity reads within it is read at every turn (the features of both parities: the
+        same numbers as for any deck).
 
         A square tile matched at the wrong parity is its art turned a quarter turn and stretched to the maps'
         aspect: on the Roll tiles of ``bench/card_ident.py`` its best distance is 0.88 or more, at the right parity
@@ -227,7 +229,15 @@ class DeckProfile:
         best card, its distance and turn are the same, whichever parity is tried first. Each tile's parity tried
         first is the one its grey thumbnail matches best among the deck's art (:meth:`parity_cues`); for a deck
         without art, the one most tiles of the deck's last frame were read at (tiles on a table share their turn; 0
-        at first)."""
+        at first).
+
+        A place a few pixels off its tile (the card-sized place about an outline that lost part of the tile, a
+        lattice cell) reads its tile far at the centred shift and close at the shift that meets it, whereas at the
+        other parity a tile is its art a quarter turn off, far at every shift: on the Roll tables of
+        ``bench/card_table_ab.py`` (layouts 1, 102 and 108, calibrated) each tile read at every turn that read within
+        0.5 at one parity read 0.84 or more at the other, its best card and turn those of every turn. A tile read
+        within ``parity_alone`` only after the shifts so costs one feature pass, not both parities' and every
+        turn's search; one read within it at neither costs a shift search of each parity more."""
         cfg = self.config
         first = getattr(self, "_parity_first", 0)
         cues = self.parity_cues(crops)
@@ -245,23 +255,32 @@ class DeckProfile:
                 break
             fs = self.turn_features_many([crops[k] for k, _ in pending], [(p, p + 2) for _, p in pending])
             again: list[list[int]] = [[], []]
-            alone = []
+            alone: list[tuple] = []
+            off: list[tuple] = []
             coarse = self._coarse_many(fs, tried=(0, 2))
             # the centred distances decide (the shifts only lower them): a tile kept is searched at one parity
             centred = self._best_two_many([D + np.asarray(a, np.float32).reshape(-1, 1) for (D, _), a in
                                            zip(coarse, self._amp_terms([f[0][2] for f in fs]), strict=True)])
             for (k, p), f, (D, hel), (_, _, d1, _) in zip(pending, fs, coarse, centred, strict=True):
                 feats[(k, p)] = f
-                if d1 <= cfg.parity_alone:
-                    alone.append((k, p, (D, hel), f))
-                elif rnd == 0:
-                    again[1 - p].append(k)
-                else:
-                    every.append(k)
+                (alone if d1 <= cfg.parity_alone else off).append((k, p, (D, hel), f))
             for (k, p, _, _), D in zip(alone, self._fine_many([a[2] for a in alone], [a[3] for a in alone],
                                                               [(a[1], a[1] + 2) for a in alone]), strict=True):
                 out[k] = (D, np.array((p, p + 2)))
                 kept[p] += 1
+            # not read within it at the centred shift: searched at every shift at this parity too (a place a few
+            # pixels off its tile), kept at it when that reads within (its own pass: the tiles kept above are
+            # searched as before)
+            fine = self._fine_many([a[2] for a in off], [a[3] for a in off],
+                                   [(a[1], a[1] + 2) for a in off]) if off else []
+            for (k, p, _, _), D, (_, _, d1, _) in zip(off, fine, self._best_two_many(fine), strict=True):
+                if d1 <= cfg.parity_alone:
+                    out[k] = (D, np.array((p, p + 2)))
+                    kept[p] += 1
+                elif rnd == 0:
+                    again[1 - p].append(k)
+                else:
+                    every.append(k)
             tries = again
         if every:   # every turn: the features of both parities in the order of turns_to_try (0, 1, 2, 3)
             every.sort()
