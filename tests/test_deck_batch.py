@@ -309,10 +309,11 @@ def test_tiles_featured_together_each_at_its_own_turns_get_each_tiles_own_featur
 def test_a_tile_a_few_pixels_off_is_read_at_one_parity_after_the_shifts(tiles_and_crops, monkeypatch):
     """Issue 15: a square tile seen 9 px right and 5.4 px low in its 96 px crop (a card-sized place about an outline
     that lost part of the tile) reads its tile far at the centred shift (above ``parity_alone``, 0.5) and close at
-    the shift that meets it: it is read at one parity of turns (one feature pass once the deck expects its parity),
+    the shift that meets it: read as a place off its tile (``off_centre``), it is read at one parity of turns (one
+    feature pass once the deck expects its parity),
     the card and turn every turn gives, at the distance every turn gives to 0.01 (the card's references away from the
     shortlist are the index's estimates, ranked among two turns or four). A tile 13 px off is not read within 0.5 at
-    any shift and is still read at every turn."""
+    any shift and is still read at every turn; any crop not read as off its tile is read at every turn, as before."""
     import vision.deck
 
     deck, crops, truth = tiles_and_crops
@@ -343,12 +344,13 @@ def test_a_tile_a_few_pixels_off_is_read_at_one_parity_after_the_shifts(tiles_an
         tile = off if t == 0 else cv2.rotate(off, turn[t])
         want = every.score(tile)
         assert (want[0], want[3]) == (truth[0][0], t) and want[1] <= deck.config.parity_alone
-        deck.score(tile)                                 # the deck now expects this parity
+        assert list(deck.distances(tile)[1]) == [0, 1, 2, 3]
+        deck.score_many([tile], off_centre=True)          # the deck now expects this parity
         passes.clear()
-        D, turns = deck.distances(tile)
+        D, turns = deck.distances_many([tile], off_centre=True)[0]
         assert sorted(turns.tolist()) == [t % 2, t % 2 + 2] and sum(passes) == 1
-        got = deck.score(tile)
+        got = deck.score_many([tile], off_centre=True)[0]
         assert (got[0], got[3]) == (want[0], want[3]) and got[1] == pytest.approx(want[1], abs=0.01)
     far = moved(13.0)
     assert every.score(far)[1] > deck.config.parity_alone
-    assert list(deck.distances(far)[1]) == [0, 1, 2, 3]
+    assert list(deck.distances_many([far], off_centre=True)[0][1]) == [0, 1, 2, 3]

@@ -434,11 +434,13 @@ class _ScoreMemo:
     def score(self, crop: np.ndarray) -> tuple[str, float, float, int]:
         return self.score_many([crop])[0]
 
-    def score_many(self, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
+    def score_many(self, crops: list[np.ndarray], off_centre: bool = False) -> list[tuple[str, float, float, int]]:
         keys = [(c.shape, np.ascontiguousarray(c).tobytes()) for c in crops]
         new = {k: c for k, c in zip(keys, crops, strict=True) if k not in self.seen}
         if new:
-            self.seen.update(zip(new, self.deck.score_many(list(new.values())), strict=True))
+            got = (self.deck.score_many(list(new.values()), off_centre=True) if off_centre
+                   else self.deck.score_many(list(new.values())))
+            self.seen.update(zip(new, got, strict=True))
         return [self.seen[k] for k in keys]
 
 
@@ -491,7 +493,8 @@ def _resized(deck: DeckProfile, frame: np.ndarray, view: SearchView | None, ks: 
     the card's size by more than ``resize_tol`` (:func:`vision.card_outline.off_card_size`): the card-sized place about
     it (:func:`vision.card_outline.card_sized_about`; float[4, 2] frame px) and its crop (``crop_wh`` px), kept when
     the deck reads it closer than the card's score as found (``scores[k]``) by ``min_gain`` (``min_gain_other`` when
-    it names another card), the crops scored together."""
+    it names another card), the crops scored together, as places off their card (a square tile's read at one parity of
+    turns once its shifts read it within ``parity_alone``: :meth:`vision.deck.DeckProfile.distances_many`)."""
     if view is None or view.card_px is None or cfg.resize_tol is None:
         return {}
     off = [k for k in ks if off_card_size(view.quads[k], view.card_px, cfg.resize_tol)]
@@ -499,7 +502,7 @@ def _resized(deck: DeckProfile, frame: np.ndarray, view: SearchView | None, ks: 
         return {}
     qs = [view.to_frame(card_sized_about(view.quads[k], view.card_px)) for k in off]
     crops = [rectify(frame, q, *crop_wh) for q in qs]
-    got = deck.score_many([cv2.flip(c, 1) if mirrored else c for c in crops])
+    got = deck.score_many([cv2.flip(c, 1) if mirrored else c for c in crops], off_centre=True)
     return {k: (s, q, c) for k, q, c, s in zip(off, qs, crops, got, strict=True)
             if s[1] < scores[k][1] - (cfg.min_gain if s[0] == scores[k][0] else cfg.min_gain_other)}
 

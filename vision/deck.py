@@ -192,7 +192,7 @@ class DeckProfile:
         of one crop)."""
         return self.distances_many([crop])[0]
 
-    def distances_many(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    def distances_many(self, crops: list[np.ndarray], off_centre: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
         """(distance float[N_refs, T], turns tried) of each crop (uint8[h, w, 3] BGR) against every reference.
 
         Coarse: every reference at every turn, centred (:meth:`_coarse_many`, :meth:`DeckSearch.coarse_many`):
@@ -202,10 +202,11 @@ class DeckProfile:
         coarse distance (an upper bound of the fine one: the centred shift is among the shifts tried).
 
         A square tile (4 turns) is first read at one parity of turns only (t and t + 2: one feature pass instead
-        of two; :meth:`_distances_by_parity`); T is then 2."""
+        of two; :meth:`_distances_by_parity`; ``off_centre``: the crops are places a few pixels off their tile, see
+        there); T is then 2."""
         tried = self.turns_to_try()
         if len(tried) == 4 and self.config.parity_alone > 0 and crops:
-            return self._distances_by_parity(crops)
+            return self._distances_by_parity(crops, off_centre)
         return self._distances_at(tried, self.turn_features_many(crops, tried))
 
     def _distances_at(self, tried: tuple[int, ...], feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]]
@@ -215,13 +216,15 @@ class DeckProfile:
         turns = np.array(tried)
         return [(D, turns) for D in self._fine_many(self._coarse_many(feats, tried=tried), feats, tried)]
 
-    def _distances_by_parity(self, crops: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    def _distances_by_parity(self, crops: list[np.ndarray],
+                             off_centre: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
         """:meth:`distances_many` of square tiles, each read at one parity of turns (t, t + 2) first: a tile whose
         best card there is within ``parity_alone`` at the centred shift (the coarse distances) is searched at every
-        shift at that parity only; a tile not read so is searched at every shift at that parity all the same and kept
-        at it when its best card there is then within ``parity_alone``; the others are read at the other parity
-        alike, and a tile neither parity reads within it is read at every turn (the features of both parities: the
-        same numbers as for any deck).
+        shift at that parity only, the others are read at the other parity, and a tile neither parity reads so is
+        read at every turn (the features of both parities: the same numbers as for any deck). With ``off_centre``
+        (places a few pixels off their tiles) a tile not read within ``parity_alone`` at the centred shift is searched
+        at every shift at that parity all the same and kept at it when its best card there is then within
+        ``parity_alone``.
 
         A square tile matched at the wrong parity is its art turned a quarter turn and stretched to the maps'
         aspect: on the Roll tiles of ``bench/card_ident.py`` its best distance is 0.88 or more, at the right parity
@@ -237,7 +240,11 @@ class DeckProfile:
         ``bench/card_table_ab.py`` (layouts 1, 102 and 108, calibrated) each tile read at every turn that read within
         0.5 at one parity read 0.84 or more at the other, its best card and turn those of every turn. A tile read
         within ``parity_alone`` only after the shifts so costs one feature pass, not both parities' and every
-        turn's search; one read within it at neither costs a shift search of each parity more."""
+        turn's search; one read within it at neither costs a shift search of each parity more, which is why only
+        places known to be off their tile are searched so (the card-sized place of the second look,
+        :func:`vision.card_match.refine_identifications`): a table read with no calibration has many crops that read
+        no tile closely at either parity (Roll for the Galaxy's layouts 100-109: identify 174 -> 211 ms a frame
+        with every crop searched so)."""
         cfg = self.config
         first = getattr(self, "_parity_first", 0)
         cues = self.parity_cues(crops)
@@ -263,7 +270,14 @@ class DeckProfile:
                                            zip(coarse, self._amp_terms([f[0][2] for f in fs]), strict=True)])
             for (k, p), f, (D, hel), (_, _, d1, _) in zip(pending, fs, coarse, centred, strict=True):
                 feats[(k, p)] = f
-                (alone if d1 <= cfg.parity_alone else off).append((k, p, (D, hel), f))
+                if d1 <= cfg.parity_alone:
+                    alone.append((k, p, (D, hel), f))
+                elif off_centre:
+                    off.append((k, p, (D, hel), f))
+                elif rnd == 0:
+                    again[1 - p].append(k)
+                else:
+                    every.append(k)
             for (k, p, _, _), D in zip(alone, self._fine_many([a[2] for a in alone], [a[3] for a in alone],
                                                               [(a[1], a[1] + 2) for a in alone]), strict=True):
                 out[k] = (D, np.array((p, p + 2)))
@@ -525,11 +539,11 @@ class DeckProfile:
         """(best card id, its distance, the best other card's distance, quarter turns) for one crop."""
         return self.score_many([crop])[0]
 
-    def score_many(self, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
+    def score_many(self, crops: list[np.ndarray], off_centre: bool = False) -> list[tuple[str, float, float, int]]:
         """:meth:`score` of each crop (uint8[h, w, 3] BGR, one frame's cards), the references read once for all
         (:meth:`distances_many`)."""
         uniq = self._cards()[0]
-        got = self.distances_many(crops)
+        got = self.distances_many(crops, off_centre)
         return [(str(uniq[best_c]), d1, d2, int(turns[best_t]))
                 for (_, turns), (best_c, best_t, d1, d2) in zip(got, self._best_two_many([D for D, _ in got]),
                                                                   strict=True)]
