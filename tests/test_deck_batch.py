@@ -345,11 +345,11 @@ def test_a_tile_a_few_pixels_off_is_read_at_one_parity_after_the_shifts(tiles_an
         want = every.score(tile)
         assert (want[0], want[3]) == (truth[0][0], t) and want[1] <= deck.config.parity_alone
         assert list(deck.distances(tile)[1]) == [0, 1, 2, 3]
-        deck.score_many([tile], off_centre=True)          # the deck now expects this parity
+        deck.score_places_many([tile])          # the deck now expects this parity
         passes.clear()
         D, turns = deck.distances_many([tile], off_centre=True)[0]
         assert sorted(turns.tolist()) == [t % 2, t % 2 + 2] and sum(passes) == 1
-        got = deck.score_many([tile], off_centre=True)[0]
+        got = deck.score_places_many([tile])[0]
         assert (got[0], got[3]) == (want[0], want[3]) and got[1] == pytest.approx(want[1], abs=0.01)
     far = moved(13.0)
     assert every.score(far)[1] > deck.config.parity_alone

@@ -438,8 +438,8 @@ class _ScoreMemo:
         keys = [(c.shape, np.ascontiguousarray(c).tobytes()) for c in crops]
         new = {k: c for k, c in zip(keys, crops, strict=True) if k not in self.seen}
         if new:
-            got = (self.deck.score_many(list(new.values()), off_centre=True) if off_centre
-                   else self.deck.score_many(list(new.values())))
+            places = getattr(self.deck, "score_places_many", None) if off_centre else None
+            got = (places or self.deck.score_many)(list(new.values()))
             self.seen.update(zip(new, got, strict=True))
         return [self.seen[k] for k in keys]
 
@@ -502,7 +502,9 @@ def _resized(deck: DeckProfile, frame: np.ndarray, view: SearchView | None, ks: 
         return {}
     qs = [view.to_frame(card_sized_about(view.quads[k], view.card_px)) for k in off]
     crops = [rectify(frame, q, *crop_wh) for q in qs]
-    got = deck.score_many([cv2.flip(c, 1) if mirrored else c for c in crops], off_centre=True)
+    looks = [cv2.flip(c, 1) if mirrored else c for c in crops]
+    got = deck.score_many(looks, off_centre=True) if isinstance(deck, _ScoreMemo) else (
+        getattr(deck, "score_places_many", None) or deck.score_many)(looks)
     return {k: (s, q, c) for k, q, c, s in zip(off, qs, crops, got, strict=True)
             if s[1] < scores[k][1] - (cfg.min_gain if s[0] == scores[k][0] else cfg.min_gain_other)}
 

@@ -539,9 +539,19 @@ class DeckProfile:
         """(best card id, its distance, the best other card's distance, quarter turns) for one crop."""
         return self.score_many([crop])[0]
 
-    def score_many(self, crops: list[np.ndarray], off_centre: bool = False) -> list[tuple[str, float, float, int]]:
+    def score_places_many(self, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
+        """:meth:`score_many` of places a few pixels off their cards (uint8[h, w, 3] BGR each: the second look's
+        card-sized places), a square tile kept at one parity of turns once its shifts read it within
+        ``parity_alone`` (:meth:`distances_many`'s ``off_centre``)."""
+        return self._scored(crops, True)
+
+    def score_many(self, crops: list[np.ndarray]) -> list[tuple[str, float, float, int]]:
         """:meth:`score` of each crop (uint8[h, w, 3] BGR, one frame's cards), the references read once for all
         (:meth:`distances_many`)."""
+        return self._scored(crops, False)
+
+    def _scored(self, crops: list[np.ndarray], off_centre: bool) -> list[tuple[str, float, float, int]]:
+        """:meth:`score_many` (``off_centre``: :meth:`score_places_many`)."""
         uniq = self._cards()[0]
         got = self.distances_many(crops, off_centre)
         return [(str(uniq[best_c]), d1, d2, int(turns[best_t]))
