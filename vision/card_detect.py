@@ -22,8 +22,9 @@ import cv2
 import numpy as np
 
 from .card_leftover import die_sized, die_top_shaped, place_share
+from .card_mat import without_printed_lines
 from .card_outline import quad_axes, snap_to_outline
-from .card_pitch import card_pitch, choose_card_size
+from .card_pitch import choose_card_size, edge_pitch
 from .card_split import lattice_fit, split_blob
 from .foreground import TableMemory, foreground_mask
 from .frames import validate_frame
@@ -53,7 +54,8 @@ class CardsConfig:
             says (a table whose lightness varies a lot, like wood in a light fall-off).
         join_frac: with a known card size (a calibrated table), foreground pieces this fraction of a card's
             short side apart are joined (:func:`card_sized`) ...
-        min_part_frac: ... and foreground narrower than this fraction of it is dropped.
+        min_part_frac: ... and foreground narrower than this fraction of it is dropped (with no known card size,
+            of the smallest card's: ``mat_line_area``).
         loose_join_frac: the second look (:func:`find_card_quads`; 0 = none) where the first found no card:
             pieces this fraction of a card's short side apart are joined ...
         loose_density: ... where at least this fraction of the square of that side around a pixel is
@@ -147,6 +149,16 @@ class CardsConfig:
             median of the blobs shaped like one card (:func:`card_size_estimate`).
         size_agree: the blobs shaped like one card agree on the card's size when the largest is at most this times
             the smallest in area (then the edges are not asked: a card-shaped pair of cards alone is read as before).
+        mat_line_area: with no known card size, thin foreground (narrower than ``min_part_frac`` of the smallest
+            card's short side) away from every solid piece is a playmat's printed line, taken out before the blobs,
+            when a piece of it holds at least this many times the smallest card's area (``min_area_frac`` of the
+            frame; :func:`vision.card_mat.without_printed_lines`): a mat printed with a grid is otherwise one blob the
+            size of the frame, split into "cards" at the lines' spacing. None: kept.
+        pitch_cells: the edges' spacing alone (no blob shaped like one card agreeing with it) sets the card's size
+            only when the cells it implies differ from one another by at least this many BGR grey levels (each card
+            is a picture of its own; :meth:`vision.card_pitch.EdgePitch.cells`): 33-59 on the generated Among the
+            Stars tables of layouts 100-109 where the spacing alone decides, 0.3 on a playmat printed with a grid
+            (with a few cards on it or none) and 2.9 on a checked cloth, each lying on a plain table.
     """
 
     work_long_side: int = 1280
@@ -198,6 +210,8 @@ class CardsConfig:
     fallback_card_mm: tuple[float, float] = (63.0, 88.0)
     size_from_edges: bool = True
     size_agree: float = 1.6
+    mat_line_area: float | None = 1.0
+    pitch_cells: float = 10.0
 
 
 def crop_size(config: CardsConfig, aspect: float) -> tuple[int, int]:
@@ -343,15 +357,23 @@ def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
     one card agree (their areas within ``size_agree`` of each other), :func:`card_size_estimate`'s; when they do not
     (a block of touching cards shaped like one card beside a card alone) or there is none (every card touches
     another), the spacing of the cards' edges decides (:func:`vision.card_pitch.card_pitch`): the blobs whose area
-    fits it, else that spacing itself; None when nothing tells."""
+    fits it, else that spacing itself when the cells it implies hold cards (``pitch_cells``: a playmat's printed grid
+    or a checked cloth repeats at its own spacing, its cells alike); else (and when nothing tells) the blobs shaped
+    like one card as before (:func:`card_size_estimate`), or None."""
     singles = [b for b in blobs if is_single(b, aspect, None, config)]
     areas = [b.area for b in singles]
     if singles and max(areas) <= config.size_agree * min(areas):   # the blobs shaped like a card agree
         return card_size_estimate(blobs, aspect, config)
     h, w = img.shape[:2]
     long_ = max(aspect, 1.0 / aspect)
-    pitch = card_pitch(img, blobs, aspect, 0.7 * math.sqrt(config.min_area_frac * h * w / long_))
-    size = choose_card_size([quad_size(b.quad) for b in singles], areas, pitch, aspect)
+    found = edge_pitch(img, blobs, aspect, 0.7 * math.sqrt(config.min_area_frac * h * w / long_))
+
+    def cards_inside() -> bool:   # asked only when no blob shaped like a card agrees with the spacing
+        cells = found.cells() if found is not None else None
+        return cells is None or cells >= config.pitch_cells
+
+    size = choose_card_size([quad_size(b.quad) for b in singles], areas, None if found is None else found.short,
+                            aspect, cells_hold_cards=cards_inside)
     return size if size is not None else card_size_estimate(blobs, aspect, config)
 
 
@@ -375,7 +397,8 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     if not blobs:
         return []
     known = card_px is not None  # known size (top-down table image): no perspective, no estimate
-    if card_px is None and aspect is not None and config.size_from_edges:
+    edges = card_px is None and aspect is not None and config.size_from_edges
+    if edges:
         card_px = card_size_from_edges(img, blobs, aspect, config)
     elif card_px is None:
         card_px = card_size_estimate(blobs, aspect, config)
@@ -394,6 +417,8 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
         return [b.quad for b in blobs if b.fill >= config.min_fill]
     base_area = card_px[0] * card_px[1]
     singles = [b for b in blobs if is_single(b, aspect, None, config)]
+    if edges:   # a pair or a block of cards shaped like one card tells nothing of the card's size nearby
+        singles = [b for b in singles if is_single(b, aspect, base_area, config)]
     for b in blobs:
         local = base_area
         if not known:  # perspective (no calibration) makes near cards bigger: compare with the nearest singles
@@ -480,6 +505,9 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     if read and card_px is not None:
         mask = timed_stage(t, "without_read", without_read, mask, [np.asarray(q, np.float64) * s for q in read],
                            (card_px[0] * s, card_px[1] * s), c.read_rim)
+    if card_px is None and c.mat_line_area is not None:   # no calibration: a playmat's printed lines are no card
+        mask = timed_stage(t, "mat_lines", without_printed_lines, mask, c.min_area_frac * mask.size, aspect,
+                           c.min_part_frac, c.mat_line_area)
     filled = timed_stage(t, "fill", fill_holes, mask)
     blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None

@@ -12,12 +12,18 @@ finds the spacing at which those profiles repeat (their autocorrelation, summed 
 deck's aspect, the card's short side is the spacing ``s`` where the profiles repeat at ``s`` along one axis and
 ``s * aspect`` along the other. Art inside a card makes short edges that do not line up from card to card.
 
+A playmat printed with a grid, or a checked cloth, repeats too, at its own spacing. :meth:`EdgePitch.cells` tells
+them apart: each card is a picture of its own, so the cells of a lattice of cards differ from one another, while a
+print's cells are one plain cell repeated (or two or three, every second cell alike); the spacing alone sets no card
+size where its cells are alike (:func:`choose_card_size`).
+
 Units: pixels of the image the blobs are in (the detector's work image).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -25,7 +31,7 @@ import numpy as np
 
 from .card_split import _upright_edges, dominant_angle
 
-__all__ = ["card_pitch", "choose_card_size"]
+__all__ = ["EdgePitch", "card_pitch", "choose_card_size", "edge_pitch"]
 
 
 def _repeats(profile: np.ndarray, max_lag: int) -> np.ndarray:
@@ -40,6 +46,64 @@ def _repeats(profile: np.ndarray, max_lag: int) -> np.ndarray:
     k = min(max_lag + 1, full.size)
     out[:k] = full[:k]
     return out / out[0] if out[0] > 0 else out
+
+
+@dataclass(frozen=True)
+class _Upright:
+    """One blob turned upright on its own canvas (:func:`_blob_profiles`): its area (px^2), vertical edge ridges
+    summed down each canvas column (float[W']) and horizontal ones along each row (float[H']), and how to see its
+    colours there (the box (x0, y0, x1, y1) px of the work image it was cut from, the turn R float[2, 3] onto the
+    canvas, the canvas mask uint8[H', W'])."""
+
+    area: float
+    px: np.ndarray
+    py: np.ndarray
+    box: tuple[int, int, int, int]
+    turn: np.ndarray
+    mask: np.ndarray
+
+
+def _blob_profiles(img: np.ndarray, blobs: Sequence[Any], max_blobs: int) -> list[_Upright]:
+    """:class:`_Upright` of each of the ``max_blobs`` largest ``blobs`` of ``img`` (uint8[H, W, 3] BGR), turned by
+    its dominant gradient direction, the blob's own outline included."""
+    H, W = img.shape[:2]
+    out = []
+    for b in sorted(blobs, key=lambda b: -b.area)[:max_blobs]:
+        x, y, bw, bh = cv2.boundingRect(b.contour)
+        x0, y0, x1, y1 = max(0, x - 6), max(0, y - 6), min(W, x + bw + 6), min(H, y + bh + 6)
+        roi = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        m = np.zeros_like(roi)
+        cv2.drawContours(m, [b.contour - np.array([x0, y0])], -1, 255, cv2.FILLED)
+        m = cv2.dilate(m, np.ones((5, 5), np.uint8))   # the blob's own outline inside the mask
+        theta = dominant_angle(roi, m)
+        R, m8, gx, gy = _upright_edges(roi, m, theta if theta <= 45.0 else theta - 90.0)
+        inside = m8 > 0
+        out.append(_Upright(float(b.area), (gx * inside).sum(axis=0), (gy * inside).sum(axis=1), (x0, y0, x1, y1),
+                            R, m8))
+    return out
+
+
+def _pitch_of(profiles: list[_Upright], aspect: float, min_side: float,
+              max_lag: int) -> tuple[float, bool] | None:
+    """(short side px, whether the cards lie with it across the columns: portrait) of the blobs' ``profiles``
+    (:func:`_blob_profiles`), or None: see :func:`card_pitch`."""
+    acc_x, acc_y = np.zeros(max_lag + 1), np.zeros(max_lag + 1)
+    for u in profiles:
+        acc_x += u.area * _repeats(u.px, max_lag)
+        acc_y += u.area * _repeats(u.py, max_lag)
+
+    def at(acc: np.ndarray, lag: float) -> float:
+        i = int(round(lag))
+        return float(acc[max(0, i - 2):i + 3].max()) if i + 2 <= max_lag else 0.0
+
+    best: tuple[float, float, bool] | None = None
+    long_ = max(aspect, 1.0 / aspect)
+    for s in np.arange(max(8.0, float(min_side)), max_lag / long_, 0.5):
+        portrait, landscape = at(acc_x, s) + at(acc_y, s * long_), at(acc_x, s * long_) + at(acc_y, s)
+        score = max(portrait, landscape)
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, float(s), portrait >= landscape)
+    return None if best is None else (best[1], best[2])
 
 
 def card_pitch(img: np.ndarray, blobs: Sequence[Any], aspect: float, min_side: float,
@@ -58,40 +122,139 @@ def card_pitch(img: np.ndarray, blobs: Sequence[Any], aspect: float, min_side: f
         along one axis plus at ``s * aspect`` along the other (portrait or landscape cards), or None when no blob
         or no spacing above ``min_side`` fits in the frame.
     """
+    found = edge_pitch(img, blobs, aspect, min_side, max_blobs)
+    return None if found is None else found.short
+
+
+def _lines(profile: np.ndarray, lag: float, bins: int = 16) -> tuple[float, float] | None:
+    """(spacing px, phase px) of the lattice of lines ``profile`` (float[N], edge strength per canvas column or row)
+    repeats at near ``lag`` px: of the spacings within ``max(3 px, 5 %)`` of ``lag`` (0.25 px steps), the one where
+    the profile folded onto one spacing (its mean in each of ``bins`` phases) is least even (its median over its mean
+    lowest: the lines line up), and the middle of that fold's strongest phase; None when the profile is shorter than
+    two spacings."""
+    if profile.size < 2 * lag + 3 or lag < 4:
+        return None
+    d = max(3.0, 0.05 * lag)
+    spacings = np.arange(lag - d, lag + d + 1e-9, 0.25)
+    pos = np.arange(profile.size, dtype=np.float64)
+    phase = np.minimum((np.mod(pos[None, :], spacings[:, None]) / spacings[:, None] * bins).astype(np.intp), bins - 1)
+    idx = (phase + bins * np.arange(spacings.size)[:, None]).ravel()
+    n = spacings.size * bins
+    sums = np.bincount(idx, np.broadcast_to(profile, phase.shape).ravel(), n)
+    per = (sums / np.maximum(np.bincount(idx, None, n), 1)).reshape(spacings.size, bins)
+    mean = per.mean(axis=1)
+    if not (mean > 0).any():
+        return None
+    even = np.where(mean > 0, np.median(per, axis=1) / np.maximum(mean, 1e-12), np.inf)
+    k = int(np.argmin(even))
+    return float(spacings[k]), (float(np.argmax(per[k])) + 0.5) * float(spacings[k]) / bins
+
+
+def _cell_colours(canvas: np.ndarray, mask: np.ndarray, xs: tuple[float, float], ys: tuple[float, float],
+                  inset: float = 0.2) -> np.ndarray:
+    """float64[rows, cols, 3]: the mean BGR of the middle of each cell of the lattice (x spacing, phase) ``xs`` and
+    (y spacing, phase) ``ys`` over ``canvas`` (uint8[H', W', 3]), ``inset`` of a cell's sides in from its lines; NaN
+    for a cell whose middle is not all inside ``mask`` (uint8[H', W'])."""
+    h, w = mask.shape
+
+    def starts(spacing: float, phase: float, size: int) -> list[float]:
+        first = phase - spacing * np.floor(phase / spacing)
+        return [float(v) for v in np.arange(first, size - spacing + 1e-9, spacing)]
+
+    cols, rows = starts(xs[0], xs[1], w), starts(ys[0], ys[1], h)
+    xa = np.round(np.asarray(cols) + inset * xs[0]).astype(np.intp)
+    xb = np.round(np.asarray(cols) + (1 - inset) * xs[0]).astype(np.intp)
+    ya = np.round(np.asarray(rows) + inset * ys[0]).astype(np.intp)
+    yb = np.round(np.asarray(rows) + (1 - inset) * ys[0]).astype(np.intp)
+    colour, inside = cv2.integral(canvas, sdepth=cv2.CV_64F), cv2.integral((mask > 0).astype(np.uint8))
+
+    def box(table: np.ndarray) -> np.ndarray:   # the sum over each cell's middle: [rows, cols, ...]
+        return (table[yb][:, xb] - table[ya][:, xb] - table[yb][:, xa] + table[ya][:, xa]).astype(np.float64)
+
+    area = np.outer(yb - ya, xb - xa).astype(np.float64)
+    full = (area > 0) & (box(inside) == area)
+    out = np.full((len(rows), len(cols), 3), np.nan)
+    out[full] = box(colour)[full] / area[full][:, None]
+    return out
+
+
+def _differ(colours: np.ndarray) -> list[float]:
+    """For each of the lattice's two axes and steps 1 and 2 cells along it, the median distance (BGR grey levels)
+    between the mean colours ``colours`` (float[rows, cols, 3], NaN outside) of the cells that far apart; the
+    steps with no pair of cells left out."""
+    out = []
+    for step in (1, 2):
+        for a, b in ((colours[:, :-step], colours[:, step:]), (colours[:-step], colours[step:])):
+            d = np.linalg.norm(a - b, axis=-1) if a.size else np.zeros(0)
+            d = d[np.isfinite(d)]
+            if d.size:
+                out.append(float(np.median(d)))
+    return out
+
+
+@dataclass(frozen=True)
+class EdgePitch:
+    """The spacing of the cards' edges found in a frame's blobs (:func:`edge_pitch`).
+
+    Attributes:
+        short: the card's short side in px (gap included; 0.5 px steps).
+        portrait: whether the short side lies along the blobs' upright columns (else along their rows).
+        aspect: the deck's long/short side ratio it was found for.
+        img: the work image (uint8[H, W, 3] BGR) and profiles: the blobs upright, it was found in.
+    """
+
+    short: float
+    portrait: bool
+    aspect: float
+    img: np.ndarray = field(repr=False)
+    profiles: list[_Upright] = field(repr=False)
+
+    def cells(self) -> float | None:
+        """How much the cells this spacing implies differ from one another, in BGR grey levels, or None when no
+        blob holds two cells side by side.
+
+        Each card is a picture of its own; a playmat's printed grid repeats one plain cell, a checked cloth two or
+        three. For each blob, the lattice's lines are found near the spacing along each axis (:func:`_lines`: the
+        spacing and phase where its edges fold onto one cell most unevenly), each cell whose middle (a fifth of its
+        sides in from its lines) lies in the blob gets that middle's mean colour, and the median distance between
+        cells one apart and two apart along each axis is taken (:func:`_differ`); the blob's figure is the least
+        of these (a pattern that repeats every second cell differs one apart, never two apart), and the blobs'
+        figures are weighted by area."""
+        long_ = max(self.aspect, 1.0 / self.aspect)
+        lx, ly = (self.short, self.short * long_) if self.portrait else (self.short * long_, self.short)
+        total = weight = 0.0
+        for u in self.profiles:
+            xs, ys = _lines(u.px, lx), _lines(u.py, ly)
+            if xs is None and ys is None:
+                continue
+            h, w = u.mask.shape
+            x0, y0, x1, y1 = u.box
+            canvas = cv2.warpAffine(self.img[y0:y1, x0:x1], u.turn, (w, h), flags=cv2.INTER_LINEAR)
+            # along an axis too short for two cells, the blob is one cell across (its own box)
+            colours = _cell_colours(canvas, u.mask, xs or (float(w), 0.0), ys or (float(h), 0.0))
+            differ = _differ(colours)
+            if differ:
+                total += u.area * min(differ)
+                weight += u.area
+        return total / weight if weight > 0 else None
+
+
+def edge_pitch(img: np.ndarray, blobs: Sequence[Any], aspect: float, min_side: float,
+               max_blobs: int = 12) -> EdgePitch | None:
+    """:func:`card_pitch` with what it was found from (:class:`EdgePitch`, whose ``cells()`` tells whether its cells
+    hold cards), or None. Same args as :func:`card_pitch`."""
     if not blobs or aspect <= 0:
         return None
     H, W = img.shape[:2]
     max_lag = int(0.5 * min(H, W))
-    acc_x, acc_y = np.zeros(max_lag + 1), np.zeros(max_lag + 1)
-    for b in sorted(blobs, key=lambda b: -b.area)[:max_blobs]:
-        x, y, bw, bh = cv2.boundingRect(b.contour)
-        x0, y0, x1, y1 = max(0, x - 6), max(0, y - 6), min(W, x + bw + 6), min(H, y + bh + 6)
-        roi = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-        m = np.zeros_like(roi)
-        cv2.drawContours(m, [b.contour - np.array([x0, y0])], -1, 255, cv2.FILLED)
-        m = cv2.dilate(m, np.ones((5, 5), np.uint8))   # the blob's own outline inside the mask
-        theta = dominant_angle(roi, m)
-        _, m8, gx, gy = _upright_edges(roi, m, theta if theta <= 45.0 else theta - 90.0)
-        inside = m8 > 0
-        acc_x += b.area * _repeats((gx * inside).sum(axis=0), max_lag)
-        acc_y += b.area * _repeats((gy * inside).sum(axis=1), max_lag)
-
-    def at(acc: np.ndarray, lag: float) -> float:
-        i = int(round(lag))
-        return float(acc[max(0, i - 2):i + 3].max()) if i + 2 <= max_lag else 0.0
-
-    best: tuple[float, float] | None = None
-    long_ = max(aspect, 1.0 / aspect)
-    for s in np.arange(max(8.0, float(min_side)), max_lag / long_, 0.5):
-        score = max(at(acc_x, s) + at(acc_y, s * long_), at(acc_x, s * long_) + at(acc_y, s))
-        if score > 0 and (best is None or score > best[0]):
-            best = (score, float(s))
-    return None if best is None else best[1]
+    profiles = _blob_profiles(img, blobs, max_blobs)
+    found = _pitch_of(profiles, aspect, min_side, max_lag)
+    return None if found is None else EdgePitch(found[0], found[1], aspect, img, profiles)
 
 
 def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: Sequence[float],
-                     pitch: float | None, aspect: float, band: tuple[float, float] = (0.5, 1.7)
-                     ) -> tuple[float, float] | None:
+                     pitch: float | None, aspect: float, band: tuple[float, float] = (0.5, 1.7),
+                     cells_hold_cards: bool | Callable[[], bool] = True) -> tuple[float, float] | None:
     """(short, long) card size in px from the blobs shaped like one card, checked against the edges' pitch.
 
     Args:
@@ -100,10 +263,13 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
         aspect: the deck's long/short side ratio.
         band: a blob shaped like one card is taken as one card when its area is within this range of times the
             pitch's card area (``pitch^2 * aspect``): a block of two or more touching cards is beyond it.
+        cells_hold_cards: whether the cells the pitch implies hold cards (:meth:`EdgePitch.cells`), or a function
+            telling it (asked only when no blob agrees); when not (a playmat's printed grid, a checked cloth), the
+            pitch counts only where a blob shaped like one card agrees with it.
 
     Returns:
         The median size of the blobs within ``band`` when any; else the pitch's card (``pitch``,
-        ``pitch * aspect``); None when there is neither.
+        ``pitch * aspect``) when its cells hold cards; None otherwise.
     """
     if pitch is None:
         return None
@@ -112,4 +278,6 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
     if kept:
         arr = np.asarray(kept, np.float64)
         return float(np.median(arr[:, 0])), float(np.median(arr[:, 1]))
+    if not (cells_hold_cards() if callable(cells_hold_cards) else cells_hold_cards):
+        return None
     return float(pitch), float(pitch * max(aspect, 1.0 / aspect))
