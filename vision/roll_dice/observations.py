@@ -95,10 +95,21 @@ class TopFaces:
     evidence: np.ndarray | None = None
 
     def take(self, index: np.ndarray) -> TopFaces:
-        """The faces at ``index`` (``int[K]``), in that order."""
+        """The faces at ``index`` (``int[K]``), in that order; ink that no stage may change (read-only, as the top-face
+        stage makes it: its per-face measures are kept, :mod:`vision.roll_dice.memo`) stays so."""
         ev = None if self.evidence is None else self.evidence[index]
-        return TopFaces(self.rects[index], self.scores[index], self.ink[index], self.body[index], ev)
+        ink = self.ink
+        if ink is not None:
+            ink = ink[index] if ink.flags.writeable else _frozen(ink[index])
+        return TopFaces(self.rects[index], self.scores[index], ink, self.body[index], ev)
 
     def lowered(self, keep: np.ndarray) -> TopFaces:
         """These faces with each one's die score scaled by ``keep`` ``float[N]`` (0..1)."""
         return TopFaces(self.rects, np.asarray(self.scores, np.float64) * keep, self.ink, self.body, self.evidence)
+
+
+def _frozen(ink: np.ndarray) -> np.ndarray:
+    """``ink`` read-only and owning its pixels (copied when it is a view of another array)."""
+    out = ink if ink.base is None else ink.copy()
+    out.setflags(write=False)
+    return out

@@ -20,6 +20,7 @@ import numpy as np
 
 from .config import RollDiceConfig
 from .foreground import channel_sum, to_log
+from .memo import InkMemo
 
 __all__ = ["die_likeness", "edge_angle", "expected_sides", "face_evidence", "face_evidences", "faces_to_measure",
            "middle_spread",
@@ -119,6 +120,11 @@ def _middle(size: int, face: float, reach: float) -> np.ndarray:
     return m
 
 
+#: The spreads of the middles and strokes of the top faces' ink (:func:`middle_spread`, :func:`stroke_spread`): the
+#: die weights of one read measure the same faces about fifteen times (:mod:`vision.roll_dice.memo`).
+_SPREADS = InkMemo()
+
+
 def middle_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """``float[N]``: how much the middle of each top face varies, the root of the summed variances of the ink
     map's channels (signed brightness and chroma difference to the body, log units: :func:`ink_maps`) over the
@@ -128,7 +134,14 @@ def middle_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     about a log unit where they meet). A check of a gingham, a blot of a playmat's art or a patch of plain table
     of a die's size is one colour there, whatever colour that is (a check whose body is measured on its
     neighbours' colours is far from the body but still flat). ``ink``: ``float32[N, 2, q, q]`` with the face
-    spanning the middle ``config.patch`` px. Raises nothing; empty input gives an empty result."""
+    spanning the middle ``config.patch`` px. Measured once per read-only ink (the top faces' own, :data:`_SPREADS`).
+    Raises nothing; empty input gives an empty result."""
+    return _SPREADS.of(ink, ("middle", float(config.patch), float(config.symbol_middle)),
+                       lambda x: _middle_spread(x, config))
+
+
+def _middle_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`middle_spread`, measured."""
     ink = np.asarray(ink, np.float32)
     if len(ink) == 0:
         return np.zeros(0)
@@ -153,7 +166,14 @@ def stroke_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     spread when the smooth part is taken away (~0.15-0.6). A blot of a playmat's painted art, a gradient of its
     nebula or a shaded patch of table can vary as much as a symbol over a die's face (:func:`middle_spread`), but
     smoothly: less its blur, it is nearly flat (~0.02-0.08). ``ink``: ``float32[N, 2, q, q]`` with the face
-    spanning the middle ``config.patch`` px. Raises nothing; empty input gives an empty result."""
+    spanning the middle ``config.patch`` px. Measured once per read-only ink (the top faces' own, :data:`_SPREADS`).
+    Raises nothing; empty input gives an empty result."""
+    return _SPREADS.of(ink, ("stroke", float(config.patch), float(config.symbol_middle), float(config.stroke_sigma)),
+                       lambda x: _stroke_spread(x, config))
+
+
+def _stroke_spread(ink: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`stroke_spread`, measured."""
     ink = np.asarray(ink, np.float32)
     if len(ink) == 0:
         return np.zeros(0)

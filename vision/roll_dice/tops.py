@@ -310,6 +310,7 @@ def extract_tops(frame: np.ndarray, candidates: Candidates, config: RollDiceConf
                 rects[i, 2] = rects[i, 3] = expected[i]
                 again.append(i)
         weigh(again)
+    inks.setflags(write=False)   # the faces' ink no stage changes: its per-face measures are kept (memo.py)
     return TopFaces(rects, scores, inks, bodies, evidence)
 
 
