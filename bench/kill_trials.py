@@ -442,6 +442,7 @@ def clean_view(kind: str, db: Path, state: dict[str, Any], scratch: Path) -> dic
     from companion.flows import FLOWS
     from companion.session import SessionStore
     from companion.setup_flow import TableSetup
+    from companion.webstream import pushed
 
     if scratch.exists():
         shutil.rmtree(scratch)
@@ -477,8 +478,8 @@ def clean_view(kind: str, db: Path, state: dict[str, Any], scratch: Path) -> dic
             setup = TableSetup(store, FLOWS[game], json.loads(options[0]) if options else {}, resume=True)
             return _plain(setup.view())
         replayed = store.get(session["id"])
-        if game in FLOWS:
-            return _plain(GameFlow(replayed, FLOWS[game]).view())
+        if game in FLOWS:  # as the box pushes it to phones: the whole list of notes asked for apart
+            return _plain(pushed({"game": GameFlow(replayed, FLOWS[game]).view()})["game"])
         return _plain(replayed.game.view(replayed.replay().state))
 
 

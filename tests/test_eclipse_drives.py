@@ -126,7 +126,7 @@ def test_the_phone_reports_the_ship_and_the_blueprints_movement(store):
                                           "Movement 1"]
     said = {lang: i18n.say(found[0]["what"], lang) for lang in ("el", "pl", "hu")}
     assert said == {
-        "el": "Αναχαιτιστικό (Ann) κινείται 2 θέσεις σε μία ενεργοποίηση, αλλά οι Προωθητήρες του δίνουν Κίνηση 1",
+        "el": "Αναχαιτιστικό (Ann) κινείται 2 θέσεις σε μία ενεργοποίηση, αλλά οι Προωθητήρες του δίνουν Μετακίνηση 1",
         "pl": "Myśliwiec (Ann) przesuwa się o 2 heksy w jednej aktywacji, ale jego napędy dają wartość ruchu 1",
         "hu": "Ann: Elfogó 2 hexet lép egy aktiválásban, de a hajtóművei csak 1 mozgásértéket adnak"}
 
@@ -151,7 +151,7 @@ def test_the_starbase_blueprint_error_is_said_in_each_language():
     result = play(blueprint("Starbase", 2))
     found = next(f for f in result.findings if f.rule_kind == "starbase_drives")
     assert [i18n.localize(found.what, lang) for lang in ("el", "pl", "hu")] == [
-        "Ann: το σχέδιο της Αστροβάσης έχει Κίνηση 2, όμως μια Αστροβάση δεν παίρνει Προωθητήρες",
+        "Ann: το σχέδιο της Αστροβάσης έχει Μετακίνηση 2, όμως μια Αστροβάση δεν παίρνει Προωθητήρες",
         "Ann: schemat bazy gwiezdnej ma wartość ruchu 2, ale baza gwiezdna nie może mieć napędów",
         "Ann: a Csillagbázis hajótervrajzán 2 a mozgásérték, de a Csillagbázisra nem kerülhet hajtómű"]
     assert i18n.localize(found.fix, "pl") == "zdejmij napędy ze schematu bazy gwiezdnej (wartość ruchu 0)"

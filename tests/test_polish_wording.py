@@ -25,7 +25,7 @@ def _refusal(values: dict, lang: str) -> str:
 
 def test_a_range_refusal_names_the_field_so_it_agrees_with_a_plural_label() -> None:
     said = _refusal({"cards": 41}, "pl")
-    assert "Pole „Karty” musi mieć wartość 0-40, podano 41" in said
+    assert "Pole „Karty” musi zawierać liczbę całkowitą od 0 do 40, podano 41" in said
     assert "Karty musi" not in said
 
 
