@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -183,3 +184,13 @@ def test_read_help_says_a_sector_beyond_the_box_is_a_question_mark(capsys):
         main(["read", "--help"])
     said = " ".join(capsys.readouterr().out.split())
     assert "a card or sector beyond the copies the box holds (each sector once)" in said
+
+
+def test_of_several_images_the_one_too_small_to_read_is_named_and_the_others_are_read(hex_deck, tmp_path, capsys):
+    blank, dot = tmp_path / "blank.png", tmp_path / "dot.png"
+    cv2.imwrite(str(blank), np.zeros((120, 160, 3), np.uint8))
+    cv2.imwrite(str(dot), np.full((1, 1, 3), 128, np.uint8))
+    assert main(["read", str(blank), str(dot), str(blank), "--cards", str(hex_deck)]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [f"{blank}: 0 hexes: none"] * 2
+    assert err.splitlines() == [f"companion read: {dot}: frame is too small (under 16 px), shape (1, 1, 3)"]

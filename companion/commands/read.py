@@ -47,7 +47,8 @@ def _read_each(
 ) -> int:
     """Decode each image and print ``read(frame, path)`` (JSON line or ``describe``d); 1 if any image failed.
 
-    A missing, truncated or corrupt image is named on stderr and the others are still read.
+    A missing, truncated or corrupt image, or one the reader cannot take (too small), is named on stderr and the
+    others are still read.
     """
     from device import BadImage, decode_image
     from vision import VisionError
@@ -56,8 +57,12 @@ def _read_each(
     for path in images:
         try:
             record = read(decode_image(Path(path)), path)
-        except (BadImage, VisionError) as exc:
+        except BadImage as exc:  # names the image itself
             print(_("companion read: {problem}").format(problem=say(exc)), file=sys.stderr)
+            status = EXIT_INPUT
+            continue
+        except VisionError as exc:  # a picture the reader cannot take (too small): named, as several may be read
+            print(_("companion read: {image}: {note}").format(image=path, note=say(exc)), file=sys.stderr)
             status = EXIT_INPUT
             continue
         print(json.dumps(record) if as_json else f"{path}: {describe(record)}", flush=True)
