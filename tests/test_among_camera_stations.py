@@ -210,10 +210,11 @@ def test_the_table_check_says_the_stations_are_found_from_the_cards_and_draws_no
     assert check["zones"] == {} and check["stations"] is True
 
 
-@pytest.mark.parametrize("points", [{"Ann": "bottom", "Bob": [700, "far"], "Cid": [1]}, ["Ann", 3], "seats"])
+@pytest.mark.parametrize("points", [{"Ann": "bottom", "Bob": [700, "far"], "Cid": [1]}, ["Ann", 3], "seats",
+                                    {"Ann": [10**400, 590], "Bob": "79"}])
 def test_damaged_seats_in_a_stored_game_tell_nothing_and_stop_nothing(store, points):
-    """Seats kept in a game edited by hand (a word, a point with a word, a list): left out, so the stations are not
-    told apart and the table is told; the read goes on."""
+    """Seats kept in a game edited by hand (a word, a point with a word, a list, a number too large for any picture, a
+    word of two digits): left out, so the stations are not told apart and the table is told; the read goes on."""
     flow = among(store, seats=points)
     cam = CameraFlow(flow, deck=SimpleNamespace(art=None), read_cards=reader(ACROSS_THE_MIDDLE))
     read(cam)

@@ -700,10 +700,13 @@ def reactor_place(cell: Any) -> Text:
 
 
 def _point(raw: Any) -> tuple[float, float] | None:
-    """A tapped seat ``[x, y]`` (frame px) as a point, or None when it is missing or not two finite numbers."""
+    """A tapped seat ``[x, y]`` (frame px) as a point, or None when it is missing or not two finite numbers (a word,
+    even one of two digits, or a number too large for a float, from a game edited by hand)."""
+    if isinstance(raw, (str, bytes)):
+        return None
     try:
         x, y = (float(v) for v in raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return (x, y) if math.isfinite(x) and math.isfinite(y) else None
 
