@@ -257,3 +257,18 @@ def test_a_reactor_read_turned_round_does_not_turn_its_station():
     found = find_stations(np.stack([c.corners for c in cards]), [c.id for c in cards], {"main_reactor"},
                           confidences=[c.confidence for c in cards])
     assert cells_of(cards, found) == [{"main_reactor": (0, 0), "customs": (0, 1), "garden": (-1, 0)}]
+
+
+def test_where_two_stations_touch_a_card_one_join_nearer_the_other_reactor_is_no_stations():
+    """Rulebook 10 'Limited Space': stations never touch, so where they do the box cannot tell where one ends. Ann's
+    reactor at (200, 400) with Customs, Garden and Turret to its right (260, 320, 380: her [0, 1] to [0, 3]); Bob's
+    reactor at (500, 400) with Restaurant to its left (440: his [0, -1]); Turret and Restaurant touch. Turret is three
+    joins from Ann's reactor and two from Bob's: before, it was Bob's [0, -2] and he was asked about it. Now a card
+    goes to a reactor only when it is at least two joins nearer to it than to the other: Customs (1 against 4) is
+    Ann's, Restaurant (1 against 4) Bob's; Garden (2 against 3) and Turret (3 against 2) are no station's."""
+    cards = [card("main_reactor", 200, 400), card("customs", 260, 400), card("garden", 320, 400),
+             card("turret", 380, 400), card("restaurant", 440, 400), card("main_reactor", 500, 400)]
+    found = find_stations(np.stack([c.corners for c in cards]), [c.id for c in cards], {"main_reactor"})
+    assert cells_of(cards, found) == [{"main_reactor": (0, 0), "customs": (0, 1)},
+                                      {"main_reactor": (0, 0), "restaurant": (0, -1)}]
+    assert found.loose == (2, 3)

@@ -9,8 +9,8 @@ split of the table into player zones, the cards themselves say where each statio
    along the first card's own axes, within ``tolerance`` of a card (:func:`joined`);
 2. the joined cards form groups (connected components); a group holding one anchor card (a Main Reactor) is one
    station; a group holding several anchors (two stations pushed together) is split, each card going to the anchor
-   it is fewest joins from (a card as near to two anchors is left out: :attr:`StationsFound.loose`); a group with no
-   anchor is no station (a card laid aside, a reactor not identified yet);
+   it is fewest joins from (a card not :data:`MARGIN` joins nearer to it than to any other anchor is left out:
+   :attr:`StationsFound.loose`); a group with no anchor is no station (a card laid aside, a reactor not identified yet);
 3. each station's cards get their grid cell relative to its anchor, rows along the anchor's down and columns along
    its right, each card one step from the card it is joined to (so a camera's perspective, which makes far cards
    smaller, does not add up over a long station); a card joined to no card but lying within :data:`NEAR` of a
@@ -28,11 +28,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["JOIN_TOLERANCE", "NEAR", "Station", "StationsFound", "find_stations", "joined"]
+__all__ = ["JOIN_TOLERANCE", "MARGIN", "NEAR", "Station", "StationsFound", "find_stations", "joined"]
 
 JOIN_TOLERANCE = 0.3
 """How far (a share of the card's width or height) a card's centre may lie off the place one card beside another
 and still be joined to it: cards laid by hand are a few mm off, a card two places away is a whole card off."""
+MARGIN = 2
+"""Where stations touch (rulebook 10 'Limited Space': they never do, so the cards do not say where one ends), a card
+goes to the anchor it is fewest joins from only when every other anchor is at least this many joins farther: the end
+of one player's row touching another's station is one join nearer the other's reactor, not theirs."""
 NEAR = 1.6
 """A card joined to no card whose centre lies within this many card sizes of a station's card is that station's, with
 no cell (it lies between cells: the players are told to push it flush)."""
@@ -161,7 +165,7 @@ def find_stations(quads: np.ndarray, ids: Sequence[str | None], anchors: Collect
 
 def _owners(links: list[set[int]], heads: list[int]) -> tuple[dict[int, int], list[int]]:
     """Each card's anchor, the one fewest joins away (``{card: anchor}``, an anchor its own), and the cards with none
-    or with two as near (two stations pushed together)."""
+    or with another anchor fewer than :data:`MARGIN` joins farther (two stations pushed together)."""
     dist: list[dict[int, int]] = [{} for _ in links]
     for a in heads:
         dist[a][a] = 0
@@ -177,7 +181,7 @@ def _owners(links: list[set[int]], heads: list[int]) -> tuple[dict[int, int], li
     for k, near in enumerate(dist):
         if k in owner:
             continue
-        closest = [a for a, d in near.items() if d == min(near.values())]
+        closest = [a for a, d in near.items() if d <= min(near.values()) + MARGIN - 1]
         if len(closest) == 1:
             owner[k] = closest[0]
         else:
