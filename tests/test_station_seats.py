@@ -272,3 +272,17 @@ def test_where_two_stations_touch_a_card_one_join_nearer_the_other_reactor_is_no
     assert cells_of(cards, found) == [{"main_reactor": (0, 0), "customs": (0, 1)},
                                       {"main_reactor": (0, 0), "restaurant": (0, -1)}]
     assert found.loose == (2, 3)
+
+
+def test_a_card_read_unsure_as_a_main_reactor_starts_no_station():
+    """Ann's reactor at (200, 400) read sure, Customs to its right; at (700, 400) a card the reader names a Main
+    Reactor at 0.3 (below the camera's bar of 0.6: often the card beside the real reactor), Turret to its right. Before,
+    Bob's station was counted from that card and he was asked about Turret at its [0, 1]; now no station grows from it,
+    Bob's station is not read this time and nobody is asked about it."""
+    cards = [card("main_reactor", 200, 400), card("customs", 260, 400),
+             card("main_reactor", 700, 400, confidence=0.3), card("turret", 760, 400)]
+    seats = StationSeats()
+    out = seats.assign(cards, [Seat("Ann", "main_reactor", point=(200, 590)),
+                               Seat("Bob", "main_reactor", point=(700, 590))])
+    assert names_cells(out) == {"Ann": [("customs", (0, 1)), ("main_reactor", (0, 0))]}
+    assert seats.unknown == ("Bob",) and seats.note is None

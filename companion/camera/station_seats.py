@@ -62,7 +62,8 @@ class StationSeats:
     was.
 
     Args:
-        min_confidence: a card read below this (0..1) does not count as a recorded card seen.
+        min_confidence: a card read below this (0..1) does not count as a recorded card seen, nor a reactor read
+            below it as a station's reactor.
         reactor: the anchor card's name as the players' edition prints it (said in :attr:`note`).
     """
 
@@ -97,8 +98,10 @@ class StationSeats:
         if calibration is not None and len(quads):
             quads = calibration.to_mm(quads.reshape(-1, 2)).reshape(-1, 4, 2)
         anchors = {s.anchor for s in seats}
-        found = find_stations(quads, [c.id for c in cards], anchors,
-                              confidences=[float(c.confidence) for c in cards])
+        # a card read as a reactor below the bar (often the card beside the real one) starts no station: counted
+        # from it, every cell of the station would be off; it still joins its neighbours as an unread card does
+        ids = [None if c.id in anchors and float(c.confidence) < self.min_confidence else c.id for c in cards]
+        found = find_stations(quads, ids, anchors, confidences=[float(c.confidence) for c in cards])
         stations = sorted(found.stations, key=lambda s: -len(s.members))[:MAX_STATIONS]
         centre = [np.asarray(cards[s.anchor].corners, np.float64).reshape(4, 2).mean(axis=0) for s in stations]
         reach = _SAME_PLACE * float(np.median([_long_side(c.corners) for c in cards])) if cards else 0.0
