@@ -299,7 +299,8 @@
       li.append(answers);
       questions.append(li);
     }
-    section.hidden = !camera.markers && !(camera.misplays || []).length && !(camera.questions || []).length;
+    section.hidden = !camera.markers && !(camera.reader_notes || []).length && !(camera.misplays || []).length
+      && !(camera.questions || []).length;
   }
 
   // The columns each player's row shows are the game's own (game.columns: Tableau, Credits, VP by default).
