@@ -205,3 +205,37 @@ def test_rows_nobody_can_score_without_diplomacy_are_left_out():
     assert all(lines(b)["ambassadors"] == 0 and lines(b)["traitor"] == 0 for b in four)
     kept = endgame.score_position(Position((*three[:2], PlayerPosition("Cy", "Orion Hegemony", traitor=True))))
     assert lines(kept[2])["traitor"] == -2 and lines(kept[0])["ambassadors"] == 0
+
+
+def test_rows_of_modules_left_out_of_the_set_up_are_left_out():
+    """Rise of the Ancients p.2: a game uses all, some or none of the modules. A 4-player game with only the alliances
+    module listed Ancient Cruisers, Ancient Dreadnought, Ancient Monument, Artifact Link, Shellworld, Warp Portal and
+    Ancient Warp Portal as 0 for everyone. Hand-worked: Ann 221 Procyon (3) + alliance tile face up (+2) = 5; Bob
+    226 61 Cygni (3) + Planta 1 hex (+1) + alliance tile face up (+2) = 6; Cy reputation 4 = 4; Dee Traitor card -2.
+    The Ancient Cruiser Cy destroyed anyway (reported, +1) keeps its row: Cy 5, and no total changes."""
+    from rules.eclipse.endgame import Position
+
+    four = (PlayerPosition("Ann", "Terran Directorate", controlled_hexes=hexes("221"), alliance="Nova",
+                           alliance_tile_side="face"),
+            PlayerPosition("Bob", "Planta", controlled_hexes=hexes("226"), alliance="Nova", alliance_tile_side="face"),
+            PlayerPosition("Cy", "Orion Hegemony", reputation=(4,)),
+            PlayerPosition("Dee", "Mechanema", traitor=True))
+    modules = {"alliances": True, "developments": False, "ancient_homeworlds": False, "galactic_center": False,
+               "warp_portals": False, "hives": False, "rare_technologies": False}
+    scored = endgame.score_position(Position(four, ("Nova",), modules=modules))
+    assert [b.total for b in scored] == [5, 6, 4, -2]
+    gone = {"Ancient Cruisers", "Ancient Dreadnought", "Ancient Monument", "Artifact Link", "Shellworld", "Warp Portal",
+            "Ancient Warp Portal"}
+    for b in scored:
+        assert gone.isdisjoint(lines(b))
+        assert {"ambassadors", "traitor", "alliance tile"} <= set(lines(b))
+    cy = PlayerPosition("Cy", "Orion Hegemony", reputation=(4,), ancient_cruisers_destroyed=1)
+    kept = endgame.score_position(Position((*four[:2], cy, four[3]), ("Nova",), modules=modules))
+    assert [b.total for b in kept] == [5, 6, 5, -2]
+    assert all(lines(b)["Ancient Cruisers"] == (1 if b.player == "Cy" else 0) for b in kept)
+    assert all("Ancient Monument" not in lines(b) for b in kept)
+    every = endgame.score_position(Position(four, ("Nova",), modules={m: True for m in modules}))
+    assert [b.total for b in every] == [5, 6, 4, -2]
+    assert all(gone <= set(lines(b)) for b in every)
+    unknown = endgame.score_position(Position(four, ("Nova",)))  # the score file: no set-up, every row
+    assert all(gone <= set(lines(b)) for b in unknown)

@@ -223,6 +223,17 @@ class Position:
     alliances: tuple[str, ...] = ()
     ancient_orbital_hex: Sector | None = None
     rise_of_the_ancients: bool = True
+    modules: Mapping[str, bool] | None = None
+    """The Rise of the Ancients modules in play (:data:`rules.eclipse.state.MODULES` -> in play), or None where the
+    set-up is not known (the score file): then every row of the expansion is listed."""
+
+
+MODULE_ROWS = {10: "ancient_homeworlds", 11: "galactic_center", 12: "developments", 13: "developments",
+               14: "developments", 15: "developments", 16: "warp_portals", 17: "alliances"}
+"""The rows a Rise of the Ancients module brings (p.2: a game uses all, some or none): Ancient Cruisers guard the
+Ancient Homeworlds (p.6), the Ancient Dreadnought the Galactic Center (p.6), the Developments module's tiles (p.5),
+the Ancient Warp Portal with the Warp Portals (p.8), the Alliance tiles (p.10-11). A row whose module is not in play
+is left out of the scores unless a player scored it (nothing is hidden: the totals are the same)."""
 
 
 def score_player(p: PlayerPosition, ancient_orbital_hex: Sector | None = None, *, rise: bool = True,
@@ -282,15 +293,30 @@ def score_player(p: PlayerPosition, ancient_orbital_hex: Sector | None = None, *
 
 
 def score_position(position: Position, rows: frozenset[int] | None = None) -> list[ScoreBreakdown]:
-    """Every player's breakdown, in the position's order (see :func:`score_player`). With fewer players than
-    diplomatic relations need (:data:`rules.eclipse.diplomacy.DIPLOMACY_MIN_PLAYERS`) rows 2 (Ambassadors) and 7
-    (Traitor) are left out, as nobody can score them, unless a player's position holds one (a score file may)."""
+    """Every player's breakdown, in the position's order (see :func:`score_player`). Rows nobody can score in this
+    game are left out when every player has 0 in them (so no total changes): with fewer players than diplomatic
+    relations need (:data:`rules.eclipse.diplomacy.DIPLOMACY_MIN_PLAYERS`) rows 2 (Ambassadors) and 7 (Traitor); a
+    Rise of the Ancients module's rows (:data:`MODULE_ROWS`) when the position's set-up leaves the module out."""
     from rules.eclipse.diplomacy import DIPLOMACY_MIN_PLAYERS  # diplomacy -> state -> endgame: imported here
 
-    if len(position.players) < DIPLOMACY_MIN_PLAYERS and not any(p.ambassadors_received or p.traitor
-                                                                 for p in position.players):
-        rows = (rows if rows is not None else frozenset(n for n, _ in ROWS)) - {2, 7}
-    return [score_player(p, position.ancient_orbital_hex, rise=position.rise_of_the_ancients, rows=rows)
+    absent: set[int] = set()
+    if len(position.players) < DIPLOMACY_MIN_PLAYERS:
+        absent |= {2, 7}
+    if position.modules is not None:
+        absent |= {n for n, module in MODULE_ROWS.items() if not position.modules.get(module)}
+    scored = [score_player(p, position.ancient_orbital_hex, rise=position.rise_of_the_ancients, rows=rows)
+              for p in position.players]
+    if not absent:
+        return scored
+    names = dict(ROWS)
+    held = {n for n in absent for b in scored for line in b.lines if line.category == names[n] and line.vp}
+    if {2, 7} <= absent and any(p.ambassadors_received or p.traitor for p in position.players):
+        held |= {2, 7}  # a position that holds one (a score file may) keeps both rows
+    left_out = absent - held
+    if not left_out:
+        return scored
+    kept = (rows if rows is not None else frozenset(n for n, _ in ROWS)) - left_out
+    return [score_player(p, position.ancient_orbital_hex, rise=position.rise_of_the_ancients, rows=kept)
             for p in position.players]
 
 

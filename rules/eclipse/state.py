@@ -247,4 +247,5 @@ def position(state: EclipseState) -> Position:
             players.append(player_position(state, p))
         except ScoreInputError:
             players.append(player_position(state, p, report={}))
-    return Position(tuple(players), state.alliances, h.sector if h is not None else None, state.rise)
+    return Position(tuple(players), state.alliances, h.sector if h is not None else None, state.rise,
+                    modules=dict(state.modules))
