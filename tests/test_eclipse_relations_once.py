@@ -29,3 +29,32 @@ def test_a_relation_both_players_report_is_recorded_once(store):
     assert all("Ann" in s and "Eclipse 1.2" in s and s != said["en"] for lang, s in said.items() if lang != "en")
     assert flow.session.last_seq == before
     assert not [f for f in flow.view()["findings"] if f["severity"] != "info"]
+
+
+def test_the_traitor_cards_holder_is_offered_no_new_relations_and_a_report_of_one_is_refused(store):
+    """Eclipse 1.2, Diplomacy: who attacks a player they have relations with takes the Traitor card, and its holder
+    makes no new relations. The relations form still offered the holder (the rules flagged the relation only after
+    recording it). Ann has relations with Cy and attacks Cy: Ann holds the Traitor card. Bob is offered Cy and Dee,
+    not Ann; Ann is offered no one; a report of either (a page older than the table) is refused naming the rule, in
+    each language, and nothing is recorded."""
+    flow = start(store, "Ann,Bob,Cy,Dee")
+    flow.report("Ann", "relations", {"with": "Cy"})
+    flow.report("Ann", "attack", {"with": "Cy"})
+    view = flow.view()
+    assert [p["name"] for p in flow.engine_view()["players"] if p["traitor"]] == ["Ann"]
+    assert view["choices_now"]["Bob"]["relations"]["with"]["choices"] == ["Cy", "Dee"]
+    assert view["choices_now"]["Ann"]["relations"]["with"]["choices"] == []
+    before = flow.session.last_seq
+    refusals = []
+    for player, other in (("Bob", "Ann"), ("Ann", "Dee")):
+        with pytest.raises(BadEntry) as refused:
+            flow.report(player, "relations", {"with": other})
+        refusals.append({lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")})
+    assert refusals[0]["en"] == ("Ann holds the Traitor card and makes no new diplomatic relations (Eclipse 1.2, "
+                                 "Diplomacy)")
+    assert refusals[1]["en"] == ("you hold the Traitor card and make no new diplomatic relations (Eclipse 1.2, "
+                                 "Diplomacy)")
+    for said in refusals:
+        assert all("Eclipse 1.2" in s and s != said["en"] for lang, s in said.items() if lang != "en")
+    assert "Ann" in refusals[0]["pl"] and "Ann" in refusals[0]["hu"] and "Ann" in refusals[0]["el"]
+    assert flow.session.last_seq == before

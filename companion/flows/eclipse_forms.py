@@ -311,23 +311,34 @@ class EclipseForms:
         Ambassadors with returns them and takes the Traitor card) offers only those players, in seat order; with
         none, the form says so instead of a list. New relations offer only the players you have none with yet (one
         pair of Ambassadors a pair of players: the two players' phones both reporting one relation recorded it twice,
-        with an error). ``{}`` where relations are not used (2 or 3 players)."""
+        with an error), and never the Traitor card's holder, nor anyone to its holder (Eclipse 1.2, Diplomacy: the
+        holder makes no new relations; a report of one is refused saying so, nothing recorded). ``{}`` where relations
+        are not used (2 or 3 players)."""
         if not _diplomacy(view):
             return {}
-        mine = next((p.get("relations") or () for p in view.get("players") or () if p.get("name") == player), ())
-        seats = [p["name"] for p in view.get("players") or () if p.get("name") in mine]
-        free = [p["name"] for p in view.get("players") or () if p.get("name") not in (*mine, player)]
+        players = view.get("players") or ()
+        mine = next((p.get("relations") or () for p in players if p.get("name") == player), ())
+        seats = [p["name"] for p in players if p.get("name") in mine]
+        traitor = next((p["name"] for p in players if p.get("traitor")), None)
+        free = [p["name"] for p in players
+                if p.get("name") not in (*mine, player) and traitor not in (player, p["name"])]
+        why = {other: Text("you already have diplomatic relations with {other}: a relation is recorded once, whichever "
+                           "of the two reports it (Eclipse 1.2, Diplomacy: one pair of Ambassadors a pair of players)",
+                           other=other) for other in seats}
+        none = Text("you have diplomatic relations with every other player already")
+        if traitor == player:  # Eclipse 1.2, Diplomacy: the Traitor card's holder makes no new relations
+            none = Text("you hold the Traitor card and make no new diplomatic relations (Eclipse 1.2, Diplomacy)")
+            why.update({p["name"]: none for p in players if p["name"] not in (*mine, player)})
+        elif traitor is not None and traitor not in mine:
+            why[traitor] = Text("{other} holds the Traitor card and makes no new diplomatic relations (Eclipse 1.2, "
+                                "Diplomacy)", other=traitor)
+            if not free:
+                none = why[traitor]
         return {"attack": {"with": {
             "choices": seats,
             "none": Text("you have diplomatic relations with no one yet: only an attack on a player you exchanged "
                          "Ambassadors with is reported here"),
-        }}, "relations": {"with": {
-            "choices": free,
-            "none": Text("you have diplomatic relations with every other player already"),
-            "why": {other: Text("you already have diplomatic relations with {other}: a relation is recorded once, "
-                                "whichever of the two reports it (Eclipse 1.2, Diplomacy: one pair of Ambassadors a "
-                                "pair of players)", other=other) for other in seats},
-        }}}
+        }}, "relations": {"with": {"choices": free, "none": none, "why": why}}}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """An attack reported on a player ``player`` has no relations with (the phones offer only those: a page older
