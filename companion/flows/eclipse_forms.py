@@ -83,6 +83,10 @@ SPECIES_FIELDS = {"orbitals_with_cubes": ("Exiles", Text("Exiles: Orbitals holdi
 """The end position's fields one species alone scores, as ``{field: (species, label, most)}`` (Rise of the Ancients
 p.14, the species sheets; scoring rows 20 and 21): the final position offers each only at a table where someone
 plays that species, and refuses a count in it from anyone else (it would score 0)."""
+JUMP_FIELD = Field("jump", Text("A jump (Jump Drive)"), choices=YES_NO, labels=tuple(Text(w) for w in YES_NO_LABELS),
+                   optional=True)
+"""A Move's step made with the Jump Drive (Rise of the Ancients p.8: once an activation, to a neighbouring hex whatever
+its wormholes, beyond the Movement)."""
 STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shrine": N_("shrine")}
 """The pieces built or laid on a hex, as words in a sentence; a Development's or Discovery's tile is said by its name
 (:func:`rules.eclipse.words.structure_word`), as on the score rows and in the findings."""
@@ -190,11 +194,12 @@ class EclipseForms:
                     _cell("from", Text("From hex [q, r]"), optional=True),
                     _cell("to", Text("To hex [q, r]"), optional=True),
                     Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS),
+                    JUMP_FIELD,
                 ),
             ),
             Form("step", Text("Move: one more step (same Move)"), (  # a further step: no action of its own
                 _cell("from", Text("From hex [q, r]")), _cell("to", Text("To hex [q, r]")),
-                Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS))),
+                Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS), JUMP_FIELD)),
             Form("pass", Text("Pass"), ()),
             Form(
                 "relations",
@@ -240,6 +245,8 @@ class EclipseForms:
                     _count("hull", Text("Hull"), 9),
                     _count("initiative", Text("Initiative"), 12),
                     _count("movement", Text("Movement (the drives' total)"), 9),
+                    Field("jump_drive", Text("Has a Jump Drive"), choices=YES_NO, labels=_words(YES_NO_LABELS),
+                          optional=True),
                     *(_count(f"{c}_cannons", CANNONS[c], 6) for c in DAMAGE),
                     *(_count(f"{c}_missiles", MISSILES[c], 6) for c in MISSILE_COLOURS),
                 ),

@@ -78,10 +78,16 @@ class EclipseReports:
                 payload.update({"from": _at(values["from"]), "to": _at(values["to"])})
             if values.get("ship"):
                 payload["ship"] = values["ship"]
+            if values.get("jump") == "yes" and values.get("from"):
+                payload["jump"] = True
             return "action_taken", payload
         if form == "step":
             step = {"from": _at(values["from"]), "to": _at(values["to"])}
-            return "ship_moved", {**step, "ship": values["ship"]} if values.get("ship") else step
+            if values.get("ship"):
+                step["ship"] = values["ship"]
+            if values.get("jump") == "yes":
+                step["jump"] = True
+            return "ship_moved", step
         if form == "pass":
             return "passed", {}
         if form == "relations":
@@ -140,6 +146,8 @@ def _blueprint(values: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("computers", "shields", "hull", "initiative", "movement"):
         if values.get(key) is not None:
             out[key] = values[key]
+    if values.get("jump_drive"):
+        out["jump_drive"] = values["jump_drive"] == "yes"
     out["cannons"] = {c: values[f"{c}_cannons"] for c in DAMAGE if values.get(f"{c}_cannons")}
     out["missiles"] = {c: values[f"{c}_missiles"] for c in MISSILE_COLOURS if values.get(f"{c}_missiles")}
     return out

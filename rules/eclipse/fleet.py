@@ -53,6 +53,8 @@ class Blueprint:
         missiles: missile dice by colour.
         movement: the Movement value, the drives' total (Nuclear Drive 1, Fusion 2, Tachyon 3), hexes per activation
             of a Move (:mod:`rules.eclipse.drives`); None when not reported (nothing is counted against it).
+        jump_drive: it carries a Jump Drive (Rise of the Ancients p.8: one jump an activation beyond the Movement);
+            None when not reported (a step the table marks as a jump is taken as one).
     """
 
     computers: int = 0
@@ -62,12 +64,14 @@ class Blueprint:
     cannons: Mapping[str, int] = field(default_factory=dict)
     missiles: Mapping[str, int] = field(default_factory=dict)
     movement: int | None = None
+    jump_drive: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{"computers", "shields", "hull", "initiative", "cannons": {colour: n}, "missiles": {colour: n},
-        "movement": n or null}``."""
+        "movement": n or null, "jump_drive": true, false or null}``."""
         return {"computers": self.computers, "shields": self.shields, "hull": self.hull, "initiative": self.initiative,
-                "cannons": dict(self.cannons), "missiles": dict(self.missiles), "movement": self.movement}
+                "cannons": dict(self.cannons), "missiles": dict(self.missiles), "movement": self.movement,
+                "jump_drive": self.jump_drive}
 
 
 def hit_on(computers: int, shields: int) -> int:
@@ -112,8 +116,9 @@ def _small(ctx: EventContext, key: str) -> int | None:
 
 def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
     """``{"ship", "computers"?, "shields"?, "hull"?, "initiative"?, "cannons"?: {colour: n},
-    "missiles"?: {colour: n}, "movement"?}``: the player's blueprint of that ship type as it is now (after an
-    Upgrade); what is left out is 0, but a Movement left out is not known (a Move's hexes are then not counted).
+    "missiles"?: {colour: n}, "movement"?, "jump_drive"?}``: the player's blueprint of that ship type as it is now
+    (after an Upgrade); what is left out is 0, but a Movement or a Jump Drive left out is not known (a Move's hexes are
+    then not counted, a jump is taken as the table marks it).
     A Starbase blueprint with a Movement above 0 is recorded with ``starbase_drives``, an error (Eclipse, Upgrade
     action: Starbase blueprints take no drives; :data:`rules.eclipse.drives.DRIVES`)."""
     name = ctx.player()
@@ -121,7 +126,8 @@ def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     blueprint = Blueprint(computers=_small(ctx, "computers") or 0, shields=_small(ctx, "shields") or 0,
                           hull=_small(ctx, "hull") or 0, initiative=_small(ctx, "initiative") or 0,
                           cannons=_dice_counts(ctx, "cannons", tuple(combat.DAMAGE)),
-                          missiles=_dice_counts(ctx, "missiles", MISSILE_COLOURS), movement=_small(ctx, "movement"))
+                          missiles=_dice_counts(ctx, "missiles", MISSILE_COLOURS), movement=_small(ctx, "movement"),
+                          jump_drive=ctx.get("jump_drive", None, bool))
     if ship == "Starbase" and blueprint.movement:
         verdict = Verdict("starbase_drives", False, DRIVES,
                           Text("{player}'s Starbase blueprint has Movement {movement}, but a Starbase takes no drives",

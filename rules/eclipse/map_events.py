@@ -263,9 +263,17 @@ def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     further = ctx.event.kind == SHIP_MOVED
     if further:
         _add(ctx, step_verdicts(state.rounds, name), player=name, at=to)
-    _add(ctx, _link(state, frm, to, name, "move"), player=name, at=to)
+    link = _link(state, frm, to, name, "move")
+    wormhole = all(v.legal for v in link)
+    jump = ctx.get("jump", False, bool)
     now, verdicts = drives.step(state.activations.get(name) if further else None, frm, to, ship=ship, player=name,
-                                blueprints=state.blueprints, same_move=further and may_step(state.rounds, name))
+                                blueprints=state.blueprints, same_move=further and may_step(state.rounds, name),
+                                jump=jump, wormhole=wormhole)
+    before = state.activations.get(name) if further else None
+    jumps_here = now.jumped and not (before is not None and before.jumped and now.hexes > 1)
+    if not wormhole and jumps_here and state.galaxy.at(frm) and state.galaxy.at(to) and edge_between(frm, to):
+        link = [Verdict("jump", True, drives.JUMP_DRIVE, Text("a jump (Jump Drive) to a neighbouring hex"))]
+    _add(ctx, link, player=name, at=to)
     _add(ctx, verdicts, player=name, at=to)
     return replace(state, activations={**state.activations, name: now})
 
