@@ -19,6 +19,12 @@ def component_word(name: str) -> str:
     ``eclipse.development``, ``eclipse.discovery`` or ``eclipse.technology`` (Greek: the Rise of the Ancients
     rulebook's own names, English where it gives none; Polish and Hungarian: English, no rulebook). Any other name
     (one the data does not know) is returned as it is."""
+    # Polish and Hungarian keep the English names on purpose: shared/seeds/ holds no Eclipse rulebook in either
+    # language (its Hungarian rulebook, seed 004, is Among the Stars'; its Polish one, seed 003, Race for the
+    # Galaxy's), so no printed Polish or Hungarian name can be cited, and players there name the tiles as printed, as
+    # the Polish Race rulebook keeps its card names in English (rules/data/race/names.json). Ordinary words (ships,
+    # Orbital, Monolith, Shrine) are said in the player's language from the message catalogue; a name printed on one
+    # tile is not made up. Greek: the Rise of the Ancients rulebook's own names (seed 001), English where it has none.
     kind = ("eclipse.development" if name in DEVELOPMENTS else "eclipse.discovery" if name in DISCOVERIES
             else "eclipse.technology")
     return term(kind, name)
