@@ -268,7 +268,8 @@ def test_a_solar_panels_reactor_that_is_not_beside_it_is_refused(store):
     flow = start(store, "among", "Ann,Bob,Cy")
     with pytest.raises(BadEntry) as refused:
         flow.report("Ann", "location", {"card": "Solar Panels", "cell": [1, 0], "reactor": [2, 0]})
-    assert "no reactor beside it at [2, 0]; choose one of: [0, 0]" in i18n.say(refused.value, "en")
+    assert ("no reactor beside it lies 2 below the Main Reactor; choose one of: on the Main Reactor"
+            in i18n.say(refused.value, "en"))
     assert flow.session.last_seq == 0
 
 

@@ -109,13 +109,13 @@ def test_greek_names_reactor_cards_as_printed_and_locations_as_cards():
 
 
 def test_greek_reactor_lists_and_distances_read_as_sentences():
-    """"ο Main Reactor στο [0, 0]: σε απόσταση 3" and "μπορεί να έρθει από: ο Power Reactor …" (a nominative
-    after "από") read stiffly: the reactor is the subject of "είναι", and the list of reactors that can pay is the
-    subject of "μπορούν να την πληρώσουν"."""
+    """"ο Main Reactor (στη θέση του Main Reactor): σε απόσταση 3" and "μπορεί να έρθει από: ο Power Reactor …" (a
+    nominative after "από") read stiffly: the reactor is the subject of "είναι", and the list of reactors that can
+    pay is the subject of "μπορούν να την πληρώσουν"."""
     said = dict(pairs("el"))
-    far = said["{card} at {cell}: the {reactor} at {other} is {far}, and energy comes from within distance {rng}; "
+    far = said["{card} ({cell}): the {reactor} ({other}) is {far}, and energy comes from within distance {rng}; "
                "it can come from: {reactors}"]
-    assert "ο {reactor} στο {other} είναι {far}" in far and far.endswith("μπορούν να την πληρώσουν: {reactors}")
-    none = said["{card}: no reactor at {cell} pays its energy; it can come from: {reactors}"]
+    assert "ο {reactor} ({other}) είναι {far}" in far and far.endswith("μπορούν να την πληρώσουν: {reactors}")
+    none = said["{card}: no reactor {cell} pays its energy; it can come from: {reactors}"]
     assert none.endswith("μπορούν να την πληρώσουν: {reactors}") and "από: {reactors}" not in none
-    assert said["the {reactor} at {cell}"] == "ο {reactor} στο {cell}"  # each item of {reactors}, a subject
+    assert said["the {reactor} ({cell})"] == "ο {reactor} ({cell})"  # each item of {reactors}, a subject

@@ -122,7 +122,7 @@ def test_illegal_build_is_reported_with_card_cell_and_rule_then_removed_at_year_
         log.end_round("A", "B")
     r = run(log, players=("A", "B"))
     first = [f for f in r.findings if f.seq == seq]
-    assert [(f.severity, f.where) for f in first] == [(Severity.ERROR, "A: Council Room at [2, 0]")]
+    assert [(f.severity, f.where) for f in first] == [(Severity.ERROR, "A: Council Room (2 below the Main Reactor)")]
     assert "MAX" in first[0].rule
     a = pl(r.state, "A")
     assert a.station.at((2, 0)).face_down and a.station.at((3, 0)).card.name == "Crew Quarters"
@@ -258,7 +258,8 @@ def test_station_read_checks_the_camera_view():
     log.add(STATION_READ, "A", station=[{"card": "Main Reactor", "cell": [0, 0], "cubes": 2},
                                         {"card": "Crew Quarters", "cell": [1, 1], "year": 1}])
     r = run(log, players=("A", "B"))
-    assert [(f.severity, f.where) for f in r.findings] == [(Severity.ERROR, "A: Crew Quarters at [1, 1]")]
+    assert [(f.severity, f.where) for f in r.findings] == [
+        (Severity.ERROR, "A: Crew Quarters (1 below and 1 right of the Main Reactor)")]
     assert len(pl(r.state, "A").station) == 1  # the engine's station is unchanged
 
 

@@ -248,7 +248,8 @@ def test_check_finds_each_misplay_with_its_player_card_cell_and_rule():
     data = {"players": [player("A", 0, 0, [MR, row("Crew Quarters", (1, 0)), row("Crew Quarters", (2, 2))])]}
     (f,) = [f for f in AMONG_GAME.check(data) if f.severity is Severity.ERROR]
     assert (f.player, f.card, f.cell, f.rule_kind) == ("A", "Crew Quarters", (2, 2), "adjacency")
-    assert "[2, 2]" in f.what and f.rule.startswith("Among the Stars, rulebook 4")
+    assert "Crew Quarters (2 below and 2 right of the Main Reactor)" in f.what
+    assert f.rule.startswith("Among the Stars, rulebook 4")
     json.dumps([x.to_json() for x in AMONG_GAME.check(data)])
     assert isinstance(AMONG_GAME, CheckingGame)
     assert [f for f in AMONG_GAME.check({"players": [player("A", 0, 0, [MR, row("Crew Quarters", (1, 0))])]})

@@ -105,8 +105,8 @@ def test_unrecognised_cards_are_unsure_not_built() -> None:
     change = feed(w, [SeenCard("customs", (0, 1), 0.3), SeenCard(None, (1, 0), 0.0), SeenCard("turret", None, 0.9),
                       SeenCard("not_a_card", (0, -1), 0.95)])
     assert change is None
-    assert "the card at [0, 1] is not recognised yet" in w.unsure
-    assert "the card at [1, 0] is not recognised yet" in w.unsure
+    assert "the card 1 right of the Main Reactor is not recognised yet" in w.unsure
+    assert "the card 1 below the Main Reactor is not recognised yet" in w.unsure
     assert "Turret lies between cells: push it flush against its neighbour" in w.unsure
     assert any("'not_a_card'" in u and "not an Among the Stars card" in u for u in w.unsure)
 
@@ -164,7 +164,8 @@ def test_diagonal_card_is_a_misplay_with_the_nearest_legal_cells(flow) -> None:
     misplays = Camera(flow).misplays([SeenCard("shield_generator", (1, 1), 0.9)])
     assert "adjacency" in {m["rule"] for m in misplays if m["severity"] == "error"}
     adj = next(m for m in misplays if m["rule"] == "adjacency")
-    assert adj["fix"] == "move it to one of [0, 1], [1, 0], [-1, 0]"
+    assert adj["fix"] == ("move it to one of these places: 1 right of the Main Reactor, 1 below the Main Reactor, "
+                          "1 above the Main Reactor")
     assert adj["source"].startswith("Among the Stars, rulebook 4 'Build a location'")
     assert (adj["player"], adj["card"], adj["cell"]) == ("Ann", "Shield Generator", [1, 1])
     assert flow.session.last_seq == 0  # previewed: nothing recorded
@@ -207,7 +208,8 @@ def test_card_beside_an_observation_dome(flow) -> None:
     misplays = cam.misplays([SeenCard("observation_dome", (0, 1), 0.9), SeenCard("turret", (1, 1), 0.9)])
     dome = next(m for m in misplays if m["rule"] == "observation_dome")
     assert dome["card"] == "Turret"
-    assert dome["fix"] == "move it to one of [1, 0], [-1, 0], [0, -1]"
+    assert dome["fix"] == ("move it to one of these places: 1 below the Main Reactor, 1 above the Main Reactor, "
+                           "1 left of the Main Reactor")
 
 
 def test_two_cards_in_one_missed_read_are_checked_as_a_chain(flow) -> None:
@@ -326,4 +328,4 @@ def test_a_card_already_built_keeps_its_cell_when_another_read_names_a_copy_the_
                         SeenCard("galactic_bank", (1, 0), 0.7), SeenCard("galactic_bank", (0, -1), 0.97)])
     assert change is None or (change.moved == () and change.added == ())
     assert w.layout == {(0, 0): "main_reactor", (0, 1): "galactic_bank", (1, 0): "galactic_bank"}
-    assert [str(u) for u in w.unsure] == ["the card at [0, -1] is not recognised yet"]
+    assert [str(u) for u in w.unsure] == ["the card 1 left of the Main Reactor is not recognised yet"]

@@ -33,7 +33,7 @@ from typing import Any
 from companion.camera.watch import AgreeingReads, SeenCard, check_confidence, seen_cards
 from companion.i18n import Text
 from rules.among_the_stars.data import Catalogue, UnknownCard, catalogue
-from rules.among_the_stars.station import Cell, neighbour_cells
+from rules.among_the_stars.station import Cell, neighbour_cells, station_place
 
 __all__ = ["SeenCard", "StationChange", "StationWatcher", "growth_order", "seen_cards"]
 
@@ -145,12 +145,12 @@ class StationWatcher:
                 unsure.append(Text("{card} lies between cells: push it flush against its neighbour", card=what))
                 continue
             if s.card is None or s.confidence < self.min_confidence:
-                unsure.append(Text("the card at {cell} is not recognised yet", cell=_text(s.cell)))
+                unsure.append(Text("the card {cell} is not recognised yet", cell=_text(s.cell)))
                 continue
             try:
                 card_id = self.cat.card(s.card).id
             except UnknownCard:
-                unsure.append(Text("the card at {cell} ({card!r}) is not an Among the Stars card", cell=_text(s.cell),
+                unsure.append(Text("the card {cell} ({card!r}) is not an Among the Stars card", cell=_text(s.cell),
                                    card=s.card))
                 continue
             if s.confidence > best.get(s.cell, -1.0):
@@ -166,7 +166,7 @@ class StationWatcher:
             kept = sorted(at, key=lambda c: (self.layout.get(c) != card_id, -best[c]))
             for cell in kept[copies:] if 0 < copies < len(at) else ():
                 del layout[cell]
-                unsure.append(Text("the card at {cell} is not recognised yet", cell=_text(cell)))
+                unsure.append(Text("the card {cell} is not recognised yet", cell=_text(cell)))
         return layout, unsure
 
     def _accept(self, layout: dict[Cell, str]) -> StationChange | None:
@@ -221,5 +221,6 @@ class StationWatcher:
             return repr(card)
 
 
-def _text(cell: Cell) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+def _text(cell: Cell) -> Text:
+    """A station place as the player finds it from their Main Reactor (rules' ``station_place``)."""
+    return station_place(cell)

@@ -33,7 +33,7 @@ from rules.among_the_stars.game import (
     SECRET_OBJECTIVE_CHOSEN,
     objectives_dealt,
 )
-from rules.among_the_stars.station import neighbour_cells
+from rules.among_the_stars.station import neighbour_cells, station_place
 from rules.names import term
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
@@ -398,7 +398,7 @@ def _reactor_label(row: Mapping[str, Any]) -> Any:
     """A reactor of the engine view's station (or of its ``energy_reach``) as a phone lists it: ``"Power Reactor at
     [1, 0]: 2 energy cubes"``."""
     cubes = int(row.get("cubes") or 0)
-    return plural("{reactor} at {cell}: {n} energy cube", "{reactor} at {cell}: {n} energy cubes", cubes,
+    return plural("{reactor} ({cell}): {n} energy cube", "{reactor} ({cell}): {n} energy cubes", cubes,
                   reactor=_card_word(row["card"]), cell=_cell_text(row["cell"]))
 
 
@@ -507,7 +507,12 @@ def _card_choices(values: Mapping[str, Any], fields: tuple[Field, ...], others: 
 
 
 def _cell_text(cell: Any) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+    """A station place as the player finds it from their Main Reactor (:func:`station_place`)."""
+    return station_place(cell)
+
+
+reactor_place = station_place
+"""Where a cell lies from the player's Main Reactor, as the camera's questions say it (:func:`station_place`)."""
 
 
 def _card_word(name: str) -> str:
@@ -600,13 +605,13 @@ class AmongCamera:
             return Observed(notes=notes) if notes else None
         out = Observed(misplays=self._misplays(flow, player, before, built, change), notes=notes)
         for name, cell in change.missing:
-            out.notes.append(Text("{card} at {cell} is not seen (kept in the station)", card=_card_word(name),
+            out.notes.append(Text("{card} ({cell}) is not seen (kept in the station)", card=_card_word(name),
                                   cell=_cell_text(cell)))
         for name, a, b in change.moved:
             out.withdraw.append(self._proposal(player, name, a).key)
             if built.get(a, {}).get("card") == name:
-                out.notes.append(Text("{card} was built at {cell} and is now seen at {seen}: put it back, or Undo the "
-                                      "build and confirm the new cell", card=_card_word(name), cell=_cell_text(a),
+                out.notes.append(Text("{card} was built {cell} and is now seen {seen}: put it back, or Undo the "
+                                      "build and confirm the new place", card=_card_word(name), cell=_cell_text(a),
                                       seen=_cell_text(b)))
             else:
                 out.proposals.append(self._proposal(player, name, b))
@@ -646,13 +651,16 @@ class AmongCamera:
         judged = [self._proposal(player, name, cell) for name, cell in change.placed]
         undone = [seq for name, a, _ in change.moved if built.get(a, {}).get("card") == name
                   for seq in [_built_by(flow, player, a)] if seq is not None]
-        return misplays(flow, pending + judged, judged, undone)
+        rows = misplays(flow, pending + judged, judged, undone)
+        for row in rows:  # the phone names the place as the questions do; "cell" stays [row, column]
+            row["place"] = station_place(row["cell"])
+        return rows
 
     @staticmethod
     def _proposal(player: str, name: str, cell: Any) -> Proposal:
         """The question a card seen at ``cell`` of ``player``'s station becomes, naming the place as the player finds
         it on their own station: so many cards above or below and right or left of their Main Reactor
-        (:func:`reactor_place`)."""
+        (:func:`station_place`)."""
         where = reactor_place(cell)
         if catalogue().card(name).is_reactor:
             return Proposal(
@@ -667,36 +675,6 @@ class AmongCamera:
             "location_built",
             {"card": name, "cell": list(cell)},
         )
-
-
-def reactor_place(cell: Any) -> Text:
-    """Where ``cell`` (``[row, column]`` from the Main Reactor, rows down and columns right as the reactor reads: the
-    station's grid, rulebook 5.1 'Grid and adjacency') lies as a player finds it on their station: "2 above and 1
-    right of the Main Reactor" (above: farther from the player who reads the reactor upright). The Main Reactor's own
-    cell is the reactor itself.
-
-    Raises:
-        ValueError: ``cell`` is not two whole numbers.
-    """
-    try:
-        row, col = (int(v) for v in cell)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"a station cell is [row, column], got {cell!r}") from exc
-    reactor = _card_word(MAIN_REACTOR)
-    rows, cols = abs(row), abs(col)
-    if row and col:
-        template = {(True, True): N_("{rows} above and {cols} right of the {reactor}"),
-                    (True, False): N_("{rows} above and {cols} left of the {reactor}"),
-                    (False, True): N_("{rows} below and {cols} right of the {reactor}"),
-                    (False, False): N_("{rows} below and {cols} left of the {reactor}")}[(row < 0, col > 0)]
-        return Text(template, rows=rows, cols=cols, reactor=reactor)
-    if row:
-        return (Text("{rows} above the {reactor}", rows=rows, reactor=reactor) if row < 0
-                else Text("{rows} below the {reactor}", rows=rows, reactor=reactor))
-    if col:
-        return (Text("{cols} right of the {reactor}", cols=cols, reactor=reactor) if col > 0
-                else Text("{cols} left of the {reactor}", cols=cols, reactor=reactor))
-    return Text("on the {reactor}", reactor=reactor)
 
 
 def _point(raw: Any) -> tuple[float, float] | None:

@@ -241,8 +241,11 @@
     misplays.replaceChildren();
     for (const m of camera.misplays || []) {
       const li = el("li", m.severity || "error");
-      li.append(el("span", "what", format(_("{player}: {card} at [{cell}] — {message}"), {
-        player: m.player, card: m.card, cell: m.cell.join(", "), message: m.message })));
+      li.append(el("span", "what", m.place
+        ? format(_("{player}: {card} ({place}) — {message}"), {
+          player: m.player, card: m.card, place: m.place, message: m.message })
+        : format(_("{player}: {card} at [{cell}] — {message}"), {
+          player: m.player, card: m.card, cell: m.cell.join(", "), message: m.message })));
       if (m.source) li.append(el("span", "rule", format(_("Rule: {rule}"), { rule: m.source })));
       if (m.fix) li.append(el("span", "fix", format(_("Fix: {fix}"), { fix: m.fix })));
       misplays.append(li);

@@ -55,7 +55,8 @@ window.FlowDraw = (function () {
   function boardPicture(game, board) {
     const hex = board.kind === "hex";
     const size = hex ? 40 : 84; // px: a hex's circumradius, a grid cell's side
-    const centre = (at) => hex ? [size * 1.5 * at[0], size * Math.sqrt(3) * (at[1] + at[0] / 2)] : [size * at[0], size * at[1]];
+    // a station's cell is [row, column] from its Main Reactor, rows down (as the camera reads it and the texts say it)
+    const centre = (at) => hex ? [size * 1.5 * at[0], size * Math.sqrt(3) * (at[1] + at[0] / 2)] : [size * at[1], size * at[0]];
     const points = board.cells.map((c) => centre(c.at));
     const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
     const pad = size * (hex ? 1.05 : 0.6); // a hexagon reaches its circumradius from its centre
@@ -86,7 +87,7 @@ window.FlowDraw = (function () {
   }
 
   // A picture of the station: its built cells, and the free places next to them as buttons (at least 48 px);
-  // a tap fills the cell's numbers and marks the place.
+  // a tap fills the cell's numbers and marks the place. A cell is [row, column], rows down, columns right.
   function cellPicker(board, numbers) {
     const taken = new Set(board.cells.map((c) => c.at.join(",")));
     const free = [];
@@ -104,11 +105,11 @@ window.FlowDraw = (function () {
     const grid = el("div", "cell-picker");
     grid.setAttribute("role", "group");
     grid.setAttribute("aria-label", _("the places on your station"));
-    grid.style.gridTemplateColumns = "repeat(" + (Math.max(...is) - i0 + 1) + ", minmax(48px, 1fr))";
+    grid.style.gridTemplateColumns = "repeat(" + (Math.max(...js) - j0 + 1) + ", minmax(48px, 1fr))";
     for (const c of board.cells) {
       const built = el("span", "cell built", c.label);
-      built.style.gridColumn = String(c.at[0] - i0 + 1);
-      built.style.gridRow = String(c.at[1] - j0 + 1);
+      built.style.gridColumn = String(c.at[1] - j0 + 1);
+      built.style.gridRow = String(c.at[0] - i0 + 1);
       built.title = [c.label, c.detail].filter(Boolean).join(" — ");
       grid.append(built);
     }
@@ -116,8 +117,8 @@ window.FlowDraw = (function () {
       const b = el("button", "cell free", "+");
       b.type = "button";
       b.dataset.at = at.join(",");
-      b.style.gridColumn = String(at[0] - i0 + 1);
-      b.style.gridRow = String(at[1] - j0 + 1);
+      b.style.gridColumn = String(at[1] - j0 + 1);
+      b.style.gridRow = String(at[0] - i0 + 1);
       b.setAttribute("aria-label", format(_("free place {i}, {j}"), { i: at[0], j: at[1] }));
       b.addEventListener("click", () => {
         const inputs = numbers.querySelectorAll("input");

@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.among_the_stars.data import CardDef
 from rules.among_the_stars.legality import auto_payment, cell_text, energy_sources
-from rules.among_the_stars.station import Cell, Placed, Station
+from rules.among_the_stars.station import Cell, Placed, Station, station_place
 from rules.engine import EventContext
 from rules.text import Listing, Text, plural
 
@@ -27,8 +27,16 @@ def reactor_beside(station: Station, word: str, cell: Cell, want: Any, ctx: Even
     beside = [n for n in station.neighbours(cell) if n.is_reactor]
     if want is None or (isinstance(want, (list, tuple)) and any(list(n.cell) == list(want) for n in beside)):
         return
-    raise ctx.bad(Text("{card}: no reactor beside it at {cell}; choose one of: {cells}", card=word, cell=str(want),
+    raise ctx.bad(Text("{card}: no reactor beside it lies {cell}; choose one of: {cells}", card=word, cell=_said(want),
                        cells=Listing(cell_text(n.cell) for n in beside)))
+
+
+def _said(want: Any) -> Any:
+    """A chosen cell as the player finds it from their Main Reactor; what is not a cell, as it was sent."""
+    try:
+        return station_place(want)
+    except ValueError:
+        return repr(want)
 
 
 def choice_count(choices: Mapping[str, Any], key: str, ctx: EventContext) -> int:
@@ -92,17 +100,17 @@ def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: 
     after = station.with_card(Placed(card, cell, order=station.next_order))
     dist = after.distances(cell)
     sources = energy_sources(after, cell, rng)
-    can = (Listing(Text("the {reactor} at {cell}", reactor=r.word, cell=cell_text(r.cell)) for r in sources) if sources
+    can = (Listing(Text("the {reactor} ({cell})", reactor=r.word, cell=cell_text(r.cell)) for r in sources) if sources
            else Text("none"))
     named: dict[Cell, int] = {}
     for c in cells:
         r = station.at(c)
         if r is None or not r.is_reactor:
-            raise ctx.bad(Text("{card}: no reactor at {cell} pays its energy; it can come from: {reactors}",
+            raise ctx.bad(Text("{card}: no reactor {cell} pays its energy; it can come from: {reactors}",
                                card=card.word, cell=cell_text(c), reactors=can))
         far = dist.get(c)
         if far is None or far > rng:
-            raise ctx.bad(Text("{card} at {cell}: the {reactor} at {other} is {far}, and energy comes from within "
+            raise ctx.bad(Text("{card} ({cell}): the {reactor} ({other}) is {far}, and energy comes from within "
                                "distance {rng}; it can come from: {reactors}", card=card.word, cell=cell_text(cell),
                                reactor=r.word, other=cell_text(c),
                                far=Text("not joined to it") if far is None else Text("at distance {distance}",
@@ -110,8 +118,8 @@ def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: 
                                rng=rng, reactors=can))
         named[c] = named.get(c, 0) + 1
         if named[c] > r.cubes:
-            raise ctx.bad(plural("{card}: the {reactor} at {cell} holds {n} energy cube, and {count} are named from it",
-                                 "{card}: the {reactor} at {cell} holds {n} energy cubes, and {count} are named from "
+            raise ctx.bad(plural("{card}: the {reactor} ({cell}) holds {n} energy cube, and {count} are named from it",
+                                 "{card}: the {reactor} ({cell}) holds {n} energy cubes, and {count} are named from "
                                  "it", r.cubes, card=card.word, reactor=r.word, cell=cell_text(c), count=named[c]))
     left = station
     for c, n in named.items():
@@ -131,7 +139,7 @@ def energy_paid(word: str, station: Station, payment: Mapping[Cell, int]) -> Tex
     for c, n in payment.items():
         r = station.at(c)
         if n and r is not None:
-            parts.append(plural("{n} cube from the {reactor} at {cell}, {left} left",
-                                "{n} cubes from the {reactor} at {cell}, {left} left", n, reactor=r.word,
+            parts.append(plural("{n} cube from the {reactor} ({cell}), {left} left",
+                                "{n} cubes from the {reactor} ({cell}), {left} left", n, reactor=r.word,
                                 cell=cell_text(c), left=r.cubes))
     return Text("{card}: energy paid: {sources}", card=word, sources=Listing(parts))

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules.among_the_stars.data import POWER_REACTOR, TITLE, CardDef, Catalogue, catalogue
-from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells
+from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells, station_place
 from rules.core import Finding, Severity, citation
 from rules.text import N_, Listing, Text, plural
 
@@ -90,15 +90,16 @@ class Issue:
 def issue_finding(issue: Issue, player: str, seq: int | None = None, fix: str = "") -> Finding:
     """``issue`` in ``player``'s station as a :class:`rules.core.Finding` (``rule_kind`` the rule id,
     ``rule`` its citation, ``where`` "player: card at [i, j]"); ``fix`` (:func:`fix_for`) goes on an ERROR."""
-    return Finding(issue.message, Text("{player}: {card} at {cell}",
+    return Finding(issue.message, Text("{player}: {card} ({cell})",
                                        player=player, card=issue.card, cell=cell_text(issue.cell)), issue.severity,
                    rule_citation(issue.rule), seq, player=player, card=issue.card, cell=tuple(issue.cell),
                    fix=fix if fix and issue.severity is Severity.ERROR else None, rule_kind=issue.rule)
 
 
-def cell_text(cell: Cell) -> str:
-    """A station's place as the table reads it in findings and refusals: ``(1, 0)`` -> ``"[1, 0]"``."""
-    return f"[{cell[0]}, {cell[1]}]"
+def cell_text(cell: Cell) -> Text:
+    """A station's place as the table reads it in findings and refusals, from the player's Main Reactor:
+    ``(1, 0)`` -> ``"1 below the Main Reactor"`` (:func:`rules.among_the_stars.station.station_place`)."""
+    return station_place(cell)
 
 
 # -- one placement ----------------------------------------------------------------------
@@ -128,16 +129,16 @@ def check_placement(
         issues.append(Issue(rule, name, cell, message, severity))
 
     if station.at(cell) is not None:
-        add("cell_taken", Text("{card}: cell {cell} already holds {other}",
+        add("cell_taken", Text("{card}: the place {cell} already holds {other}",
                                card=card.word, cell=cell_text(cell), other=station.at(cell).word))
         return issues
     neighbours = station.neighbours(cell)
     if not neighbours:
-        add("adjacency", Text("{card} at {cell} shares no edge with the station (diagonal does not count)",
+        add("adjacency", Text("{card} ({cell}) shares no edge with the station (diagonal does not count)",
                               card=card.word, cell=cell_text(cell)))
     for n in neighbours:
         if n.card.placement_rule and n.card.placement_rule.get("kind") == "blocks_adjacent_builds" and not n.face_down:
-            add("observation_dome", Text("{card} at {cell} is next to the {dome} at {other_cell}, which allows no "
+            add("observation_dome", Text("{card} ({cell}) is next to the {dome} ({other_cell}), which allows no "
                                          "card beside it",
                                          card=card.word, cell=cell_text(cell), dome=n.word,
                                          other_cell=cell_text(n.cell)))
@@ -164,7 +165,7 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
         if sum(r.cubes for r in in_range) < card.cost_energy:
             have = sum(r.cubes for r in in_range)
             issues.append(Issue("energy_range", name, cell,
-                Text("{card} needs {energy} energy; reactors within distance {rng} of {cell} hold {have}",
+                Text("{card} ({cell}) needs {energy} energy; reactors within distance {rng} of it hold {have}",
                      card=card.word, energy=card.cost_energy, rng=rng, cell=cell_text(cell), have=have)))
         return issues
     paid = 0
@@ -175,24 +176,22 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
         r = after.at(src)
         if r is None or not r.is_reactor:
             issues.append(Issue("energy_source", name, cell, (
-                Text("{card}: energy taken from {cell}, which is empty, not a reactor",
+                Text("{card}: energy taken from the place {cell}, which is empty, not a reactor",
                      card=card.word, cell=cell_text(src)) if r is None
-                                                             else Text("{card}: energy taken from {cell}, which is "
-                                                                       "the {other}, not a reactor",
-                                                                       card=card.word, cell=cell_text(src),
-                                                                       other=r.word))))
+                else Text("{card}: energy taken from the card {cell}, which is the {other}, not a reactor",
+                          card=card.word, cell=cell_text(src), other=r.word))))
             continue
         d = dist.get(src)
         if d is None or d > rng:
             far = Text("not joined to it") if d is None else Text("at distance {distance}", distance=d)
             issues.append(Issue("energy_range", name, cell,
-                Text("{card} at {cell}: energy paid from the {reactor} at {other_cell}, {far} (most {rng})",
+                Text("{card} ({cell}): energy paid from the {reactor} ({other_cell}), {far} (most {rng})",
                      card=card.word, cell=cell_text(cell), reactor=r.word, other_cell=cell_text(src), far=far,
                      rng=rng)))
         if r.cubes < n:
             issues.append(Issue("energy_cubes", name, cell,
-                plural("{card}: {n} cube taken from the {reactor} at {cell}, which holds {cubes}",
-                       "{card}: {n} cubes taken from the {reactor} at {cell}, which holds {cubes}",
+                plural("{card}: {n} cube taken from the {reactor} ({cell}), which holds {cubes}",
+                       "{card}: {n} cubes taken from the {reactor} ({cell}), which holds {cubes}",
                        n, card=card.word, reactor=r.word, cell=cell_text(src), cubes=r.cubes)))
     if paid < card.cost_energy:
         issues.append(Issue("energy_cubes", name, cell, Text("{card} needs {energy} energy; {paid} paid",
@@ -270,14 +269,14 @@ def _own_placement_rule(station: Station, p: Placed, before: Iterable[Cell],
         could = station.distances(p.cell, maybe).get(mr.cell)
         if sure is not None and sure <= limit:
             issues.append(Issue("fighter_launch_bay", p.name, p.cell,
-                plural("{card} at {cell} is {n} step from the Main Reactor; it must be more than {limit}",
-                       "{card} at {cell} is {n} steps from the Main Reactor; it must be more than {limit}",
+                plural("{card} ({cell}) is {n} step from the Main Reactor; it must be more than {limit}",
+                       "{card} ({cell}) is {n} steps from the Main Reactor; it must be more than {limit}",
                        sure, card=p.word, cell=cell_text(p.cell), limit=limit)))
         elif could is not None and could <= limit:
             issues.append(Issue("fighter_launch_bay", p.name, p.cell,
-                plural("{card} at {cell} may have been built {n} step from the Main Reactor (depends on the build "
+                plural("{card} ({cell}) may have been built {n} step from the Main Reactor (depends on the build "
                        "order in year {year}); it must be more than {limit}",
-                       "{card} at {cell} may have been built {n} steps from the Main Reactor (depends on the build "
+                       "{card} ({cell}) may have been built {n} steps from the Main Reactor (depends on the build "
                        "order in year {year}); it must be more than {limit}",
                        could, card=p.word, cell=cell_text(p.cell), year=p.year, limit=limit), Severity.WARNING))
     elif kind == "must_be_adjacent_to":
@@ -285,11 +284,11 @@ def _own_placement_rule(station: Station, p: Placed, before: Iterable[Cell],
         if not any(n.cell in before for n in near):
             if any(n.cell in maybe for n in near):
                 issues.append(Issue("solar_panels", p.name, p.cell,
-                    Text("{card} at {cell}: the reactor beside it was built in the same year; check it was there first",
+                    Text("{card} ({cell}): the reactor beside it was built in the same year; check it was there first",
                          card=p.word, cell=cell_text(p.cell)), Severity.WARNING))
             else:
                 issues.append(Issue("solar_panels", p.name, p.cell,
-                    Text("{card} at {cell} is not beside a Power Reactor or the Main Reactor when built",
+                    Text("{card} ({cell}) is not beside a Power Reactor or the Main Reactor when built",
                          card=p.word, cell=cell_text(p.cell))))
     return issues
 
@@ -345,7 +344,7 @@ def check_station(
         if p.cell not in reach:
             when = Text("when it was built") if exact_order else Text("at the end of year {year}", year=p.year)
             issues.append(Issue("adjacency", p.name, p.cell,
-                Text("{card} at {cell} was not edge-adjacent to the station {when}",
+                Text("{card} ({cell}) was not edge-adjacent to the station {when}",
                      card=p.word, cell=cell_text(p.cell), when=when)))
     issues.extend(_dome_issues(station, built, mr, exact_order))
     # the card's own placement rule, at build time
@@ -371,11 +370,11 @@ def _dome_issues(station: Station, built: list[Placed], mr: Placed, exact_order:
                 continue
             if (n.order > d.order) if exact_order else (n.year > d.year):
                 issues.append(Issue("observation_dome", n.name, n.cell,
-                    Text("{card} at {cell} was built beside the {dome} at {other_cell}, which allows no card beside it",
+                    Text("{card} ({cell}) was built beside the {dome} ({other_cell}), which allows no card beside it",
                          card=n.word, cell=cell_text(n.cell), dome=d.word, other_cell=cell_text(d.cell))))
             elif not exact_order and n.year == d.year:
                 issues.append(Issue("observation_dome", n.name, n.cell,
-                    Text("{card} at {cell} is beside the {dome} built the same year; legal only if it came first",
+                    Text("{card} ({cell}) is beside the {dome} built the same year; legal only if it came first",
                          card=n.word, cell=cell_text(n.cell), dome=d.word), Severity.WARNING))
     return issues
 
@@ -424,7 +423,7 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
     for r in reactors:
         if r.cubes > capacity[r.cell]:
             issues.append(Issue("reactor_cubes", r.name, r.cell,
-                Text("the {reactor} at {cell} shows {cubes} cubes; it can have held at most {capacity}",
+                Text("the {reactor} ({cell}) shows {cubes} cubes; it can have held at most {capacity}",
                      reactor=r.word, cell=cell_text(r.cell), cubes=r.cubes, capacity=capacity[r.cell]),
                                 Severity.WARNING))
         supply[r.cell] = max(0, capacity[r.cell] - r.cubes)
@@ -439,14 +438,14 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
                                                                                                  rng + 1) <= rng}
         if not sources:
             issues.append(Issue("energy_range", p.name, p.cell,
-                Text("{card} at {cell} needs {need} energy but no reactor was within distance {rng} when it was built",
+                Text("{card} ({cell}) needs {need} energy but no reactor was within distance {rng} when it was built",
                      card=p.word, cell=cell_text(p.cell), need=need, rng=rng)))
             continue
         trial = [*demands, (p, need, sources)]
         if _max_flow(trial, supply) < sum(n for _, n, _ in trial):
             have = sum(supply[c] for c in sources)
             issues.append(Issue("energy_cubes", p.name, p.cell,
-                Text("{card} at {cell} needs {need} energy; the cubes gone from reactors within distance {rng} "
+                Text("{card} ({cell}) needs {need} energy; the cubes gone from reactors within distance {rng} "
                      "({have}) do not cover it and the cards before it",
                      card=p.word, cell=cell_text(p.cell), need=need, rng=rng, have=have)))
             continue
@@ -518,7 +517,7 @@ def _round_issues(built: list[Placed], aggressive: bool, cat: Catalogue) -> list
         limit = _rounds(year, aggressive, cat)
         for extra in sorted(cards, key=lambda q: q.order)[limit:]:
             issues.append(Issue("rounds", extra.name, extra.cell,
-                Text("{count} cards built in year {year}, which has {limit} rounds; {card} at {cell} is one too many",
+                Text("{count} cards built in year {year}, which has {limit} rounds; {card} ({cell}) is one too many",
                      count=len(cards), year=year, limit=limit, card=extra.word, cell=cell_text(extra.cell))))
     return issues
 
@@ -633,7 +632,7 @@ def correct_station(
         worst = max(candidates, key=lambda q: (q.year, q.order))
         seen.extend(i for i in issues if i.cell == worst.cell)
         if worst.flags and not any(i.cell == worst.cell for i in issues):
-            seen.extend(Issue(f, worst.name, worst.cell, Text("{card} at {cell} broke this rule when built",
+            seen.extend(Issue(f, worst.name, worst.cell, Text("{card} ({cell}) broke this rule when built",
                                                               card=worst.word,
                                                               cell=cell_text(worst.cell))) for f in worst.flags)
         cost = worst.vp_earned if worst.vp_earned is not None else worst.card.vp + extra
@@ -705,5 +704,5 @@ def fix_for(issues: Iterable[Issue], station: Station, card: CardDef, cell: Cell
     cells.sort(key=lambda c: (abs(c[0] - cell[0]) + abs(c[1] - cell[1]), c[0], c[1]))
     named = Listing(cell_text(c) for c in cells[:near])
     if len(cells[:near]) > 1:
-        return Text("move it to one of {cells}", cells=named)
-    return Text("move it to {cells}", cells=named)
+        return Text("move it to one of these places: {cells}", cells=named)
+    return Text("move it {cells}", cells=named)

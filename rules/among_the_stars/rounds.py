@@ -15,6 +15,7 @@ from rules.among_the_stars.abilities import Interaction
 from rules.among_the_stars.legality import correct_station, rule_citation
 from rules.among_the_stars.objectives import accelerated
 from rules.among_the_stars.state import AmongPlayer, AmongState, score_now
+from rules.among_the_stars.station import station_place
 from rules.core import Finding, Severity
 from rules.engine import EventContext
 from rules.text import N_, Text
@@ -126,10 +127,10 @@ def year_ended(game: AmongTheStarsGame, state: AmongState, ctx: EventContext) ->
                               race=p.race, aggressive=state.aggressive, cat=cat)
         for placed, cost in fix.removed:
             why = next((i for i in fix.issues if i.cell == placed.cell), None)
-            said = dict(year=state.year, card=placed.word, i=placed.cell[0], j=placed.cell[1], vp=cost)
-            removed = (Text("end of year {year}: {card} removed from [{i}, {j}], -{vp} VP "
+            said = dict(year=state.year, card=placed.word, place=station_place(placed.cell), vp=cost)
+            removed = (Text("end of year {year}: {card} removed ({place}), -{vp} VP "
                             "(a face-down Power Reactor fills the gap)", **said) if placed.cell in fix.fillers else
-                       Text("end of year {year}: {card} removed from [{i}, {j}], -{vp} VP", **said))
+                       Text("end of year {year}: {card} removed ({place}), -{vp} VP", **said))
             ctx.add(Finding(
                 removed,
                 p.name, Severity.ERROR, rule_citation(why.rule if why else "round_end"), ctx.event.seq,

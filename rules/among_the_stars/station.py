@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
-from rules.among_the_stars.data import COLOURS, CardDef
-from rules.text import Text
+from rules.among_the_stars.data import COLOURS, MAIN_REACTOR, CardDef, catalogue
+from rules.text import N_, Text
 
-__all__ = ["ORIGIN", "Cell", "Placed", "Station", "neighbour_cells"]
+__all__ = ["ORIGIN", "Cell", "Placed", "Station", "neighbour_cells", "station_place"]
 
 Cell = tuple[int, int]
 ORIGIN: Cell = (0, 0)
@@ -28,6 +29,37 @@ def neighbour_cells(cell: Cell) -> tuple[Cell, ...]:
     """The four edge-adjacent cells (diagonals are not adjacent)."""
     i, j = cell
     return ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1))
+
+
+def station_place(cell: Any) -> Text:
+    """Where ``cell`` (``[row, column]`` from the Main Reactor, rows down and columns right as the reactor reads: the
+    station's grid, rulebook 5.1 'Grid and adjacency') lies as a player finds it on their own station: "2 above and 1
+    right of the Main Reactor" (above: farther from the player who reads the reactor upright). The Main Reactor's own
+    cell is the reactor itself. Every player text naming a station place says it this way (the camera's questions,
+    findings, notes, the phone's choices); JSON keeps the cell as ``[row, column]``.
+
+    Raises:
+        ValueError: ``cell`` is not two whole numbers.
+    """
+    try:
+        row, col = (int(v) for v in cell)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"a station cell is [row, column], got {cell!r}") from exc
+    reactor = catalogue().card(MAIN_REACTOR).word
+    rows, cols = abs(row), abs(col)
+    if row and col:
+        template = {(True, True): N_("{rows} above and {cols} right of the {reactor}"),
+                    (True, False): N_("{rows} above and {cols} left of the {reactor}"),
+                    (False, True): N_("{rows} below and {cols} right of the {reactor}"),
+                    (False, False): N_("{rows} below and {cols} left of the {reactor}")}[(row < 0, col > 0)]
+        return Text(template, rows=rows, cols=cols, reactor=reactor)
+    if row:
+        return (Text("{rows} above the {reactor}", rows=rows, reactor=reactor) if row < 0
+                else Text("{rows} below the {reactor}", rows=rows, reactor=reactor))
+    if col:
+        return (Text("{cols} right of the {reactor}", cols=cols, reactor=reactor) if col > 0
+                else Text("{cols} left of the {reactor}", cols=cols, reactor=reactor))
+    return Text("on the {reactor}", reactor=reactor)
 
 
 @dataclass(frozen=True)
