@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from companion.i18n import say
 from rules.among_the_stars import AMONG_GAME
 from rules.among_the_stars.game import (
     CARD_DISCARDED,
@@ -130,6 +131,12 @@ def test_illegal_build_is_reported_with_card_cell_and_rule_then_removed_at_year_
     assert a.credits == 12 + 10  # and the year-2 income
     removed = [f for f in r.findings if "removed" in f.what]
     assert len(removed) == 1 and "face-down" in removed[0].what and "-3 VP" in removed[0].what
+    assert say(removed[0].what, "en").startswith(
+        "end of year 1: Council Room removed (2 below the Main Reactor), -3 VP")
+    assert say(removed[0].what, "pl").startswith(
+        "koniec roku 1: Council Room usunięta (2 w dół od karty Main Reactor), -3 PZ")
+    assert "eltávolítva innen: a Főreaktor kártyától 2 hellyel lejjebb, -3 GYP" in say(removed[0].what, "hu")
+    assert "αφαιρέθηκε (2 κάτω από τον Main Reactor), -3 ΠΝ" in say(removed[0].what, "el")
 
 
 def test_year_end_correction_vp_never_below_zero():
