@@ -116,7 +116,7 @@ def test_a_station_read_with_more_copies_than_the_box_asks_about_the_extra():
     assert sorted(change.to_json()["station"], key=str) == sorted(
         [{"card": "main_reactor", "cell": [0, 0]}, {"card": "galactic_bank", "cell": [0, 1]},
          {"card": "galactic_bank", "cell": [1, 0]}, {"card": "garden", "cell": [-1, 0]}], key=str)
-    assert [str(u) for u in w.unsure] == ["the card at [0, -1] is not recognised yet"]
+    assert [str(u) for u in w.unsure] == ["the card 1 left of the Main Reactor is not recognised yet"]
 
 
 def test_a_block_shaped_like_a_card_beside_a_card_alone_is_split():
