@@ -159,8 +159,47 @@ def test_race_good_placed_in_produce_lists_production_worlds_before_windfall_one
     flow.next_phase()  # V Produce
     order = flow.view()["choice_groups"]["Ann"]["good"]["world"]
     assert [(str(g["label"]), g["choices"]) for g in order["groups"]] == [("Production worlds", ["Spice World"])]
-    assert str(order["rest"]) == ("Windfall worlds: they produce only with the Produce bonus or a windfall power "
-                                  "(Race for the Galaxy, Produce phase)")
+    # Ann chose Settle, not Produce, and has no windfall power: the heading says nothing of hers makes them produce
+    assert str(order["rest"]) == ("Windfall worlds: they produce nothing for you this phase, as you have neither the "
+                                  "Produce bonus nor a windfall power for them (Race for the Galaxy, Produce phase)")
     assert flow.view()["choice_groups"]["Bob"] == {}
     said = i18n.localize(order["rest"], "pl")
-    assert said.startswith("Światy windfall: produkują tylko z premią Produkcji")
+    assert said.startswith("Światy windfall: w tej fazie nic dla ciebie nie produkują")
+
+
+def _produce_view(ann: list[str], bonus: list[str]) -> dict:
+    """V Produce with Ann's tableau ``ann`` and her action ids with the bonus in it."""
+    view = race_view("produce", ann, ["Old Earth"])
+    view["steps"][0]["bonus"] = {"Ann": bonus} if bonus else {}
+    return view
+
+
+def test_race_produce_names_the_bonus_ann_chose():
+    """Race for the Galaxy, Produce phase: the player who chose Produce also produces on one windfall world that has
+    no good (the bonus). Ann chose Produce: her windfall worlds Alpha Centauri (Rare) and Refugee World (Novelty) come
+    after Gem World (a production world) under a heading naming the bonus."""
+    view = _produce_view(["Alpha Centauri", "Gem World", "Refugee World"], ["produce"])
+    order = FLOWS["race"].choice_groups(view, PHASES, "Ann")["good"]["world"]
+    assert [(str(g["label"]), g["choices"]) for g in order["groups"]] == [
+        ("Production worlds", ["Gem World"]),
+        ("Windfall worlds you may produce on with the Produce bonus (Race for the Galaxy, Produce phase)",
+         ["Alpha Centauri", "Refugee World"])]
+
+
+def test_race_produce_names_a_windfall_power_for_its_kind_only():
+    """Produce phase: Mining Robots produces on a Rare windfall world. Ann has it and did not choose Produce: Alpha
+    Centauri (Rare) is listed under Mining Robots, Refugee World (Novelty) under the heading saying nothing of hers
+    produces on it."""
+    view = _produce_view(["Alpha Centauri", "Mining Robots", "Refugee World"], [])
+    order = FLOWS["race"].choice_groups(view, PHASES, "Ann")["good"]["world"]
+    assert [(str(g["label"]), g["choices"]) for g in order["groups"]] == [
+        ("Production worlds", []),
+        ("Windfall worlds you may produce on with Mining Robots (Race for the Galaxy, Produce phase)",
+         ["Alpha Centauri"])]
+    assert str(order["rest"]).startswith("Windfall worlds: they produce nothing for you this phase")
+    both = _produce_view(["Alpha Centauri", "Mining Robots"], ["produce"])
+    label = FLOWS["race"].choice_groups(both, PHASES, "Ann")["good"]["world"]["groups"][1]["label"]
+    assert str(label) == ("Windfall worlds you may produce on with the Produce bonus or Mining Robots (Race for the "
+                          "Galaxy, Produce phase)")
+    assert i18n.localize(label, "pl") == ("Światy windfall, na których możesz produkować dzięki: premia Produkcji lub "
+                                          "Mining Robots (Race for the Galaxy, faza Produkcji)")

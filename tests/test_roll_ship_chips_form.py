@@ -108,7 +108,8 @@ def test_the_note_and_the_refusal_are_said_in_each_language(store, lang, phase):
 
 
 def _once(flow, player: str) -> list[str]:
-    return [f["what"] for f in flow.findings(limit=None) if f["what"].startswith(player + ": the ")]
+    return [f["what"] for f in flow.findings(limit=None)
+            if f["what"].startswith((player + ": the ", player + ": a good consumed"))]
 
 
 def test_chips_reported_before_a_consume_get_its_chips_by_a_new_total(store):
@@ -138,9 +139,9 @@ def test_one_chip_reported_before_a_consume_of_two_is_not_lost(store):
     roll.report("Ann", "vp", {"vp": 1})
     roll.report("Ann", "ship", CONSUME)
     assert chips(roll)["Ann"] == 2
-    assert _once(roll, "Ann") == ["Ann: the 1 VP in chips a good consumed paid in V Ship are counted within the 1 VP "
-                                  "in chips reported before it; if they were not among those, report the phase's "
-                                  "total in VP chips taken: 3"]
+    assert _once(roll, "Ann") == ["Ann: a good consumed in V Ship paid 2 VP in chips: 1 counted within the 1 VP in "
+                                  "chips reported before it, 1 taken now; if none of them were among those, report "
+                                  "the phase's total in VP chips taken: 3"]
     roll.report("Ann", "vp", {"vp": 2})  # "the phase's total is 2": her 1 was one of the Consume's chips
     assert chips(roll)["Ann"] == 2
     with pytest.raises(BadEntry, match="1 is not more than the 2 VP in chips"):

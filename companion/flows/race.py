@@ -16,11 +16,12 @@ from typing import Any
 from companion.camera import Proposal, TableauCamera
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, GoodsWords, GoodsWorld, TableRound, goods_choices
-from companion.i18n import AND, Listing, Text, in_game, lazy
+from companion.i18n import AND, OR, Listing, Text, in_game, lazy
 from rules import Event, Progress
 from rules.names import term
 from rules.race import RACE_GAME
-from rules.race.cards import cards, facts
+from rules.race.cards import GOODS_QUALIFIER, cards, facts
+from rules.race.state import action_facts
 from rules.scoring import ScoreInputError
 
 __all__ = ["RACE_CAMERA", "RACE_FLOW", "RaceCamera", "RaceFlow"]
@@ -75,19 +76,50 @@ def _tie_without_hands(view: Mapping[str, Any]) -> str:
                 "the game without it", names=Listing(missing, AND), vp=best, next=Text("Next"))
 
 
-def _produce_groups(me: Mapping[str, Any], deck: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Good placed in V Produce for the view row ``me``: the production worlds of their tableau first, then the rest
-    (their windfall worlds) under a heading saying when those produce (Race for the Galaxy, Produce phase: production
-    worlds produce; a windfall world only with the Produce action's bonus or a windfall power). An order only:
-    every world the field offers stays offered. {} with no windfall world in the tableau (nothing to tell apart)."""
+def _windfall_sources(me: Mapping[str, Any], deck: Mapping[str, Any], bonus: Sequence[str], world: str) -> list[Any]:
+    """What lets the view row ``me`` produce on windfall ``world`` in this Produce phase (Race for the Galaxy, Produce
+    phase): the Produce action's bonus if ``bonus`` (their action ids with the bonus now) holds one, then every card
+    of their tableau with a Produce power for a windfall world of its kind (Mining Robots: Rare; a WINDFALL_ANY power:
+    any), by name. [] when nothing does."""
+    said: list[Any] = []
+    if any(action_facts()[a].get("windfall_produce") for a in bonus if a in action_facts()):
+        said.append(Text("the Produce bonus"))
+    kind = deck[world].goods
+    wanted = {"WINDFALL_ANY"} | ({f"WINDFALL_{GOODS_QUALIFIER[kind]}"} if kind in GOODS_QUALIFIER else set())
+    for c in me.get("tableau") or ():
+        card = deck.get(c["card"])
+        if card is not None and any(wanted.intersection(p.code) for p in card.powers_in(5)):
+            said.append(card.name)
+    return said
+
+
+def _produce_groups(me: Mapping[str, Any], deck: Mapping[str, Any], bonus: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Good placed in V Produce for the view row ``me``: the production worlds of their tableau first, then their
+    windfall worlds with what lets this player produce on them (Race for the Galaxy, Produce phase: production worlds
+    produce; a windfall world only with the Produce action's bonus, which the player has when ``bonus``, their action
+    ids with the bonus in this phase, holds Produce, or a windfall power of a card in their tableau): those grouped by
+    what applies ("Windfall worlds you may produce on with the Produce bonus or Mining Robots"), and last the windfall
+    worlds nothing of theirs produces on, saying so. An order only: every world the field offers stays offered. {}
+    with no windfall world in the tableau (nothing to tell apart)."""
     worlds = [c["card"] for c in me.get("tableau") or () if c["card"] in deck and deck[c["card"]].is_world
               and deck[c["card"]].goods]
     if not any(deck[w].is_windfall for w in worlds):
         return {}
-    production = sorted(w for w in worlds if not deck[w].is_windfall)
-    return {"good": {"world": {"groups": [{"label": Text("Production worlds"), "choices": production}],
-                               "rest": Text("Windfall worlds: they produce only with the Produce bonus or a windfall "
-                                            "power (Race for the Galaxy, Produce phase)")}}}
+    groups = [{"label": Text("Production worlds"), "choices": sorted(w for w in worlds if not deck[w].is_windfall)}]
+    by_sources: dict[tuple[str, ...], list[str]] = {}
+    said: dict[tuple[str, ...], list[Any]] = {}
+    for w in sorted(w for w in worlds if deck[w].is_windfall):
+        sources = _windfall_sources(me, deck, bonus, w)
+        if sources:
+            key = tuple(str(s) for s in sources)
+            by_sources.setdefault(key, []).append(w)
+            said[key] = sources
+    for key, choices in by_sources.items():
+        groups.append({"label": Text("Windfall worlds you may produce on with {sources} (Race for the Galaxy, Produce "
+                                     "phase)", sources=Listing(said[key], OR)), "choices": choices})
+    rest = (Text("Windfall worlds: they produce nothing for you this phase, as you have neither the Produce bonus nor "
+                 "a windfall power for them (Race for the Galaxy, Produce phase)"))
+    return {"good": {"world": {"groups": groups, "rest": rest}}}
 
 
 def _goods_words(player: str) -> GoodsWords:
@@ -173,9 +205,10 @@ class RaceFlow(FlowBase):
         developments, in Settle the worlds (Race for the Galaxy, Develop phase, Settle phase), less a development
         already in their tableau (a tableau holds one copy of each development) and a card whose every copy is in
         play (components: the deck's count); then every other card. In V Produce, Good placed lists the player's
-        production worlds first and their windfall worlds after, under a heading saying that those produce only with
-        the Produce bonus or a windfall power (Race for the Galaxy, Produce phase; at a table a windfall world offered
-        first was taken for one that produces). Otherwise: {}."""
+        production worlds first and their windfall worlds after, under headings naming what lets this player produce
+        on them (the Produce bonus they chose, a windfall power of their tableau) or saying nothing does (Race for the
+        Galaxy, Produce phase; at a table a windfall world offered first was taken for one that produces;
+        :func:`_produce_groups`). Otherwise: {}."""
         step = view.get("step")
         if progress.stage != "phases" or step is None:
             return {}
@@ -185,7 +218,7 @@ class RaceFlow(FlowBase):
             return {}
         deck = cards()
         if phase == "produce":
-            return _produce_groups(me, deck)
+            return _produce_groups(me, deck, (view["steps"][step].get("bonus") or {}).get(player, ()))
         in_play = Counter(c["card"] for p in view["players"] for c in p.get("tableau") or ())
         mine = {c["card"] for c in me.get("tableau") or ()}
         develop = phase == "develop"

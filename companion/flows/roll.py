@@ -16,7 +16,7 @@ from typing import Any
 from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, GoodsWords, GoodsWorld, TableRound, goods_choices
-from companion.i18n import N_, Listing, Text, in_game, lazy, plural
+from companion.i18n import N_, OR, Listing, Text, in_game, lazy, plural
 from rules import Event, Progress
 from rules.roll import ROLL_GAME
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
@@ -370,6 +370,16 @@ def _vp_beyond(view: Mapping[str, Any], player: str, said: int) -> int:
     return said - reported
 
 
+_PHASE_OF_FORM = {"tile": ("develop", "settle"), "good": ("produce",), "ship": ("ship",)}
+"""The phases in which a phase form's report happens (p.5-7: built in II Develop or III Settle, a good placed in IV
+Produce, shipped in V Ship); closed during Reveal, which comes before them (p.4 Reveal)."""
+
+
+def _phase_named(phase: str) -> Text:
+    """A phase as the round's list names it ("II Develop")."""
+    return Text("{number} {phase}", number=ROMAN[phase], phase=PHASE_NAMES[phase])
+
+
 def _faction_label(f: Any) -> str:
     return " / ".join(f.names)
 
@@ -556,7 +566,9 @@ class RollFlow(FlowBase):
         """Setup before the first round, and for each player in round 1 until that player selects a phase (p.2
         Setup: everyone sets up at their own pace; one player's selection does not close the others' setup);
         the phase selection until Reveal (and from Manage Empire, for the next round, unless the end is triggered: p.8
-        End check); the rest from Reveal on; the dice count in the last Manage Empire (p.8 Victory: after the last
+        End check); the rest from Reveal on, except that during Reveal itself only VP chips and credits are open: a tile
+        is built, a good placed or shipped in its phase, which comes after Reveal (p.4 Reveal, Phases;
+        :meth:`closed_why`); the dice count in the last Manage Empire (p.8 Victory: after the last
         Recall, before the game is scored)."""
         stage = progress.stage
         if stage == "over":
@@ -564,7 +576,7 @@ class RollFlow(FlowBase):
         if stage == "setup":
             return ["setup", "select", "credits"]
         forms = (["select", "tile", "good", "ship", "vp", "credits"] if stage in ("roll", "assign", "manage")
-                 else ["tile", "good", "ship", "vp", "credits"])
+                 else ["vp", "credits"] if stage == "reveal" else ["tile", "good", "ship", "vp", "credits"])
         if stage == "manage" and progress.ending:  # p.8 End check: no round after this one; the dice are counted
             forms.remove("select")
             forms.append("count")
@@ -591,6 +603,10 @@ class RollFlow(FlowBase):
         if form.id == "select" and progress.stage == "manage" and progress.ending:
             return Text("the game ends with this round ({why}): no phase is selected for another round; Next ends the "
                         "game (p.8 End check)", why=Listing(progress.ending, "; "))
+        if form.id in _PHASE_OF_FORM and progress.stage == "reveal":
+            return Text("{form} opens in {phases}: Reveal only turns the phase tiles over, and nothing is built, "
+                        "produced or shipped before the selected phases run in order I-V (p.4 Reveal, Phases)",
+                        form=form.label, phases=Listing([_phase_named(ph) for ph in _PHASE_OF_FORM[form.id]], OR))
         if form.id == "select" and not progress.over:
             return Text("phases are selected before Reveal; the next selection is in the next round (p.3 Rounds)")
         return super().closed_why(form, view, progress, player)

@@ -141,11 +141,19 @@ def take_ship_vp(state: RollState, name: str, vp: int, source: str, ctx: EventCo
     once = min(paid, chips) - min(p.ship_paid, p.ship_chips)
     state = state.with_player(replace(p, ship_paid=paid, ship_chips=chips))
     if once and not reported:  # a shipment after a report: the player may have reported other chips (a power's)
-        ctx.finding(Text("{player}: the {vp} VP in chips a good consumed paid in {phase} are counted within the "
-                         "{reported} VP in chips reported before it; if they were not among those, report the "
-                         "phase's total in VP chips taken: {total}", player=name, vp=once, reported=chips,
-                         phase=ship_phase(), total=paid + chips),
-                    name, Severity.INFO, SHIP_CHIPS_RULE)
+        # if none of this shipment's chips were among those reported, the phase's total is the reported total (every
+        # chip of the phase so far) and this shipment's whole pay: reported 1, a Consume of 2 -> 3
+        if once == vp:
+            text = Text("{player}: the {vp} VP in chips a good consumed paid in {phase} are counted within the "
+                        "{reported} VP in chips reported before it; if they were not among those, report the "
+                        "phase's total in VP chips taken: {total}", player=name, vp=once, reported=chips,
+                        phase=ship_phase(), total=chips + vp)
+        else:  # the Consume paid more than the report still held: some of its chips are taken now
+            text = Text("{player}: a good consumed in {phase} paid {paid} VP in chips: {vp} counted within the "
+                        "{reported} VP in chips reported before it, {more} taken now; if none of them were among "
+                        "those, report the phase's total in VP chips taken: {total}", player=name, paid=vp, vp=once,
+                        reported=chips, more=vp - once, phase=ship_phase(), total=chips + vp)
+        ctx.finding(text, name, Severity.INFO, SHIP_CHIPS_RULE)
     elif once:
         ctx.finding(Text("{player}: {vp} VP in chips both reported and paid by a shipment in {phase}, counted once",
                          player=name, vp=once, phase=ship_phase()),
