@@ -16,6 +16,7 @@ from typing import Any
 from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
 from companion.errors import BadEntry
 from companion.flow_spec import Column, Field, FlowBase, Form, GoodsWords, GoodsWorld, TableRound, goods_choices
+from companion.flows.roll_remove import owed, removed_choices, removed_event, removed_form, removed_outside
 from companion.i18n import N_, OR, Listing, Text, in_game, lazy, plural
 from rules import Event, Progress
 from rules.roll import ROLL_GAME
@@ -468,13 +469,15 @@ class RollFlow(FlowBase):
                 *(Field(c, colour_words[k], kind="int", minimum=0, maximum=cat.dice[c].count, optional=True)
                   for k, c in enumerate(colours) if c in cat.dice),
             )),
+            removed_form(),  # p.11 FAQ Immediate effects: the die a tile built removes (companion.flows.roll_remove)
         )
 
     event_words = {"player_setup": lazy("Setup"), "phase_selected": lazy("Phase selected"),
                    "tile_built": lazy("Tile built"), "goods_placed": lazy("Good placed"),
                    "goods_shipped": lazy("Good shipped"), "vp_changed": lazy("VP chips taken"),
                    "credits_changed": lazy("Credits"), "reveal": lazy("Reveal"), "phase": lazy("the next phase"),
-                   "game_end": lazy("End game"), "dice_counted": lazy("Dice counted")}
+                   "game_end": lazy("End game"), "dice_counted": lazy("Dice counted"),
+                   "die_removed": lazy("Die removed")}
 
     def event_label(self, kind: str, payload: Mapping[str, Any] | None = None) -> str:
         """A Next that started a phase is said as the phase, as the round's list shows it ("III Settle", "Manage
@@ -498,7 +501,8 @@ class RollFlow(FlowBase):
         most = good_capacity(me.get("developments") or ())
         worlds = [GoodsWorld(w, len(me.get("goods", {}).get(w) or ()), most) for w in _GOODS_WORLDS if w in mine]
         form = {f.id: f for f in self.forms(view)}
-        return goods_choices(worlds, form["good"], form["ship"], "world", _goods_words(most))
+        narrowed = goods_choices(worlds, form["good"], form["ship"], "world", _goods_words(most))
+        return {**narrowed, "remove": removed_choices(view, player)} if owed(view, player) else narrowed
 
     def choice_groups(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:
         """Tile built lists first the tiles of ``player``'s construction zone (p.6 Develop / Settle: workers complete
@@ -552,6 +556,8 @@ class RollFlow(FlowBase):
         if form.id in ("good", "ship") and field == "world":
             return Text("{form}: {world} is not in {player}'s tableau, or holds no goods: goods lie only on your own "
                         "non-gray worlds (p.7 Produce)", form=form.label, world=value, player=player)
+        if form.id == "remove":
+            return removed_outside(field, value, player) or super().outside_choices(form, field, value, player)
         return super().outside_choices(form, field, value, player)
 
     def corrects(self, form: str, values: Any, player: str, events: Sequence[Event]) -> int | None:
@@ -582,6 +588,8 @@ class RollFlow(FlowBase):
             forms.append("count")
         if self._setting_up(view, progress, player):
             forms.insert(0, "setup")
+        if owed(view, player):  # a tile built removes one of their dice, not said yet (p.11 FAQ)
+            forms.insert(0, "remove")
         return forms
 
     @staticmethod
@@ -607,6 +615,9 @@ class RollFlow(FlowBase):
             return Text("{form} opens in {phases}: Reveal only turns the phase tiles over, and nothing is built, "
                         "produced or shipped before the selected phases run in order I-V (p.4 Reveal, Phases)",
                         form=form.label, phases=Listing([_phase_named(ph) for ph in _PHASE_OF_FORM[form.id]], OR))
+        if form.id == "remove" and not progress.over:
+            return Text("{form}: no tile {player} built owes a die: a tile that removes one of your dice opens it once "
+                        "it is built (Tile built; p.11 FAQ, Immediate effects)", form=form.label, player=player)
         if form.id == "select" and not progress.over:
             return Text("phases are selected before Reveal; the next selection is in the next round (p.3 Rounds)")
         return super().closed_why(form, view, progress, player)
@@ -635,6 +646,8 @@ class RollFlow(FlowBase):
             return "vp_changed", {"delta": delta, "reason": N_("reported on the phone")}
         if form == "credits":
             return "credits_changed", {"credits": values["credits"], "reason": N_("reported on the phone")}
+        if form == "remove":
+            return removed_event(values, player, view)
         if form == "count":  # a colour left blank: none of it there
             counted = {c: values[c] for c in COLOURS if values.get(c)}
             _check_box_dice(values["place"], counted, _held_elsewhere(view, player, values["place"]))

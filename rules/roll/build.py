@@ -3,6 +3,7 @@ immediate effect and the triggered powers of tiles already owned."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,24 @@ from rules.text import N_, Text
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
 
-__all__ = ["check_to_cup", "completed", "on_tile_built", "tile_from_zone_or_bag"]
+__all__ = ["check_to_cup", "completed", "on_die_removed", "on_tile_built", "tile_from_zone_or_bag"]
+
+
+def on_die_removed(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
+    """Roll for the Galaxy, p.11 FAQ Immediate effects: the die a tile built without it said removes ("remove one of
+    your dice": any one, from anywhere, back to the supply). Refused when the player owes no removal for that tile
+    (its ``tile_built`` said the die, or the tile removes none)."""
+    p = read_player(state, ctx)
+    source = ctx.require("source")
+    if source not in p.removals_owed:
+        owed = ", ".join(p.removals_owed) or "none"
+        raise ctx.bad(f"{p.name} owes no die removed for {source!r} (owed: {owed}); a die is removed once, when a "
+                      "tile that says so is built")
+    if not isinstance(ctx.payload.get("remove"), Mapping):
+        raise ctx.bad("'remove' must be {'colour': colour, 'from': place}")
+    owed = list(p.removals_owed)
+    owed.remove(source)
+    return state.with_player(remove_die(ctx, replace(p, removals_owed=tuple(owed)), source))
 
 
 def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollState:

@@ -17,7 +17,8 @@ from rules.roll.state import PlayerState, RollState
 from rules.scoring import closest_names
 
 __all__ = [
-    "ASSIGN", "CREDITS_CHANGED", "DICE_COUNTED", "DICE_COUNT_PLACES", "DICE_FROM", "END_TILES", "EXPLORED", "GAME_END",
+    "ASSIGN", "CREDITS_CHANGED", "DICE_COUNTED", "DICE_COUNT_PLACES", "DICE_FROM", "DIE_REMOVED", "END_TILES",
+    "EXPLORED", "GAME_END",
     "GOODS_PLACED", "GOODS_SHIPPED", "PHASE", "PHASE_SELECTED", "PLAYER_SETUP", "RECALL", "RECRUIT", "REVEAL", "ROLL",
     "STACKS", "TILE_BUILT", "TRACKING", "VP_CHANGED", "VP_PER_PLAYER", "read_colour", "read_dice_counts",
     "read_dice_list",
@@ -59,6 +60,11 @@ EXPLORED = "explored"
 TILE_BUILT = "tile_built"
 """A development or world completed (Roll for the Galaxy, p.6). ``player``; payload ``{"tile": name, "dice": {colour: n}
 (the workers that completed it), "to_cup": {colour: n}, "remove": {"colour", "from"}}``."""
+
+DIE_REMOVED = "die_removed"
+"""Which die a tile built without it said removes (Roll for the Galaxy, p.11 FAQ Immediate effects: "remove one of
+your dice", any one, from anywhere, back to the supply). ``player``; payload ``{"source": the tile built, "remove":
+{"colour", "from"}}``; only for a tile whose removal is still owed (``tile_built`` without ``remove``)."""
 
 GOODS_PLACED = "goods_placed"
 """A producer becomes a good (Roll for the Galaxy, p.7 Produce). ``player``;

@@ -31,6 +31,7 @@ from rules.roll.events import (
     ASSIGN,
     CREDITS_CHANGED,
     DICE_COUNTED,
+    DIE_REMOVED,
     EXPLORED,
     GAME_END,
     GOODS_PLACED,
@@ -173,6 +174,7 @@ class RollGame(GameBase):
         PHASE: phases.on_phase,
         EXPLORED: explore.on_explored,
         TILE_BUILT: build.on_tile_built,
+        DIE_REMOVED: build.on_die_removed,
         GOODS_PLACED: goods.on_goods_placed,
         GOODS_SHIPPED: goods.on_goods_shipped,
         VP_CHANGED: moves.on_vp_changed,
@@ -214,4 +216,5 @@ def _player_json(p: PlayerState) -> dict[str, Any]:
         "vp_chips": p.vp_chips,
         # this Ship phase's VP in chips (p.7 Ship), counted once: what the shipments paid and what was reported
         "ship_vp": {"paid": p.ship_paid, "reported": p.ship_chips},
+        "removals_owed": list(p.removals_owed),  # tiles built whose removed die is not said yet (p.11 FAQ)
     }

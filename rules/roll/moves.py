@@ -177,14 +177,15 @@ def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
     """'Remove a die': any one of the player's dice, from anywhere, back to the supply (Roll for the Galaxy, p.11
     FAQ)."""
     spec = ctx.payload.get("remove")
-    if not isinstance(spec, Mapping):
+    if not isinstance(spec, Mapping):  # owed until a die_removed says which (the phone's Die removed)
         ctx.finding(
-            Text("{source}: {player} removes one of their dice; say which", source=source, player=p.name),
+            Text("{source}: {player} removes one of their dice; say which (Die removed)", source=source,
+                 player=p.name),
             p.name,
             Severity.INFO,
             N_("p.11 FAQ Immediate effects"),
         )
-        return p
+        return replace(p, removals_owed=p.removals_owed + (source,))
     colour = read_colour(ctx, spec.get("colour"))
     place = spec.get("from", "citizenry")
     if place not in DICE_FROM:

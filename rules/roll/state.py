@@ -71,6 +71,7 @@ class PlayerState:
     ship_chips: int = 0  # VP chips reported (``vp_changed``) in this Ship phase
     ship_consumed: int = 0  # goods consumed for VP in this Ship phase
     ship_paid: int = 0  # VP in chips the box paid for this Ship phase's shipments (Consume, Galactic Bankers)
+    removals_owed: tuple[str, ...] = ()  # tiles built whose "remove one of your dice" is not said yet (die_removed)
 
     @property
     def tile_count(self) -> int:
