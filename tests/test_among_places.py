@@ -157,3 +157,21 @@ def test_the_phone_offers_each_reactor_by_its_place_at_360_px(browser, hub, tmp_
                 assert errors == []
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize("cell", [(float("inf"), 0), (0, float("-inf")), (float("nan"), 1), (1.5, 0), "12", b"12",
+                                  {1: 0, 2: 0}, (True, 0), ("1", "2"), None, (1, 2, 3)], ids=repr)
+def test_what_is_not_a_cell_is_refused_naming_it_and_a_choice_of_it_is_said_as_sent(cell):
+    """A cell is two whole numbers: text "12" is not the place 1 below and 2 right, 1.5 is not 1 below, and an
+    infinite number is named like any other (it raised OverflowError, which a refusal naming the choice let through)."""
+    from rules.among_the_stars.choices import _said
+
+    with pytest.raises(ValueError, match="a station cell is"):
+        station_place(cell)
+    assert _said(cell) == repr(cell)
+
+
+def test_a_cell_of_whole_floats_or_huge_numbers_is_still_a_place():
+    assert i18n.say(station_place((2.0, -1.0)), "en") == "2 below and 1 left of the Main Reactor"
+    huge = 10 ** 40
+    assert i18n.say(station_place((-huge, huge)), "en") == f"{huge} above and {huge} right of the Main Reactor"

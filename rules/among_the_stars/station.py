@@ -11,8 +11,9 @@ at the end of a year (rulebook 5 'Round end') is a path cell but not a location.
 
 from __future__ import annotations
 
+import math
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -39,12 +40,10 @@ def station_place(cell: Any) -> Text:
     findings, notes, the phone's choices); JSON keeps the cell as ``[row, column]``.
 
     Raises:
-        ValueError: ``cell`` is not two whole numbers.
+        ValueError: ``cell`` is not two whole numbers (text such as "12", a number with a fraction, an infinite one
+            or a truth value is not read as a place).
     """
-    try:
-        row, col = (int(v) for v in cell)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"a station cell is [row, column], got {cell!r}") from exc
+    row, col = _whole_pair(cell)
     reactor = catalogue().card(MAIN_REACTOR).word
     rows, cols = abs(row), abs(col)
     if row and col:
@@ -60,6 +59,23 @@ def station_place(cell: Any) -> Text:
         return (Text("{cols} right of the {reactor}", cols=cols, reactor=reactor) if col > 0
                 else Text("{cols} left of the {reactor}", cols=cols, reactor=reactor))
     return Text("on the {reactor}", reactor=reactor)
+
+
+def _whole_pair(cell: Any) -> tuple[int, int]:
+    """``cell`` as ``(row, column)``: two whole numbers (a float with no fraction counts), else ValueError."""
+    bad = ValueError(f"a station cell is [row, column], got {cell!r}")
+    if isinstance(cell, (str, bytes, Mapping)):
+        raise bad
+    try:
+        pair = list(cell)
+    except TypeError as exc:
+        raise bad from exc
+    if len(pair) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, float)) and not hasattr(v, "__index__")
+                             for v in pair):
+        raise bad
+    if any(isinstance(v, float) and not (math.isfinite(v) and v.is_integer()) for v in pair):
+        raise bad
+    return int(pair[0]), int(pair[1])
 
 
 @dataclass(frozen=True)
