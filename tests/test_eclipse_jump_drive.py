@@ -116,3 +116,29 @@ def test_the_phone_reports_a_jump_drive_on_a_blueprint_and_a_step_as_a_jump(stor
     form = next(f for f in flow.view()["forms"] if f["id"] == "blueprint")
     label = next(field["label"] for field in form["fields"] if field["name"] == "jump_drive")
     assert i18n.say(label, "el") == "Έχει Προωθητήρα Άλματος"
+
+
+def test_a_move_marked_as_a_jump_without_its_hexes_is_refused_not_recorded_without_the_jump(store):
+    """Rise of the Ancients p.8: the jump is one step to a neighbouring hex. A Move sent with 'A jump' yes and no
+    hexes was recorded as a plain Move, the jump dropped unsaid; it is refused naming the hexes, nothing recorded,
+    in each language."""
+    import pytest
+
+    from companion import i18n
+    from companion.errors import BadEntry
+    from tests.test_eclipse_flow import start
+
+    flow = start(store, "Ann,Bob", species=["Terran Directorate", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "move", {"ship": "Cruiser", "jump": "yes"})
+    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said["en"] == ("Move: a jump is a step to a neighbouring hex: give its hexes (from and to), or leave the "
+                          "jump blank")
+    assert said["el"].startswith("Μετακίνηση: το άλμα") and said["pl"].startswith("Ruch: skok")
+    assert said["hu"].startswith("Mozgás: az ugrás")
+    assert flow.session.last_seq == before
+    flow.report("Ann", "move", {"ship": "Cruiser", "jump": "no"})  # a Move with no step still records
+    assert flow.session.last_seq == before + 1

@@ -73,12 +73,15 @@ class EclipseReports:
         if form == "move":
             if bool(values.get("from")) != bool(values.get("to")):
                 raise BadEntry(Text("Move: give both hexes of the step (from and to), or neither"))
+            if values.get("jump") == "yes" and not values.get("from"):  # p.8: the jump is a step; kept, not dropped
+                raise BadEntry(Text("Move: a jump is a step to a neighbouring hex: give its hexes (from and to), or "
+                                    "leave the jump blank"))
             payload = {"action": "move"}
             if values.get("from"):
                 payload.update({"from": _at(values["from"]), "to": _at(values["to"])})
             if values.get("ship"):
                 payload["ship"] = values["ship"]
-            if values.get("jump") == "yes" and values.get("from"):
+            if values.get("jump") == "yes":
                 payload["jump"] = True
             return "action_taken", payload
         if form == "step":
