@@ -220,8 +220,33 @@ class PhoneJSON(DefaultJSONProvider):
         return json_text(obj, **kwargs)
 
 
-_SAID: dict[tuple[int, str], tuple[Snapshot, dict[str, Any]]] = {}
-_SAID_LOCK = threading.Lock()
+class _SaidOnce:
+    """What a snapshot is said as in each language, made once and shared by the phones of that language: the
+    ``versions`` newest snapshots are kept for each language (streams still writing an older one), keyed by the
+    snapshot's identity and checked to be that very snapshot (an id can be reused once it is gone)."""
+
+    def __init__(self, versions: int) -> None:
+        self._kept: dict[tuple[int, str], tuple[Snapshot, Any]] = {}
+        self._lock = threading.Lock()
+        self._versions = versions
+
+    def get(self, snapshot: Snapshot, lang: str, make: Callable[[], Any]) -> Any:
+        """What ``make()`` gives for ``snapshot`` in ``lang``, made now only if not kept; an error of ``make``
+        keeps nothing and is raised."""
+        key = (id(snapshot), lang)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] is snapshot:
+                return kept[1]
+        said = make()
+        with self._lock:
+            self._kept[key] = (snapshot, said)
+            while len(self._kept) > self._versions * len(i18n.LANGUAGES):
+                del self._kept[next(iter(self._kept))]
+        return said
+
+
+_STATES_SAID = _SaidOnce(versions=4)
 
 
 def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
@@ -229,17 +254,8 @@ def state_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]:
     current language, a request's own; :func:`companion.i18n.localize`: the same keys, the players' words in
     that language). Each snapshot is said once per language (the phones of one language share it)."""
     lang = lang or i18n.current_language()
-    key = (id(snapshot), lang)
-    with _SAID_LOCK:
-        kept = _SAID.get(key)
-        if kept is not None and kept[0] is snapshot:
-            return kept[1]
-    said = {**i18n.localize(pushed(snapshot.view), lang), "version": snapshot.version}
-    with _SAID_LOCK:
-        _SAID[key] = (snapshot, said)
-        while len(_SAID) > 4 * len(i18n.LANGUAGES):  # a few versions back, for streams still writing them
-            del _SAID[next(iter(_SAID))]
-    return said
+    return _STATES_SAID.get(snapshot, lang, lambda: {**i18n.localize(pushed(snapshot.view), lang),
+                                                     "version": snapshot.version})
 
 
 def pushed(view: dict[str, Any]) -> dict[str, Any]:
@@ -301,8 +317,7 @@ def findings_json(snapshot: Snapshot, lang: str | None = None) -> dict[str, Any]
     return {"findings": i18n.localize(notes, lang or i18n.current_language()), "version": snapshot.version}
 
 
-_NOTES_SAID: dict[tuple[int, str], tuple[Snapshot, str]] = {}
-_NOTES_LOCK = threading.Lock()
+_NOTES_SAID = _SaidOnce(versions=2)
 
 
 def findings_text(snapshot: Snapshot, lang: str | None = None) -> str:
@@ -315,17 +330,7 @@ def findings_text(snapshot: Snapshot, lang: str | None = None) -> str:
         ValueError: a view holding itself (as :func:`json_text`); nothing is kept then.
     """
     lang = lang or i18n.current_language()
-    key = (id(snapshot), lang)
-    with _NOTES_LOCK:
-        kept = _NOTES_SAID.get(key)
-        if kept is not None and kept[0] is snapshot:
-            return kept[1]
-    said = json_text(findings_json(snapshot, lang), separators=(",", ":"))
-    with _NOTES_LOCK:
-        _NOTES_SAID[key] = (snapshot, said)
-        while len(_NOTES_SAID) > 2 * len(i18n.LANGUAGES):
-            del _NOTES_SAID[next(iter(_NOTES_SAID))]
-    return said
+    return _NOTES_SAID.get(snapshot, lang, lambda: json_text(findings_json(snapshot, lang), separators=(",", ":")))
 
 
 def unsent(exc: BaseException, what: str = "state") -> i18n.Text:
