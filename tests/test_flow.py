@@ -346,7 +346,7 @@ def test_among_findings_show_at_once_and_the_game_ends_after_year_4(store, outpu
     # A location far from the Main Reactor at (0, 0): not edge-adjacent to the station (rulebook 4).
     flow.report("Ann", "location", {"card": "Customs", "cell": [5, 5]})
     first = flow.view()["findings"][0]
-    assert first["severity"] == "error" and first["where"] == "Ann: Customs at [5, 5]"
+    assert first["severity"] == "error" and first["where"] == "Ann: Customs (5 below and 5 right of the Main Reactor)"
     assert first["rule"].startswith("Among the Stars, rulebook 4 'Build a location'") and first["todo"]
     shoot(flow, output_dir / "flow_among_finding.png")
     flow.report("Bob", "discard", {})

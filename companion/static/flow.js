@@ -436,10 +436,10 @@
     renderCheck(state);
     // The box's status line, unless this phone already shows the same words as the answer to its own tap (its
     // "recorded: ..." under the form or the Next): one line, not the same twice at the foot of the page.
-    const status = Box.drawn((state.status || {}).message || "");
+    const status = (state.status || {}).message || "";
     const answered = [...document.querySelectorAll("main .action-result")]
-      .some((r) => r.id !== "nav-result" && !r.hidden && r.textContent.trim() === status.trim());
-    $("message").textContent = answered ? "" : status;
+      .some((r) => r.id !== "nav-result" && !r.hidden && r.textContent.trim() === Box.drawn(status).trim());
+    $("message").textContent = Box.drawn(answered ? "" : status);
     Box.storage(state.storage);
     Box.nav(state, "nav-result");
   }
