@@ -32,6 +32,17 @@ def _tell(hub, player, form, values) -> None:
     assert answer is not None and answer["status"] == 200, answer
 
 
+def _five_in_develop(hub) -> None:
+    """The five players of :data:`NAMES` set up, each selects Develop, and the table is taken to II Develop."""
+    for name, (faction, home, development, world) in zip(NAMES, SETUPS, strict=True):
+        _tell(hub, name, "setup", {"faction": faction_label(faction), "home_world": home,
+                                   "development": development, "world": world})
+    for name in NAMES:
+        _tell(hub, name, "select", {"phase": "develop"})
+    for _ in range(2):  # Reveal, II Develop
+        assert hub.request("next_phase", origin="cli", timeout=5)["status"] == 200
+
+
 @pytest.mark.parametrize("locale, more, fewer", [
     ("pl-PL", "Pokaż 2 starsze uwagi", "Pokaż tylko najnowsze uwagi"),
     ("hu-HU", "2 régebbi megjegyzés megjelenítése", "Csak a legújabb megjegyzések"),
@@ -44,13 +55,7 @@ def test_every_note_of_the_game_opens_on_the_phone_and_the_bag_is_sent_once(brow
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     try:
         with flow_on_the_box(hub, tmp_path, "roll", ",".join(NAMES)) as flow:
-            for name, (faction, home, development, world) in zip(NAMES, SETUPS, strict=True):
-                _tell(hub, name, "setup", {"faction": faction_label(faction), "home_world": home,
-                                           "development": development, "world": world})
-            for name in NAMES:
-                _tell(hub, name, "select", {"phase": "develop"})
-            for _ in range(2):  # Reveal, II Develop
-                assert hub.request("next_phase", origin="cli", timeout=5)["status"] == 200
+            _five_in_develop(hub)
             for k, name in enumerate(NAMES):  # each reports the next player's starting development built
                 _tell(hub, name, "tile", {"tile": SETUPS[(k + 1) % len(NAMES)][2]})
             every = flow.findings(limit=None)
@@ -139,13 +144,7 @@ def test_a_note_made_while_the_box_does_not_answer_for_every_note_still_shows(br
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     try:
         with flow_on_the_box(hub, tmp_path, "roll", ",".join(NAMES)) as flow:
-            for name, (faction, home, development, world) in zip(NAMES, SETUPS, strict=True):
-                _tell(hub, name, "setup", {"faction": faction_label(faction), "home_world": home,
-                                           "development": development, "world": world})
-            for name in NAMES:
-                _tell(hub, name, "select", {"phase": "develop"})
-            for _ in range(2):  # Reveal, II Develop
-                assert hub.request("next_phase", origin="cli", timeout=5)["status"] == 200
+            _five_in_develop(hub)
             for k, name in enumerate(NAMES[:3]):  # each reports the next player's starting development built
                 _tell(hub, name, "tile", {"tile": SETUPS[(k + 1) % len(NAMES)][2]})
             assert len(flow.findings(limit=None)) == 6  # 3 builds of another's tile, 2 setup clashes, Conscription

@@ -18,18 +18,23 @@ NEXT = {"el-GR": "Επόμενο: Διαχείριση Αυτοκρατορία�
         "hu-HU": "Tovább: Birodalom irányítása"}
 
 
+def two_in_ship(hub) -> None:
+    """Ann and Bob of a 2-player Roll table set up, both select Ship, and the table is taken to V Ship."""
+    _tell(hub, ("Ann", "setup", {"faction": faction_label(3), "home_world": "Alpha Centauri",
+                                 "development": "Investment Credits", "world": "Gem World"}),
+          ("Bob", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
+                            "development": "Advanced Logistics", "world": "Spice World"}),
+          ("Ann", "select", {"phase": "ship"}), ("Bob", "select", {"phase": "ship"}))
+    _next(hub, 2)  # Reveal, V Ship
+
+
 def test_next_names_manage_empire_inside_its_button_in_each_language(browser, hub, tmp_path, output_dir):  # noqa: F811
     from playwright.sync_api import expect
 
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     try:
         with flow_on_the_box(hub, tmp_path, "roll"):
-            _tell(hub, ("Ann", "setup", {"faction": faction_label(3), "home_world": "Alpha Centauri",
-                                         "development": "Investment Credits", "world": "Gem World"}),
-                  ("Bob", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
-                                    "development": "Advanced Logistics", "world": "Spice World"}),
-                  ("Ann", "select", {"phase": "ship"}), ("Bob", "select", {"phase": "ship"}))
-            _next(hub, 2)  # Reveal, V Ship: Next leads to Manage Empire
+            two_in_ship(hub)  # Reveal, V Ship: Next leads to Manage Empire
             for locale, label in NEXT.items():
                 with joined_page(browser, server, hub, locale=locale, **PHONE_360) as (page, errors):
                     _seat(page, "Ann")
