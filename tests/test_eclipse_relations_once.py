@@ -58,3 +58,34 @@ def test_the_traitor_cards_holder_is_offered_no_new_relations_and_a_report_of_on
         assert all("Eclipse 1.2" in s and s != said["en"] for lang, s in said.items() if lang != "en")
     assert "Ann" in refusals[0]["pl"] and "Ann" in refusals[0]["hu"] and "Ann" in refusals[0]["el"]
     assert flow.session.last_seq == before
+
+
+def test_the_alliance_form_offers_no_one_the_traitor_cards_holder_and_refuses_a_report_of_one(store):
+    """Rise of the Ancients p.10: an alliance is founded by two players with diplomatic relations; Eclipse 1.2,
+    Diplomacy: the Traitor card's holder makes no new relations. The Alliance founded form's "With" field still
+    offered the holder. Ann (relations with Cy and Bob) attacks Cy and holds the Traitor card: Bob's and Dee's "With"
+    leave Ann out, Ann's offers no one; a report of either (a page older than the table) is refused naming the rule,
+    in each language, and nothing is recorded. Bob and Dee may still found one with each other."""
+    flow = start(store, "Ann,Bob,Cy,Dee", alliances=True)
+    assert flow.view()["choices_now"]["Bob"]["alliance_found"]["with"]["choices"] == ["Ann", "Cy", "Dee"]
+    flow.report("Ann", "relations", {"with": "Cy"})
+    flow.report("Ann", "relations", {"with": "Bob"})
+    flow.report("Ann", "attack", {"with": "Cy"})
+    choices = flow.view()["choices_now"]
+    assert choices["Bob"]["alliance_found"]["with"]["choices"] == ["Cy", "Dee"]
+    assert choices["Dee"]["alliance_found"]["with"]["choices"] == ["Bob", "Cy"]
+    assert choices["Ann"]["alliance_found"]["with"]["choices"] == []
+    before = flow.session.last_seq
+    refusals = []
+    for player, other in (("Bob", "Ann"), ("Ann", "Bob")):
+        with pytest.raises(BadEntry) as refused:
+            flow.report(player, "alliance_found", {"alliance": "Nova", "with": other})
+        refusals.append({lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")})
+    assert refusals[0]["en"] == ("Ann holds the Traitor card and founds no alliance (Eclipse 1.2, Diplomacy: the "
+                                 "Traitor card's holder makes no new relations; Rise of the Ancients p.10: an alliance "
+                                 "is founded by two players with relations)")
+    assert refusals[1]["en"].startswith("you hold the Traitor card and found no alliance")
+    for said in refusals:
+        assert all("Eclipse 1.2" in s and "10" in s and s != said["en"] for lang, s in said.items() if lang != "en")
+    assert all("Ann" in refusals[0][lang] for lang in ("el", "pl", "hu"))
+    assert flow.session.last_seq == before

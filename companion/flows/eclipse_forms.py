@@ -5,7 +5,7 @@ storage, track tiles, the species' own fields) and the small field builders the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.flow_spec import Field, Form
@@ -118,6 +118,26 @@ def _at(cell: Any) -> dict[str, int]:
 
 def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return next((p for p in view["players"] if p["name"] == name), {})
+
+
+def _allies_offered(players: Sequence[Mapping[str, Any]], player: str, traitor: str | None) -> dict[str, Any]:
+    """The Alliance founded form's "With" choices for ``player``: every other player but the Traitor card's holder,
+    and no one when ``player`` holds it (Rise of the Ancients p.10: an alliance is founded by two players with
+    diplomatic relations; Eclipse 1.2, Diplomacy: the Traitor card's holder makes no new relations), as
+    :meth:`EclipseForms.choices_now` gives them, with why a player left out is refused."""
+    others = [p["name"] for p in players if p.get("name") != player]
+    if traitor == player:
+        none = Text("you hold the Traitor card and found no alliance (Eclipse 1.2, Diplomacy: the Traitor card's "
+                    "holder makes no new relations; Rise of the Ancients p.10: an alliance is founded by two players "
+                    "with relations)")
+        return {"choices": [], "none": none, "why": {other: none for other in others}}
+    why = {}
+    if traitor is not None:
+        why[traitor] = Text("{other} holds the Traitor card and founds no alliance (Eclipse 1.2, Diplomacy: the "
+                            "Traitor card's holder makes no new relations; Rise of the Ancients p.10: an alliance is "
+                            "founded by two players with relations)", other=traitor)
+    free = [other for other in others if other != traitor]
+    return {"choices": free, "none": why.get(traitor, ""), "why": why}  # with 4 or more players, never empty
 
 
 class EclipseForms:
@@ -345,7 +365,8 @@ class EclipseForms:
             "choices": seats,
             "none": Text("you have diplomatic relations with no one yet: only an attack on a player you exchanged "
                          "Ambassadors with is reported here"),
-        }}, "relations": {"with": {"choices": free, "none": none, "why": why}}}
+        }}, "relations": {"with": {"choices": free, "none": none, "why": why}},
+            "alliance_found": {"with": _allies_offered(players, player, traitor)}}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """An attack reported on a player ``player`` has no relations with (the phones offer only those: a page older
