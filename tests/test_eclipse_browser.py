@@ -511,3 +511,47 @@ def test_a_passed_players_phone_offers_reactions_and_no_second_pass(browser, hub
                 assert not errors, errors
     finally:
         server.shutdown()
+
+
+def test_a_ships_second_activation_is_said_on_the_greek_phone_and_a_third_is_flagged(browser, hub,  # noqa: F811
+                                                                                     tmp_path):
+    """Rise of the Ancients p.4 and p.8's example: one ship may be activated twice in one Move, and a Magellan Move
+    gives two activations (p.14). The step form of Νίκος's Greek phone at 360 px has the field "Ξεκινά νέα
+    ενεργοποίηση του ίδιου Σκάφους" (before, a second activation of the same ship was counted as the first going on,
+    and flagged beyond its Movement); the second activation is recorded with no error; a third is flagged in Greek
+    naming the board's page, and the page stays 360 px wide."""
+    from playwright.sync_api import expect
+
+    from tests.browser_pages import PHONE_360
+
+    def table(player: str, form: str, values: dict) -> None:  # another phone's report, through the box's loop
+        answer = hub.request("report", origin="cli", timeout=5, player=player, form=form, values=values)
+        assert answer is not None and answer["status"] == 200, answer
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", "Νίκος,Bob", species=["Magellan", "Orion Hegemony"]) as flow:
+            table("Νίκος", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+            table("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+            table("Νίκος", "explore", {"sector": "106", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
+            table("Bob", "upgrade", {})
+            with joined_page(browser, server, hub, locale="el-GR", **PHONE_360) as (page, errors):
+                page.locator("#seats button", has_text="Νίκος").click()
+                expect(page.locator("#me")).to_have_text("Νίκος")
+                report(page, "move", **{"from": (0, -2), "to": (0, -1), "ship": "Cruiser"})
+                expect(page.locator("#report-result")).to_contain_text("Νίκος")
+                page.locator("#form-pick").select_option("step")
+                expect(page.locator("#fields")).to_contain_text("Ξεκινά νέα ενεργοποίηση του ίδιου Σκάφους")
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                report(page, "step", **{"from": (0, -1), "to": (0, 0), "again": "yes"})
+                expect(page.locator("#report-result")).to_contain_text("Νίκος")
+                assert [f["what"] for f in flow.view()["findings"] if f["severity"] == "error"] == [
+                    "221 Procyon is the Terran Directorate starting sector, not Magellan's"]  # the only error
+                report(page, "step", **{"from": (0, 0), "to": (0, -1), "again": "yes"})
+                expect(page.locator("#findings")).to_contain_text(
+                    "μία ενέργεια Μετακίνησης δίνει 2 ενεργοποιήσεις (Αυγή των Αρχαίων σ.14), και αυτό το βήμα "
+                    "ξεκινά την ενεργοποίηση 3")
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                assert not errors, errors
+    finally:
+        server.shutdown()

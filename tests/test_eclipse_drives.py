@@ -66,7 +66,7 @@ def test_a_step_from_another_hex_is_another_ship():
     result = play(blueprint("Interceptor", 1), move("Interceptor"), further(HOME, CAPELLA, "Interceptor"),
                   further(CAPELLA, CENTRE, "Cruiser"))
     assert [drive_kinds(result, seq) for seq in (6, 7, 8)] == [[], [], []]
-    assert result.state.activations["Ann"] == Activation("Cruiser", (0, 0), 1)
+    assert result.state.activations["Ann"] == Activation("Cruiser", (0, 0), 1, number=3)  # the Move's third
 
 
 def test_a_starbase_never_moves():

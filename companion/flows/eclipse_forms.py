@@ -87,6 +87,11 @@ JUMP_FIELD = Field("jump", Text("A jump (Jump Drive)"), choices=YES_NO, labels=t
                    optional=True)
 """A Move's step made with the Jump Drive (Rise of the Ancients p.8: once an activation, to a neighbouring hex whatever
 its wormholes, beyond the Movement)."""
+AGAIN_FIELD = Field("again", Text("Starts another activation of the same ship"), choices=YES_NO,
+                    labels=tuple(Text(w) for w in YES_NO_LABELS), optional=True)
+"""A Move's further step that starts the same ship's next activation (Rise of the Ancients p.4, Ship activation; p.8's
+example: the Magellan player's Cruiser activated twice in one Move); left blank, a step going on from where the last
+ended is the same activation. Counted against the activations the Move gives (:mod:`rules.eclipse.drives`)."""
 STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shrine": N_("shrine")}
 """The pieces built or laid on a hex, as words in a sentence; a Development's or Discovery's tile is said by its name
 (:func:`rules.eclipse.words.structure_word`), as on the score rows and in the findings."""
@@ -219,7 +224,8 @@ class EclipseForms:
             ),
             Form("step", Text("Move: one more step (same Move)"), (  # a further step: no action of its own
                 _cell("from", Text("From hex [q, r]")), _cell("to", Text("To hex [q, r]")),
-                Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS), JUMP_FIELD)),
+                Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS), JUMP_FIELD,
+                AGAIN_FIELD)),
             Form("pass", Text("Pass"), ()),
             Form(
                 "relations",

@@ -90,6 +90,8 @@ class EclipseReports:
                 step["ship"] = values["ship"]
             if values.get("jump") == "yes":
                 step["jump"] = True
+            if values.get("again") == "yes":  # p.8's example: one ship's second activation in the same Move
+                step["again"] = True
             return "ship_moved", step
         if form == "pass":
             return "passed", {}

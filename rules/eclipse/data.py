@@ -24,6 +24,7 @@ __all__ = [
     "COLOURS",
     "DEVELOPMENTS",
     "DISCOVERIES",
+    "MOVE_ACTIVATIONS",
     "PLANET_TYPES",
     "RARE_TECHNOLOGIES",
     "RESOURCES",
@@ -58,6 +59,15 @@ Rise of the Ancients, spelt as the score file spells them."""
 RISE_SPECIES = ("Magellan", "Exiles", "Rho Indi Syndicate", "Enlightened of Lyra")
 """The species Rise of the Ancients adds (Rise of the Ancients p.3: three new species, and the Magellan on
 the back of the new player boards)."""
+
+MOVE_ACTIVATIONS = {"Magellan": (2, 14), "Exiles": (2, 14), "Rho Indi Syndicate": (4, 15),
+                    "Enlightened of Lyra": (2, 15)}
+"""Species -> (ship activations one Move action gives, the Rise of the Ancients page of its board): "the number of
+arrows on your Move action symbol is the number of activations per Move" (p.4, Ship activation); the boards (p.14:
+Magellan and Exiles "move up to two ships, or one ship twice"; p.15: the Syndicate "up to four ships (four
+activations)", as its p.16 example says again, and the Enlightened two). The base game's twelve species are not
+here: their boards are in the base rulebook, not in the sources, so their Moves are not counted (a reaction's one
+activation is: :data:`rules.eclipse.drives.REACTION_ACTIVATIONS`)."""
 
 COLOURS = ("red", "blue", "green", "yellow", "white", "black", "natural", "grey", "purple")
 """Seat colours: the base game's six and Rise of the Ancients' three (p.3: natural, grey, purple)."""

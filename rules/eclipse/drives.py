@@ -10,16 +10,36 @@ moves to any neighbouring hex whatever its wormholes ("μπορείτε να μ�
 εξάγωνο, άσχετα με το τι Σκουληκότρυπες υπάρχουν ... μια φορά ανά ενεργοποίηση Σκάφους"), and a ship activated again in
 the same Move jumps again. Its own example has Cruisers with Nuclear Drives move one hex and jump one more, so the jump
 is not counted in the Movement: a ship with a Jump Drive moves its Movement plus one hex an activation (a ship whose
-only drive is a Jump Drive, Movement 0, one hex). The Greek text also says the Jump Drive "cannot be on a ship with
-other drives", which its own example contradicts (the English rulebook, p.7, has it as possibly a ship's only drive):
-UNCONFIRMED, so a Jump Drive beside other drives is never flagged. A step the table does not mark as the jump is taken
-as the jump when the ship has a Jump Drive not yet used in the activation and the step needs it (no wormhole joins the
-hexes, or it is a hex beyond the Movement): no false flag.
+only drive is a Jump Drive, Movement 0, one hex).
+
+A Jump Drive beside other drives is allowed (:data:`JUMP_BESIDE_DRIVES`). The Greek text of p.8 says "Ο Προωθητήρας
+άλματος δεν μπορεί να συνυπάρχει με άλλους προωθητήρες σε ένα Σκάφος" (it cannot be on a ship with other drives), and
+the Greek FAQ of p.18 "Πρέπει να είναι ο μόνος Προωθητήρας του Σκάφους" (it must be the ship's only drive), yet the
+rulebook's own examples put it beside other drives twice: p.8, "Το Καταδρομικό του Κόκκινου έχει τον Προωθητήρα
+Άλματος και έναν Προωθητήρα Τήξης" (a Cruiser with the Jump Drive and a Fusion Drive moves 2 hexes and jumps in one
+activation), and p.16, the Syndicate's Cruisers "έχουν Προωθητήρες Άλματος, επιπροσθέτως των Πυρηνικών Προωθητήρων"
+(Jump Drives in addition to their Nuclear Drives). The same FAQ answer opens "the Jump Drive is in every respect like
+the other drives", and the English rulebook (p.7) says it may be a ship's only drive: the Greek sentences read "may be
+the only drive" as "must be". The examples, worked step by step, are the rule the box follows; a blueprint with both
+gets a note saying so (``jump_beside_drives``, information), never a flag.
+
+A step the table does not mark as the jump is taken as the jump when the ship has a Jump Drive not yet used in the
+activation and the step needs it (no wormhole joins the hexes, or it is a hex beyond the Movement): no false flag.
+
+Activations (Rise of the Ancients p.4, Ship activation: "the number of arrows on your Move action symbol is the
+number of activations per Move"): a Move gives as many activations as its species' board shows
+(:data:`rules.eclipse.data.MOVE_ACTIVATIONS`: Magellan, Exiles and the Enlightened 2, the Rho Indi Syndicate 4,
+p.14-15; the base game's species are not counted, their boards not being in the sources), and a Move reaction, after
+passing, one (:data:`REACTION_ACTIVATIONS`; Eclipse 1.2, Passing: a reaction is a weaker Upgrade, Build or Move, one
+activation). One more activation than that is flagged (``too_many_activations``). One ship may be activated again in
+the same Move (p.8's example: the Magellan player's Cruiser, twice): the step that starts its next activation says so
+(``again``), else it is taken as the same activation going on.
 
 What the box knows: a Move's first step and each "one more step" name the hexes, and may name the ship type; a
 blueprint reported with its Movement (``blueprint_set``'s ``movement``) gives that type's value. A step that goes on
-from the hex where the last one ended, naming no other ship type, is the same ship's next hex; any other step starts
-another activation (another ship). Nothing is counted against a ship type whose Movement was not reported.
+from the hex where the last one ended, naming no other ship type and not marked ``again``, is the same ship's next
+hex; any other step starts another activation (another ship, or the same one again). Nothing is counted against a
+ship type whose Movement was not reported.
 
 Pure: :func:`step` returns the activation after a step and the verdicts on it.
 """
@@ -30,17 +50,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.eclipse.data import MOVE_ACTIVATIONS
 from rules.eclipse.galaxy import Cell
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import ship_word
 from rules.text import N_, Text, plural
 
-__all__ = ["DRIVES", "JUMP_DRIVE", "Activation", "step"]
+__all__ = ["ACTIVATIONS", "DRIVES", "JUMP_BESIDE_DRIVES", "JUMP_DRIVE", "REACTION_ACTIVATIONS", "Activation",
+           "activations_allowed", "step"]
 
 DRIVES = N_("Move action (a ship moves up to its Movement, its drives' total); Upgrade action (no drives on a "
             "Starbase)")
 JUMP_DRIVE = N_("Rise of the Ancients p.8, Jump Drive (one jump an activation, to a neighbouring hex whatever its "
                 "wormholes)")
+
+JUMP_BESIDE_DRIVES = N_("Rise of the Ancients p.8 and p.16, Jump Drive (examples: a Jump Drive beside a Fusion "
+                        "Drive, and beside Nuclear Drives)")
+ACTIVATIONS = N_("Rise of the Ancients p.4, Ship activation (a Move gives as many activations as the arrows on "
+                 "your Move action symbol); species boards p.14-15")
+REACTION = N_("Passing (a reaction: a weaker Upgrade, Build or Move, one activation)")
+REACTION_ACTIVATIONS = 1
+"""Ship activations in a Move reaction, taken after passing (Eclipse 1.2, Passing: a reaction is a weaker Upgrade,
+Build or Move with one activation; the Greek Rise of the Ancients rulebook says nothing more of reactions)."""
+
+
+def activations_allowed(species: str | None, *, reaction: bool) -> tuple[int, int] | None:
+    """The ship activations one Move of a ``species`` player allows and the Rise of the Ancients page saying so
+    (:data:`rules.eclipse.data.MOVE_ACTIVATIONS`), ``(1, 0)`` for a reaction (page 0: Eclipse 1.2, Passing), or None
+    when the box does not know (a base game species, or none recorded): not counted."""
+    if reaction:
+        return REACTION_ACTIVATIONS, 0
+    return MOVE_ACTIVATIONS.get(species or "")
 
 
 @dataclass(frozen=True)
@@ -52,17 +92,20 @@ class Activation:
         at: the hex where its last step ended, or None before its first step (a Move reported without hexes).
         hexes: the hexes it has moved in this activation (its jump included).
         jumped: it has made its jump (Jump Drive) in this activation.
+        number: which activation of the Move it is (1 for the Move's first).
     """
 
     ship: str | None = None
     at: Cell | None = None
     hexes: int = 0
     jumped: bool = False
+    number: int = 1
 
 
 def step(before: Activation | None, frm: Cell, to: Cell, *, ship: str | None, player: str,
          blueprints: Mapping[tuple[str, str], Any], same_move: bool, jump: bool = False,
-         wormhole: bool = True) -> tuple[Activation, list[Verdict]]:
+         wormhole: bool = True, again: bool = False, species: str | None = None,
+         reaction: bool = False) -> tuple[Activation, list[Verdict]]:
     """One step of a ship from ``frm`` to ``to`` by ``player``: the activation it belongs to and the verdicts.
 
     Args:
@@ -75,21 +118,59 @@ def step(before: Activation | None, frm: Cell, to: Cell, *, ship: str | None, pl
         jump: the table marks the step as the ship's jump (Jump Drive).
         wormhole: the hexes are joined for an ordinary step (a wormhole, Wormhole Generator, portals); False: only a
             jump takes the ship there.
+        again: the step starts another activation even where it goes on from the last one's hex (the same ship
+            activated again in the Move, p.8's example).
+        species: the player's species (None: not recorded), for the activations a Move gives
+            (:func:`activations_allowed`).
+        reaction: the Move is a reaction (the player has passed): one activation.
 
     Returns:
         The activation after the step (``jumped``: the step is, or may be, its jump), and ``starbase_moves`` (illegal:
         a Starbase never moves), ``second_jump`` (a second jump in one activation), ``jump_without_drive`` (a jump
-        by a ship whose blueprint was reported without a Jump Drive) or ``beyond_movement`` (illegal: more hexes than
-        the ship's Movement, and its jump), or no verdict.
+        by a ship whose blueprint was reported without a Jump Drive), ``beyond_movement`` (illegal: more hexes than
+        the ship's Movement, and its jump), ``too_many_activations`` (illegal: an activation beyond those the Move
+        gives; said once, at the step starting it), or no verdict.
     """
-    going_on = (same_move and before is not None and before.at == frm
+    going_on = (same_move and before is not None and before.at == frm and not (again and before.hexes)
                 and (ship is None or before.ship is None or ship == before.ship))
     if going_on:
         assert before is not None
-        now = Activation(ship or before.ship, to, before.hexes + 1, before.jumped)
+        now = Activation(ship or before.ship, to, before.hexes + 1, before.jumped, before.number)
     else:
-        now = Activation(ship if ship is not None else (before.ship if same_move and before and before.at is None
-                                                        else None), to, 1)
+        unmoved = same_move and before is not None and before.at is None  # a Move reported with no hexes: its ship
+        number = before.number + (0 if unmoved else 1) if same_move and before is not None else 1
+        now = Activation(ship if ship is not None else (before.ship if unmoved and before else None), to, 1,
+                         number=number)
+    counted = _activation_verdicts(now, before, player=player, species=species, reaction=reaction)
+    now, verdicts = _drive_verdicts(now, player=player, blueprints=blueprints, jump=jump, wormhole=wormhole)
+    return now, [*counted, *verdicts]
+
+
+def _activation_verdicts(now: Activation, before: Activation | None, *, player: str, species: str | None,
+                         reaction: bool) -> list[Verdict]:
+    """``too_many_activations`` when ``now`` starts an activation beyond those the Move allows (said at the step
+    starting it only; nothing when the box does not know how many: :func:`activations_allowed`)."""
+    allowed = activations_allowed(species, reaction=reaction)
+    if allowed is None or now.number <= allowed[0] or (before is not None and before.number == now.number):
+        return []
+    limit, page = allowed
+    if page == 0:
+        return [Verdict("too_many_activations", False, REACTION,
+                        Text("{player} has passed: a Move reaction is one activation (one ship moved once), and this "
+                             "step starts activation {n}", player=player, n=now.number),
+                        Text("take the step back; another ship moves with another reaction on a later turn"))]
+    return [Verdict("too_many_activations", False, ACTIVATIONS,
+                    plural("{player} plays {species}: one Move gives {limit} activation (Rise of the Ancients "
+                           "p.{page}), and this step starts activation {n}",
+                           "{player} plays {species}: one Move gives {limit} activations (Rise of the Ancients "
+                           "p.{page}), and this step starts activation {n}", limit, player=player,
+                           species=species, limit=limit, page=page, n=now.number),
+                    Text("take the step back; move that ship with your next Move"))]
+
+
+def _drive_verdicts(now: Activation, *, player: str, blueprints: Mapping[tuple[str, str], Any], jump: bool,
+                    wormhole: bool) -> tuple[Activation, list[Verdict]]:
+    """The activation after the step (its jump settled) and the drives' verdicts on it (:func:`step`)."""
     blueprint = blueprints.get((player, now.ship)) if now.ship is not None else None
     movement = getattr(blueprint, "movement", None)
     jump_drive = getattr(blueprint, "jump_drive", None)

@@ -19,7 +19,7 @@ from typing import Any
 from rules.core import Severity
 from rules.eclipse import combat
 from rules.eclipse.data import SHIP_TYPES
-from rules.eclipse.drives import DRIVES
+from rules.eclipse.drives import DRIVES, JUMP_BESIDE_DRIVES
 from rules.eclipse.state import EclipseState
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import ANCIENTS_WORD, PHASE_WORDS, ship_word
@@ -119,6 +119,8 @@ def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     "missiles"?: {colour: n}, "movement"?, "jump_drive"?}``: the player's blueprint of that ship type as it is now
     (after an Upgrade); what is left out is 0, but a Movement or a Jump Drive left out is not known (a Move's hexes are
     then not counted, a jump is taken as the table marks it).
+    A Jump Drive beside other drives (Movement above 0) is allowed and said so, ``jump_beside_drives``, information
+    (Rise of the Ancients p.8 and p.16, the examples; :data:`rules.eclipse.drives.JUMP_BESIDE_DRIVES`).
     A Starbase blueprint with a Movement above 0 is recorded with ``starbase_drives``, an error (Eclipse, Upgrade
     action: Starbase blueprints take no drives; :data:`rules.eclipse.drives.DRIVES`)."""
     name = ctx.player()
@@ -133,6 +135,14 @@ def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
                           Text("{player}'s Starbase blueprint has Movement {movement}, but a Starbase takes no drives",
                                player=name, movement=blueprint.movement),
                           Text("take the drives off the Starbase blueprint (Movement 0)"))
+        ctx.add(verdict.finding(seq=ctx.event.seq, player=name, where=name))
+    elif blueprint.jump_drive and blueprint.movement:  # allowed: rules/eclipse/drives.py says why
+        verdict = Verdict("jump_beside_drives", True, JUMP_BESIDE_DRIVES,
+                          Text("{player}'s {ship} has a Jump Drive beside other drives (Movement {movement}): "
+                               "allowed, as in the rulebook's examples (a Cruiser with the Jump Drive and a Fusion "
+                               "Drive, p.8; the Syndicate's Cruisers with Jump Drives and Nuclear Drives, p.16): each "
+                               "activation, its Movement and one jump", player=name, ship=ship_word(ship),
+                               movement=blueprint.movement))
         ctx.add(verdict.finding(seq=ctx.event.seq, player=name, where=name))
     return replace(state, blueprints={**state.blueprints, (name, ship): blueprint})
 

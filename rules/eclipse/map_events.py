@@ -253,7 +253,10 @@ def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     (:func:`rules.eclipse.rounds.step_verdicts`: Move action; Rise of the Ancients p.4, Ship activation); one
     without it is recorded with a ``step_without_move`` finding. The ship's hexes in one activation are counted
     against its Movement (:func:`rules.eclipse.drives.step`: ``"ship"`` names its type; a blueprint reported with its
-    Movement gives the value; a Starbase never moves); the step is recorded whatever the verdict (the table decides).
+    Movement gives the value; a Starbase never moves), and its activations against those the Move gives (a reaction,
+    by a player who has passed, one; a Rise of the Ancients species its board's: :func:`rules.eclipse.drives.step`;
+    ``"again"``: the step starts another activation of the same ship); the step is recorded whatever the verdict (the
+    table decides).
     """
     name = ctx.player()
     frm, to = cell(ctx, "from"), cell(ctx, "to")
@@ -268,7 +271,8 @@ def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     jump = ctx.get("jump", False, bool)
     now, verdicts = drives.step(state.activations.get(name) if further else None, frm, to, ship=ship, player=name,
                                 blueprints=state.blueprints, same_move=further and may_step(state.rounds, name),
-                                jump=jump, wormhole=wormhole)
+                                jump=jump, wormhole=wormhole, again=ctx.get("again", False, bool),
+                                species=state.player(name).species, reaction=name in state.rounds.passed)
     before = state.activations.get(name) if further else None
     jumps_here = now.jumped and not (before is not None and before.jumped and now.hexes > 1)
     if not wormhole and jumps_here and state.galaxy.at(frm) and state.galaxy.at(to) and edge_between(frm, to):

@@ -1,0 +1,131 @@
+"""Ship activations in one Move (rules/eclipse/drives.py, map_events.ship_moved).
+
+Rise of the Ancients p.4, Ship activation: "the Move action consists of several ship activations; the number of arrows
+on your Move action symbol is the number of activations per Move; with each activation you move one ship as far as
+its Drives allow". The boards: Magellan and Exiles "move up to two ships, or one ship twice" (p.14), the Rho Indi
+Syndicate "up to four ships (four activations)" (p.15; its p.16 example again), the Enlightened two (p.15). A
+reaction, after passing, is a weaker Move: one activation (Eclipse 1.2, Passing).
+
+The map of tests/test_eclipse_move_steps.py, worked from the printed tiles: HOME (0, -2) -> CAPELLA (0, -1) ->
+CENTRE (0, 0) are steps through full wormholes either way, each a neighbour of the next.
+"""
+
+from __future__ import annotations
+
+from rules import Event, Severity, replay
+from rules.eclipse import ECLIPSE_GAME
+from tests.test_eclipse_move_steps import CAPELLA, CENTRE, HOME, SET_UP, said_on
+
+COUNTED = ("too_many_activations", "beyond_movement", "second_jump")
+
+
+def play(species: str, *rows):
+    """Ann plays ``species`` (Bob Orion Hegemony): the set-up of tests/test_eclipse_move_steps.py, then ``rows``."""
+    settings = {"players": [{"name": "Ann", "species": species}, {"name": "Bob", "species": "Orion Hegemony"}]}
+    events = [Event(seq=k, kind=kind, payload=payload, player=player)
+              for k, (kind, player, payload) in enumerate([*SET_UP, *rows], 1)]
+    return replay(ECLIPSE_GAME, settings, events)
+
+
+def move(frm, to, ship: str, jump: bool = False):
+    return ("action_taken", "Ann", {"action": "move", "from": frm, "to": to, "ship": ship,
+                                    **({"jump": True} if jump else {})})
+
+
+def step(frm, to, ship: str | None = None, jump: bool = False, again: bool = False):
+    return ("ship_moved", "Ann", {"from": frm, "to": to, **({"ship": ship} if ship else {}),
+                                  **({"jump": True} if jump else {}), **({"again": True} if again else {})})
+
+
+def errors(result, seq: int) -> list[str]:
+    return [kind for kind, severity in said_on(result, seq) if kind in COUNTED and severity is Severity.ERROR]
+
+
+def blueprint(ship: str, movement: int, jump_drive: bool):
+    return ("blueprint_set", "Ann", {"ship": ship, "movement": movement, "jump_drive": jump_drive})
+
+
+def test_the_magellan_cruiser_of_page_8_moves_twice_in_one_move():
+    """p.8's example, step by step: the Magellan player's Cruiser has the Jump Drive and a Fusion Drive (Movement 2).
+    First activation: two hexes [1, 2] and a jump [3]; second activation (the same ship again): one hex [4], a jump
+    [5], one more hex [6]. Two activations, each its Movement and one jump: no error. A third activation (the same
+    ship again from where it stands) is one more than a Magellan Move gives: flagged once, at the step starting it,
+    naming the board's page."""
+    result = play("Magellan", blueprint("Cruiser", 2, True),
+                  move(HOME, CAPELLA, "Cruiser"), step(CAPELLA, CENTRE), step(CENTRE, CAPELLA, jump=True),
+                  step(CAPELLA, CENTRE, again=True), step(CENTRE, CAPELLA, jump=True), step(CAPELLA, HOME),
+                  step(HOME, CAPELLA, again=True), step(CAPELLA, CENTRE))
+    assert [errors(result, seq) for seq in range(6, 12)] == [[]] * 6
+    assert errors(result, 12) == ["too_many_activations"] and errors(result, 13) == []
+    found = next(f for f in result.findings if f.rule_kind == "too_many_activations")
+    assert found.what == ("Ann plays Magellan: one Move gives 2 activations (Rise of the Ancients p.14), and this "
+                          "step starts activation 3")
+    assert found.severity is Severity.ERROR and "p.4" in found.rule
+
+
+def test_without_saying_again_the_same_ship_going_on_is_one_activation():
+    """The same six steps with no "again": one activation of 6 hexes, beyond the Movement 2 and the jump: the box
+    cannot tell a second activation from going on, so the table says it with "again" (the phone's field)."""
+    result = play("Magellan", blueprint("Cruiser", 2, True),
+                  move(HOME, CAPELLA, "Cruiser"), step(CAPELLA, CENTRE), step(CENTRE, CAPELLA, jump=True),
+                  step(CAPELLA, CENTRE))
+    assert errors(result, 9) == ["beyond_movement"]
+
+
+def test_the_syndicate_of_page_16_activates_four_ships_and_no_fifth():
+    """p.16's example: the Syndicate's Move gives four activations: each of two Cruisers (Nuclear Drive, Movement 1,
+    and a Jump Drive) moves a hex and jumps one more, then each of two Interceptors moves once. No error. A fifth
+    ship is one activation too many (p.15: "up to four ships (four activations)")."""
+    result = play("Rho Indi Syndicate", blueprint("Cruiser", 1, True), blueprint("Interceptor", 1, False),
+                  move(HOME, CAPELLA, "Cruiser"), step(CAPELLA, CENTRE, jump=True),
+                  step(HOME, CAPELLA, "Cruiser"), step(CAPELLA, CENTRE, jump=True),
+                  step(HOME, CAPELLA, "Interceptor"), step(CENTRE, CAPELLA, "Interceptor"),
+                  step(HOME, CAPELLA, "Interceptor"))
+    assert [errors(result, seq) for seq in range(7, 13)] == [[]] * 6
+    assert errors(result, 13) == ["too_many_activations"]
+    found = next(f for f in result.findings if f.rule_kind == "too_many_activations")
+    assert found.what == ("Ann plays Rho Indi Syndicate: one Move gives 4 activations (Rise of the Ancients p.15), "
+                          "and this step starts activation 5")
+
+
+def test_a_move_reaction_is_one_activation():
+    """Eclipse 1.2, Passing: Ann passes; Bob upgrades; on her turn Ann reacts with a Move: an Interceptor (Movement 2)
+    HOME -> CAPELLA -> CENTRE is one activation (no error); another ship from HOME, or the same one again, starts a
+    second activation: flagged with the reaction's rule, whatever the species (Exiles give two on a Move action)."""
+    for again in (False, True):
+        frm = CENTRE if again else HOME
+        result = play("Exiles", blueprint("Interceptor", 2, False), ("passed", "Ann", {}),
+                      ("action_taken", "Bob", {"action": "upgrade"}), move(HOME, CAPELLA, "Interceptor"),
+                      step(CAPELLA, CENTRE), step(frm, CAPELLA, again=again))
+        assert result.state.rounds.passed == ("Ann",)
+        assert [errors(result, seq) for seq in (8, 9, 10)] == [[], [], ["too_many_activations"]]
+        found = next(f for f in result.findings if f.rule_kind == "too_many_activations")
+        assert found.what == ("Ann has passed: a Move reaction is one activation (one ship moved once), and this step "
+                              "starts activation 2")
+        assert "Passing" in found.rule
+
+
+def test_a_base_game_species_moves_are_not_counted():
+    """The base game's boards are not in the sources: a Terran's five activations in one Move are not flagged (nor
+    before this change), and a Move action of an Exiles player, two activations, is not either."""
+    terran = play("Terran Directorate", move(HOME, CAPELLA, "Interceptor"), *[step(HOME, CAPELLA)] * 4)
+    assert not [f for f in terran.findings if f.rule_kind == "too_many_activations"]
+    exiles = play("Exiles", move(HOME, CAPELLA, "Interceptor"), step(HOME, CAPELLA))
+    assert not [f for f in exiles.findings if f.rule_kind == "too_many_activations"]
+
+
+def test_a_jump_drive_beside_other_drives_is_allowed_and_said_so():
+    """Rise of the Ancients p.8: the Greek text says the Jump Drive cannot be on a ship with other drives, but its own
+    example (a Cruiser with the Jump Drive and a Fusion Drive) and p.16's (Cruisers with Jump Drives and Nuclear
+    Drives) have both: the blueprint is recorded with an information note citing the examples, never an error; a
+    Jump Drive alone (Movement 0) or drives alone get no note."""
+    result = play("Magellan", blueprint("Cruiser", 2, True), blueprint("Interceptor", 0, True),
+                  blueprint("Dreadnought", 1, False))
+    notes = [(f.seq, f.severity) for f in result.findings if f.rule_kind == "jump_beside_drives"]
+    assert notes == [(5, Severity.INFO)]
+    found = next(f for f in result.findings if f.rule_kind == "jump_beside_drives")
+    assert found.what == ("Ann's Cruiser has a Jump Drive beside other drives (Movement 2): allowed, as in the "
+                          "rulebook's examples (a Cruiser with the Jump Drive and a Fusion Drive, p.8; the Syndicate's "
+                          "Cruisers with Jump Drives and Nuclear Drives, p.16): each activation, its Movement and one "
+                          "jump")
+    assert "p.8" in found.rule
