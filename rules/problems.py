@@ -118,6 +118,9 @@ PROBLEMS: dict[str, str] = {
     "listed_twice": N_("{name} is listed twice"),
     "eclipse.alliance_count": N_("names {count} alliances; the box has {most}"),
     "eclipse.rise_alliances": N_("Alliances are a Rise of the Ancients module, and rise_of_the_ancients is false"),
+    "eclipse.rise_modules": N_("names Rise of the Ancients modules, and rise_of_the_ancients is false"),
+    "eclipse.module_off": N_("belongs to the {module} module, and setup.modules leaves it out"),
+    "eclipse.setup_players": N_("is {count}, but {listed} players are listed"),
     "eclipse.rise_orbital": N_("the Ancient Orbital is a Rise of the Ancients discovery"),
     "eclipse.player_count": N_("must list 1-9 players (Eclipse with Rise of the Ancients seats 2-9), got {count}"),
     "eclipse.boards": N_("{count} players chose {species}, and the player boards that show them number {boards} "

@@ -171,7 +171,18 @@ PLAYER_KEYS = (
 )
 """Every field of a player object in the score file (all required)."""
 
-TOP_KEYS = ("game", "kind", "rise_of_the_ancients", "alliances_in_play", "ancient_orbital_hex", "players")
+TOP_KEYS = ("game", "kind", "rise_of_the_ancients", "alliances_in_play", "ancient_orbital_hex", "players", "setup")
+SETUP_KEYS = ("modules", "players")
+"""The optional ``setup`` object of the score file: ``modules``, the Rise of the Ancients modules the game was set up
+with (:data:`rules.eclipse.state.MODULES`; Rise of the Ancients p.2: a game uses all, some or none), and ``players``,
+the number of players at the table (2-9; the file may list fewer)."""
+
+MODULE_FIELDS = (("ancient_cruisers_destroyed", "ancient_homeworlds"), ("ancient_dreadnought_destroyed",
+                 "galactic_center"), ("developments", "developments"), ("ancient_warp_portal_hex", "warp_portals"),
+                 ("alliance", "alliances"))
+"""A player's score-file field and the module it needs (:data:`MODULE_ROWS`: Ancient Cruisers guard the Ancient
+Homeworlds, p.6; the Ancient Dreadnought the Galactic Center, p.6; Developments, p.5; the Ancient Warp Portal, p.8;
+Alliances, p.10-11)."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +236,14 @@ class Position:
     rise_of_the_ancients: bool = True
     modules: Mapping[str, bool] | None = None
     """The Rise of the Ancients modules in play (:data:`rules.eclipse.state.MODULES` -> in play), or None where the
-    set-up is not known (the score file): then every row of the expansion is listed."""
+    set-up is not known (a score file without ``setup.modules``): then every row of the expansion is listed."""
+    seats: int | None = None
+    """The players at the table, where more than :attr:`players` (a score file's ``setup.players``); None: as many."""
+
+    @property
+    def player_count(self) -> int:
+        """The players at the table: :attr:`seats`, or the positions given."""
+        return self.seats if self.seats is not None else len(self.players)
 
 
 MODULE_ROWS = {10: "ancient_homeworlds", 11: "galactic_center", 12: "developments", 13: "developments",
@@ -300,7 +318,7 @@ def score_position(position: Position, rows: frozenset[int] | None = None) -> li
     from rules.eclipse.diplomacy import DIPLOMACY_MIN_PLAYERS  # diplomacy -> state -> endgame: imported here
 
     absent: set[int] = set()
-    if len(position.players) < DIPLOMACY_MIN_PLAYERS:
+    if position.player_count < DIPLOMACY_MIN_PLAYERS:
         absent |= {2, 7}
     if position.modules is not None:
         absent |= {n for n, module in MODULE_ROWS.items() if not position.modules.get(module)}
@@ -506,6 +524,7 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
     if not 1 <= len(raw_players) <= 9:
         raise ScoreInputError.coded("players", "eclipse.player_count", count=len(raw_players))
     players = [parse_player(raw, field_path("players", k), rise, alliances, cat) for k, raw in enumerate(raw_players)]
+    modules, seats = _read_setup(f, rise, len(players))
     check_distinct_names([p.name for p in players])
     conflict = components_conflict([p.species for p in players], BOARDS)
     if conflict is not None:
@@ -514,24 +533,72 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
         raise ScoreInputError.coded(f"players[{last}].species", "eclipse.boards",
                                     species=Listing(dict.fromkeys(chose), AND), count=len(chose), boards=conflict[1])
     _check_held_once(players)
-    _check_bag(players)
+    count = seats if seats is not None else len(players)
+    _check_bag(players, count)
     _one_holder(players, "traitor", Text("the Traitor card"))
     _one_holder(players, "ancient_dreadnought_destroyed", Text("the Ancient Dreadnought tile"))
-    if alliances and len(players) < ALLIANCE_MIN_PLAYERS:
-        raise ScoreInputError.coded("alliances_in_play", "eclipse.alliances_few_players", count=len(players))
+    if alliances and count < ALLIANCE_MIN_PLAYERS:
+        raise ScoreInputError.coded("alliances_in_play", "eclipse.alliances_few_players", count=count)
+    if modules is not None:
+        _check_modules(modules, alliances, players)
     for a in alliances:
         holders = [k for k, p in enumerate(players) if p.alliance == a]
         if len(holders) > ALLIANCE_TILES:
             raise ScoreInputError.coded(f"players[{holders[ALLIANCE_TILES]}].alliance", "eclipse.alliance_tiles",
                                         count=len(holders), alliance=a, most=ALLIANCE_TILES)
-    return Position(tuple(players), tuple(alliances), orbital, rise)
+    return Position(tuple(players), tuple(alliances), orbital, rise, modules, seats)
 
 
-def _check_bag(players: Sequence[PlayerPosition]) -> None:
-    """Refuse more reputation tiles of a value, over the players in order, than the game's bag holds (the base bag
-    12x1, 9x2, 7x3, 4x4 VP; Rise of the Ancients p.12 adds tiles for 7-9 players: :func:`rules.eclipse.reputation.bag`),
-    naming the first player whose tiles go over."""
-    in_bag = bag(len(players))
+def _read_setup(f: Fields, rise: bool, listed: int) -> tuple[dict[str, bool] | None, int | None]:
+    """The score file's optional ``setup`` (:data:`SETUP_KEYS`): ``(modules -> in play, or None when not said;
+    the players at the table, or None when not said)``.
+
+    Raises:
+        ScoreInputError: naming the field: ``setup`` not an object or with another key, a module name unknown or
+            listed twice, modules with ``rise_of_the_ancients`` false, ``players`` not a whole number from 2 to 9
+            or fewer than the players listed.
+    """
+    from rules.eclipse.state import MODULES  # state -> endgame: imported here
+
+    if not f.has("setup"):
+        return None, None
+    setup = f.object("setup").only(*SETUP_KEYS)
+    modules: dict[str, bool] | None = None
+    if setup.has("modules"):
+        named: list[str] = []
+        for k, value in enumerate(setup.list("modules")):
+            here = field_path(setup.path("modules"), k)
+            module = read_choice(value, here, MODULES, Text("modules"))
+            if module in named:
+                raise ScoreInputError.coded(here, "listed_twice", name=repr(module))
+            named.append(module)
+        if named and not rise:
+            raise ScoreInputError.coded(setup.path("modules"), "eclipse.rise_modules")
+        modules = {m: m in named for m in MODULES}
+    seats = None
+    if setup.has("players"):
+        seats = setup.int("players", low=2, high=9)
+        if seats < listed:
+            raise ScoreInputError.coded(setup.path("players"), "eclipse.setup_players", count=seats, listed=listed)
+    return modules, seats
+
+
+def _check_modules(modules: Mapping[str, bool], alliances: Sequence[str], players: Sequence[PlayerPosition]) -> None:
+    """Refuse a module's content where ``setup.modules`` leaves the module out (:data:`MODULE_FIELDS`), naming the
+    first field holding it."""
+    if alliances and not modules["alliances"]:
+        raise ScoreInputError.coded("alliances_in_play", "eclipse.module_off", module="alliances")
+    for k, p in enumerate(players):
+        for key, module in MODULE_FIELDS:
+            if not modules[module] and getattr(p, key) not in (0, False, None, ()):
+                raise ScoreInputError.coded(f"players[{k}].{key}", "eclipse.module_off", module=module)
+
+
+def _check_bag(players: Sequence[PlayerPosition], seats: int) -> None:
+    """Refuse more reputation tiles of a value, over the players in order, than the game's bag holds at ``seats``
+    players (the base bag 12x1, 9x2, 7x3, 4x4 VP; Rise of the Ancients p.12 adds tiles for 7-9 players:
+    :func:`rules.eclipse.reputation.bag`), naming the first player whose tiles go over."""
+    in_bag = bag(seats)
     seen: Counter[int] = Counter()
     for k, p in enumerate(players):
         seen.update(p.reputation)
@@ -561,7 +628,9 @@ def _check_held_once(players: Sequence[PlayerPosition]) -> None:
 
 def final_scores(data: Any) -> list[ScoreBreakdown]:
     """``companion score eclipse FILE``: each player's breakdown of rows 1-7 and 10-21 (:data:`FILE_ROWS`),
-    in the file's order, with the species as the role and the face-up alliance as the team.
+    in the file's order, with the species as the role and the face-up alliance as the team. With a ``setup``
+    (:data:`SETUP_KEYS`) only the rows that apply are listed: a module's rows with the module, Ambassadors and the
+    Traitor card with 4 players or more (:func:`score_position`); without one, every row, as before.
 
     Raises:
         ScoreInputError: see :func:`parse_score`.

@@ -1,0 +1,140 @@
+"""``companion score eclipse FILE`` with the game's set-up (rules/eclipse/endgame.py ``setup``).
+
+Rise of the Ancients p.2: a game uses all, some or none of the expansion's modules; Eclipse 1.2, Diplomacy: with 2 or
+3 players there are no diplomatic relations (no Ambassadors, no Traitor card). A score file listed every row, Ancient
+Cruisers, Ancient Dreadnought, Warp Portal... at 0 for a game set up without them. A file's optional ``setup``
+(``modules``, ``players``) now lists only the rows that apply; a file without one keeps every row, as before; a bad
+set-up is refused naming the field.
+
+Hand-worked case (3 players, Rise of the Ancients with the Developments module only):
+- Ann, Terran Directorate: reputation 3 + 2 = 5; 221 Procyon 3 VP; Ancient Monument 3; Military track 4 tiles 1:
+  12.
+- Bob, Planta: 226 61 Cygni 3 VP; one Discovery kept as VP 2: 5 (Planta's own row is not in the file).
+- Cy, Orion Hegemony: reputation 4; one Monolith 3: 7.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import io
+import json
+
+import pytest
+
+from companion import i18n, scoring
+from rules.eclipse.endgame import final_scores
+from rules.scoring import ScoreInputError
+
+
+def player(name: str, species: str, **fields) -> dict:
+    """A score-file player with every field present, 0 / false / [] / null unless given."""
+    out = {"name": name, "species": species, "resources": {"money": 0, "science": 0, "materials": 0},
+           "reputation": [], "ambassadors_received": 0, "controlled_hexes": [], "discoveries_kept_as_vp": 0,
+           "monoliths": 0, "tech_tracks": {"military": 0, "grid": 0, "nano": 0}, "traitor": False,
+           "ancient_cruisers_destroyed": 0, "ancient_dreadnought_destroyed": False, "developments": [],
+           "warp_portal_hex": None, "shellworld_hex": None, "ancient_warp_portal_hex": None, "shrines_controlled": 0,
+           "shrines_of_enlightenment_tile": False, "orbitals_with_cubes": 0,
+           "magellan_discoveries_discarded_or_used": 0, "alliance": None, "alliance_tile_side": None}
+    out.update(fields)
+    return out
+
+
+FILE = {
+    "game": "eclipse", "kind": "score", "rise_of_the_ancients": True, "alliances_in_play": [],
+    "ancient_orbital_hex": None,
+    "players": [
+        player("Ann", "Terran Directorate", reputation=[3, 2], controlled_hexes=["221"],
+               developments=["Ancient Monument"], tech_tracks={"military": 4, "grid": 0, "nano": 0}),
+        player("Bob", "Planta", controlled_hexes=["226"], discoveries_kept_as_vp=1),
+        player("Cy", "Orion Hegemony", reputation=[4], monoliths=1),
+    ],
+    "setup": {"modules": ["developments"], "players": 3},
+}
+MODULE_ROWS = {"Ancient Cruisers", "Ancient Dreadnought", "Ancient Warp Portal", "alliance tile"}
+DEVELOPMENT_ROWS = {"Ancient Monument", "Artifact Link", "Shellworld", "Warp Portal"}
+
+
+def rows(data: dict) -> list[dict[str, int]]:
+    return [{line.category: line.vp for line in b.lines} for b in final_scores(data)]
+
+
+def without_setup() -> dict:
+    data = copy.deepcopy(FILE)
+    del data["setup"]
+    return data
+
+
+def test_a_set_up_file_lists_only_the_rows_that_apply():
+    scored = rows(FILE)
+    assert [sum(r.values()) for r in scored] == [12, 5, 7]
+    for r in scored:
+        assert MODULE_ROWS.isdisjoint(r) and {"ambassadors", "traitor"}.isdisjoint(r)
+        assert DEVELOPMENT_ROWS <= set(r)
+    assert scored[0]["Ancient Monument"] == 3 and scored[0]["technology tracks"] == 1
+
+
+def test_a_file_without_set_up_lists_every_row_as_before():
+    scored = rows(without_setup())
+    assert [sum(r.values()) for r in scored] == [12, 5, 7]
+    assert all(MODULE_ROWS | DEVELOPMENT_ROWS <= set(r) for r in scored)
+
+
+def test_the_set_ups_player_count_brings_diplomacy_rows_back():
+    """Three players listed of a 4-player game (``setup.players`` 4): Ambassadors and the Traitor card are played,
+    so their rows are listed (0 each); totals unchanged."""
+    data = copy.deepcopy(FILE)
+    data["setup"]["players"] = 4
+    scored = rows(data)
+    assert [sum(r.values()) for r in scored] == [12, 5, 7]
+    assert all(r["ambassadors"] == 0 and r["traitor"] == 0 for r in scored)
+
+
+def test_the_command_prints_only_the_rows_that_apply(tmp_path):
+    path = tmp_path / "final.json"
+    path.write_text(json.dumps(FILE), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert scoring.cmd_score(argparse.Namespace(game="eclipse", file=path, json=False), out, err) == 0
+    table = out.getvalue()
+    assert "Ancient Monument" in table and "Ancient Cruisers" not in table and "alliance tile" not in table
+    assert [line.split()[-3:] for line in table.splitlines() if line.startswith("total")] == [["12", "5", "7"]]
+    path.write_text(json.dumps(without_setup()), encoding="utf-8")
+    out = io.StringIO()
+    assert scoring.cmd_score(argparse.Namespace(game="eclipse", file=path, json=False), out, err) == 0
+    assert "Ancient Cruisers" in out.getvalue() and err.getvalue() == ""
+
+
+@pytest.mark.parametrize(("edit", "field", "words"), [
+    (lambda d: d.update(setup=[]), "setup", "JSON object"),
+    (lambda d: d["setup"].update(modlues=[]), "setup.modlues", "modules"),
+    (lambda d: d["setup"].update(modules=["developments", "alliance"]), "setup.modules[1]", "'alliances'"),
+    (lambda d: d["setup"].update(modules=["developments", "developments"]), "setup.modules[1]", "listed twice"),
+    (lambda d: d["setup"].update(players=1), "setup.players", "2"),
+    (lambda d: d["setup"].update(players=2), "setup.players", "is 2, but 3 players are listed"),
+    (lambda d: d["setup"].update(players="3"), "setup.players", "whole number"),
+    (lambda d: d["setup"].update(modules=[]), "players[0].developments",
+     "belongs to the developments module, and setup.modules leaves it out"),
+    (lambda d: d["players"][2].update(ancient_cruisers_destroyed=1), "players[2].ancient_cruisers_destroyed",
+     "ancient_homeworlds module"),
+    (lambda d: d.update(rise_of_the_ancients=False) or d["players"][0].update(developments=[]),
+     "setup.modules", "rise_of_the_ancients is false"),
+])
+def test_a_bad_set_up_is_refused_naming_the_field(edit, field, words):
+    data = copy.deepcopy(FILE)
+    edit(data)
+    with pytest.raises(ScoreInputError) as caught:
+        final_scores(data)
+    assert caught.value.field == field and words in str(caught.value), str(caught.value)
+    said = {lang: i18n.say(caught.value, lang) for lang in ("el", "pl", "hu")}
+    assert all(field in s and s != str(caught.value) for s in said.values()), said
+
+
+def test_the_command_names_the_bad_field_and_scores_nothing(tmp_path):
+    data = copy.deepcopy(FILE)
+    data["setup"]["modules"] = ["developments", "hive"]
+    path = tmp_path / "final.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = scoring.cmd_score(argparse.Namespace(game="eclipse", file=path, json=False), out, err)
+    assert code != 0 and out.getvalue() == ""
+    assert "setup.modules[1]" in err.getvalue() and "'hives'" in err.getvalue()
