@@ -169,3 +169,49 @@ def test_simultaneous_play_a_holder_waiting_to_hand_on_the_marker_is_not_asked_t
     # E5 hands the Second Action marker to F6; the waiting First Action marker comes from D4 to E5
     assert flow.engine_view()["markers"] == {"first": "E5", "second": "F6", "first_waits": False,
                                              "second_waits": False}
+
+
+def test_simultaneous_play_a_passed_player_holding_a_marker_reacts_or_passes_it_on(store):
+    """Rise of the Ancients p.13: the simultaneous variant "follows the basic rules, with the following changes", and
+    none of them is about passing (but the first passer's markers for the next round), so Eclipse 1.2's Passing holds:
+    a passed player's turn, here an Action marker, is a reaction or nothing, and after it the marker goes on at once.
+    Seven players, markers with A and D (7 // 2 seats on). A passes; B, D, C, E, D, F, E and G upgrade: the Second
+    Action marker reaches A, who has passed. A's phone offered no Pass, so A could hand the marker on only by
+    reacting, and the table stood still. Now the note says A may react or Pass, A's phone offers Pass and the three
+    reactions (not Research), and A's Pass hands the marker to B with no warning; B may act at once."""
+    flow = start(store, "A,B,C,D,E,F,G", simultaneous=True)
+    flow.report("A", "pass", {})
+    for player in ("B", "D", "C", "E", "D", "F", "E", "G"):
+        flow.report(player, "upgrade", {})
+    assert flow.engine_view()["markers"] == {"first": "F", "second": "A", "first_waits": False,
+                                             "second_waits": False}
+    view = flow.view()
+    assert {"pass", "upgrade", "build", "move"} <= set(view["open_forms"]["A"])
+    assert "research" not in view["open_forms"]["A"]
+    assert ("A has passed and holds an Action marker: a reaction (Upgrade, Build or Move), or Pass to hand it on "
+            "(Rise of the Ancients p.13: the basic rules hold)") in view["note"]
+    said = {lang: i18n.say(view["note"], lang) for lang in ("el", "pl", "hu")}
+    assert "Δείκτη Ενέργειας" in said["el"] and "σ.13" in said["el"]
+    assert "znacznik akcji" in said["pl"] and "s. 13" in said["pl"]
+    assert "akciójelzőt" in said["hu"] and "13. o." in said["hu"]
+    flow.report("A", "pass", {})
+    assert flow.engine_view()["markers"] == {"first": "F", "second": "B", "first_waits": False,
+                                             "second_waits": False}
+    assert flow.engine_view()["passed"] == ["A"]
+    flow.report("B", "upgrade", {})
+    assert not [f for f in flow.view()["findings"] if f["severity"] != "info"]
+
+
+def test_simultaneous_play_a_passed_marker_holders_move_reaction_hands_the_marker_on(store):
+    """The same table: A, holding the Second Action marker after passing, reacts with a Move instead (one
+    activation, Eclipse 1.2 Passing): the marker goes to B as after any action; Research would be refused (only
+    reactions after passing)."""
+    flow = start(store, "A,B,C,D,E,F,G", simultaneous=True)
+    flow.report("A", "pass", {})
+    for player in ("B", "D", "C", "E", "D", "F", "E", "G"):
+        flow.report(player, "upgrade", {})
+    with pytest.raises(BadEntry):
+        flow.report("A", "research", {})
+    flow.report("A", "move", {})
+    assert flow.engine_view()["markers"]["second"] == "B"
+    assert not [f for f in flow.view()["findings"] if f["severity"] != "info"]

@@ -18,7 +18,7 @@ from rules import Progress
 from rules.eclipse.rounds import ACTIONS, REACTIONS, holders_now
 from rules.eclipse.words import ACTION_WORDS
 
-__all__ = ["holders", "may_step", "passed_already", "turn_closed_why"]
+__all__ = ["holders", "may_step", "passed_already", "passed_holders", "turn_closed_why"]
 
 
 def holders(view: Mapping[str, Any]) -> list[str]:
@@ -32,10 +32,25 @@ def holders(view: Mapping[str, Any]) -> list[str]:
 
 
 def passed_already(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
-    """Whether ``player`` has passed this Action phase: a second pass is not needed (Eclipse 1.2, Passing: after
-    passing only reactions, on one's own turns, and a turn with no reaction goes by when the next player acts;
-    :func:`rules.eclipse.rounds.passed_again`), so the phone does not offer one."""
-    return progress.stage == "action" and player in (view.get("passed") or ())
+    """Whether ``player`` has passed this Action phase and holds no Action marker: a second pass is not needed
+    (Eclipse 1.2, Passing: after passing only reactions, on one's own turns, and a turn with no reaction goes by when
+    the next player acts; :func:`rules.eclipse.rounds.passed_again`), so the phone does not offer one. A passed player
+    holding an Action marker in simultaneous play (:func:`passed_holders`) is offered Pass: it hands the marker on."""
+    return (progress.stage == "action" and player in (view.get("passed") or ())
+            and player not in passed_holders(view))
+
+
+def passed_holders(view: Mapping[str, Any]) -> list[str]:
+    """Simultaneous play: the marker holders who may act now (:func:`holders`) and have passed. Rise of the Ancients
+    p.13: "the game follows the basic rules, with the following changes", and none of them is about passing but the
+    first passer's markers for the next round; so the basic rules' Passing holds: a passed player still gets turns,
+    here a marker, and with it reacts (Upgrade, Build or Move, one activation) or lets it go by, and either way hands
+    the marker on at once (p.13: "after taking an action, hand the marker clockwise at once"). Nobody else may act
+    for them: the next player waits for the marker. ``[]`` in normal play."""
+    if not view.get("markers"):
+        return []
+    passed = view.get("passed") or ()
+    return [p for p in holders(view) if p in passed]
 
 
 def may_step(view: Mapping[str, Any], progress: Progress, player: str) -> bool:

@@ -11,7 +11,8 @@ from typing import Any
 from companion.flow_spec import Board, Cell, Column, TableRound, Throw, ThrownDie
 from companion.flows.eclipse_camera import colour_word
 from companion.flows.eclipse_forms import MAP_REACH, _diplomacy, _structure_word
-from companion.i18n import N_, Listing, Text, plural
+from companion.flows.eclipse_turns import passed_holders
+from companion.i18n import AND, N_, Listing, Text, plural
 from rules import Progress
 from rules.eclipse.data import ROUNDS
 from rules.eclipse.fleet import hit_on
@@ -101,6 +102,13 @@ class EclipseView:
             if view.get("may_react"):  # their turns come first; with no reaction they go by (Eclipse 1.2, Passing)
                 bits.append(Text("{players} passed and may react first (Upgrade, Build or Move)",
                                  players=Listing(view["may_react"])))
+            holding = passed_holders(view)
+            if holding:  # simultaneous play: the basic rules' Passing holds (Rise of the Ancients p.13)
+                bits.append(plural("{players} has passed and holds an Action marker: a reaction (Upgrade, Build or "
+                                   "Move), or Pass to hand it on (Rise of the Ancients p.13: the basic rules hold)",
+                                   "{players} have passed and hold Action markers: a reaction (Upgrade, Build or "
+                                   "Move), or Pass to hand one on (Rise of the Ancients p.13: the basic rules hold)",
+                                   len(holding), players=Listing(holding, AND)))
             if passed:
                 bits.append(Text("passed: {players}; next round starts: {player}", players=Listing(passed),
                                  player=view.get("next_start_player")))

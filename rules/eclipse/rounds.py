@@ -17,7 +17,10 @@ The rules followed (Eclipse, Game round; Rise of the Ancients p.9, p.12-13):
   same time; only the First Action holder may Research. After acting, a holder hands the marker clockwise
   at once, unless the next player still holds the other marker: then it waits until that one is handed on.
   Nobody holds both. The first to pass takes the First Action marker and the start player marker for the
-  next round, the Second Action marker goes opposite them.
+  next round, the Second Action marker goes opposite them. A player who has passed still receives a marker: p.13
+  says the variant "follows the basic rules, with the following changes", and none of them is about passing, so
+  the basic rules' Passing holds (a passed player's turn: a reaction or nothing); with the marker they react or pass
+  again, and either hands it on (:func:`pass_turn`). Nobody acts for them: the next player waits for the marker.
 - A Move's further steps (Move action; Rise of the Ancients p.4, Ship activation: a Move is several activations,
   each moving one ship as far as its drives allow, hex by hex) belong to the Move its player took as their latest
   action, after passing too (a Move reaction): :attr:`Rounds.moving` keeps whose Move that is, until the next
@@ -371,10 +374,12 @@ def passed_again(r: Rounds, player: str) -> Verdict | None:
 
 
 def pass_turn(r: Rounds, player: str) -> tuple[Rounds, list[Verdict]]:
-    """``player`` passes (or, having passed, lets their turn go without a reaction; not needed: the next player's
-    action lets it go too, :attr:`Rounds.holders`). The first to pass becomes the next start player; with the Turn
-    Order card the second takes the card; once everyone has passed the Combat phase begins. A pass by a player who has
-    passed, out of turn, changes nothing (:func:`passed_again`: the turn stays with whoever has it)."""
+    """``player`` passes (or, having passed, lets their turn go without a reaction: in normal play not needed, the next
+    player's action lets it go too, :attr:`Rounds.holders`; in simultaneous play it hands on the Action marker the
+    passed player holds, Rise of the Ancients p.13 with the basic rules' Passing). The first to pass becomes the next
+    start player; with the Turn Order card the second takes the card; once everyone has passed the Combat phase
+    begins. A pass by a player who has passed, out of turn, changes nothing (:func:`passed_again`: the turn stays with
+    whoever has it)."""
     again = passed_again(r, player)
     if again is not None:
         return r, [again]
