@@ -1,7 +1,11 @@
 """The phone view: a small Flask app that players open on the same Wi-Fi.
 
 It only reads the hub's published snapshots and posts actions; it never changes game state. Served by
-waitress (:mod:`companion.webserver`); who may act is :mod:`companion.webauth`'s business.
+waitress (:mod:`companion.webserver`); who may act is :mod:`companion.webauth`'s business. This module makes the
+app, its pages and the checks every request passes; the reads are :mod:`companion.webreads`', the taps
+:mod:`companion.webposts`', sharing one :class:`~companion.webcontext.PhoneContext`. Answers of 1 KiB or more (JSON,
+pages) are compressed for a phone that accepts it (zstd, Brotli or gzip: :mod:`companion.webcompress`); the event
+stream never is.
 
 Anyone on the Wi-Fi may watch (``GET /``, ``/api/state``, ``/api/events``, ``/api/me``). To act, and to
 see the camera picture, a phone *joins*: it opens the link in the touchscreen's QR code,
@@ -105,9 +109,8 @@ import hashlib
 import hmac
 import json
 import logging
-import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -115,57 +118,25 @@ from flask import Flask, Response, g, jsonify, redirect, render_template, reques
 from flask_limiter import Limiter
 from werkzeug.exceptions import HTTPException
 
-from companion import i18n, records
-from companion.action_words import action_word
-from companion.actions import Action, phone_names
-from companion.errors import shown as quoted
-from companion.hub import ANSWER_KEYS, Pairing, StateHub
+from companion import i18n
+from companion.hub import StateHub
 from companion.player_names import MAX_NAME
-from companion.webauth import JOIN_TO_ACT, HostGuard, Phone, RateLimits, join_cookie, phone_of
-from companion.webinput import MAX_TEXT, BadInput, choice, form_values, json_body, text, version_and_key, whole
+from companion.webauth import HostGuard, RateLimits, join_cookie
+from companion.webcompress import compress_answers
+from companion.webcontext import ANSWER_STATUSES, BUSY, PhoneContext, Refused, error_answer
+from companion.webinput import BadInput
+from companion.webposts import PHONE_ACTIONS, register_taps
+from companion.webreads import register_reads
 from companion.webserver import BODY_LIMIT_BYTES, LANG_COOKIE, TOO_LARGE, PhoneServer, ServerLimits, serve
-from companion.webstream import (
-    HEARTBEAT_S,
-    PhoneJSON,
-    StreamSlots,
-    findings_text,
-    json_text,
-    sse_stream,
-    state_json,
-    unsent,
-)
-from rules.scoring import has_visible, untypable
+from companion.webstream import HEARTBEAT_S, PhoneJSON, StreamSlots, sse_stream, state_json
 
 __all__ = ["create_app", "page_for", "serve", "PhoneServer", "ServerLimits", "RateLimits", "sse_stream", "state_json",
-           "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S", "ANSWER_STATUSES"]
+           "PHONE_ACTIONS", "HEARTBEAT_S", "REPLY_S", "ANSWER_STATUSES", "BUSY"]
 
 log = logging.getLogger(__name__)
 
-PHONE_ACTIONS = phone_names("action")
-"""Actions a phone may post to ``/api/action`` (a phone cannot stop the box); ``undo`` only in d6 mode,
-``next_phase`` only in a game flow."""
-
-ANSWER_STATUSES = (200, 400, 403, 409, 500, 503)
-"""The main loop's answer statuses, each answered as that HTTP status."""
-
 REPLY_S = 5.0
 """Seconds a request waits for the main loop to take it; then it is cancelled and answered 503 (nothing recorded)."""
-
-BUSY = i18n.Text("the box is busy and did not take this in time: nothing was recorded; try again")
-
-A_PLAYERS_NAME = i18n.Text("a player's name")
-A_NAME = i18n.Text("a name")
-WITH_ACTION = i18n.Text('a JSON object with an "action" key')
-SETUP_BUTTONS = i18n.Text("the buttons of the players' setup")
-BOX_BUTTONS = i18n.Text("the box's buttons")
-CAMERA_ANSWERS = i18n.Text("the answers to a camera question")
-NOT_OVER = i18n.Text("this game is not over yet: a phone downloads its record once the game has ended, so that nobody "
-                     "reads a choice the table has not revealed")
-
-
-EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats)?\.json")
-"""A download's file name: ``<session>.json`` (the record) or ``<session>.bgstats.json`` (the BG Stats play); a
-session id is letters, digits, ``-`` and ``_`` (:func:`companion.session.new_id`)."""
 
 BOX_MODES = ("choose", "history", "settings")
 """The modes of the box itself (no game): their phone page is ``box.html``."""
@@ -195,14 +166,7 @@ def _rate(exc: HTTPException) -> Any:
                        seconds=int(expiry()))
 
 
-def _words_of(route: str) -> dict[str, Any]:
-    """Each name a phone may send on ``route`` (``"choose"``) -> the words its button shows (``Choose a game``)."""
-    return {name: action_word(Action.for_phone(route, name)) for name in phone_names(route)}
-
-
-def _error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
-    """A JSON error answer; ``message`` said in the request's language (a :class:`companion.i18n.Text`)."""
-    return jsonify({"error": i18n.localize(message), **extra}), status
+_error = error_answer
 
 
 @functools.lru_cache(maxsize=16)
@@ -215,11 +179,6 @@ def _words_script(lang: str) -> tuple[bytes, str, bytes]:
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")  # line breaks to older JavaScript
     body = ("window.BOX_WORDS = " + text + ";\n").encode("utf-8")
     return body, hashlib.sha256(body).hexdigest()[:16], gzip.compress(body, compresslevel=9, mtime=0)
-
-
-MAX_OPTION_NAMES = 600
-"""Longest value of a game option set on a phone, in characters: a list option's names are sent in one text, separated
-by commas (Among the Stars' 8 objectives together are 148); :data:`MAX_TEXT` (60) refused three of them."""
 
 
 def create_app(  # noqa: C901 - registers every route of the phone view: a flat list of small handlers
@@ -273,7 +232,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     app.extensions["companion"] = {"hub": hub, "stop": stop}
     guard = HostGuard(hosts)
     limits = rate_limits or RateLimits()
-    streams = StreamSlots(max_streams, streams_per_client)
+    ctx = PhoneContext(hub, reply_s=reply_s, heartbeat_s=heartbeat_s, limits=limits,
+                       streams=StreamSlots(max_streams, streams_per_client), stop=stop, exports=exports)
+    compress_answers(app)  # before the app's own after_request hooks: it runs after them (its doc says why)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)
 
@@ -316,13 +277,6 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             response.headers["Cache-Control"] = "no-cache"
         return response.make_conditional(request)
 
-    def phone() -> Phone:
-        return phone_of(session, hub.pairing())
-
-    def client_key() -> str:
-        client = phone().client
-        return f"phone:{client}" if client else f"ip:{request.remote_addr}"
-
     @app.before_request
     def only_the_box_and_its_own_pages() -> tuple[Response, int] | None:
         host = request.headers.get("Host")
@@ -348,11 +302,11 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def heard_from_the_phone() -> None:
         """Every request of a joined phone says it is here (:class:`companion.phone_policy.PhonePresence`: a seat
         held by a phone away for two minutes may be taken over)."""
-        who = phone()
+        who = ctx.phone()
         if who.joined and who.client is not None:
             hub.presence.heard(who.client)
 
-    limiter = Limiter(client_key, app=app, storage_uri="memory://", headers_enabled=True,
+    ctx.limiter = Limiter(ctx.client_key, app=app, storage_uri="memory://", headers_enabled=True,
                       key_prefix=f"companion-{id(app)}")
 
     @app.errorhandler(HTTPException)
@@ -385,123 +339,25 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             extra["allowed"] = list(exc.allowed)
         return _error(400, i18n.message_of(exc), **extra)
 
-    def refuse_unjoined() -> Phone:
-        """The joined phone making this request; a phone that has not joined gets 403 (raised)."""
-        who = phone()
-        if not who.joined:
-            raise _Refused(_error(403, JOIN_TO_ACT))
-        return who
-
-    @app.errorhandler(_Refused)
-    def refused(exc: _Refused) -> tuple[Response, int]:
+    @app.errorhandler(Refused)
+    def refused(exc: Refused) -> tuple[Response, int]:
         return exc.answer
-
-    def answer(reply: dict[str, Any] | None) -> tuple[Response, int]:
-        if reply is None:
-            return _error(503, BUSY)
-        status = reply.get("status")
-        if status not in ANSWER_STATUSES:  # an answer without a status: an error is bad input, else written
-            status = 400 if reply.get("error") else 200
-        body = {k: reply[k] for k in ANSWER_KEYS if k in reply}
-        body["status"] = status
-        if status != 200 and not body.get("error"):
-            body["error"] = {
-                409: i18n.Text(
-                    "the game changed since your screen showed it: nothing was recorded; look and tap again"
-                ),
-                503: BUSY,
-            }.get(status, i18n.Text("refused"))
-        if status == 409:
-            body["state"] = state_json(hub.snapshot())
-        return jsonify(i18n.localize(body)), status
-
-    def posted_json(example: str, fields: Iterable[str], shape: str | None = None) -> dict[str, Any]:
-        """The request's JSON body, holding only the route's ``fields`` besides ``version`` and ``key`` (a field
-        no route reads, a misspelt ``"playr"``, is refused naming it: a report that silently lost a value would
-        be wrong); a tap already answered (its ``key``) gets its first answer again at once, before any check of
-        the route's own (:mod:`companion.desk`, step 2)."""
-        body = json_body(example, shape) if shape is not None else json_body(example)
-        known = ("version", "key", *fields)
-        for name in body:
-            if name not in known:
-                raise BadInput(i18n.Text("unknown field {name}: this request takes {fields}; e.g. {example}",
-                                         name=quoted(name), fields=", ".join(known), example=example), str(name)[:40])
-        first = hub.recall(body.get("key"), phone().client, tap_fingerprint(body))  # this phone's own taps only
-        if first is not None:
-            raise _Refused(answer(first))
-        return body
-
-    def tap_fingerprint(body: Mapping[str, Any]) -> str | None:
-        """The fingerprint of a tap (:func:`companion.records.fingerprint`): its route and its body as the phone sent
-        it, but the key; the same tap sent again has the same one, whichever way the loop reaches its answer (None:
-        a body JSON cannot write again; the loop then takes the action's own)."""
-        try:
-            return records.fingerprint({"route": request.path, "body": {k: v for k, v in body.items() if k != "key"}})
-        except (TypeError, ValueError, RecursionError):
-            return None
-
-    def ask(action: Action, who: Phone, body: dict[str, Any], example: str, **payload: Any) -> tuple[Response, int]:
-        version, key = version_and_key(body, example)
-        return answer(
-            hub.request(action, "phone", reply_s, version=version, key=key,
-                        **{"client": who.client, "fingerprint": tap_fingerprint(body), **payload})
-        )
-
-    def me_of(cookie: dict[str, Any], pairing: Pairing | None) -> dict[str, Any]:
-        who = phone_of(cookie, pairing)
-        return {"joined": who.joined, "seats": who.seats(pairing), "message": None if who.joined else JOIN_TO_ACT}
 
     # -- pages and reads ---------------------------------------------------------------------------
     @app.get("/")
     def phone_page() -> str:
         page = page_for(hub.snapshot().view)
-        joined = phone().joined  # drawn so from the start; the page follows /api/events' "me" after
+        joined = ctx.phone().joined  # drawn so from the start; the page follows /api/events' "me" after
         template = {"box": "box.html", "flow": "flow.html", "dice": "phone.html"}[page]
         # max_name: the longest player name the box takes, the setup's name field's maxlength
         return render_template(template, joined=joined, page=page, max_name=MAX_NAME)
 
     @app.get("/owner")
     def owner_page() -> str:
-        return render_template("owner.html", joined=phone().joined, page="owner")
-
-    @app.get("/api/owner")
-    @limiter.limit(limits.read)
-    def api_owner() -> tuple[Response, int] | Response:
-        who = refuse_unjoined()
-        pairing = hub.pairing()
-        if pairing is None or who.client not in pairing.owners:
-            return _error(403, i18n.Text("ask on the owner page first; the box's touchscreen then allows this phone"))
-        response = jsonify(i18n.localize(hub.owner_view()))
-        response.headers["Cache-Control"] = "no-store"
-        return response
-
-    @app.get("/export/<name>")
-    @limiter.limit(limits.read)
-    def export_file(name: str) -> Response | tuple[Response, int]:
-        refuse_unjoined()
-        # "<session>.bgstats.json" is the play, "<session>.json" the record; a session id has no dot
-        # (companion.session.new_id), so ".bgstats.json" is no game's file, not a game named ".bgstats"
-        found = EXPORT_NAME.fullmatch(name)
-        if exports is None or found is None:
-            return _error(404, i18n.Text("no such export: /export/<session>.json or /export/<session>.bgstats.json"))
-        session_id, kind = found.group("session"), "bgstats.json" if found.group("bgstats") else "json"
-        from companion.errors import BadEntry, SessionError
-
-        try:
-            game, play = exports(session_id)
-        except (BadEntry, SessionError) as exc:  # no such game, or one whose record no longer reads: said
-            return _error(404, i18n.message_of(exc))
-        if not game.get("finished"):  # its record holds what the table has not revealed (a card chosen face down)
-            return _error(403, NOT_OVER)
-        doc = game if kind == "json" else play
-        response = Response(json_text(doc, indent=2) + "\n", mimetype="application/json")
-        name = f"{session_id}.json" if kind == "json" else f"{session_id}.bgstats.json"
-        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return render_template("owner.html", joined=ctx.phone().joined, page="owner")
 
     @app.get("/join/<secret>")
-    @limiter.limit(limits.join)
+    @ctx.limiter.limit(limits.join)
     def join(secret: str) -> Response | tuple[str, int]:
         pairing = hub.pairing()
         if pairing is None:
@@ -520,263 +376,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         response.headers["Referrer-Policy"] = "no-referrer"  # the secret is in this URL
         return response
 
-    @app.get("/api/state")
-    @limiter.limit(limits.read)
-    def api_state() -> Response:
-        try:
-            response = jsonify(state_json(hub.snapshot()))
-        except Exception as exc:  # noqa: BLE001 -- a state that cannot be written (logged) is said as such
-            log.error("phone view: the state could not be sent: %s", exc, exc_info=exc)
-            response, status = _error(500, unsent(exc))
-            response.status_code = status
-        response.headers["Cache-Control"] = "no-store"
-        return response
-
-    @app.get("/api/findings")
-    @limiter.limit(limits.read)
-    def api_findings() -> Response:
-        """Every finding of the game, newest first (the state pushes carry the newest few and their number), written
-        once per state and language (:func:`findings_text`)."""
-        try:
-            response = Response(findings_text(hub.snapshot()), mimetype="application/json")
-        except Exception as exc:  # noqa: BLE001 -- as /api/state
-            log.error("phone view: the findings could not be sent: %s", exc, exc_info=exc)
-            response, status = _error(500, unsent(exc))
-            response.status_code = status
-        response.headers["Cache-Control"] = "no-store"
-        return response
-
-    @app.get("/api/me")
-    @limiter.limit(limits.read)
-    def api_me() -> Response:
-        response = jsonify(i18n.localize(me_of(dict(session), hub.pairing())))
-        response.headers["Cache-Control"] = "no-store"
-        return response
-
-    @app.get("/api/events")
-    @limiter.limit(limits.events)
-    def api_events() -> Response | tuple[Response, int]:
-        cookie = dict(session)  # read now: the stream runs outside this request
-        slot = client_key()
-        full = streams.take(slot)
-        if full is not None:
-            response, status = _error(503, i18n.Text("{problem}: this page shows the state every few seconds instead; "
-                                                     "close other tabs of the box", problem=full))
-            response.headers["Retry-After"] = "10"
-            return response, status
-
-        lang = g.get("language")  # the stream is written after this request's context is gone
-
-        def events() -> Iterator[str]:
-            try:
-                yield from sse_stream(hub, heartbeat_s=heartbeat_s, stop=stop, me=lambda: me_of(cookie, hub.pairing()),
-                                      lang=lang)
-            finally:
-                streams.give_back(slot)
-
-        return Response(events(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-
-    @app.get("/frame.jpg")
-    @limiter.limit(limits.read)
-    def frame_jpg() -> Response | tuple[Response, int]:
-        refuse_unjoined()
-        snapshot = hub.snapshot()
-        if snapshot.jpeg is None:
-            response, status = _error(
-                404, i18n.Text("no frame yet: the camera has not delivered a picture since the box started")
-            )
-            response.headers["Cache-Control"] = "no-store"
-            return response, status
-        response = Response(snapshot.jpeg, mimetype="image/jpeg")
-        response.headers["Cache-Control"] = "no-store"
-        response.headers["X-Snapshot-Version"] = str(snapshot.version)
-        return response
-
-    # -- actions -----------------------------------------------------------------------------------
-    @app.post("/api/action")
-    @limiter.limit(limits.act)
-    def api_action() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"action": "next_phase", "label": "Settle", "version": 12, "key": "k1"}'
-        body = posted_json(example, ("action", "label", "confirm"), WITH_ACTION)
-        if "action" not in body:
-            raise BadInput(i18n.Text("the body must be {shape}, e.g. {example}", shape=WITH_ACTION, example=example),
-                           "action")
-        action = body["action"]
-        if not isinstance(action, str) or action not in PHONE_ACTIONS:
-            return _error(400, i18n.Text("unknown action {action}; a phone may post: {actions}", action=quoted(action),
-                                         actions=i18n.Listing([action_word(a) for a in PHONE_ACTIONS])),
-                          allowed=list(PHONE_ACTIONS), field="action")
-        game = hub.snapshot().view.get("game") or {}
-        in_flow = bool(game.get("flow"))
-        if action == Action.READ_NOW:  # asks for a read; the read itself is recorded by the loop
-            hub.post_action(Action.READ_NOW, origin="phone", client=who.client)
-            return jsonify({"accepted": action}), 202
-        if action == Action.UNDO:
-            if in_flow and (hub.snapshot().view.get("box") or {}).get("screen", True):  # --no-screen: the desk decides
-                return _error(403, i18n.Text("in a game a phone withdraws only its own report: pick your seat and tap "
-                                             "“{button}”; the Undo of the whole table is on the touchscreen",
-                                             button=action_word(Action.UNDO_REPORT)))
-            return ask(Action.UNDO, who, body, '{"action": "undo", "version": 12, "key": "k1"}')
-        if not in_flow:
-            from companion.flows import run_hint
-
-            command = (hub.snapshot().view.get("box") or {}).get("command", "run")  # demo: the demo's own command
-            return _error(400, i18n.Text("{action} needs a game flow ({hint})", action=action_word(Action.NEXT_PHASE),
-                                         hint=run_hint(command)), field="action")
-        label = text(body, "label", example, required=False, what=i18n.Text("the Next button's label"))
-        raw = (game.get("next") or {}).get("label") or ""
-        now = str(i18n.localize(raw))  # the label as this phone's page showed it (its language)
-        if label is not None and label != now and label != str(raw):
-            return answer({"recorded": [], "message": "", "status": 409, "version": None,
-                           "error": i18n.Text("Next now means {now!r}, not {label!r}: nothing moved; look at the table "
-                                              "and tap again", now=now or i18n.Text("nothing"), label=label[:40])})
-        confirm = body.get("confirm", False)
-        if not isinstance(confirm, bool):  # the page showed the question the last Next asked: true or false
-            raise BadInput(i18n.Text("{field} must be true or false, not {value}; e.g. {example}",
-                                     field=repr("confirm"), value=quoted(confirm),
-                                     example='{"action": "next_phase", "label": "End round", "confirm": true}'),
-                           "confirm")
-        return ask(Action.NEXT_PHASE, who, body, example, confirm=confirm)
-
-    def seat_route(action: Action) -> Callable[[], tuple[Response, int]]:
-        """A POST whose field is ``player`` (a seat): claiming it, withdrawing its newest report (or, with ``form``,
-        its entry on a form a player keeps one of), freeing it."""
-        def route() -> tuple[Response, int]:
-            who = refuse_unjoined()
-            example = '{"player": "Ann", "version": 12, "key": "k1"}'
-            withdraws = action is Action.UNDO_REPORT
-            body = posted_json(example, ("player", "form") if withdraws else ("player",))
-            form = ({"form": text(body, "form", '{"player": "Ann", "form": "secret", "version": 12, "key": "k1"}',
-                                  what=i18n.Text("a form's id"))} if withdraws and "form" in body else {})
-            return ask(action, who, body, example, player=text(body, "player", example, what=A_PLAYERS_NAME), **form)
-
-        route.__name__ = f"api_{action.value}"  # each its own rate-limit bucket and endpoint
-        return limiter.limit(limits.act)(route)
-
-    for seat_action in (Action.CLAIM_SEAT, Action.UNDO_REPORT, Action.RELEASE_SEAT):
-        app.add_url_rule(f"/api/{seat_action.phone}", view_func=seat_route(seat_action), methods=["POST"])
-
-    @app.post("/api/report")
-    @limiter.limit(limits.act)
-    def api_report() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"player": "Ann", "form": "vp", "values": {"vp": 2}, "version": 12, "key": "k1"}'
-        body = posted_json(example, ("player", "form", "values"))
-        player = text(body, "player", example, what=A_PLAYERS_NAME)
-        form = text(body, "form", example, what=i18n.Text("a form's id"))
-        forms = (hub.snapshot().view.get("game") or {}).get("forms") or ()  # as the phone was shown them
-        shown_form = next((one for one in forms if isinstance(one, dict) and one.get("id") == form), {})
-        fields = {f["name"]: (f.get("label"), f.get("kind", ""), f.get("min"), f.get("max"))
-                  for f in shown_form.get("fields", ())}
-        values = form_values(body, example, fields, shown_form.get("label"))
-        return ask(Action.REPORT, who, body, example, player=player, form=form, values=values)
-
-    @app.post("/api/setup")
-    @limiter.limit(limits.act)
-    def api_setup() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"action": "player", "name": "Ann", "colour": "red", "version": 0, "key": "k1"}'
-        body = posted_json(example, ("action", "name", "colour", "new_name", "option", "value"))
-        what = choice(body, "action", phone_names("setup"), example, _words_of("setup"), SETUP_BUTTONS)
-        if not (hub.snapshot().view.get("game") or {}).get("setup"):
-            return answer({"recorded": [], "message": "", "status": 409, "version": None,
-                           "error": i18n.Text("no game is being set up now (the game has started, or this box reads d6 "
-                                              "dice): players are set up before Start")})
-        for typed in (("name",) if what == "player" else ("new_name",) if what == "rename" else ()):
-            typed_text = body.get(typed)
-            # "Add" tapped before typing a name; a name holding a character no keyboard types (a NUL alone too) is
-            # refused below naming that character, as every other field's is
-            if isinstance(typed_text, str) and untypable(typed_text) is None and not has_visible(typed_text):
-                raise BadInput(i18n.Text("type the player's name first"), typed)
-        extra = {}
-        words = {"colour": i18n.Text("a colour"), "option": i18n.Text("an option's name"),
-                 "value": i18n.Text("one of the option's choices")}
-        for key, payload_key in (
-            ("name", "player"),
-            ("colour", "colour"),
-            ("new_name", "name"),
-            ("option", "option"),
-            ("value", "value"),
-        ):
-            value = text(
-                body,
-                key,
-                example,
-                required=(key == "name" and what in ("player", "remove", "rename", "choice"))
-                or (key == "new_name" and what == "rename")
-                or (key == "option" and what in ("choice", "option"))
-                or (key == "value" and what == "option"),
-                what=words.get(key, A_NAME),
-                label=i18n.Text("Name") if key in ("name", "new_name") else None,  # as the page's field says
-                max_len=MAX_NAME if key in ("name", "new_name")
-                else MAX_OPTION_NAMES if (key, what) == ("value", "option") else MAX_TEXT,  # as the page sends
-            )
-            if value is not None:
-                extra[payload_key] = value
-        return ask(Action.for_phone("setup", what), who, body, example, **extra)
-
-    @app.post("/api/box")
-    @limiter.limit(limits.act)
-    def api_box() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"action": "choose", "game": "roll", "version": 0, "key": "k1"}'
-        body = posted_json(example, ("action", *sorted({k for n in phone_names("box")
-                                                        for k in Action.for_phone("box", n).keys})))
-        what = choice(body, "action", phone_names("box"), example, _words_of("box"), BOX_BUTTONS)
-        action = Action.for_phone("box", what)
-        extra = {}
-        words = {"game": i18n.Text("a game's name"), "session": i18n.Text("a game's session id")}
-        if "session" in action.keys:  # resume, open, export: an example of this action, not of "choose"
-            example = json.dumps({"action": what, "session": "20261203-221149-c1a2b2", "version": 0, "key": "k1"})
-        for key in action.keys:  # "game" (choose), "session" (resume, open, export)
-            value = text(body, key, example, required=what in ("choose", "resume"), what=words.get(key, A_NAME))
-            if value is not None:
-                extra[key] = value
-        return ask(action, who, body, example, **extra)
-
-    @app.post("/api/owner/ask")
-    @limiter.limit(limits.act)
-    def api_owner_ask() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"version": 12, "key": "k1"}'
-        body = posted_json(example, ())
-        return ask(Action.OWNER_ASK, who, body, example)
-
-    @app.post("/api/owner/settings")
-    @limiter.limit(limits.act)
-    def api_owner_settings() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"setting": "box.language", "value": "el", "version": 12, "key": "k1"}'
-        body = posted_json(example, ("setting", "value"))
-        setting = text(body, "setting", example, what=i18n.Text("a setting's name"))
-        if "value" not in body:
-            raise BadInput(i18n.Text('the body needs "value", e.g. {example}', example=example), "value")
-        value = body["value"]
-        if not (value is None or isinstance(value, (bool, int, str))) or (isinstance(value, str) and len(value) > 60):
-            raise BadInput(i18n.Text("'value' must be a short text, a whole number or true/false"), "value")
-        return ask(Action.CHANGE_SETTING, who, body, example, setting=setting, value=value)
-
-    @app.post("/api/camera")
-    @limiter.limit(limits.act)
-    def api_camera() -> tuple[Response, int]:
-        who = refuse_unjoined()
-        example = '{"id": 3, "answer": "confirm", "version": 12, "key": "k1"}'
-        body = posted_json(example, ("id", "answer", "choice"))
-        qid = whole(body, "id", example, what=i18n.Text("the question's number"))
-        answer_action = Action.for_phone("camera", choice(body, "answer", phone_names("camera"), example,
-                                                          _words_of("camera"), CAMERA_ANSWERS))
-        picked = text(body, "choice", example, required=False, what=i18n.Text("one of the question's choices"))
-        extra = {"choice": picked} if answer_action is Action.CAMERA_CONFIRM and picked else {}
-        return ask(answer_action, who, body, example, id=qid, **extra)
-
+    register_reads(app, ctx)
+    register_taps(app, ctx)
     return app
 
-
-class _Refused(Exception):
-    """Carries a ready answer (a 403) out of a route's checks."""
-
-    def __init__(self, answer: tuple[Response, int]) -> None:
-        super().__init__("refused")
-        self.answer = answer

@@ -207,6 +207,12 @@
     more.hidden = older === 0;
     more.textContent = Box.drawn(everyNote !== null ? _("Show only the newest notes")
       : format(Box.ngettext("Show {n} older note", "Show {n} older notes", older), { n: older }));
+    // Folded, "Show N older notes" follows the newest, where the older would go; unfolded, "Show only the newest
+    // notes" heads the list and stays at the top of the screen while the player scrolls through it (flow.css).
+    const unfolded = everyNote !== null;
+    more.classList.toggle("unfolded", unfolded);
+    if (unfolded && more.nextElementSibling !== $("findings")) $("findings").before(more);
+    if (!unfolded && more.previousElementSibling !== $("findings")) $("findings").after(more);
   }
 
   function drawFindings(findings) {
@@ -546,6 +552,9 @@
       everyNote = everyNote === null ? -1 : null; // -1: no version asked yet
       if (everyNote === null) drawFindings((state && ((state.game || {}).findings || state.findings)) || []);
       if (state) renderFindings((state.game || {}).findings || state.findings || [], (state.game || {}).findings_total);
+      // folded from deep in a long list: the notes' top comes back into view, not what lay below the list
+      const section = $("findings-section");
+      if (everyNote === null && section.getBoundingClientRect().top < 0) section.scrollIntoView({ block: "start" });
     });
     $("undo-report").addEventListener("click", () => post("/api/report/undo", { player: seat() }, "report-result", $("undo-report")));
     $("table-undo").addEventListener("click", () => post("/api/action", { action: "undo" }, "next-result", $("table-undo")));

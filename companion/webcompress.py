@@ -1,0 +1,92 @@
+"""Compressed answers for phones that accept them: the phone view's JSON and pages through Flask-Compress.
+
+A game's whole list of notes (``GET /api/findings``) is about 2 MB of JSON at 3,000 notes; compressed it is a few
+percent of that, which a phone on a busy Wi-Fi gets in a fraction of the time. Each answer is compressed with what
+the phone's ``Accept-Encoding`` prefers among zstd, Brotli and gzip; a phone that accepts none gets it as before.
+
+Not compressed: the live view (``GET /api/events``, ``text/event-stream``): a compressor holds back bytes until it
+has enough, which would delay each state push; Flask-Compress is told not to touch any streamed answer
+(``COMPRESS_STREAMS``), and the stream's type is not among those compressed either. Nor the camera picture (JPEG is
+compressed already), the words script (gzipped once by :mod:`companion.web`), error answers (Flask-Compress leaves
+statuses outside 200-299 alone) or answers under :data:`MIN_BYTES`.
+
+The list of notes is written once per state and language (:func:`companion.webstream.findings_text`); its compressed
+form is kept the same way (:class:`KeptAnswers`, keyed by what a route puts in ``flask.g.compress_key``), so the
+phones of one language asking for one state cost one compression in each encoding.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from flask import Flask, Request, g
+from flask_compress import Compress
+
+__all__ = ["ALGORITHMS", "COMPRESSED_TYPES", "KeptAnswers", "MIN_BYTES", "compress_answers"]
+
+ALGORITHMS = ("zstd", "br", "gzip")
+"""The encodings offered, the box's preference first when a phone rates several alike: zstd and Brotli at their fast
+levels cost the Pi less CPU than gzip for a smaller answer; gzip for any older browser."""
+
+COMPRESSED_TYPES = ("application/json", "text/html", "text/css", "text/javascript", "application/javascript",
+                    "application/manifest+json")
+"""The answer types compressed (never ``text/event-stream`` nor ``image/jpeg``)."""
+
+MIN_BYTES = 1024
+"""Answers smaller than this (bytes) go as they are: a tap's answer or ``/api/me`` gains nothing."""
+
+KEPT = 12
+"""Compressed answers kept (:class:`KeptAnswers`): a few states, each in a few languages and encodings."""
+
+
+class KeptAnswers:
+    """The compressed answers of the newest keyed requests (Flask-Compress's cache backend: ``get``/``set`` of
+    ``"<encoding>;<key>"`` -> bytes). A request whose route set no key (``"<encoding>;"``) is neither looked up
+    nor kept. At most :data:`KEPT` are kept, the oldest dropped first; safe across the server's threads."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        if key.endswith(";"):
+            return None
+        with self._lock:
+            return self._kept.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        if key.endswith(";"):
+            return
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+
+
+def _key_of(_request: Request) -> str:
+    """The key a route gave its answer (``g.compress_key``: the same key, the same bytes), or "" (not kept)."""
+    return str(g.get("compress_key") or "")
+
+
+def compress_answers(app: Flask) -> Compress:
+    """Compress ``app``'s answers for phones that accept it (see the module's doc); call once, before the app's own
+    ``after_request`` hooks are registered (Flask runs them last registered first, so this one runs last and
+    compresses the answer as the other hooks left it).
+
+    Returns:
+        The ``flask_compress.Compress`` bound to ``app``.
+    """
+    app.config.update(
+        COMPRESS_ALGORITHM=list(ALGORITHMS),
+        COMPRESS_MIMETYPES=list(COMPRESSED_TYPES),
+        COMPRESS_MIN_SIZE=MIN_BYTES,
+        COMPRESS_STREAMS=False,  # the event stream goes out event by event, never held back by a compressor
+        COMPRESS_LEVEL=6,  # gzip
+        COMPRESS_BR_LEVEL=4,
+        COMPRESS_ZSTD_LEVEL=3,
+        COMPRESS_CACHE_KEY=_key_of,
+        COMPRESS_CACHE_BACKEND=KeptAnswers,
+    )
+    return Compress(app)

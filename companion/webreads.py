@@ -1,0 +1,146 @@
+"""The phone view's reads (:mod:`companion.web` lists every route): the state, the whole list of notes, this phone,
+the live view (Server-Sent Events), the camera picture, the owner's view and a finished game's downloads. Each is
+registered on the app by :func:`register_reads` with the routes' shared :class:`~companion.webcontext.PhoneContext`."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+
+from flask import Flask, Response, g, jsonify, session
+
+from companion import i18n
+from companion.webcontext import PhoneContext
+from companion.webcontext import error_answer as _error
+from companion.webstream import findings_text, json_text, sse_stream, state_json, unsent
+
+__all__ = ["EXPORT_NAME", "NOT_OVER", "register_reads"]
+
+log = logging.getLogger("companion.web")
+
+NOT_OVER = i18n.Text("this game is not over yet: a phone downloads its record once the game has ended, so that nobody "
+                     "reads a choice the table has not revealed")
+
+EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats)?\.json")
+"""A download's file name: ``<session>.json`` (the record) or ``<session>.bgstats.json`` (the BG Stats play); a
+session id is letters, digits, ``-`` and ``_`` (:func:`companion.session.new_id`)."""
+
+
+def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a flat list of small handlers
+    """Register ``GET /api/owner``, ``/export/<name>``, ``/api/state``, ``/api/findings``, ``/api/me``,
+    ``/api/events`` and ``/frame.jpg`` on ``app`` (their answers: :mod:`companion.web`'s doc)."""
+
+    @app.get("/api/owner")
+    @ctx.limiter.limit(ctx.limits.read)
+    def api_owner() -> tuple[Response, int] | Response:
+        who = ctx.refuse_unjoined()
+        pairing = ctx.hub.pairing()
+        if pairing is None or who.client not in pairing.owners:
+            return _error(403, i18n.Text("ask on the owner page first; the box's touchscreen then allows this "
+                                               "phone"))
+        response = jsonify(i18n.localize(ctx.hub.owner_view()))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/export/<name>")
+    @ctx.limiter.limit(ctx.limits.read)
+    def export_file(name: str) -> Response | tuple[Response, int]:
+        ctx.refuse_unjoined()
+        # "<session>.bgstats.json" is the play, "<session>.json" the record; a session id has no dot
+        # (companion.session.new_id), so ".bgstats.json" is no game's file, not a game named ".bgstats"
+        found = EXPORT_NAME.fullmatch(name)
+        if ctx.exports is None or found is None:
+            return _error(404, i18n.Text("no such export: /export/<session>.json or "
+                                               "/export/<session>.bgstats.json"))
+        session_id, kind = found.group("session"), "bgstats.json" if found.group("bgstats") else "json"
+        from companion.errors import BadEntry, SessionError
+
+        try:
+            game, play = ctx.exports(session_id)
+        except (BadEntry, SessionError) as exc:  # no such game, or one whose record no longer reads: said
+            return _error(404, i18n.message_of(exc))
+        if not game.get("finished"):  # its record holds what the table has not revealed (a card chosen face down)
+            return _error(403, NOT_OVER)
+        doc = game if kind == "json" else play
+        response = Response(json_text(doc, indent=2) + "\n", mimetype="application/json")
+        name = f"{session_id}.json" if kind == "json" else f"{session_id}.bgstats.json"
+        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/api/state")
+    @ctx.limiter.limit(ctx.limits.read)
+    def api_state() -> Response:
+        try:
+            response = jsonify(state_json(ctx.hub.snapshot()))
+        except Exception as exc:  # noqa: BLE001 -- a state that cannot be written (logged) is said as such
+            log.error("phone view: the state could not be sent: %s", exc, exc_info=exc)
+            response, status = _error(500, unsent(exc))
+            response.status_code = status
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/api/findings")
+    @ctx.limiter.limit(ctx.limits.read)
+    def api_findings() -> Response:
+        """Every finding of the game, newest first (the state pushes carry the newest few and their number), written
+        once per state and language (:func:`findings_text`), and compressed once per state, language and encoding
+        for the phones that accept it (:mod:`companion.webcompress`, keyed by ``g.compress_key``)."""
+        try:
+            snapshot = ctx.hub.snapshot()
+            response = Response(findings_text(snapshot), mimetype="application/json")
+            g.compress_key = f"findings:{snapshot.version}:{id(snapshot)}:{i18n.current_language()}"
+        except Exception as exc:  # noqa: BLE001 -- as /api/state
+            log.error("phone view: the findings could not be sent: %s", exc, exc_info=exc)
+            response, status = _error(500, unsent(exc))
+            response.status_code = status
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/api/me")
+    @ctx.limiter.limit(ctx.limits.read)
+    def api_me() -> Response:
+        response = jsonify(i18n.localize(ctx.me_of(dict(session), ctx.hub.pairing())))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/api/events")
+    @ctx.limiter.limit(ctx.limits.events)
+    def api_events() -> Response | tuple[Response, int]:
+        cookie = dict(session)  # read now: the stream runs outside this request
+        slot = ctx.client_key()
+        full = ctx.streams.take(slot)
+        if full is not None:
+            response, status = _error(503, i18n.Text("{problem}: this page shows the state every few seconds "
+                                                           "instead; close other tabs of the box", problem=full))
+            response.headers["Retry-After"] = "10"
+            return response, status
+
+        lang = g.get("language")  # the stream is written after this request's context is gone
+
+        def events() -> Iterator[str]:
+            try:
+                yield from sse_stream(ctx.hub, heartbeat_s=ctx.heartbeat_s, stop=ctx.stop,
+                                      me=lambda: ctx.me_of(cookie, ctx.hub.pairing()), lang=lang)
+            finally:
+                ctx.streams.give_back(slot)
+
+        return Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @app.get("/frame.jpg")
+    @ctx.limiter.limit(ctx.limits.read)
+    def frame_jpg() -> Response | tuple[Response, int]:
+        ctx.refuse_unjoined()
+        snapshot = ctx.hub.snapshot()
+        if snapshot.jpeg is None:
+            response, status = _error(
+                404, i18n.Text("no frame yet: the camera has not delivered a picture since the box started")
+            )
+            response.headers["Cache-Control"] = "no-store"
+            return response, status
+        response = Response(snapshot.jpeg, mimetype="image/jpeg")
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Snapshot-Version"] = str(snapshot.version)
+        return response

@@ -1,0 +1,121 @@
+"""Compressed answers (:mod:`companion.webcompress`): the whole list of notes, about 2 MB of JSON at 3,000 notes, goes
+compressed to a phone that accepts zstd, Brotli or gzip, compressed once per state, language and encoding; a phone
+that accepts none gets it as before; the live view's event stream is never compressed, so each state reaches the
+phone as soon as it is published."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import time
+
+import brotli
+import pytest
+from backports import zstd
+from flask_compress import flask_compress
+
+from companion.hub import StateHub
+from companion.i18n import Text
+from companion.web import create_app, serve
+
+#: Roll for the Galaxy p.1 Components: each tile exists once (hand-made notes; the wording is the engine's own).
+NOTE = "the tile {tile} is not in the bag (another player has it)"
+
+DECODE = {"gzip": gzip.decompress, "br": brotli.decompress, "zstd": zstd.decompress}
+
+
+def _publish(hub: StateHub, n: int) -> None:
+    notes = [{"what": Text(NOTE, tile=f"Gem World {k}"), "where": "Ann", "rule": "Roll for the Galaxy, p.1",
+              "severity": "error", "todo": ""} for k in range(n, 0, -1)]  # newest first
+    hub.publish({"mode": "play", "game": {"flow": "roll", "findings": notes[:6], "findings_total": n,
+                                          "all_findings": notes}})
+
+
+@pytest.fixture
+def phone():
+    hub = StateHub()
+    _publish(hub, 3000)
+    return hub, create_app(hub).test_client()
+
+
+@pytest.mark.parametrize("accepts, encoding", [
+    ("gzip, deflate, br, zstd", "zstd"),  # Chromium 123 and later
+    ("gzip, deflate, br", "br"),
+    ("gzip", "gzip"),
+    ("br;q=0.5, gzip;q=1.0", "gzip"),  # the phone's own preference first
+])
+def test_the_whole_list_goes_compressed_in_what_the_phone_accepts(phone, accepts, encoding):
+    hub, client = phone
+    plain = client.get("/api/findings", headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers
+    whole = plain.data
+    assert len(whole) > 300_000  # 3,000 notes
+    answer = client.get("/api/findings", headers={"Accept-Encoding": accepts})
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in answer.headers["Vary"] and answer.headers["Cache-Control"] == "no-store"
+    assert int(answer.headers["Content-Length"]) == len(answer.data) < len(whole) / 10
+    assert DECODE[encoding](answer.data) == whole
+    assert len(json.loads(whole)["findings"]) == 3000
+
+
+def test_one_state_is_compressed_once_per_language_and_encoding(phone, monkeypatch):
+    hub, client = phone
+    made: list[str] = []
+    compress = flask_compress._compress_data
+
+    def counted(app, data, algorithm):
+        made.append(algorithm)
+        return compress(app, data, algorithm)
+
+    monkeypatch.setattr(flask_compress, "_compress_data", counted)
+    gz = {"Accept-Encoding": "gzip", "Accept-Language": "pl"}
+    first = [client.get("/api/findings", headers=gz).data for _ in range(4)]
+    assert len(set(first)) == 1 and made == ["gzip"]
+    client.get("/api/findings", headers={**gz, "Accept-Encoding": "br"})
+    client.get("/api/findings", headers={**gz, "Accept-Language": "el"})
+    assert made == ["gzip", "br", "gzip"]
+    _publish(hub, 3001)  # a new note: the new state is compressed anew, and holds it
+    newer = client.get("/api/findings", headers=gz)
+    assert made[-1] == "gzip" and len(made) == 4
+    assert len(json.loads(gzip.decompress(newer.data))["findings"]) == 3001
+
+
+def test_small_answers_errors_and_the_picture_go_as_they_are(phone):
+    hub, client = phone
+    accepts = {"Accept-Encoding": "gzip, br, zstd"}
+    assert "Content-Encoding" not in client.get("/api/me", headers=accepts).headers  # a few bytes
+    assert "Content-Encoding" not in client.get("/nothing-here", headers=accepts).headers  # a 404
+    state = client.get("/api/state", headers=accepts)  # compressed or not by its size, read whole either way
+    coded = state.headers.get("Content-Encoding")
+    assert json.loads(DECODE[coded](state.data) if coded else state.data)["game"]["findings_total"] == 3000
+
+
+def test_the_event_stream_is_not_compressed_and_each_state_arrives_at_once():
+    """Through the box's own server (waitress), as a phone that accepts every encoding: the stream is plain
+    ``text/event-stream`` and a state published reaches the phone within a fraction of a second."""
+    hub = StateHub()
+    _publish(hub, 10)
+    server = serve(create_app(hub, heartbeat_s=30), host="127.0.0.1", port=0)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", "/api/events", headers={"Accept-Encoding": "gzip, deflate, br, zstd",
+                                                    "Host": f"127.0.0.1:{server.port}"})
+        response = conn.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+        assert response.getheader("Content-Encoding") is None
+
+        def until(text: str) -> float:
+            seen, start = b"", time.monotonic()
+            while text.encode() not in seen:
+                seen += response.fp.read1(65536)
+            return time.monotonic() - start
+
+        until('"findings_total":10')
+        start = time.monotonic()
+        _publish(hub, 11)
+        until('"findings_total":11')
+        assert time.monotonic() - start < 1.0  # not held back by a compressor waiting for more bytes
+        conn.close()
+    finally:
+        server.shutdown()
