@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.config_language import language_code, likely_language
 from companion.config_toml import CONFIG_AT_MOST, key_lines, parse_file
 from companion.config_values import (
     BCM_PINS,
@@ -137,6 +138,9 @@ class Setting:
         unset: the default file leaves it out (written as a comment): the default does something no value written
             does (``box.default_game``: the box comes back to the game it was on; ``"choose"`` written is the
             chooser at every start).
+        meaning: for a setting with choices, what a value written otherwise means without doubt (``"EL"``,
+            ``"hu_HU"``, ``"greek"`` -> ``"el"``), or None; and ``likely``: the choice a value that means none most
+            likely meant, for the "did you mean" of its refusal (else the closest choice by spelling).
     """
 
     key: str
@@ -147,6 +151,8 @@ class Setting:
     flag: str | None = None
     env: str | None = None
     unset: bool = False
+    meaning: Callable[[str], str | None] | None = None
+    likely: Callable[[str], str | None] | None = None
 
     @property
     def section(self) -> str:
@@ -172,8 +178,11 @@ class Setting:
                 raise ValueError(Text("{value} is not one of {allowed}", value=toml_value(raw),
                                       allowed=", ".join(allowed)))
             text = text_setting(raw)
+            if text not in allowed and self.meaning is not None and self.meaning(text) in allowed:
+                return self.parse(self.meaning(text))  # "EL", "hu_HU", "greek": one choice without doubt
             if text not in allowed:
-                close = difflib.get_close_matches(text, allowed, n=1)
+                close = [self.likely(text)] if self.likely is not None and self.likely(text) in allowed else []
+                close = close or difflib.get_close_matches(text, allowed, n=1)
                 if close:
                     raise ValueError(Text('{value} is not one of {allowed} (did you mean "{close}"?)',
                                           value=toml_value(text), allowed=", ".join(allowed), close=close[0]))
@@ -207,7 +216,8 @@ SETTINGS: tuple[Setting, ...] = (
             "(letters and digits, spaces as -) reaches it", parse=box_name_setting),
     Setting("box.language", "en", "language of the touchscreen, the phone page (until a phone picks its own) and the "
             "command line: en, el (Greek), pl (Polish), hu (Hungarian)",
-            choices=LANGUAGES, flag="--language", env="TABLETOP_LANGUAGE"),
+            choices=LANGUAGES, flag="--language", env="TABLETOP_LANGUAGE", meaning=language_code,
+            likely=likely_language),
     Setting("box.data_dir", "",
             "folder of the session database, profiles and calibration (\"\": the user's data directory; "
             "the service's is /var/lib/tabletop-companion)", parse=folder_setting, env="TABLETOP_DATA_DIR"),

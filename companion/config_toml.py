@@ -125,6 +125,11 @@ def parse_file(path: Path, problem: Callable[..., None], named_by: str | None = 
             return problem(None, Text("is larger than {most} KiB: not a configuration file", most=CONFIG_AT_MOST >> 10))
         raw = path.read_bytes()
     except FileNotFoundError:  # the command that writes one, as the owner types it (a path with a space quoted)
+        if path.is_symlink():  # a link to nothing: `config init` of the link refuses it (something is there)
+            target = Path(os.path.realpath(path))
+            return problem(None, Text("is a link to {target}, which is not there: write the default file there with "
+                                      "`companion config init {typed}`, or point the link at your configuration file",
+                                      target=target, typed=shlex.quote(str(target))))
         if not named_by:
             return problem(None, Text("no such file: write the default one with `companion config init {path}`",
                                       path=shlex.quote(str(path))))

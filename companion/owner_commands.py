@@ -409,14 +409,17 @@ def apply_box_config(args: argparse.Namespace) -> Config:
     then the environment, then the flags given on the command line (flags left unset are None).
 
     Fills every flag the configuration backs (``--source``, ``--host``, ``--port``, ``--game``,
-    ``--buzzer-pin``) from it, sets ``$TABLETOP_DATA_DIR`` from ``box.data_dir``, logs each problem of
-    the file (the box starts with the defaults of the bad settings), and returns the :class:`Config`.
+    ``--buzzer-pin``) from it, sets ``$TABLETOP_DATA_DIR`` from ``box.data_dir`` (for the demo, a temporary folder
+    when that one cannot be written: :func:`companion.demo_folder.demo_data_folder`), logs each problem of the file
+    (the box starts with the defaults of the bad settings), and returns the :class:`Config`.
 
     Raises:
         companion.commands.UsageError: ``--config FILE`` names a file that is no configuration at all (missing,
             unreadable, not UTF-8, not TOML): the command line asked for that file, so the box does not start
             on the defaults; the message names the file, the line and what is wrong.
     """
+    from companion.demo_folder import demo_data_folder
+
     named = vars(args).get("config")
     config = load(named)
     unread = _named_file_unread(named, config)
@@ -441,6 +444,10 @@ def apply_box_config(args: argparse.Namespace) -> Config:
             config.values[s.key] = type(config.values[s.key])(given, given, f"flag {s.flag}")
         setattr(args, dest, config[s.key])
     _use_data_dir(config)
+    try:  # the demo plays in a temporary folder when the data folder cannot be written; run refuses it later
+        demo_data_folder(getattr(args, "command", None))
+    except OSError as exc:  # not even a temporary folder: the demo refuses the data folder as run does
+        log.debug("no temporary folder for the demo: %s", exc)
     _with_box_settings(config, demo=getattr(args, "command", None) == "demo")
     return config
 

@@ -606,7 +606,10 @@ def test_a_data_folder_that_is_a_file_is_said_once_naming_it(tmp_path):
 
     notes = tmp_path / "notes.txt"
     notes.write_text("not a folder")
-    for argv in (["demo", "--once", "--fast", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"],
+    # (the demo plays on in a temporary folder instead: tests/test_config_language.py)
+    from companion.commands.box import demo_photos
+
+    for argv in (["run", "--source", str(demo_photos()), "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"],
                  ["sessions"]):
         result = run_cli(*argv, env_extra={"TABLETOP_DATA_DIR": str(notes)}, timeout=120)
         assert result.returncode == 3, result.stderr

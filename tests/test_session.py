@@ -683,9 +683,16 @@ def test_a_data_dir_that_cannot_be_made_is_named_with_the_setting_to_change(tmp_
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and said in err[0] and err[0].count(str(blocker)) == 1
     # the box the same: one line on stderr (no warning before it about the settings screen's choices), exit 3
-    assert main(["demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 3
+    from companion.commands.box import demo_photos
+
+    assert main(["run", "--source", str(demo_photos()), "--no-web", "--no-screen", "--no-gpio", "--max-frames",
+                 "1"]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and said in err[0], err
+    # the demo plays on in a temporary folder, saying so on one line (companion.demo_folder)
+    assert main(["demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 0
+    err = [line for line in capsys.readouterr().err.strip().splitlines() if "INFO" not in line]
+    assert len(err) == 1 and said in err[0] and "this demo keeps its games in" in err[0], err
     # a file on the way to the folder: the system's reason, and the folder named after it
     monkeypatch.setenv(DATA_DIR_ENV, str(blocker / "data"))
     assert main(["sessions"]) == 3

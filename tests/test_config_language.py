@@ -1,0 +1,104 @@
+"""The box's configuration as an owner writes it: a language written "EL", "Pl", "hu_HU" or "greek" is the box's
+language it means; one close to a language is refused saying which it likely meant; a configuration link to a file
+that is not there says what to do with the link, not to write over it; the demo plays in a temporary folder when the
+data folder cannot be written, while a real run refuses that folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion import i18n
+from companion.cli import main
+from companion.config import load, setting
+
+
+@pytest.mark.parametrize("written, code", [
+    ("EL", "el"), ("Pl", "pl"), ("HU", "hu"), ("hu_HU", "hu"), ("el-GR", "el"), ("pl_PL.UTF-8", "pl"),
+    ("greek", "el"), ("Hungarian", "hu"), ("Ελληνικά", "el"), ("magyar", "hu"), ("Polski", "pl"), ("en_GB", "en"),
+    ("węgierski", "hu"), ("ell", "el"),
+])
+def test_a_language_that_means_one_of_the_boxs_is_taken(tmp_path, written, code):
+    path = tmp_path / "config.toml"
+    path.write_text(f'version = 1\n\n[box]\nlanguage = "{written}"\n', encoding="utf-8")
+    config = load(path, env={})
+    assert config["box.language"] == code and not config.problems
+    assert config.values["box.language"].raw == written  # `config show` still shows what was written
+
+
+@pytest.mark.parametrize("written, likely", [("gr", "el"), ("GR", "el"), ("grek", "el"), ("hungarain", "hu"),
+                                             ("uk", "en"), ("polnisch", "pl")])
+def test_a_language_close_to_one_is_refused_with_the_code_it_likely_meant(written, likely):
+    with pytest.raises(ValueError) as refused:
+        setting("box.language").value_of(written)
+    assert f'(did you mean "{likely}"?)' in str(refused.value), refused.value
+
+
+def test_a_language_like_none_is_refused_listing_the_choices():
+    with pytest.raises(ValueError) as refused:
+        setting("box.language").value_of("klingon")
+    assert str(refused.value) == '"klingon" is not one of en, el, pl, hu'
+
+
+def test_the_language_variable_takes_it_too(tmp_path):
+    config = load(None, env={"TABLETOP_LANGUAGE": "PL", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
+    assert config["box.language"] == "pl"
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "is a link to {target}, which is not there: write the default file there with `companion config init "
+           "{target}`, or point the link at your configuration file"),
+    ("el", "είναι σύνδεσμος προς το {target}, που δεν υπάρχει"),
+    ("pl", "jest dowiązaniem do {target}, którego nie ma"),
+    ("hu", "hivatkozás erre: {target}, ami nem létezik"),
+])
+def test_a_link_to_nothing_says_where_it_points_not_to_write_over_it(tmp_path, capsys, lang, words):
+    """`config check LINK` of a link to a missing file said "no such file: write the default one with `companion
+    config init LINK`", which then refused ("already there"): the link is named with its target, and the command
+    that writes the target."""
+    target = tmp_path / "kept" / "config.toml"
+    link = tmp_path / "config.toml"
+    link.symlink_to(target)
+    assert main(["--language", lang, "config", "check", str(link)]) == 1
+    out = capsys.readouterr().out
+    assert words.format(target=target) in out, out
+    assert main(["config", "init", str(target)]) == 0  # the advice works: the link now reads the default file
+    capsys.readouterr()
+    assert main(["config", "check", str(link)]) == 0
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc, where nothing can be made")
+@pytest.mark.parametrize("lang, words", [("en", "this demo keeps its games in"), ("el", "αυτή η επίδειξη κρατά"),
+                                         ("pl", "ta demonstracja trzyma swoje gry w"),
+                                         ("hu", "ez a bemutató a játékait helyette itt tartja")])
+def test_the_demo_plays_in_a_temporary_folder_when_the_data_folder_cannot_be_written(tmp_path, capsys, monkeypatch,
+                                                                                   lang, words):
+    """`box.data_dir` on a folder nothing can be made in stopped the demo (exit 3); a player trying the demo expects
+    it to play. It says on one line why and where its games go, and the folder goes when it stops; `companion run`
+    still refuses the folder (a table's games would be lost)."""
+    from companion.commands.box import demo_photos
+
+    config = tmp_path / "config.toml"
+    config.write_text('version = 1\n\n[box]\ndata_dir = "/proc/nope/box"\n', encoding="utf-8")
+    monkeypatch.setenv("TABLETOP_CONFIG", str(config))
+    monkeypatch.delenv("TABLETOP_DATA_DIR", raising=False)
+    assert main(["--language", lang, "demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "companion demo:" in line]
+    assert len(err) == 1 and words in err[0] and "/proc/nope/box" in err[0], err
+    spare = Path(_folder_named(err[0]))
+    assert spare.is_dir() and spare.name.startswith("companion-demo-")  # removed when the process ends (atexit)
+    assert os.environ.get("TABLETOP_DATA_DIR") in (None, "")  # the command's own, not left to the next
+    i18n.set_box_language("en")
+    assert main(["run", "--source", str(demo_photos()), "--no-web", "--no-screen", "--no-gpio",
+                 "--max-frames", "1"]) == 3
+    assert "/proc/nope/box" in capsys.readouterr().err and not Path("/proc/nope").exists()
+
+
+def _folder_named(line: str) -> str:
+    """The temporary folder a demo's line names (the word starting with the system's temporary folder)."""
+    import tempfile
+
+    start = tempfile.gettempdir() + "/companion"
+    return next(word for word in line.replace(",", " ").split() if word.startswith(start))
