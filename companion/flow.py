@@ -290,10 +290,15 @@ class GameFlow:
         whole station on every camera read) is listed once, at its newest; the same rule broken again by
         another card or cell (a second and a third build in one round) is listed each time. A finding whose place is
         a player its sentence already names has an empty ``where`` (the name is said once). Once the game is over,
-        the note that this round is the last (:data:`rules.LAST_ROUND`) is not listed: the result says it ended."""
+        the note that this round is the last (:data:`rules.LAST_ROUND`) is not listed: the result says it ended. A
+        note asking the table for something it has given since (the game's ``settled(state, finding)``, where it has
+        one: Roll's "say which (Die removed)" once the die is said) is not listed either."""
         replayed = self.session.replay()
         found: Sequence[Finding] = replayed.findings
         over = self.session.game.progress(replayed.state).over
+        settled = getattr(self.session.game, "settled", None)
+        if settled is not None:
+            found = [f for f in found if not settled(replayed.state, f)]
         out: list[dict[str, Any]] = []
         seen: set[tuple[Any, ...]] = set()
         for f in list(found)[::-1]:  # each finding once: every camera read of a station re-checks it

@@ -106,3 +106,19 @@ def test_the_refusal_is_said_in_each_language(store, lang, said):
     with pytest.raises(BadEntry) as refused:
         roll.report("Ann", "remove", {"source": "Conscription", "colour": "purple", "from": "cup"})
     assert i18n.localize(refused.value.args[0], lang).startswith(said)
+
+
+def test_the_say_which_note_goes_once_the_die_is_said_and_comes_back_with_undo(store):
+    """The note "Conscription: Ann removes one of their dice; say which (Die removed)" asks the table for something;
+    once Die removed says the die, nothing is asked any more (p.11 FAQ: the tile removes one die, once), so the note
+    leaves the notes; Undo of that report owes the die again and the note comes back."""
+    roll = roll_at_develop(store)
+    asks = "Conscription: Ann removes one of their dice; say which (Die removed)"
+    roll.report("Ann", "tile", {"tile": "Conscription"})
+    assert asks in [f["what"] for f in roll.findings(limit=None)]
+    assert asks in [f["what"] for f in roll.view()["findings"]]
+    roll.report("Ann", "remove", {"source": "Conscription", "colour": "white", "from": "citizenry"})
+    assert asks not in [f["what"] for f in roll.findings(limit=None)]
+    assert asks not in [f["what"] for f in roll.view()["findings"]]
+    roll.undo_report("Ann")
+    assert asks in [f["what"] for f in roll.findings(limit=None)]

@@ -49,12 +49,16 @@ def test_ann_says_which_die_conscription_removes(browser, hub, tmp_path, output_
             with joined_page(browser, server, hub, locale="hu-HU", **PHONE_360) as (page, errors):
                 _seat(page, "Ann")
                 page.locator("#form-pick").select_option("remove")
-                page.locator('#fields select[data-field="source"]').select_option("Conscription")
+                # the one tile owing a die is chosen already (a form with one choice); the note asks which die
+                expect(page.locator('#fields select[data-field="source"]')).to_have_value("Conscription")
+                asks = page.locator("#findings li", has_text="mondd meg, melyiket (Kocka eltávolítva)")
+                expect(asks).to_have_count(1)
                 page.locator('#fields select[data-field="colour"]').select_option("white")
                 page.locator('#fields select[data-field="from"]').select_option("citizenry")
                 page.locator("#send").click()
                 expect(page.locator("#report-result")).to_have_class("action-result ok")
                 expect(page.locator("#form-pick option[value=remove]")).to_have_count(0)  # the die is said
+                expect(asks).to_have_count(0)  # and the note asking for it has gone
                 assert errors == []
     finally:
         server.shutdown()

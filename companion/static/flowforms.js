@@ -31,6 +31,9 @@ window.FlowForms = function (page) {
       };
       if (order) input.append(...grouped(f, order, option));
       else f.choices.forEach((c, k) => input.append(option(k)));
+      // a field the player must fill with one choice left (Die removed's tile owing the die): chosen already; an
+      // optional one stays on "–", which sends nothing
+      if (!f.optional && f.choices.length === 1) input.value = f.choices[0];
     } else if (f.kind === "cell") {
       // the place on the player's own station (their grid board): tap it on the picture; the numbers stay
       // below for a place the picture does not offer

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import GameInfo, Option, Progress, Rename, ScoreBreakdown
+from rules.core import Finding, GameInfo, Option, Progress, Rename, ScoreBreakdown
 from rules.engine import EventContext, GameBase
 from rules.roll import assign, build, explore, goods, manage, moves, phases, setup
 from rules.roll.data import PHASES, Catalogue, catalogue
@@ -153,6 +153,16 @@ class RollGame(GameBase):
     def final_scores(self, data: Any) -> list[ScoreBreakdown]:
         """Score an end-of-game input (``companion score roll FILE``); see :func:`rules.roll.endgame.final_scores`."""
         return final_scores(data, self.cat)
+
+    def settled(self, state: RollState, finding: Finding) -> bool:
+        """Whether ``finding`` asked the table for something it has given since, in ``state``: the note "say which
+        (Die removed)" once the tile's removed die is said (Roll for the Galaxy, p.11 FAQ, Immediate effects: the
+        tile removes one die, once). Undo of that Die removed makes the note hold again. Every other finding: False.
+        """
+        if finding.rule_kind != moves.REMOVAL_OWED:
+            return False
+        owner = next((p for p in state.players if p.name == finding.player), None)
+        return owner is not None and finding.card not in owner.removals_owed
 
     def reminders(self, state: RollState, phase: str | None = None) -> list[Reminder]:
         """Reminders of the powers the engine does not apply, for ``phase`` (all phases if None)."""

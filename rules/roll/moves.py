@@ -173,6 +173,11 @@ def gain_dice(p: PlayerState, world: World) -> PlayerState:
     return p
 
 
+REMOVAL_OWED = "removal_owed"
+"""The ``rule_kind`` of the note asking which die a tile built removes ("say which (Die removed)"): it holds while the
+tile's removal is owed, and :meth:`rules.roll.game.RollGame.settled` says when it no longer is."""
+
+
 def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
     """'Remove a die': any one of the player's dice, from anywhere, back to the supply (Roll for the Galaxy, p.11
     FAQ)."""
@@ -184,6 +189,9 @@ def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
             p.name,
             Severity.INFO,
             N_("p.11 FAQ Immediate effects"),
+            player=p.name,
+            card=source,
+            rule_kind=REMOVAL_OWED,
         )
         return replace(p, removals_owed=p.removals_owed + (source,))
     colour = read_colour(ctx, spec.get("colour"))
