@@ -48,6 +48,7 @@ from companion import i18n
 from companion.cli_types import corners_arg, frames_arg, hold_arg, host_arg, port_arg, session_id_arg
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
 from companion.commands.files import given_path
+from companion.config_language import language_code
 from companion.i18n import LANGUAGES, _, pgettext, say
 from companion.threads import set_threads
 
@@ -524,7 +525,8 @@ def _speak_language(argv: list[str]) -> list[str]:
 def command_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
     """The language a command line asks for with ``--language LANG`` (or ``--language=LANG``, anywhere on the line),
     and the line with that option first, where the parser takes it: ``(None, argv)`` when it asks for none (or for
-    an unknown one, which the parser then refuses, naming the languages)."""
+    an unknown one, which the parser then refuses, naming the languages). A language written as ``box.language``
+    takes it (``"EL"``, ``"hu_HU"``, ``"greek"``: :func:`companion.config_language.language_code`) is its code."""
     rest: list[str] = []
     asked: str | None = None
     given: list[str] = []
@@ -542,7 +544,9 @@ def command_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
         k += 1
     if given:
         value = given[-1].partition("=")[2] if len(given) == 1 else given[1]
-        asked = value if value in LANGUAGES else None
+        asked = value if value in LANGUAGES else language_code(value)  # "EL", "hu_HU", "greek": the language meant
+        if asked is not None:
+            given = ["--language", asked]
     return asked, given + rest
 
 

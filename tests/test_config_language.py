@@ -102,3 +102,9 @@ def _folder_named(line: str) -> str:
 
     start = tempfile.gettempdir() + "/companion"
     return next(word for word in line.replace(",", " ").split() if word.startswith(start))
+
+
+@pytest.mark.parametrize("written", [["--language", "EL"], ["--language=el_GR"], ["--language", "greek"]])
+def test_the_language_flag_takes_it_too(capsys, written):
+    assert main([*written, "config", "show"]) == 0
+    assert "προεπιλογή" in capsys.readouterr().out  # "default", said in Greek
