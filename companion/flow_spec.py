@@ -121,6 +121,8 @@ class Board:
         kind: one of :data:`BOARD_KINDS`.
         cells: what lies where, in the game's order.
         owner: the player whose own board it is, or None for the shared one.
+        places: the free places a phone offers to tap on a grid, as the players name them (``{"i,j": words}``,
+            Among the Stars: "1 right of the Main Reactor"), read aloud by a screen reader; {}: said as numbers.
     """
 
     id: str
@@ -128,15 +130,19 @@ class Board:
     kind: str
     cells: tuple[Cell, ...] = ()
     owner: str | None = None
+    places: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.kind not in BOARD_KINDS:
             raise ValueError(f"board {self.id!r}: kind must be one of {', '.join(BOARD_KINDS)}, got {self.kind!r}")
 
     def to_json(self) -> dict[str, Any]:
-        """``{"id", "label", "kind", "owner", "cells": [Cell.to_json()]}``."""
-        return {"id": self.id, "label": self.label, "kind": self.kind, "owner": self.owner,
-                "cells": [c.to_json() for c in self.cells]}
+        """``{"id", "label", "kind", "owner", "cells": [Cell.to_json()]}``, and ``"places"`` when there are any."""
+        out = {"id": self.id, "label": self.label, "kind": self.kind, "owner": self.owner,
+               "cells": [c.to_json() for c in self.cells]}
+        if self.places:
+            out["places"] = dict(self.places)
+        return out
 
 
 @dataclass(frozen=True)

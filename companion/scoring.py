@@ -43,6 +43,7 @@ from companion.commands.files import given_path
 from companion.errors import BadEntry
 from companion.i18n import N_, Text, _, asked_language, kept_as_written, localize, message_of, os_reason, say
 from companion.player_names import check_player_name
+from rules.among_the_stars.station import station_place
 from rules.core import CheckingGame, Finding, RulesError, ScoreBreakdown, Severity
 from rules.games import GAMES
 from rules.scoring import ScoreInputError, field_path, has_visible, json_documents, score_lines, scores_json
@@ -377,23 +378,48 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None, err: TextIO |
         _emit(out, json.dumps(printed, ensure_ascii=False), printed)
         for f in rest:
             _emit(err, _("companion check: {severity}: {finding}").format(severity=_(LABELS[f.severity]),
-                                                                         finding=_describe(f)))
+                                                                         finding=_describe(f, args.game)))
         return EXIT_OK
     for f in sorted(findings, key=lambda f: f.severity is not Severity.ERROR):
-        _emit(out, _("{severity}: {finding}").format(severity=_(LABELS[f.severity]), finding=_describe(f)))
+        _emit(out, _("{severity}: {finding}").format(severity=_(LABELS[f.severity]), finding=_describe(f, args.game)))
     if not any(f.severity in (Severity.ERROR, Severity.WARNING) for f in findings):
         _emit(out, _("every position is legal"))
     return EXIT_OK
 
 
-def _describe(f: Finding) -> str:
-    """``"Ann: Crew Quarters at (3, 3): <what> (adjacency) [<rulebook citation>]"``; parts a finding lacks are left
-    out."""
-    card = _("{card} at {cell}").format(card=f.card or "", cell=tuple(f.cell)).strip() if f.cell is not None else f.card
+PLACE_WORDS: dict[str, Callable[[Any], Any]] = {"among": station_place}
+"""How a game names a finding's cell for the players, by game name (Among the Stars: a station place from the Main
+Reactor, rulebook 5.1 'Grid and adjacency'); a game not listed says it as numbers, "at (q, r)"."""
+
+
+def _place(cell: Any, words: Callable[[Any], Any] | None) -> str | None:
+    """``cell`` in ``words`` as said in the command's language, or None (no words or no cell, or not a place)."""
+    if cell is None or words is None:
+        return None
+    try:
+        return say(words(cell))
+    except ValueError:
+        return None
+
+
+def _describe(f: Finding, game: str = "") -> str:
+    """``"Ann: Crew Quarters (3 below and 3 right of the Main Reactor): <what> (adjacency) [<rulebook citation>]"``
+    (``game``'s :data:`PLACE_WORDS`, the card and place left out when ``<what>`` names that place already; else
+    ``"Crew Quarters at (3, 3)"``); parts a finding lacks are left out."""
+    place = _place(f.cell, PLACE_WORDS.get(game))
+    what = say(f.what)
+    if place is not None and place in what:
+        card = None   # the finding names the card at its place already
+    elif place is not None:
+        card = _("{card} ({place})").format(card=f.card or "", place=place).strip()
+    elif f.cell is not None:
+        card = _("{card} at {cell}").format(card=f.card or "", cell=tuple(f.cell)).strip()
+    else:
+        card = f.card
     head = ": ".join(part for part in (f.player, card) if part)
     kind = f" ({f.rule_kind})" if f.rule_kind else ""
     source = f" [{say(f.rule)}]" if f.rule else ""
-    return f"{head + ': ' if head else ''}{say(f.what)}{kind}{source}"
+    return f"{head + ': ' if head else ''}{what}{kind}{source}"
 
 
 def said_json(data: Any) -> Any:

@@ -115,16 +115,17 @@ def test_a_station_across_the_even_split_is_read_whole_as_its_players(store):
 
 
 def test_stations_the_box_cannot_tell_apart_are_not_guessed_and_the_table_is_told_how_to_set_the_seats(store):
-    """Two stations, nothing built and no seats: no question names a player or a place; the table is told once,
-    naming the Players step, and nothing is recorded as gone from anyone's station."""
+    """Two stations, nothing built and no seats: no question names a builder or a place; the table is asked whose
+    each station is (below), told once, and nothing is recorded as gone from anyone's station."""
     table = [("main_reactor", 300, 450, False), ("customs", 360, 450, False), ("main_reactor", 700, 450, False)]
     flow = among(store)
     cam = CameraFlow(flow, deck=SimpleNamespace(art=None), read_cards=reader(table))
     assert read(cam) == []
     view = cam.view()
-    assert view["questions"] == [] and view["misplays"] == [] and view["notes"] == {}
+    assert all(q["choose_player"] and q["player"] == "" for q in view["questions"]) and len(view["questions"]) == 2
+    assert view["misplays"] == [] and view["notes"] == {}
     assert len(view["reader_notes"]) == 1
-    assert "Ann, Bob" in view["reader_notes"][0] and "Players step" in view["reader_notes"][0]
+    assert "Ann, Bob" in view["reader_notes"][0] and "whose station is this?" in view["reader_notes"][0]
     for lang in ("el", "pl", "hu"):
         said = localize(view["reader_notes"][0], lang)
         assert "Ann, Bob" in said and said != view["reader_notes"][0]
@@ -220,4 +221,5 @@ def test_damaged_seats_in_a_stored_game_tell_nothing_and_stop_nothing(store, poi
     read(cam)
     view = cam.view()
     assert view["message"] == "camera read 1: cards 4"
-    assert view["questions"] == [] and len(view["reader_notes"]) == 1
+    assert len(view["reader_notes"]) == 1
+    assert [q["choices"] for q in view["questions"]] == [["Ann", "Bob"], ["Ann", "Bob"]]   # whose is each station?

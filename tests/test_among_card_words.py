@@ -113,9 +113,10 @@ def test_greek_reactor_lists_and_distances_read_as_sentences():
     nominative after "από") read stiffly: the reactor is the subject of "είναι", and the list of reactors that can
     pay is the subject of "μπορούν να την πληρώσουν"."""
     said = dict(pairs("el"))
-    far = said["{card} ({cell}): the {reactor} ({other}) is {far}, and energy comes from within distance {rng}; "
+    far = said["{card} ({cell}): the {reactor} is {far}, and energy comes from within distance {rng}; "
                "it can come from: {reactors}"]
-    assert "ο {reactor} ({other}) είναι {far}" in far and far.endswith("μπορούν να την πληρώσουν: {reactors}")
+    assert "ο {reactor} είναι {far}" in far and far.endswith("μπορούν να την πληρώσουν: {reactors}")
     none = said["{card}: no reactor {cell} pays its energy; it can come from: {reactors}"]
     assert none.endswith("μπορούν να την πληρώσουν: {reactors}") and "από: {reactors}" not in none
-    assert said["the {reactor} ({cell})"] == "ο {reactor} ({cell})"  # each item of {reactors}, a subject
+    assert said["the {reactor}"] == "ο {reactor}"  # each item of {reactors}, a subject (with its place, if not the
+    assert said["{reactor} ({place})"] == "{reactor} ({place})"  # Main Reactor, which every place is counted from)

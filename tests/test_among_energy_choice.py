@@ -59,7 +59,7 @@ def test_the_phone_offers_each_reactor_in_reach_nearest_first_where_more_than_on
     assert offered["energy_2"]["chosen"]["2,0"] == "1,0"
     assert [i18n.say(first["places"][at], "en") for at in first["by"]["2,0"]] == [
         "Power Reactor (1 below the Main Reactor): 2 energy cubes",
-        "Main Reactor (on the Main Reactor): 2 energy cubes"]
+        "Main Reactor: 2 energy cubes"]   # every place is counted from it: named alone
     # at [-1, 0] the Main Reactor is 1 step away and the Power Reactor 2: the Main Reactor first
     assert first["chosen"]["-1,0"] == "0,0"
     assert "3,0" not in offered["energy_1"]["by"]  # not next to the station: no place to build
@@ -129,7 +129,7 @@ def test_a_turret_takes_its_cube_from_the_main_reactor_chosen_two_steps_away_and
     ann = next(p for p in flow.view()["players"] if p["name"] == "Ann")
     assert (ann["credits"], ann["vp"]) == (8, 2)  # 9 - 1 credits, 2 printed VP
     said = [i18n.say(f["what"], "en") for f in flow.findings()]
-    assert "Turret: energy paid: 1 cube from the Main Reactor (on the Main Reactor), 1 left" in said, said
+    assert "Turret: energy paid: 1 cube from the Main Reactor, 1 left" in said, said
     flow.session.undo()
     assert _cubes(flow) == {(0, 0): "2 energy cubes", (1, 0): "2 energy cubes"}
     ann = next(p for p in flow.view()["players"] if p["name"] == "Ann")
@@ -161,7 +161,7 @@ def test_a_vak_players_own_main_reactor_is_offered_and_pays_as_a_main_reactor(st
     first = flow.view()["cell_choices"]["Ann"]["location"]["energy_1"]  # [1, 1]: 1 step from [0, 1], 2 from [0, 0]
     assert [i18n.say(first["places"][at], "en") for at in first["by"]["1,1"]] == [
         "Power Reactor (1 right of the Main Reactor): 2 energy cubes",
-        "Vak Main Reactor (on the Main Reactor): 2 energy cubes"]
+        "Vak Main Reactor: 2 energy cubes"]
     flow.report("Ann", "location", {"card": "Turret", "cell": [1, 1], "energy_1": [0, 0]})
     assert _cubes(flow) == {(0, 0): "1 energy cube", (0, 1): "2 energy cubes"}
 
@@ -173,7 +173,7 @@ def test_a_reactor_out_of_reach_not_a_reactor_or_short_of_cubes_is_refused_namin
     assert _cubes(flow) == {(0, 0): "2 energy cubes", (1, 0): "1 energy cube"}
     # [3, 0] is 3 steps from the Main Reactor ([2, 0], [1, 0], [0, 0]): out of reach
     said = _refused(flow, {"card": "Turret", "cell": [3, 0], "energy_1": [0, 0]})
-    assert ("Turret (3 below the Main Reactor): the Main Reactor (on the Main Reactor) is at distance 3, and energy "
+    assert ("Turret (3 below the Main Reactor): the Main Reactor is at distance 3, and energy "
             "comes from within distance 2; it can come from: the Power Reactor (1 below the Main Reactor)"
             ) in said, said
     said = _refused(flow, {"card": "Turret", "cell": [3, 0], "energy_1": [2, 0]})
@@ -187,11 +187,11 @@ def test_a_reactor_out_of_reach_not_a_reactor_or_short_of_cubes_is_refused_namin
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("el", ("Turret (3 κάτω από τον Main Reactor):", "ο Main Reactor (στη θέση του Main Reactor)",
+    ("el", ("Turret (3 κάτω από τον Main Reactor):", "ο Main Reactor είναι",
             "ο Power Reactor (1 κάτω από τον Main Reactor)")),
-    ("pl", ("Turret (3 w dół od karty Main Reactor):", "Main Reactor (na karcie Main Reactor)",
+    ("pl", ("Turret (3 w dół od karty Main Reactor):", ": Main Reactor jest",
             "Power Reactor (1 w dół od karty Main Reactor)")),
-    ("hu", ("Turret (a Főreaktor kártyától 3 hellyel lejjebb):", "a Főreaktor (a Főreaktor kártyán)",
+    ("hu", ("Turret (a Főreaktor kártyától 3 hellyel lejjebb):", ": a Főreaktor ",
             "Erőmű (a Főreaktor kártyától 1 hellyel lejjebb)"))])
 def test_a_refused_reactor_is_said_in_the_phones_language(store, lang, words):
     flow = _with_reactor(store)
@@ -199,6 +199,8 @@ def test_a_refused_reactor_is_said_in_the_phones_language(store, lang, words):
     _others_discard(flow)
     said = _refused(flow, {"card": "Turret", "cell": [3, 0], "energy_1": [0, 0]}, lang)
     assert all(w in said for w in words) and "[" not in said and "energy comes from" not in said, said
+    # the Main Reactor is never named from itself ("on the Main Reactor")
+    assert not any(w in said for w in ("στη θέση του", "na karcie", "kártyán")), said
 
 
 def test_the_touchscreen_shows_where_the_cubes_came_from(store, sized, output_dir):  # noqa: F811
@@ -206,7 +208,7 @@ def test_the_touchscreen_shows_where_the_cubes_came_from(store, sized, output_di
     flow.report("Ann", "location", {"card": "Turret", "cell": [2, 0], "energy_1": [0, 0]})
     _shoot(flow, output_dir / "screen_among_energy_chosen.png")
     drawn = " ".join(said for said, *_ in sized)
-    assert "energy paid: 1 cube from the Main Reactor (on the Main Reactor), 1 left" in drawn, drawn
+    assert "energy paid: 1 cube from the Main Reactor, 1 left" in drawn, drawn
 
 
 @pytest.mark.browser
@@ -329,9 +331,9 @@ def test_a_reactor_named_for_an_extra_cube_not_spent_is_refused(store):
     assert "Shield Generator: extra energy cubes given a reactor: 1, but spent beyond its cost: 0" in said, said
 
 
-@pytest.mark.parametrize("lang, place", [("el", "από τον Main Reactor (στη θέση του Main Reactor), απομένουν: 1"),
-                                         ("pl", "z karty Main Reactor (na karcie Main Reactor), zostało 1"),
-                                         ("hu", "innen: Főreaktor (a Főreaktor kártyán), 1 maradt")])
+@pytest.mark.parametrize("lang, place", [("el", "από τον Main Reactor, απομένουν: 1"),
+                                         ("pl", "z karty Main Reactor, zostało 1"),
+                                         ("hu", "innen: Főreaktor, 1 maradt")])
 def test_a_touchscreen_line_names_the_reactor_as_the_player_finds_it(lang, place):
     """The touchscreen's note of who paid a Turret's cube names the reactor's place from the player's Main Reactor,
     as the camera's questions do (no "[0, 0]"), wrapped at every width from 120 to 760 px with no word lost."""

@@ -115,18 +115,21 @@ def _question() -> Proposal:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang, locale, main, power", [
-    ("el", "el-GR", "Main Reactor (στη θέση του Main Reactor): 2 κύβοι ενέργειας",
-     "Power Reactor (1 κάτω από τον Main Reactor): 2 κύβοι ενέργειας"),
-    ("pl", "pl-PL", "Main Reactor (na karcie Main Reactor): 2 kostki energii",
-     "Power Reactor (1 w dół od karty Main Reactor): 2 kostki energii"),
-    ("hu", "hu-HU", "Főreaktor (a Főreaktor kártyán): 2 energiakocka",
-     "Erőmű (a Főreaktor kártyától 1 hellyel lejjebb): 2 energiakocka"),
+@pytest.mark.parametrize("lang, locale, main, power, free", [
+    ("el", "el-GR", "Main Reactor: 2 κύβοι ενέργειας",
+     "Power Reactor (1 κάτω από τον Main Reactor): 2 κύβοι ενέργειας", "ελεύθερη θέση: 2 κάτω από τον Main Reactor"),
+    ("pl", "pl-PL", "Main Reactor: 2 kostki energii",
+     "Power Reactor (1 w dół od karty Main Reactor): 2 kostki energii", "wolne miejsce: 2 w dół od karty Main Reactor"),
+    ("hu", "hu-HU", "Főreaktor: 2 energiakocka",
+     "Erőmű (a Főreaktor kártyától 1 hellyel lejjebb): 2 energiakocka",
+     "szabad hely: a Főreaktor kártyától 2 hellyel lejjebb"),
 ])
 def test_the_phone_offers_each_reactor_by_its_place_at_360_px(browser, hub, tmp_path, output_dir,  # noqa: F811
-                                                                lang, locale, main, power):
+                                                                lang, locale, main, power, free):
     """Chromium, a 360 px phone: Ann's Power Reactor built 1 below her Main Reactor; a Turret tapped 2 below offers
-    both reactors, each named by its place from the Main Reactor, in the phone's language, within the screen."""
+    both reactors, each named by its place from the Main Reactor (the Main Reactor by its name alone), in the phone's
+    language, within the screen; the place chosen shows whole on the closed dropdown (it was cut at "(1 κάτω από τον
+    M…"); a screen reader hears each free place by its words, not as "2, 0"."""
     from playwright.sync_api import expect
 
     from companion.web import create_app, serve
@@ -146,11 +149,23 @@ def test_the_phone_offers_each_reactor_by_its_place_at_360_px(browser, hub, tmp_
                 expect(page.locator("#me")).to_have_text("Ann")
                 page.locator("#form-pick").select_option("location")
                 page.locator('#fields [data-field="card"]').select_option("Turret")
-                page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]').click()
+                place = page.locator('#fields [data-field="cell"] .cell-picker button[data-at="2,0"]')
+                assert place.get_attribute("aria-label") == free
+                place.click()
                 energy = page.locator('#fields [data-field="energy_1"]')
-                expect(energy).to_be_visible()
+                expect(energy).to_be_attached()
                 options = [t.strip() for t in energy.locator("option").all_inner_texts()]
                 assert options == [power, main], options
+                face = page.locator('#fields .place-pick:not([hidden]) .form-name').first
+                expect(face).to_be_visible()
+                expect(face).to_have_text(power)
+                box = face.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+                assert face.evaluate("n => n.scrollWidth <= n.clientWidth"), "the place is cut on the dropdown's face"
+                page.locator('#fields .place-pick:not([hidden])').first.screenshot(
+                    path=str(output_dir / f"phone_among_place_face_{lang}.png"))
+                energy.select_option("0,0")
+                expect(face).to_have_text(main)
                 page.screenshot(path=str(output_dir / f"phone_among_places_{lang}.png"), full_page=True)
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= 360, width

@@ -35,7 +35,10 @@ def test_a_location_not_touching_the_station_is_a_finding_with_the_exact_shape(t
     lone = [f for f in findings if f["cell"] == [3, 3]]
     assert lone and lone[0]["player"] == "Ann" and lone[0]["card"] == "Crew Quarters"
     human = check(tmp_path, data)
-    assert "misplay: Ann: Crew Quarters at (3, 3)" in human.stdout
+    # (3, 3) is 3 rows below and 3 columns right of the Main Reactor (rulebook 5.1 'Grid and adjacency'), said once
+    line = next(x for x in human.stdout.splitlines() if x.startswith("misplay: Ann: Crew Quarters"))
+    assert line.startswith("misplay: Ann: Crew Quarters (3 below and 3 right of the Main Reactor) was not edge-")
+    assert line.count("3 below and 3 right of the Main Reactor") == 1 and "(3, 3)" not in human.stdout
 
 
 def test_bad_file_names_the_field(tmp_path):

@@ -157,13 +157,16 @@ def test_a_station_read_from_the_far_side_counts_its_cells_from_its_own_reactor(
 
 def test_stations_that_nothing_tells_apart_are_not_read_and_the_table_is_told_how_to_set_them():
     """Two stations side by side, nothing built, no seats: the box does not guess; neither player
-    gets a station, and the note names both players and the Players step."""
+    gets a station, the note names both players and the camera's question, and each station is listed to be asked
+    about, with both players as its answers."""
     cards = [card("main_reactor", 300, 480), card("main_reactor", 700, 480)]
     seats = StationSeats()
     out = seats.assign(cards, [Seat("Ann", "main_reactor"), Seat("Bob", "main_reactor")])
     assert out == {}
     assert seats.unknown == ("Ann", "Bob")
-    assert "for Ann, Bob:" in seats.note and "Players step" in seats.note
+    assert "for Ann, Bob:" in seats.note and "whose station is this?" in seats.note
+    assert [(u.at, u.anchor, u.cards, u.players) for u in seats.unclaimed] == [
+        ((300.0, 480.0), "main_reactor", (), ("Ann", "Bob")), ((700.0, 480.0), "main_reactor", (), ("Ann", "Bob"))]
 
 
 def test_what_is_built_tells_the_stations_apart():

@@ -63,16 +63,23 @@ class CameraAnswers:
 
         Args:
             qid: the question's id.
-            choice: one of the question's ``choices`` instead of the camera's answer (a correction).
+            choice: one of the question's ``choices`` instead of the camera's answer (a correction); for a question
+                whose choices are players (:attr:`Proposal.choose_player`), the player the event is recorded for.
             origin: the view that answered (logged).
 
         Raises:
-            companion.errors.BadEntry: no such question, a choice not offered, or the rules refuse the
-                event (the question stays, with the error).
+            companion.errors.BadEntry: no such question, a choice not offered (or none, where a player must be
+                picked), or the rules refuse the event (the question stays, with the error).
         """
         q = self._question(qid)
         p = q.proposal
         payload = json.loads(json.dumps(dict(p.payload)))
+        player = p.player
+        if p.choose_player:   # "whose station is this?": the player picked is the event's (no answer of its own)
+            if choice not in p.choices:
+                raise BadEntry(Text("“{question}”: tap the player it belongs to ({answers})", question=p.text,
+                                    answers=Listing(p.labels or p.choices)))
+            player, choice = choice, None
         if choice not in (None, ""):
             if choice not in p.choices or p.choice_key is None:
                 if not p.choices or p.choice_key is None:
@@ -89,7 +96,7 @@ class CameraAnswers:
             if isinstance(payload.get("read"), dict):
                 payload["read"]["corrected"] = choice != p.proposed
         try:
-            event = self.flow.session.append(p.kind, payload, player=p.player, origin="camera")
+            event = self.flow.session.append(p.kind, payload, player=player, origin="camera")
         except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
             q.error = str(getattr(exc, "problem", None) or exc)
             raise BadEntry(Text("{question} {problem}", question=p.text,
@@ -154,7 +161,7 @@ class CameraAnswers:
             except ValueError as exc:
                 log.warning("a kept camera question is damaged (%s): dropped", exc)
                 continue
-            if over or q.proposal.player not in self.flow.names or \
+            if over or (q.proposal.player not in self.flow.names and not q.proposal.choose_player) or \
                     any(w.id == q.id or w.proposal.key == q.proposal.key for w in self.questions):
                 log.info("a kept camera question no longer applies (%s): dropped", q.proposal.text)
                 continue
@@ -181,14 +188,19 @@ class CameraAnswers:
         except SessionError as exc:
             log.warning("the camera's questions were not kept (%s): a restart asks again", exc)
 
-    def player_of(self, qid: Any) -> str | None:
-        """The player waiting question ``qid`` is about (None: no such question, or a bad id)."""
+    def player_of(self, qid: Any, choice: Any = None) -> str | None:
+        """The player waiting question ``qid`` is about (None: no such question, or a bad id); for a question whose
+        answer picks the player (:attr:`Proposal.choose_player`), the player ``choice`` picks (None: none of its
+        choices), so a phone answers only for a seat no other phone holds."""
         if isinstance(qid, bool) or not isinstance(qid, (int, str)):
             return None
         try:
-            return self._question(qid).proposal.player
+            p = self._question(qid).proposal
         except ValueError:
             return None
+        if p.choose_player:
+            return choice if isinstance(choice, str) and choice in p.choices else None
+        return p.player
 
     def memo(self) -> tuple[Any, ...]:
         """The questions, misplays and answered questions (:meth:`restore` puts them back when an answer's write is

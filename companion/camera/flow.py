@@ -80,6 +80,7 @@ from companion.camera.passes import (
 from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.seeing import CameraSeeing, _default_read_cards, _default_read_hexes
 from companion.camera.spec import CameraSpec
+from companion.camera.station_ask import StationQuestions, claims_in_force
 from companion.camera.station_seats import StationSeats
 from companion.camera.watch import seen_cards
 from companion.i18n import Text, _, message_of, os_reason, say
@@ -180,6 +181,8 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         self.station_seats = StationSeats(min_confidence, getattr(spec, "anchor_word", "Main Reactor"))
         """Whose station is whose when the table has no zones and the game finds stations on it
         (:attr:`finds_stations`)."""
+        self.station_questions = StationQuestions(getattr(spec, "anchor_words", None))
+        """"Whose station is this?" for each station found and given no player."""
         self.watchers: dict[str, Any] = {}
         self.map_watcher: Any = None
         """The watcher of the shared map (a :class:`~companion.camera.passes.MapPass`), made on the first map read."""
@@ -252,13 +255,20 @@ class CameraFlow(CameraAnswers, CameraSeeing):
 
     def _stations(self, sight: Sight, names: list[str], ev: Any) -> dict[str, list[Any]]:
         """The whole table's cards of ``sight`` (:data:`TABLE`) as each player's station, cells counted from that
-        player's reactor; the players whose station is not found or not told apart are left out, and the table is
-        told how to let the box know (in :attr:`reader_notes`)."""
-        seats = self.spec.seats(ev, self.flow.session.settings.get("seat_points") or {})
+        player's reactor; the players whose station is not found or not told apart are left out, the table is told
+        how to let the box know (in :attr:`reader_notes`) and asked whose each station left over is
+        (:mod:`companion.camera.station_ask`; a question no longer fitting is withdrawn)."""
+        seats = self.spec.seats(ev, self.flow.session.settings.get("seat_points") or {},
+                                claims_in_force(self.flow.session))
         by_player = self.station_seats.assign(sight.cards.get(TABLE, []), [s for s in seats if s.name in names],
                                               self.calibration)
         if self.station_seats.note is not None:
             self.reader_notes.append(self.station_seats.note)
+        image = sight.plan.image
+        fresh = self.station_questions.proposals(self.station_seats.unclaimed, (image.shape[1], image.shape[0]))
+        keys = {p.key for p in fresh}
+        stale = [q.proposal.key for q in self.questions if q.zone == TABLE and q.proposal.key not in keys]
+        self._take(TABLE, Observed(proposals=fresh, withdraw=stale))
         return by_player
 
     @property

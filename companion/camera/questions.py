@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.kept_words import from_kept, to_kept
 
-__all__ = ["MAX_QUESTION_ID", "Observed", "Proposal", "Question", "READ"]
+__all__ = ["MAX_QUESTION_ID", "Observed", "PLAYER_CHOICE", "Proposal", "Question", "READ"]
 
 MAX_QUESTION_ID = 2**31
 """Question ids stay below this (a phone's JavaScript holds integers exactly only up to 2**53; the kept
@@ -25,6 +25,10 @@ READ = "read"
 """The payload key of the record of the read that proposed a change (Roll's ``phase_selected`` and ``dice_counted``,
 Eclipse's ``volley_rolled``: ``{"image": path, "dice": [...], ...}``), kept with the event so a corrected read can be
 enrolled later; it names the read, not the change (:attr:`Proposal.change`)."""
+PLAYER_CHOICE = "player"
+"""A :attr:`Proposal.choice_key` saying the choices are players and the one picked is the event's ``player`` (Among the
+Stars' "whose station is this?"): such a question has no answer of its own (:attr:`Proposal.player` is ""), so it is
+answered only by picking one, each choice one tap; a phone may pick only a player whose seat no other phone holds."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class Proposal:
         payload: the event's payload.
         choices: other answers a player may pick instead (Roll: the phases); the picked one replaces
             ``payload[choice_key]``.
-        choice_key: the payload key a choice replaces.
+        choice_key: the payload key a choice replaces, or :data:`PLAYER_CHOICE` (the choice is the event's player).
         proposed: the camera's own answer among ``choices`` (None without choices).
         labels: each choice as players read it (a phase in their edition's words), in ``choices``' order; ()
             shows the choices as they are. What a player picks is the choice, never its label.
@@ -61,6 +65,11 @@ class Proposal:
         """Where the change lies (``[a, b]``): :attr:`cell`, else the payload's ``cell``, else None."""
         cell = self.cell if self.cell is not None else self.payload.get("cell")
         return None if cell is None else [int(v) for v in cell]
+
+    @property
+    def choose_player(self) -> bool:
+        """Whether the answer picks the event's player among :attr:`choices` (:data:`PLAYER_CHOICE`)."""
+        return self.choice_key == PLAYER_CHOICE
 
     @property
     def key(self) -> str:
@@ -116,12 +125,13 @@ class Question:
     zone: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"id", "player", "text", "kind", "payload", "choices", "labels", "proposed", "choice", "error"}``
-        (``labels``: each choice as shown)."""
+        """``{"id", "player", "text", "kind", "payload", "choices", "labels", "proposed", "choice", "error",
+        "choose_player"}`` (``labels``: each choice as shown; ``choose_player``: each choice is a player, one tap
+        each, and there is no Confirm: :data:`PLAYER_CHOICE`)."""
         p = self.proposal
         return {"id": self.id, "player": p.player, "text": p.text, "kind": p.kind, "payload": dict(p.payload),
                 "choices": list(p.choices), "labels": list(p.labels or p.choices), "proposed": p.proposed,
-                "choice": self.choice, "error": self.error}
+                "choice": self.choice, "error": self.error, "choose_player": p.choose_player}
 
     def to_kept(self) -> dict[str, Any]:
         """The question as JSON kept with the game (:func:`companion.records.save_questions`), its words as

@@ -7,15 +7,19 @@ and adjacency'). This module says which player each station belongs to, from wha
 
 1. the reactor itself: a Vak player's station grows from the Vak Main Reactor (rulebook 11 'Races'), every other
    player's from a Main Reactor;
-2. where the player's station was on the reads before (a station does not travel across the table);
-3. what the game has recorded for the player: the cards built at their cells (a station that holds them is theirs);
-4. where the players sit: the seats tapped in the Players step (kept with the game when Start was tapped before the
+2. what the players answered to the camera's "whose station is this?" (a ``station_claimed`` event: the reactor's
+   place in the camera's picture), until it is undone;
+3. where the player's station was on the reads before (a station does not travel across the table);
+4. what the game has recorded for the player: the cards built at their cells (a station that holds them is theirs);
+5. where the players sit: the seats tapped in the Players step (kept with the game when Start was tapped before the
    camera's first picture).
 
 The box's even split of the table (the first player at the bottom edge, the others clockwise) is not used: nobody at a
 table started without zones was shown it, and a station it gives the wrong player asks about the wrong player's
-builds. What none of these settles is not guessed: those players' stations are not read, and the table is told once, in
-:attr:`StationSeats.note`, how to let the box know (report a build on a phone, or tap the seats in the Players step).
+builds. What none of these settles is not guessed: those players' stations are not read, each such station is listed in
+:attr:`StationSeats.unclaimed` (the camera asks the table whose it is, naming it by its cards), and the table is told
+once, in :attr:`StationSeats.note`, how to let the box know. A table where no Main Reactor is identified reads no
+station, and the note says so.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import numpy as np
 from companion.i18n import Listing, Text
 from vision.stations import find_stations
 
-__all__ = ["MAX_STATIONS", "Seat", "StationSeats"]
+__all__ = ["CLAIMED", "MAX_STATIONS", "Seat", "StationSeats", "Unclaimed"]
 
 MAX_STATIONS = 8
 """Stations weighed at most (the ones with most cards): Among the Stars seats 2-4 players (rulebook 2 'Setup'); a
@@ -38,6 +42,8 @@ few more allow for a stray reactor card on the table."""
 _SAME_PLACE = 0.6
 """A station whose reactor lies within this share of a card's long side of where a player's reactor was read last
 is taken for the same station."""
+CLAIMED = 1000.0
+"""A station the players said is a player's (:attr:`Seat.claimed`) weighs more than every other sign together."""
 
 
 @dataclass(frozen=True)
@@ -49,12 +55,35 @@ class Seat:
         anchor: the card id their station grows from (``"main_reactor"``, ``"vak_main_reactor"``).
         built: ``{(row, column): card id}`` the game has recorded in their station (the reactor's cell left out).
         point: where they sit, frame px (tapped in the Players step), or None.
+        claimed: where the reactor of the station the players said is theirs lies, frame px (the newest
+            ``station_claimed`` in force), or None.
     """
 
     name: str
     anchor: str
     built: Mapping[tuple[int, int], str] = field(default_factory=dict)
     point: tuple[float, float] | None = None
+    claimed: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Unclaimed:
+    """A station found on one read that no player could be given.
+
+    Attributes:
+        at: its reactor card's centre, frame px.
+        anchor: the card id it grows from (``"main_reactor"``, ``"vak_main_reactor"``).
+        cards: ``((card id, (row, column)), ...)``: its cards identified at ``min_confidence`` or more, each at its
+            cell from the reactor, the reactor left out, nearest the reactor first.
+        players: the players it may belong to (those not given a station, whose reactor it is), in seat order.
+        reach: how far (frame px) its reactor may lie from ``at`` on another read and be the same station.
+    """
+
+    at: tuple[float, float]
+    anchor: str
+    cards: tuple[tuple[str, tuple[int, int]], ...]
+    players: tuple[str, ...]
+    reach: float = 0.0
 
 
 class StationSeats:
@@ -76,6 +105,9 @@ class StationSeats:
         """What the table is told when some stations cannot be told apart (None: every player's station is known)."""
         self.unknown: tuple[str, ...] = ()
         """The players whose station this read could not tell apart."""
+        self.unclaimed: tuple[Unclaimed, ...] = ()
+        """The stations this read found and gave no player, each with the players it may be (module doc)."""
+        self._claims: dict[str, tuple[float, float]] = {}   # the claims in force on the read before
 
     def assign(self, cards: Sequence[Any], seats: Sequence[Seat], calibration: Any = None) -> dict[str, list[Any]]:
         """The cards of one whole-table read, by player, each with its cell counted from that player's reactor.
@@ -91,9 +123,13 @@ class StationSeats:
             ``{player: [observations with ``cell`` and ``zone`` set]}`` for the players whose station was found and
             told apart; the others are left out (see :attr:`unknown` and :attr:`note`).
         """
-        self.note, self.unknown = None, ()
+        self.note, self.unknown, self.unclaimed = None, (), ()
         if not seats:
             return {}
+        claims = {s.name: s.claimed for s in seats if s.claimed is not None}
+        if set(self._claims) - set(claims):   # an answer undone: where it put every player is forgotten too (the
+            self.where.clear()                 # others may have been told apart by it)
+        self._claims = claims
         quads = np.array([np.asarray(c.corners, np.float64).reshape(4, 2) for c in cards]).reshape(-1, 4, 2)
         if calibration is not None and len(quads):
             quads = calibration.to_mm(quads.reshape(-1, 2)).reshape(-1, 4, 2)
@@ -103,6 +139,13 @@ class StationSeats:
         ids = [None if c.id in anchors and float(c.confidence) < self.min_confidence else c.id for c in cards]
         found = find_stations(quads, ids, anchors, confidences=[float(c.confidence) for c in cards])
         stations = sorted(found.stations, key=lambda s: -len(s.members))[:MAX_STATIONS]
+        if not stations:
+            self.unknown = tuple(s.name for s in seats)
+            self.note = Text("no {reactor} in view: the box finds each player's station from its {reactor}, so it "
+                             "reads no station now. Check that every {reactor} lies face up in the camera's view, not "
+                             "covered by a hand or another card, with its station's cards flush against it; the box "
+                             "reads the table again once it is still", reactor=self.reactor)
+            return {}
         centre = [np.asarray(cards[s.anchor].corners, np.float64).reshape(4, 2).mean(axis=0) for s in stations]
         reach = _SAME_PLACE * float(np.median([_long_side(c.corners) for c in cards])) if cards else 0.0
         score = np.full((len(seats), len(stations)), -np.inf)
@@ -111,6 +154,8 @@ class StationSeats:
                 if cards[st.anchor].id != seat.anchor:
                     continue   # a Vak station is a Vak player's (rulebook 11)
                 s = 1.0
+                if seat.claimed is not None and float(np.hypot(*(centre[k] - np.asarray(seat.claimed)))) <= reach:
+                    s += CLAIMED
                 at = self.where.get(seat.name)
                 if at is not None and float(np.hypot(*(centre[k] - at))) <= reach:
                     s += 100.0
@@ -128,12 +173,32 @@ class StationSeats:
             out[name] = [replace(cards[i], cell=st.cells[i], zone=name) for i in st.members]
         unknown = [s.name for p, s in enumerate(seats) if p not in owner]
         self.unknown = tuple(unknown)
-        if unknown and any(k not in owner.values() for k in range(len(stations))):
+        self.unclaimed = tuple(self._unclaimed(stations, cards, centre, seats, unknown, owner, reach))
+        if unknown and self.unclaimed:
             self.note = Text("the box cannot tell whose station is whose for {players}: it finds each station from its "
-                             "{reactor}, but nothing yet says which player it belongs to. Report a build on your phone "
-                             "(tap the place on your station) and the box knows the station by it; or set the players' "
-                             "seats: tap each player's seat on the picture of the table in the Players step when "
-                             "setting up the game", players=Listing(unknown), reactor=self.reactor)
+                             "{reactor}, but nothing yet says which player it belongs to. Answer the camera's question "
+                             "“whose station is this?” (one tap on the player), or report a build on your "
+                             "phone (tap the place on your station) and the box knows the station by it",
+                             players=Listing(unknown), reactor=self.reactor)
+        return out
+
+    def _unclaimed(self, stations: Sequence[Any], cards: Sequence[Any], centre: list[np.ndarray],
+                   seats: Sequence[Seat], unknown: list[str], owner: Mapping[int, int],
+                   reach: float) -> list[Unclaimed]:
+        """The stations no player was given, each with its identified cards and the players it may be (those left
+        without a station whose reactor it grows from)."""
+        taken = set(owner.values())
+        out = []
+        for k, st in enumerate(stations):
+            anchor = cards[st.anchor].id
+            players = tuple(s.name for s in seats if s.name in unknown and s.anchor == anchor)
+            if k in taken or not players:
+                continue
+            held = sorted(((cards[i].id, cell) for i, cell in st.cells.items()
+                           if i != st.anchor and cell is not None and cards[i].id is not None
+                           and float(cards[i].confidence) >= self.min_confidence),
+                          key=lambda c: (abs(c[1][0]) + abs(c[1][1]), c[1]))
+            out.append(Unclaimed((float(centre[k][0]), float(centre[k][1])), anchor, tuple(held), players, reach))
         return out
 
     def _built_seen(self, seat: Seat, station: Any, cards: Sequence[Any]) -> int:

@@ -33,7 +33,7 @@ from rules.among_the_stars.game import (
     SECRET_OBJECTIVE_CHOSEN,
     objectives_dealt,
 )
-from rules.among_the_stars.station import neighbour_cells, station_place
+from rules.among_the_stars.station import neighbour_cells, reactor_named, station_place
 from rules.names import term
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
@@ -68,6 +68,7 @@ class AmongFlow(FlowBase):
         "round_ended": lazy("the end of the round"),
         "conflict_played": lazy("Conflict card played"),
         "station_read": lazy("the camera's read of the stations"),
+        "station_claimed": lazy("Station claimed (camera question)"),
         SECRET_OBJECTIVE_CHOSEN: lazy("Secret objective (Qualeen)"),
     }
     hidden_note = Text("a Qualeen's secret objective stays hidden: it counts once the game is scored")
@@ -291,10 +292,13 @@ class AmongFlow(FlowBase):
 
     def boards(self, view: Mapping[str, Any], progress: Progress) -> tuple[Board, ...]:
         """Each player's space station as a grid of cells (rulebook 4 'Build a location': the Main Reactor at
-        [0, 0]), with each Power Reactor's energy cubes."""
+        [0, 0]), with each Power Reactor's energy cubes, and the free places beside it named from the Main Reactor
+        (what a screen reader says of each place the phone offers to tap)."""
         out = []
         for p in view["players"]:
             cells = []
+            built = {(int(r["cell"][0]), int(r["cell"][1])) for r in p.get("station", [])}
+            free = sorted({n for c in built for n in neighbour_cells(c)} - built)
             for row in p.get("station", []):
                 cubes = row.get("cubes")
                 detail = "" if cubes is None else plural("{n} energy cube", "{n} energy cubes", cubes)
@@ -308,6 +312,7 @@ class AmongFlow(FlowBase):
                     "grid",
                     tuple(cells),
                     owner=p["name"],
+                    places={_key(c): station_place(c) for c in free},
                 )
             )
         return tuple(out)
@@ -395,11 +400,12 @@ def _key(cell: Any) -> str:
 
 
 def _reactor_label(row: Mapping[str, Any]) -> Any:
-    """A reactor of the engine view's station (or of its ``energy_reach``) as a phone lists it: ``"Power Reactor at
-    [1, 0]: 2 energy cubes"``."""
+    """A reactor of the engine view's station (or of its ``energy_reach``) as a phone lists it: ``"Power Reactor (1
+    below the Main Reactor): 2 energy cubes"``; the Main Reactor by its name alone (``"Main Reactor: 1 energy cube"``,
+    :func:`reactor_named`)."""
     cubes = int(row.get("cubes") or 0)
-    return plural("{reactor} ({cell}): {n} energy cube", "{reactor} ({cell}): {n} energy cubes", cubes,
-                  reactor=_card_word(row["card"]), cell=_cell_text(row["cell"]))
+    return plural("{reactor}: {n} energy cube", "{reactor}: {n} energy cubes", cubes,
+                  reactor=reactor_named(_card_word(row["card"]), row["cell"]))
 
 
 ENERGY_CUBES = (1, 2)
@@ -558,11 +564,18 @@ class AmongCamera:
         """``vak_main_reactor`` for a Vak player, else ``main_reactor``."""
         return VAK_MAIN_REACTOR if self._player(view, player).get("race") == "vak" else MAIN_REACTOR
 
-    def seats(self, view: Mapping[str, Any], seat_points: Mapping[str, Any]) -> list[Seat]:
+    @property
+    def anchor_words(self) -> dict[str, str]:
+        """Each reactor a station grows from, as the players' edition prints it (names a station in a question)."""
+        return {MAIN_REACTOR: _card_word(MAIN_REACTOR), VAK_MAIN_REACTOR: _card_word(VAK_MAIN_REACTOR)}
+
+    def seats(self, view: Mapping[str, Any], seat_points: Mapping[str, Any],
+              claims: Mapping[str, tuple[float, float]] | None = None) -> list[Seat]:
         """The players as the camera tells their stations apart on a table with no zones
-        (:mod:`companion.camera.station_seats`): the reactor each station grows from (:meth:`anchor`), the cards
-        recorded at their cells, and the seat tapped in the Players step (``seat_points``: name -> ``[x, y]`` frame px;
-        a malformed one is left out)."""
+        (:mod:`companion.camera.station_seats`): the reactor each station grows from (:meth:`anchor`), the station the
+        players said is theirs (``claims``: name -> the reactor's place, frame px,
+        :func:`companion.camera.station_ask.claims_in_force`), the cards recorded at their cells, and the seat tapped
+        in the Players step (``seat_points``: name -> ``[x, y]`` frame px; a malformed one is left out)."""
         cat = catalogue()
         out = []
         for p in view["players"]:
@@ -576,7 +589,7 @@ class AmongCamera:
                 if not card.is_main_reactor and not row.get("face_down"):
                     built[cell] = card.id
             point = _point(seat_points.get(p["name"])) if isinstance(seat_points, Mapping) else None
-            out.append(Seat(p["name"], self.anchor(p["name"], view), built, point))
+            out.append(Seat(p["name"], self.anchor(p["name"], view), built, point, (claims or {}).get(p["name"])))
         return out
 
     def watcher(

@@ -82,9 +82,9 @@ class PlayMode(SessionMode):
         return Changes(len(after), players, progressed)
 
     def seat_of(self, act: Posted) -> str | None:
-        """A camera question's player."""
+        """A camera question's player (for "whose station is this?", the player the answer picks)."""
         if act.action in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS) and self.camera is not None:
-            return self.camera.player_of(act.payload.id)
+            return self.camera.player_of(act.payload.id, getattr(act.payload, "choice", None))
         return None
 
     def private_report(self, act: Posted) -> bool:

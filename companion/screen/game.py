@@ -60,7 +60,8 @@ class Table(ScreenState):
 
     With the camera (``view["camera"]``): a misplay it saw is shown at once over the players' table
     with the rule and the fix; the oldest waiting question ("Ann built Customs at [0, 1]?") gets
-    Confirm / Dismiss buttons (and one button per other answer for questions with choices)."""
+    Confirm / Dismiss buttons (and one button per other answer for questions with choices; "whose station is this?" one
+    button per player it may be, and Dismiss)."""
 
     screen = Screen.TABLE
     PANEL_TOP = 196  # y of the camera panel (px, 800 x 480 layout); it ends above the bottom buttons
@@ -86,7 +87,9 @@ class Table(ScreenState):
             # each choice as shown (the view is said already)
             labels = dict(zip(choices, q.get("labels") or choices, strict=False))
             label = _("Yes: {answer}").format(answer=labels.get(proposed, proposed)) if proposed else _("Confirm")
-            answers = [(Action.CAMERA_CONFIRM, label, (("id", q["id"]),), "camera_confirm")]
+            # a question whose answer is a player ("whose station is this?") has no answer of its own: a tap on a player
+            answers = [] if q.get("choose_player") else [(Action.CAMERA_CONFIRM, label, (("id", q["id"]),),
+                                                           "camera_confirm")]
             for choice in choices:
                 if choice != q.get("proposed"):
                     answers.append(

@@ -278,8 +278,17 @@
       }
       if (q.error) li.append(el("span", "error", q.error));
       const answers = el("div", "answers needs-join");
+      if (q.choose_player) { // "whose station is this?": one tap on a player this phone may answer for
+        q.choices.forEach((c, k) => {
+          if (held.has(c) && !(me.seats || []).includes(c)) return;
+          const b = el("button", "confirm", (q.labels || q.choices)[k]);
+          b.type = "button";
+          b.addEventListener("click", () => post("/api/camera", { id: q.id, answer: "confirm", choice: c }, "camera-result"));
+          answers.append(b);
+        });
+      }
       let pick = null;
-      if ((q.choices || []).length) {
+      if ((q.choices || []).length && !q.choose_player) {
         pick = el("select", "choice");
         q.choices.forEach((c, k) => {
           const o = el("option", "", (q.labels || q.choices)[k]); // the label is shown, the choice is posted
@@ -304,7 +313,8 @@
       const no = el("button", "dismiss", _("Dismiss"));
       no.type = "button";
       no.addEventListener("click", () => post("/api/camera", { id: q.id, answer: "dismiss" }, "camera-result"));
-      answers.append(yes, no);
+      if (!q.choose_player) answers.append(yes);
+      answers.append(no);
       li.append(answers);
       questions.append(li);
     }

@@ -119,7 +119,9 @@ window.FlowDraw = (function () {
       b.dataset.at = at.join(",");
       b.style.gridColumn = String(at[1] - j0 + 1);
       b.style.gridRow = String(at[0] - i0 + 1);
-      b.setAttribute("aria-label", format(_("free place {i}, {j}"), { i: at[0], j: at[1] }));
+      const words = (board.places || {})[at.join(",")]; // the place as the players name it (Among the Stars)
+      b.setAttribute("aria-label", words ? format(_("free place: {place}"), { place: words })
+        : format(_("free place {i}, {j}"), { i: at[0], j: at[1] }));
       b.addEventListener("click", () => {
         const inputs = numbers.querySelectorAll("input");
         inputs[0].value = String(at[0]);

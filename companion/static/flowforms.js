@@ -20,6 +20,7 @@ window.FlowForms = function (page) {
       // that can pay an energy cube where the location goes); filled and shown by showFor
       input = el("select");
       wrap.dataset.picks = JSON.stringify(pick);
+      wrap.classList.add("place-pick");
     } else if (f.kind === "choice") {
       input = el("select");
       input.append(el("option", "", f.optional ? "\u2013" : _("choose…")));
@@ -67,7 +68,16 @@ window.FlowForms = function (page) {
     }
     input.dataset.field = f.name;
     input.dataset.kind = f.kind;
-    wrap.append(input);
+    if (pick) {
+      // a place is long ("Power Reactor (1 below the Main Reactor): 2 energy cubes"): the chosen one whole on its face,
+      // the <select> laid unseen over it, as the report dropdown (a closed <select> cut it at 360 px)
+      const face = el("span", "pick-face");
+      const name = el("span", "form-name");
+      name.setAttribute("aria-hidden", "true");
+      face.append(name, input);
+      input.addEventListener("change", () => placeFace(input));
+      wrap.append(face);
+    } else wrap.append(input);
     if (f.shown_for) wrap.dataset.shownFor = JSON.stringify(f.shown_for); // [field, [choices]]: only beside those
     if (f.shown_from) wrap.dataset.shownFrom = JSON.stringify(f.shown_from); // [field, least]: once it says so many
     return wrap;
@@ -141,8 +151,15 @@ window.FlowForms = function (page) {
       if (!chosen) select.firstChild.value = ""; // nothing picked: the box chooses (not sent)
       select.value = chosen || "";
       select.dataset.key = key;
+      placeFace(select);
     }
     return true;
+  }
+
+  // The place chosen in a place field (pickPlaces), whole on its face.
+  function placeFace(select) {
+    const chosen = select.selectedOptions[0];
+    select.previousElementSibling.textContent = Box.drawn(chosen ? chosen.text : "");
   }
 
   // The reporting player's own grid board (Among the Stars: their station), or null.

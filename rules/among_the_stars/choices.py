@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.among_the_stars.data import CardDef
 from rules.among_the_stars.legality import auto_payment, cell_text, energy_sources
-from rules.among_the_stars.station import Cell, Placed, Station, station_place
+from rules.among_the_stars.station import Cell, Placed, Station, reactor_named, station_place
 from rules.engine import EventContext
 from rules.text import Listing, Text, plural
 
@@ -100,7 +100,7 @@ def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: 
     after = station.with_card(Placed(card, cell, order=station.next_order))
     dist = after.distances(cell)
     sources = energy_sources(after, cell, rng)
-    can = (Listing(Text("the {reactor} ({cell})", reactor=r.word, cell=cell_text(r.cell)) for r in sources) if sources
+    can = (Listing(Text("the {reactor}", reactor=reactor_named(r.word, r.cell)) for r in sources) if sources
            else Text("none"))
     named: dict[Cell, int] = {}
     for c in cells:
@@ -110,17 +110,17 @@ def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: 
                                card=card.word, cell=cell_text(c), reactors=can))
         far = dist.get(c)
         if far is None or far > rng:
-            raise ctx.bad(Text("{card} ({cell}): the {reactor} ({other}) is {far}, and energy comes from within "
+            raise ctx.bad(Text("{card} ({cell}): the {reactor} is {far}, and energy comes from within "
                                "distance {rng}; it can come from: {reactors}", card=card.word, cell=cell_text(cell),
-                               reactor=r.word, other=cell_text(c),
+                               reactor=reactor_named(r.word, c),
                                far=Text("not joined to it") if far is None else Text("at distance {distance}",
                                                                                        distance=far),
                                rng=rng, reactors=can))
         named[c] = named.get(c, 0) + 1
         if named[c] > r.cubes:
-            raise ctx.bad(plural("{card}: the {reactor} ({cell}) holds {n} energy cube, and {count} are named from it",
-                                 "{card}: the {reactor} ({cell}) holds {n} energy cubes, and {count} are named from "
-                                 "it", r.cubes, card=card.word, reactor=r.word, cell=cell_text(c), count=named[c]))
+            raise ctx.bad(plural("{card}: the {reactor} holds {n} energy cube, and {count} are named from it",
+                                 "{card}: the {reactor} holds {n} energy cubes, and {count} are named from it",
+                                 r.cubes, card=card.word, reactor=reactor_named(r.word, c), count=named[c]))
     left = station
     for c, n in named.items():
         left = left.with_cubes(c, left.at(c).cubes - n)
@@ -133,13 +133,13 @@ def energy_chosen(station: Station, card: CardDef, cell: Cell, want: Any, need: 
 
 def energy_paid(word: str, station: Station, payment: Mapping[Cell, int]) -> Text:
     """What a location's builder paid its energy with, for the table: ``"Turret: energy paid: 1 cube from the Main
-    Reactor at [0, 0], 1 left"`` (``station``: after the cubes were taken; ``payment``: cubes taken from each reactor
-    cell)."""
+    Reactor, 1 left"``, a Power Reactor named with its place (:func:`reactor_named`); ``station``: after the cubes were
+    taken; ``payment``: cubes taken from each reactor cell."""
     parts = []
     for c, n in payment.items():
         r = station.at(c)
         if n and r is not None:
-            parts.append(plural("{n} cube from the {reactor} ({cell}), {left} left",
-                                "{n} cubes from the {reactor} ({cell}), {left} left", n, reactor=r.word,
-                                cell=cell_text(c), left=r.cubes))
+            parts.append(plural("{n} cube from the {reactor}, {left} left",
+                                "{n} cubes from the {reactor}, {left} left", n, reactor=reactor_named(r.word, c),
+                                left=r.cubes))
     return Text("{card}: energy paid: {sources}", card=word, sources=Listing(parts))

@@ -7,6 +7,7 @@ Each ``on_*`` is a handler ``(game, state, ctx) -> state`` of :data:`rules.among
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ from rules.text import N_, Text, plural
 if TYPE_CHECKING:
     from rules.among_the_stars.game import AmongTheStarsGame
 
-__all__ = ["on_credits_changed", "on_station_read", "on_vp_changed"]
+__all__ = ["on_credits_changed", "on_station_claimed", "on_station_read", "on_vp_changed"]
 
 
 def on_vp_changed(game: AmongTheStarsGame, state: AmongState, ctx: EventContext) -> AmongState:
@@ -83,3 +84,31 @@ def on_station_read(game: AmongTheStarsGame, state: AmongState, ctx: EventContex
                            others=len(state.players) - 1, cat=game.cat)
     ctx.add(*(issue_finding(i, p.name, ctx.event.seq) for i in issues))
     return state
+
+
+def on_station_claimed(game: AmongTheStarsGame, state: AmongState, ctx: EventContext) -> AmongState:
+    """The players said whose station a Main Reactor the camera sees is (``payload["at"]``: the reactor's centre,
+    camera frame px; :data:`rules.among_the_stars.events.STATION_CLAIMED`): each player builds their own station from
+    their own Main Reactor (rulebook 3 'Setup'). Nothing of the game changes; the camera reads that station as the
+    player's from then on.
+
+    Raises:
+        BadEvent: no player at the table, or ``at`` not two finite numbers, or ``cards`` not a list.
+    """
+    ctx.player()
+    at = ctx.payload.get("at")
+    if (not isinstance(at, (list, tuple)) or len(at) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v) for v in at)):
+        raise BadEvent(f"event {ctx.event.seq} at: the Main Reactor's place [x, y] in the camera's picture (px), "
+                       f"got {at!r}")
+    if not isinstance(ctx.payload.get("cards", []), list):
+        raise BadEvent(f"event {ctx.event.seq} cards: a list of [card, [i, j]], got {ctx.payload.get('cards')!r}")
+    return state
+
+
+def _finite(value: float) -> bool:
+    """Whether ``value`` is a finite number a float holds (a whole number too large for one is not)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False

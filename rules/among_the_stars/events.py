@@ -22,6 +22,7 @@ __all__ = [
     "REACTOR_BUILT",
     "ROUND_ENDED",
     "SECRET_OBJECTIVE_CHOSEN",
+    "STATION_CLAIMED",
     "STATION_READ",
     "VP_CHANGED",
     "energy_payload",
@@ -54,6 +55,12 @@ CREDITS_CHANGED = "credits_changed"
 STATION_READ = "station_read"
 """payload ``{"station": [...]}`` in the score-input shape: a camera read of ``event.player``'s
 station, checked as a whole (findings only; the state keeps the engine's station)."""
+STATION_CLAIMED = "station_claimed"
+"""payload ``{"at": [x, y], "cards": [[card id, [i, j]], ...]}``: the players said the station whose Main Reactor the
+camera sees at ``at`` (the reactor card's centre, camera frame px) is ``event.player``'s (rulebook 3 'Setup': each
+player builds their own station from their own Main Reactor); ``cards``, optional, the cards the camera saw around
+that reactor when it asked (named in the log). The state is unchanged: the camera gives that station to that player
+from then on; Undo withdraws it like any event."""
 
 SECRET_OBJECTIVE_CHOSEN = "secret_objective_chosen"
 """payload ``{"objective": name}``: a Qualeen player's secret objective (rulebook 'Races', Qualeen: at setup draw 2

@@ -27,7 +27,12 @@ from dataclasses import replace
 from typing import Any
 
 from rules.among_the_stars.actions import on_card_discarded, on_conflict_played, on_location_built, on_reactor_built
-from rules.among_the_stars.corrections import on_credits_changed, on_station_read, on_vp_changed
+from rules.among_the_stars.corrections import (
+    on_credits_changed,
+    on_station_claimed,
+    on_station_read,
+    on_vp_changed,
+)
 from rules.among_the_stars.data import MAIN_REACTOR, POWER_REACTOR, TITLE, VAK_MAIN_REACTOR, Catalogue, catalogue
 from rules.among_the_stars.endgame import check_position, final_scores
 from rules.among_the_stars.events import (
@@ -38,6 +43,7 @@ from rules.among_the_stars.events import (
     REACTOR_BUILT,
     ROUND_ENDED,
     SECRET_OBJECTIVE_CHOSEN,
+    STATION_CLAIMED,
     STATION_READ,
     VP_CHANGED,
 )
@@ -60,6 +66,7 @@ __all__ = [
     "REACTOR_BUILT",
     "ROUND_ENDED",
     "SECRET_OBJECTIVE_CHOSEN",
+    "STATION_CLAIMED",
     "STATION_READ",
     "VP_CHANGED",
     "AmongPlayer",
@@ -193,8 +200,9 @@ class AmongTheStarsGame(GameBase):
                           reactors_left=cat.cards[POWER_REACTOR].copies)
 
     def before(self, state: AmongState, ctx: EventContext) -> bool:
-        """Once the game is scored, an event changes nothing (a camera read is still checked)."""
-        if state.over and ctx.event.kind != STATION_READ:
+        """Once the game is scored, an event changes nothing (a camera read is still checked, a station still
+        claimed)."""
+        if state.over and ctx.event.kind not in (STATION_READ, STATION_CLAIMED):
             ctx.finding(Text("the game is over; this event changes nothing"), Text("event {seq}", seq=ctx.event.seq),
                         Severity.WARNING,
                         N_("rulebook 6 'Game end'"))
@@ -210,6 +218,7 @@ class AmongTheStarsGame(GameBase):
         VP_CHANGED: on_vp_changed,
         CREDITS_CHANGED: on_credits_changed,
         STATION_READ: on_station_read,
+        STATION_CLAIMED: on_station_claimed,
         SECRET_OBJECTIVE_CHOSEN: on_secret_objective_chosen,
     }
     """Event kind -> handler ``(game, state, ctx) -> state``, one module per idea: :mod:`.actions` (the three

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules.among_the_stars.data import POWER_REACTOR, TITLE, CardDef, Catalogue, catalogue
-from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells, station_place
+from rules.among_the_stars.station import Cell, Placed, Station, neighbour_cells, reactor_named, station_place
 from rules.core import Finding, Severity, citation
 from rules.text import N_, Listing, Text, plural
 
@@ -185,14 +185,13 @@ def _check_payment(after: Station, card: CardDef, cell: Cell, payment: Mapping[C
         if d is None or d > rng:
             far = Text("not joined to it") if d is None else Text("at distance {distance}", distance=d)
             issues.append(Issue("energy_range", name, cell,
-                Text("{card} ({cell}): energy paid from the {reactor} ({other_cell}), {far} (most {rng})",
-                     card=card.word, cell=cell_text(cell), reactor=r.word, other_cell=cell_text(src), far=far,
-                     rng=rng)))
+                Text("{card} ({cell}): energy paid from the {reactor}, {far} (most {rng})",
+                     card=card.word, cell=cell_text(cell), reactor=reactor_named(r.word, src), far=far, rng=rng)))
         if r.cubes < n:
             issues.append(Issue("energy_cubes", name, cell,
-                plural("{card}: {n} cube taken from the {reactor} ({cell}), which holds {cubes}",
-                       "{card}: {n} cubes taken from the {reactor} ({cell}), which holds {cubes}",
-                       n, card=card.word, reactor=r.word, cell=cell_text(src), cubes=r.cubes)))
+                plural("{card}: {n} cube taken from the {reactor}, which holds {cubes}",
+                       "{card}: {n} cubes taken from the {reactor}, which holds {cubes}",
+                       n, card=card.word, reactor=reactor_named(r.word, src), cubes=r.cubes)))
     if paid < card.cost_energy:
         issues.append(Issue("energy_cubes", name, cell, Text("{card} needs {energy} energy; {paid} paid",
                                                              card=card.word, energy=card.cost_energy, paid=paid)))
@@ -423,8 +422,8 @@ def _energy_issues(station: Station, built: list[Placed], maybe, cat: Catalogue)
     for r in reactors:
         if r.cubes > capacity[r.cell]:
             issues.append(Issue("reactor_cubes", r.name, r.cell,
-                Text("the {reactor} ({cell}) shows {cubes} cubes; it can have held at most {capacity}",
-                     reactor=r.word, cell=cell_text(r.cell), cubes=r.cubes, capacity=capacity[r.cell]),
+                Text("the {reactor} shows {cubes} cubes; it can have held at most {capacity}",
+                     reactor=reactor_named(r.word, r.cell), cubes=r.cubes, capacity=capacity[r.cell]),
                                 Severity.WARNING))
         supply[r.cell] = max(0, capacity[r.cell] - r.cubes)
     demands: list[tuple[Placed, int, set[Cell]]] = []

@@ -20,7 +20,7 @@ from typing import Any
 from rules.among_the_stars.data import COLOURS, MAIN_REACTOR, CardDef, catalogue
 from rules.text import N_, Text
 
-__all__ = ["ORIGIN", "Cell", "Placed", "Station", "neighbour_cells", "station_place"]
+__all__ = ["ORIGIN", "Cell", "Placed", "Station", "neighbour_cells", "reactor_named", "station_place"]
 
 Cell = tuple[int, int]
 ORIGIN: Cell = (0, 0)
@@ -59,6 +59,19 @@ def station_place(cell: Any) -> Text:
         return (Text("{cols} right of the {reactor}", cols=cols, reactor=reactor) if col > 0
                 else Text("{cols} left of the {reactor}", cols=cols, reactor=reactor))
     return Text("on the {reactor}", reactor=reactor)
+
+
+def reactor_named(word: Any, cell: Any) -> Any:
+    """A reactor as a player finds it on their station: ``word`` (the card's name as the edition prints it) with its
+    place from the Main Reactor, "Power Reactor (1 below the Main Reactor)"; the Main Reactor's own cell by its name
+    alone (every place is counted from it: "Main Reactor", never "Main Reactor (on the Main Reactor)").
+
+    Raises:
+        ValueError: ``cell`` is not two whole numbers (:func:`station_place`).
+    """
+    if _whole_pair(cell) == (0, 0):
+        return word
+    return Text("{reactor} ({place})", reactor=word, place=station_place(cell))
 
 
 def _whole_pair(cell: Any) -> tuple[int, int]:

@@ -1,0 +1,139 @@
+""""Whose station is this?": one question per station the camera finds and cannot give a player (Among the Stars).
+
+:class:`companion.camera.station_seats.StationSeats` leaves a station it cannot tell apart unread
+(:attr:`~companion.camera.station_seats.StationSeats.unclaimed`). For each such station the table is asked, on the
+touchscreen and the phones, whose it is: the question names the station by its cards, as its player finds them from
+their own Main Reactor ("the Main Reactor with Customs (1 right of the Main Reactor)"), or, while nothing is built
+beside the reactor yet, by where it lies in the camera's picture; each player it may belong to is one tap. The answer
+is recorded as a ``station_claimed`` event (:data:`rules.among_the_stars.events.STATION_CLAIMED`): the camera gives
+that station to that player from then on, across a restart, until the answer is undone (:func:`claims_in_force`).
+
+A station keeps one question while it stays unclaimed (its words and place as first asked), so a phone answering it
+meanwhile answers the question still waiting; the question goes once the station is told apart another way (a build
+reported on a phone) or is no longer seen.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.camera.questions import PLAYER_CHOICE, Proposal
+from companion.camera.station_seats import Unclaimed
+from companion.i18n import Listing, Text
+from rules.among_the_stars.data import catalogue
+from rules.among_the_stars.events import STATION_CLAIMED
+from rules.among_the_stars.station import station_place
+
+__all__ = ["MAX_CARDS_NAMED", "StationQuestions", "claims_in_force", "picture_side", "station_words"]
+
+MAX_CARDS_NAMED = 3
+"""Cards named at most to tell a station apart (those nearest its reactor): more make the question too long to read."""
+
+
+def _word(card_id: str) -> str:
+    """A card's name as the players' edition prints it (the id as it is when the data does not know it)."""
+    try:
+        return catalogue().card(card_id).word
+    except LookupError:
+        return card_id
+
+
+def picture_side(at: Sequence[float], size: Sequence[int]) -> Text:
+    """Where ``at`` (frame px) lies in a picture ``size`` = (width, height) px: towards the side it is farthest out
+    to, or in the middle (within the middle third both ways).
+
+    Raises:
+        ValueError: ``size`` is not two positive numbers.
+    """
+    width, height = (float(v) for v in size)
+    if not (width > 0 and height > 0):
+        raise ValueError(f"a picture's size is two positive numbers (px), got {size!r}")
+    dx, dy = float(at[0]) / width - 0.5, float(at[1]) / height - 0.5
+    if max(abs(dx), abs(dy)) < 1 / 6:
+        return Text("in the middle of the camera's picture")
+    if abs(dx) >= abs(dy):
+        return Text("towards the right of the camera's picture") if dx > 0 else \
+            Text("towards the left of the camera's picture")
+    return Text("towards the bottom of the camera's picture") if dy > 0 else \
+        Text("towards the top of the camera's picture")
+
+
+def station_words(station: Unclaimed, reactor: str, size: Sequence[int] | None = None) -> Text:
+    """A station as its player would recognise it: its reactor with the :data:`MAX_CARDS_NAMED` cards nearest it,
+    each at its place from the reactor (:func:`rules.among_the_stars.station.station_place`); a reactor with nothing
+    identified beside it yet, by where it lies in the camera's picture (``size``: (width, height) px; None: not said).
+
+    Args:
+        station: the station (its cards nearest the reactor first).
+        reactor: its reactor's name as the players' edition prints it ("Main Reactor", "Vak Main Reactor").
+        size: the camera picture's size, px.
+    """
+    named = [Text("{card} ({place})", card=_word(card), place=station_place(cell))
+             for card, cell in station.cards[:MAX_CARDS_NAMED]]
+    if named:
+        return Text("the {reactor} with {cards}", reactor=reactor, cards=Listing(named))
+    if size is None:
+        return Text("a {reactor} with no card identified beside it yet", reactor=reactor)
+    return Text("a {reactor} with no card identified beside it yet, {where}", reactor=reactor,
+                where=picture_side(station.at, size))
+
+
+def claims_in_force(session: Any) -> dict[str, tuple[float, float]]:
+    """Each player's newest ``station_claimed`` still in force (not undone): ``{player: (x, y)}``, the reactor's place
+    in the camera's picture, frame px (a row the box cannot read as two finite numbers is left out).
+
+    ``session``: the game's :class:`companion.session.Session`."""
+    applied = set(session.replay().applied)
+    out: dict[str, tuple[float, float]] = {}
+    for event in session.events():
+        if event.kind != STATION_CLAIMED or event.seq not in applied or not isinstance(event.player, str):
+            continue
+        at = event.payload.get("at")
+        try:
+            x, y = (float(v) for v in at)
+        except (TypeError, ValueError, OverflowError):
+            continue
+        if math.isfinite(x) and math.isfinite(y):
+            out[event.player] = (x, y)
+    return out
+
+
+class StationQuestions:
+    """The "whose station is this?" questions of one game's camera: one per unclaimed station, kept while it stays
+    unclaimed (module doc).
+
+    Args:
+        reactor: a word for each anchor card id (``{"main_reactor": "Main Reactor", ...}``, the players' edition);
+            an id not listed is named by the catalogue.
+    """
+
+    def __init__(self, reactor: Mapping[str, str] | None = None) -> None:
+        self.reactor = dict(reactor or {})
+        self.asked: list[tuple[Unclaimed, Proposal]] = []
+        """Each station asked about, as first seen, with its question."""
+
+    def proposals(self, unclaimed: Sequence[Unclaimed], size: Sequence[int] | None = None) -> list[Proposal]:
+        """The questions for this read's unclaimed stations: a station within its reach of one asked before keeps that
+        question (its words and place); a new one gets its own; the stations no longer unclaimed are forgotten.
+
+        Args:
+            unclaimed: :attr:`companion.camera.station_seats.StationSeats.unclaimed` of this read.
+            size: the camera picture's (width, height), px (names a station with nothing identified beside its
+                reactor by where it lies).
+        """
+        kept: list[tuple[Unclaimed, Proposal]] = []
+        for u in unclaimed:
+            before = next(((a, p) for a, p in self.asked if a.anchor == u.anchor and a.players == u.players
+                           and math.hypot(a.at[0] - u.at[0], a.at[1] - u.at[1]) <= max(a.reach, u.reach)), None)
+            kept.append(before if before is not None else (u, self._proposal(u, size)))
+        self.asked = kept
+        return [p for _, p in kept]
+
+    def _proposal(self, u: Unclaimed, size: Sequence[int] | None) -> Proposal:
+        reactor = self.reactor.get(u.anchor) or _word(u.anchor)
+        text = Text("Whose station is this: {station}?", station=station_words(u, reactor, size))
+        payload = {"at": [round(u.at[0], 1), round(u.at[1], 1)],
+                   "cards": [[card, list(cell)] for card, cell in u.cards[:MAX_CARDS_NAMED]]}
+        return Proposal("", text, STATION_CLAIMED, payload, choices=u.players, choice_key=PLAYER_CHOICE)
