@@ -141,10 +141,9 @@ class StationSeats:
         stations = sorted(found.stations, key=lambda s: -len(s.members))[:MAX_STATIONS]
         if not stations:
             self.unknown = tuple(s.name for s in seats)
-            self.note = Text("no {reactor} in view: the box finds each player's station from its {reactor}, so it "
-                             "reads no station now. Check that every {reactor} lies face up in the camera's view, not "
-                             "covered by a hand or another card, with its station's cards flush against it; the box "
-                             "reads the table again once it is still", reactor=self.reactor)
+            self.note = Text("no {reactor} in view: the box finds each station from its {reactor}, so it reads none "
+                             "now. Check that every {reactor} lies face up in the camera's view, uncovered, with its "
+                             "station's cards flush against it", reactor=self.reactor)
             return {}
         centre = [np.asarray(cards[s.anchor].corners, np.float64).reshape(4, 2).mean(axis=0) for s in stations]
         reach = _SAME_PLACE * float(np.median([_long_side(c.corners) for c in cards])) if cards else 0.0
