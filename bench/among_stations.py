@@ -3,7 +3,7 @@ station watcher takes in from one read, against where the cards really lie.
 
 Usage::
 
-    python bench/among_stations.py --seeds 100-109 [--tree /tmp/old-tree] [--calibrated] [--seats]
+    python bench/among_stations.py --seeds 100-109 [--tree /tmp/old-tree] [--calibrated] [--seats] [--answer]
 
 Scenes: :func:`vision.synth_full.full_table` (``"among"``: four stations of ten cards, the odd players' read from
 the far side) at 1280x720, frame seed 0; a flow of four players P1-P4 (station k is player k's) with no ``"zones"``
@@ -13,8 +13,11 @@ before the first picture (each a card's length beyond the station's reactor, tow
 code (its ``companion``, ``vision`` and ``rules``), e.g. main's, for a before/after.
 
 Printed per layout and in total: cards laid; cards a watcher holds at the cell and for the player where they really
-lie (``right``); cards it holds for the wrong player or at a wrong cell (``wrong``); questions asked, and those whose
-player, card and cell are all right; whether the table was told it cannot tell stations apart.
+lie (``right``); cards it holds for the wrong player or at a wrong cell (``wrong``); questions asked about builds, and
+those whose player, card and cell are all right; "whose station is this?" questions, and those offering the station's
+true player (the player whose reactor lies nearest the question's place); whether the table was told it cannot tell
+stations apart. ``--answer``: each "whose station" question is then answered with its true player (one tap, as a
+player at the table would) and the table read once more: the same figures after the answers.
 """
 
 from __future__ import annotations
@@ -40,12 +43,51 @@ def seeds_of(text: str) -> list[int]:
     return out
 
 
+KEYS = ("laid", "right", "wrong", "asked", "asked_right", "whose", "whose_ok", "told")
+
+
+def count(cam, view, truth, reactors, cat) -> dict[str, int]:
+    """One read's figures (module doc): ``truth`` {(player, cell): card id}, ``reactors`` {player: reactor px}."""
+    row = dict(laid=len(truth), right=0, wrong=0, asked=0, asked_right=0, whose=0, whose_ok=0,
+               told=int(any("cannot tell" in str(n) for n in view["reader_notes"])))
+    for name, w in cam.watchers.items():
+        for cell, card in w.layout.items():
+            ok = truth.get((name, cell)) == cat.card(card).id
+            row["right" if ok else "wrong"] += 1
+    for q in view["questions"]:
+        if q.get("choose_player"):
+            row["whose"] += 1
+            row["whose_ok"] += int(owner_of(q, reactors) in q["choices"])
+            continue
+        row["asked"] += 1
+        card = q["payload"].get("card") or "Power Reactor"
+        cell = tuple(q["payload"]["cell"])
+        row["asked_right"] += int(cat.card(truth.get((q["player"], cell), "main_reactor")).name == card)
+    return row
+
+
+def owner_of(q, reactors) -> str:
+    """The player whose reactor lies nearest a whose-station question's place."""
+    import numpy as np
+
+    at = np.asarray(q["payload"]["at"], np.float64)
+    return min(reactors, key=lambda name: float(np.hypot(*(reactors[name] - at))))
+
+
+def said(row) -> str:
+    return (f"laid {row['laid']}, right {row['right']}, wrong {row['wrong']}, asked {row['asked']} "
+            f"({row['asked_right']} right), whose-station asked {row['whose']} ({row['whose_ok']} offering its "
+            f"player), told it cannot tell stations apart: {row['told']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="100-109")
     ap.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose code reads (default: this one)")
     ap.add_argument("--calibrated", action="store_true")
     ap.add_argument("--seats", action="store_true")
+    ap.add_argument("--answer", action="store_true", help="answer each whose-station question with its true player, "
+                                                          "then read again")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(args.tree.resolve()))
     sys.path.insert(1, str(ROOT))
@@ -73,12 +115,16 @@ def main(argv: list[str] | None = None) -> int:
     deck = build_deck_from_images(reference_images(ids, GAME_SHAPES["among"], seed=7), name="among", kind="scan",
                                   card_mm=GAME_SHAPES["among"])
     names = ["P1", "P2", "P3", "P4"]
-    total = dict(laid=0, right=0, wrong=0, asked=0, asked_right=0, told=0)
+    total = {k: 0 for k in KEYS}
+    after = {k: 0 for k in KEYS}
+
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds_of(args.seeds):
             table = full_table("among", ids, seed)
             image = table.render(frame_seed=0)
             truth = {(names[p.player], p.cell): p.id for p in table.pieces if p.player is not None}
+            reactors = {names[p.player]: table.to_px(np.array([p.centre_mm]))[0] for p in table.pieces
+                        if p.player is not None and p.cell == (0, 0)}
             settings = dict(FLOWS["among"].settings(parse_players(",".join(names)), {}))
             if args.seats:
                 seats = {}
@@ -92,26 +138,28 @@ def main(argv: list[str] | None = None) -> int:
                 flow = GameFlow(store.start("among", settings), FLOWS["among"])
                 cam = CameraFlow(flow, deck=deck, calibration=calibrate(image, table.layout) if args.calibrated
                                  else None)
+                frame = Frame(image=image, timestamp=0.0, index=0, source="generated")
                 cam.schedule(0.0)
-                cam.read(Frame(image=image, timestamp=0.0, index=0, source="generated"), 0.0)
+                cam.read(frame, 0.0)
                 view = cam.view()
-            row = dict(laid=len(truth), right=0, wrong=0, asked=len(view["questions"]), asked_right=0,
-                       told=int(any("cannot tell" in str(n) for n in view["reader_notes"])))
-            for name, w in cam.watchers.items():
-                for cell, card in w.layout.items():
-                    ok = truth.get((name, cell)) == cat.card(card).id
-                    row["right" if ok else "wrong"] += 1
-            for q in view["questions"]:
-                card = q["payload"].get("card") or "Power Reactor"
-                cell = tuple(q["payload"]["cell"])
-                row["asked_right"] += int(cat.card(truth.get((q["player"], cell), "main_reactor")).name == card)
-            print(f"layout {seed}: laid {row['laid']}, right {row['right']}, wrong {row['wrong']}, asked "
-                  f"{row['asked']} ({row['asked_right']} right), told it cannot tell stations apart: "
-                  f"{'yes' if row['told'] else 'no'}")
-            for k in total:
-                total[k] += row[k]
-    print(f"total: laid {total['laid']}, right {total['right']}, wrong {total['wrong']}, asked {total['asked']} "
-          f"({total['asked_right']} right), told on {total['told']} layouts")
+                row = count(cam, view, truth, reactors, cat)
+                print(f"layout {seed}: {said(row)}")
+                for k in KEYS:
+                    total[k] += row[k]
+                if args.answer:
+                    for q in [q for q in view["questions"] if q.get("choose_player")]:
+                        player = owner_of(q, reactors)
+                        if player in q["choices"]:
+                            cam.confirm(q["id"], player)
+                    cam.schedule(1.0)
+                    cam.read(frame, 1.0)
+                    row = count(cam, cam.view(), truth, reactors, cat)
+                    print(f"layout {seed} answered: {said(row)}")
+                    for k in KEYS:
+                        after[k] += row[k]
+    print(f"total: {said(total)} (on {total['told']} layouts)")
+    if args.answer:
+        print(f"total answered: {said(after)} (on {after['told']} layouts)")
     return 0
 
 

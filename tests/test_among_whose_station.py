@@ -114,6 +114,20 @@ def test_a_question_keeps_its_id_across_reads_and_a_dismissed_one_is_not_asked_a
     assert sorted(asked(cam)) == [WITH_CUSTOMS]
 
 
+def test_a_question_waiting_when_the_box_restarts_is_asked_again_as_it_was(store):  # noqa: F811
+    """The same ids and words after a restart and the next read, so a phone that showed it before answers it."""
+    flow = among(store)
+    cam = camera(flow)
+    read(cam)
+    first = {t: q["id"] for t, q in asked(cam).items()}
+    again = camera(flow)
+    assert {t: q["id"] for t, q in asked(again).items()} == first
+    read(again)
+    assert {t: q["id"] for t, q in asked(again).items()} == first
+    again.confirm(first[BARE], "Bob")
+    assert [e.player for e in flow.session.events() if e.kind == "station_claimed"] == ["Bob"]
+
+
 def test_an_answer_naming_no_player_or_another_is_refused_and_the_question_stays(store):  # noqa: F811
     flow = among(store)
     cam = camera(flow)

@@ -265,7 +265,8 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         if self.station_seats.note is not None:
             self.reader_notes.append(self.station_seats.note)
         image = sight.plan.image
-        fresh = self.station_questions.proposals(self.station_seats.unclaimed, (image.shape[1], image.shape[0]))
+        fresh = self.station_questions.proposals(self.station_seats.unclaimed, (image.shape[1], image.shape[0]),
+                                                 [q.proposal for q in self.questions if q.zone == TABLE])
         keys = {p.key for p in fresh}
         stale = [q.proposal.key for q in self.questions if q.zone == TABLE and q.proposal.key not in keys]
         self._take(TABLE, Observed(proposals=fresh, withdraw=stale))

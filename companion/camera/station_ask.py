@@ -111,25 +111,29 @@ class StationQuestions:
 
     def __init__(self, reactor: Mapping[str, str] | None = None) -> None:
         self.reactor = dict(reactor or {})
-        self.asked: list[tuple[Unclaimed, Proposal]] = []
-        """Each station asked about, as first seen, with its question."""
+        self.asked: list[Proposal] = []
+        """The question of each station asked about, its words and place as first asked."""
 
-    def proposals(self, unclaimed: Sequence[Unclaimed], size: Sequence[int] | None = None) -> list[Proposal]:
-        """The questions for this read's unclaimed stations: a station within its reach of one asked before keeps that
-        question (its words and place); a new one gets its own; the stations no longer unclaimed are forgotten.
+    def proposals(self, unclaimed: Sequence[Unclaimed], size: Sequence[int] | None = None,
+                  waiting: Sequence[Proposal] = ()) -> list[Proposal]:
+        """The questions for this read's unclaimed stations: a station within its reach of one asked before (or of a
+        question still ``waiting``, kept across a restart) keeps that question, with the same players to pick from; a
+        new one gets its own; the stations no longer unclaimed are forgotten.
 
         Args:
             unclaimed: :attr:`companion.camera.station_seats.StationSeats.unclaimed` of this read.
             size: the camera picture's (width, height), px (names a station with nothing identified beside its
                 reactor by where it lies).
+            waiting: the camera's waiting questions (those of another kind are passed over).
         """
-        kept: list[tuple[Unclaimed, Proposal]] = []
+        known = [*self.asked, *(p for p in waiting if p.kind == STATION_CLAIMED and p not in self.asked)]
+        kept: list[Proposal] = []
         for u in unclaimed:
-            before = next(((a, p) for a, p in self.asked if a.anchor == u.anchor and a.players == u.players
-                           and math.hypot(a.at[0] - u.at[0], a.at[1] - u.at[1]) <= max(a.reach, u.reach)), None)
-            kept.append(before if before is not None else (u, self._proposal(u, size)))
+            before = next((p for p in known if p not in kept and tuple(p.choices) == u.players
+                           and _near(p.payload.get("at"), u)), None)
+            kept.append(before if before is not None else self._proposal(u, size))
         self.asked = kept
-        return [p for _, p in kept]
+        return list(kept)
 
     def _proposal(self, u: Unclaimed, size: Sequence[int] | None) -> Proposal:
         reactor = self.reactor.get(u.anchor) or _word(u.anchor)
@@ -137,3 +141,12 @@ class StationQuestions:
         payload = {"at": [round(u.at[0], 1), round(u.at[1], 1)],
                    "cards": [[card, list(cell)] for card, cell in u.cards[:MAX_CARDS_NAMED]]}
         return Proposal("", text, STATION_CLAIMED, payload, choices=u.players, choice_key=PLAYER_CHOICE)
+
+
+def _near(at: Any, station: Unclaimed) -> bool:
+    """Whether a question's place ``at`` ([x, y] frame px) lies within ``station``'s reach of its reactor."""
+    try:
+        x, y = (float(v) for v in at)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return math.hypot(x - station.at[0], y - station.at[1]) <= station.reach
