@@ -190,3 +190,35 @@ def test_a_cell_of_whole_floats_or_huge_numbers_is_still_a_place():
     assert i18n.say(station_place((2.0, -1.0)), "en") == "2 below and 1 left of the Main Reactor"
     huge = 10 ** 40
     assert i18n.say(station_place((-huge, huge)), "en") == f"{huge} above and {huge} right of the Main Reactor"
+
+
+@pytest.mark.parametrize("lang, main, power", [
+    ("en", "Main Reactor", "Power Reactor (1 below the Main Reactor)"),
+    ("el", "Main Reactor", "Power Reactor (1 κάτω από τον Main Reactor)"),
+    ("pl", "Main Reactor", "Power Reactor (1 w dół od karty Main Reactor)"),
+    ("hu", "Főreaktor", "Erőmű (a Főreaktor kártyától 1 hellyel lejjebb)")])
+def test_a_reactor_is_named_with_its_place_and_the_main_reactor_by_its_name_alone(lang, main, power):
+    """Every place is counted from the Main Reactor, so it is never "Main Reactor (on the Main Reactor)"; a Power
+    Reactor one card below it (rulebook 5.1 'Grid and adjacency') is named with that place."""
+    from rules.among_the_stars.station import reactor_named
+
+    cat = catalogue()
+    assert i18n.say(reactor_named(cat.card("Main Reactor").word, (0, 0)), lang) == main
+    assert i18n.say(reactor_named(cat.card("Power Reactor").word, [1, 0]), lang) == power
+    with pytest.raises(ValueError, match="row, column"):
+        reactor_named("Power Reactor", "10")
+
+
+def test_companion_check_names_a_place_from_the_main_reactor_and_a_hex_by_its_numbers():
+    """``companion check``'s line: an Among the Stars card at (3, 3) is 3 below and 3 right of the Main Reactor (said
+    once: not again when the finding's own words name that place); another game's cell stays "at (q, r)"."""
+    from companion.scoring import _describe
+    from rules.core import Finding, Severity
+
+    found = Finding("the energy is short", "Ann", Severity.ERROR, "", player="Ann", card="Crew Quarters", cell=(3, 3))
+    assert _describe(found, "among") == ("Ann: Crew Quarters (3 below and 3 right of the Main Reactor): the energy is "
+                                         "short")
+    named = Finding("Crew Quarters (3 below and 3 right of the Main Reactor) shares no edge", "Ann", Severity.ERROR, "",
+                    player="Ann", card="Crew Quarters", cell=(3, 3))
+    assert _describe(named, "among") == "Ann: Crew Quarters (3 below and 3 right of the Main Reactor) shares no edge"
+    assert _describe(found, "eclipse") == "Ann: Crew Quarters at (3, 3): the energy is short"
