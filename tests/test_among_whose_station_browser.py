@@ -55,7 +55,8 @@ def test_the_touchscreen_asks_whose_station_with_a_button_per_player(store, hub,
 def test_each_phone_taps_its_own_player_and_the_station_is_theirs(browser, hub, store, output_dir):  # noqa: F811
     """Ζωή's Greek phone holds Ann's seat, a Polish phone Bob's. Each of the two questions shows, on each phone, the
     button of its own player only (the box refuses a phone's answer for a seat another phone holds) and Dismiss, with
-    no Confirm and no dropdown, within 360 px. Ann taps herself on the station with Customs: recorded for Ann."""
+    no Confirm and no dropdown, within 360 px; a third phone holding no seat is told whose it is to answer. Ann taps
+    herself on the station with Customs: recorded for Ann."""
     from playwright.sync_api import expect
 
     with table_read(store, hub) as (flow, _cam, loop):
@@ -78,6 +79,12 @@ def test_each_phone_taps_its_own_player_and_the_station_is_theirs(browser, hub, 
                     for page, lang in ((greek, "el"), (polish, "pl")):
                         page.locator("#camera-section").screenshot(
                             path=str(output_dir / f"phone_among_whose_station_{lang}.png"))
+                    with joined_page(browser, server, hub, locale="en-GB", **PHONE_360) as (third, third_errors):
+                        # a phone holding no seat: both players' seats are held by the other phones, so theirs to answer
+                        q = third.locator("#questions li").first
+                        expect(q.locator(".waiting")).to_have_text("waiting for Ann, Bob to answer on their phone")
+                        expect(q.locator("button.confirm")).to_have_count(0)
+                        assert third_errors == []
                     mine = greek.locator("#questions li", has_text="Customs")
                     expect(mine.locator(".q")).to_have_text(
                         "Κάμερα: Ποιανού είναι αυτός ο σταθμός: ο Main Reactor με Customs (1 δεξιά από τον Main "

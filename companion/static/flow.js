@@ -286,6 +286,11 @@
           b.addEventListener("click", () => post("/api/camera", { id: q.id, answer: "confirm", choice: c }, "camera-result"));
           answers.append(b);
         });
+        if (!answers.children.length) { // every player it may be holds another phone's seat: theirs to answer
+          li.classList.add("theirs");
+          li.append(el("span", "waiting", format(_("waiting for {player} to answer on their phone"),
+            { player: q.choices.join(", ") })));
+        }
       }
       let pick = null;
       if ((q.choices || []).length && !q.choose_player) {
