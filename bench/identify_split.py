@@ -109,6 +109,17 @@ def instrument(spent: dict[str, float], counts: dict[str, int]) -> None:
     cards.evened_scores = timed(spent, "evened", cards.evened_scores)
 
 
+def card_costs(ms: dict[str, float], cards: int, weak: int) -> tuple[float, float, float, float | None]:
+    """(identify per card, the first look per card, identify less the weak cards' extra per card, that extra per weak
+    card or None when no card was weak) of one frame's step medians ``ms`` (CPU ms: ``identify``, ``first_look``,
+    ``every_turn``) with ``cards`` cards (> 0), ``weak`` of them read weakly by the first look. The weak cards' extra is
+    what the identify stage spends after the first look (the second look, the evened light, the frame's decision) and
+    the first look's reads at every turn (only tiles no parity of turns reads closely get one)."""
+    extra = ms["identify"] - ms["first_look"] + ms["every_turn"]
+    return (ms["identify"] / cards, ms["first_look"] / cards, (ms["identify"] - extra) / cards,
+            extra / weak if weak else None)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="roll", help="comma-separated, from race, among, roll (its tiles)")
@@ -161,12 +172,12 @@ def main(argv: list[str] | None = None) -> int:
                           + "".join(f"  {m[s]:{len(s)}.1f}" for s in STEPS[2:]) + f"   {n:5d} {weak:4d} {every:5d}")
                     if not n:
                         continue
-                    extra = m["identify"] - m["first_look"] + m["every_turn"]
-                    per_card.append(m["identify"] / n)
-                    first_card.append(m["first_look"] / n)
-                    good_card.append((m["identify"] - extra) / n)
-                    if weak:
-                        weak_extra.append(extra / weak)
+                    a, b, c, d = card_costs(m, n, weak)
+                    per_card.append(a)
+                    first_card.append(b)
+                    good_card.append(c)
+                    if d is not None:
+                        weak_extra.append(d)
             if per_card:
                 good = statistics.median(good_card)
                 print(f"  identify {statistics.median(per_card):.2f} ms a card (median of the frames), the first look "
