@@ -52,9 +52,14 @@ STEPS = ("first_look", "every_turn", "resized", "centring", "centring_shifts", "
 """The steps timed, in the order printed (see the module's docstring)."""
 
 
+INSIDE = {"identify": True, "first_look": False}
+"""Whether the reader is in its identify stage (the steps are timed only there: the same steps also read a row's
+pieces in the ``rows`` stage with no calibration) and in the first look (set by :func:`instrument`)."""
+
+
 def timed(spent: dict[str, float], key: str, fn):
-    """``fn`` wrapped: each call's CPU ms of this thread added to ``spent[key]`` (a call inside another call of the
-    same key is counted once)."""
+    """``fn`` wrapped: each call's CPU ms of this thread added to ``spent[key]`` while :data:`INSIDE` says the identify
+    stage (a call inside another call of the same key is counted once)."""
     depth = [0]
 
     def call(*args, **kwargs):
@@ -64,7 +69,7 @@ def timed(spent: dict[str, float], key: str, fn):
             return fn(*args, **kwargs)
         finally:
             depth[0] -= 1
-            if depth[0] == 0:
+            if depth[0] == 0 and INSIDE["identify"]:
                 spent[key] += (time.thread_time() - t0) * 1000.0
 
     return call
@@ -78,18 +83,43 @@ def instrument(spent: dict[str, float], counts: dict[str, int]) -> None:
     import vision.cards as cards
     import vision.deck as deck
 
-    first = cards._frame_scores
-    cards._frame_scores = timed(spent, "first_look", first)
+    stage = cards.timed_stage
+
+    def in_stage(timings, name, fn, *args, **kwargs):
+        INSIDE["identify"] = name == "identify"
+        try:
+            return stage(timings, name, fn, *args, **kwargs)
+        finally:
+            INSIDE["identify"] = True
+
+    cards.timed_stage = in_stage
+    first = timed(spent, "first_look", cards._frame_scores)
+
+    def first_look(*args, **kwargs):
+        INSIDE["first_look"] = True
+        try:
+            return first(*args, **kwargs)
+        finally:
+            INSIDE["first_look"] = False
+
+    cards._frame_scores = first_look
     at = deck.DeckProfile._distances_at
+    at_timed = timed(spent, "every_turn", at)
 
     def every(self, tried, feats):
-        counts["every_turn"] += len(feats)
-        return at(self, tried, feats)
+        # a square tile no parity of turns read closely, in the first look (a card deck reads every card so)
+        if not (INSIDE["first_look"] and len(tried) == 4):
+            return at(self, tried, feats)
+        if INSIDE["identify"]:
+            counts["every_turn"] += len(feats)
+        return at_timed(self, tried, feats)
 
-    deck.DeckProfile._distances_at = timed(spent, "every_turn", every)
+    deck.DeckProfile._distances_at = every
     refine = cards.refine_identifications
 
     def refine_counted(deck_, frame, quads, crops, scores, mirrored, cfg=None, view=None, loose=()):
+        if not INSIDE["identify"]:
+            return refine(deck_, frame, quads, crops, scores, mirrored, cfg, view, loose)
         c = cfg or card_match.RefineConfig()
         far = c.weak_distance * deck_.config.unknown_distance
         for r in deck_.decide_frame(scores):
