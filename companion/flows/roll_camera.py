@@ -1,0 +1,216 @@
+"""Roll for the Galaxy's part of the camera flow (:mod:`companion.flows.roll`): the tiles seen joining a tableau, the
+phase each player's dice on the phase strips show before Reveal (p.3 Assign), and the dice counted at the end (p.8
+Victory); a read with more dice of a colour than the box holds says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.camera import CardPass, CountPass, DicePass, DiceSet, Proposal, ReadPass, TableauCamera, colour_counts
+from companion.flows.roll_names import _faction_label
+from companion.i18n import Listing, Text, plural
+from rules.roll.data import COLOURS, FACES, PHASES, catalogue
+from rules.roll.dice import Dice
+from rules.roll.words import colour_word, dice_words, face_word, phase_word
+
+__all__ = ["SURE_FACE", "RollCamera", "too_many_dice"]
+
+
+class RollCamera(TableauCamera):
+    """Roll for the Galaxy's part of the camera flow (tableau tracking: issue 3, 5): a tile seen in a
+    player's zone but not in their tableau becomes "Ann built Space Piracy?" (``tile_built``,
+    p.6 Develop / Settle: a completed tile joins the tableau). The starting tiles are reported with
+    the Setup form (faction and home world are picked from lists), so nothing is asked during setup.
+
+    Its passes (:attr:`passes`): the tiles (an enrolled deck), then with a dice profile, once per still table,
+    the end-of-game count of citizenry and cups (p.8 Victory) once the game is over, else the phase strips
+    before Reveal (p.3 Assign)."""
+
+    covers = ("tile",)
+    dice_set = DiceSet("roll", "Roll for the Galaxy", tuple(
+        (colour, tuple(f for f in FACES if any(f in d.faces for d in catalogue().dice.values() if d.colour == colour)))
+        for colour in COLOURS if any(d.colour == colour for d in catalogue().dice.values())))
+    """Roll for the Galaxy's dice (components: the dice): each colour and the faces its dice have (white has no Wild,
+    yellow no Explore)."""
+    card_aspect = 1.0
+    """Roll for the Galaxy's tiles are square (components: the game tiles, faction and home world tiles)."""
+
+    @property
+    def passes(self) -> tuple[ReadPass, ...]:
+        """The tile pass, the count (citizenry, then cups) and the phase strips."""
+        return (CardPass(),
+                CountPass("count", self.count_places, self.wants_count, self.count_prompt, self.count_proposals,
+                          labels={"citizenry": Text("citizenry"), "cup": Text("cup")}),
+                DicePass("phase", self.wants_dice, self.dice_proposals))
+
+    @staticmethod
+    def _faction_of(name: str) -> str | None:
+        """The faction tile's label (both side names) when ``name`` is one of its sides (p.2: a faction
+        tile shows one side but counts both in the tableau)."""
+        for f in catalogue().factions:
+            if name in f.names:
+                return _faction_label(f)
+        return None
+
+    def resolve(self, card_id: str) -> str | None:
+        """A tile id or name as enrolled (``space_piracy``, ``Space Piracy``) -> the side's name
+        (a faction tile's side -> the faction's label, one tile)."""
+        cat = catalogue()
+        name = cat.lookup(card_id) or cat.lookup(card_id.replace("_", " "))
+        return (self._faction_of(name) or name) if name else None
+
+    def tableau(self, view: Mapping[str, Any], player: str) -> list[str]:
+        """Developments and worlds (home world included), the faction tile's two sides as one tile."""
+        p = next((q for q in view["players"] if q["name"] == player), {})
+        names = [*p.get("developments", []), *p.get("worlds", [])]
+        if p.get("home_world") and p["home_world"] not in names:
+            names.append(p["home_world"])
+        out: list[str] = []
+        for n in names:
+            label = self._faction_of(n) or n
+            if label not in out or label == n:
+                out.append(label)
+        return out
+
+    def asking(self, view: Mapping[str, Any]) -> bool:
+        """From the first round on (setup tiles come from the Setup form) until the game is over."""
+        return view["stage"] not in ("setup", "over")
+
+    def proposal(self, player: str, name: str, view: Mapping[str, Any]) -> Proposal | None:
+        return Proposal(player, Text("{player} built {tile}?", player=player, tile=name), "tile_built", {"tile": name})
+
+    # -- the dice on the phase strips (issue 6 'Wired into the game') --------------------------------
+    def wants_dice(self, view: Mapping[str, Any]) -> bool:
+        """While the table waits for phase selections (p.3 Assign, before Reveal): the screens are
+        lifted and the phase strips are in view; after setup, or in Manage Empire for the next round."""
+        stage = view["stage"]
+        if stage == "setup":
+            return all(p["faction"] is not None for p in view["players"])
+        return stage in ("roll", "assign", "manage")
+
+    def dice_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any],
+                       image: str | None) -> list[Proposal]:
+        """Per player whose selection is not reported yet: "Ann selected Develop?" with the other
+        phases as one-tap corrections (``phase_selected`` with the read and the picture kept in
+        ``payload["read"]``, so a corrected read can be enrolled later).
+
+        The camera does not know where each player's phase strip columns are, so the proposed phase is
+        the phase most of that player's workers show (p.3 Assign: workers go to the phase their face
+        shows; Wild dice and unreadable faces are not counted; ties go to the earlier phase, I-V).
+        A face read less surely than :data:`SURE_FACE` counts as unreadable: the reader is not sure of it.
+        It is a proposal: the players confirm it or tap the right phase.
+        """
+        stage = view["stage"]
+        out = []
+        warn = too_many_dice(dice)
+        for p in view["players"]:
+            if stage in ("roll", "assign") and p["selected"]:
+                continue
+            raw = dice.get(p["name"]) or []   # kept as read in the event, for a later enrollment
+            seen = [d if float(d.get("confidence", 1.0)) >= SURE_FACE else {**d, "face": None} for d in raw]
+            counts = {ph: sum(1 for d in seen if d.get("face") == ph) for ph in PHASES}
+            if not any(counts.values()):
+                continue
+            phase = max(PHASES, key=lambda ph: (counts[ph], -PHASES.index(ph)))
+            wild = sum(1 for d in seen if d.get("face") == "wild")
+            unread = sum(1 for d in seen if d.get("face") is None)
+            workers = [Text("{face} {n}", face=face_word(ph), n=n) for ph, n in counts.items() if n]
+            if wild:
+                workers.append(Text("{face} {n}", face=face_word("wild"), n=wild))
+            if unread:
+                workers.append(plural("{n} unreadable", "{n} unreadable", unread))
+            read = {"image": image, "dice": raw, "workers": counts, "proposed": phase, "corrected": False}
+            question = Text("{player} selected {phase}? (dice: {workers})", player=p["name"], phase=phase_word(phase),
+                            workers=Listing(workers))
+            out.append(Proposal(p["name"], Listing([question, warn], " ") if warn else question,
+                                "phase_selected", {"phase": phase, "read": read}, tuple(PHASES), "phase", phase,
+                                tuple(phase_word(ph) for ph in PHASES)))
+        return out
+
+    # -- the dice count at the end (issue 6 'Wired into the game'; Roll for the Galaxy, p.8 Victory) ----
+    count_places = ("citizenry", "cup")
+    """Two passes: first every die a player has outside the cup (cups closed), then the cups emptied into
+    the zones: the cup is the difference (p.8 Victory: the tie-break counts only the cup)."""
+
+    def wants_count(self, view: Mapping[str, Any]) -> bool:
+        """Once the game is over (p.8 End check): the final scoring counts dice by colour."""
+        return view["stage"] == "over"
+
+    def count_prompt(self, place: str | None) -> str:
+        """What the table does before each pass."""
+        if place == "citizenry":
+            return Text(
+                "Count dice: leave the cups closed, lay your citizenry and construction-zone dice in your zone, "
+                "tap Count dice"
+            )
+        if place == "cup":
+            return Text("Count dice: now empty your cup into your zone and tap Count dice")
+        return Text("dice counted; Count dice counts again")
+
+    def count_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any], place: str,
+                        before: Mapping[str, Mapping[str, int]], image: str | None) -> list[Proposal]:
+        """Per player: "Ann: 2 white, 1 red in citizenry and construction zone?" (``place="citizenry"``; the
+        goods recorded on her worlds are taken off what the camera sees: goods are ``goods_placed`` reports,
+        p.7 Produce) or "Ann: 3 white, 1 purple in the cup?" (``place="cup"``: what is seen now less what
+        the previous pass saw). Confirm records ``dice_counted`` ``{place: {colour: n}, "read": {"image",
+        "dice", "place"}}``. A purple die is counted as purple (p.8: end-game powers never treat it as another
+        colour); a die whose colour the reader could not tell is left out and said in the question.
+        """
+        out = []
+        warn = too_many_dice(dice)
+        for p in view["players"]:
+            name = p["name"]
+            seen = dice.get(name) or []
+            have = Dice.of(colour_counts(seen))
+            unread = sum(1 for d in seen if not d.get("colour"))
+            goods = Dice()
+            if place == "cup" and name in before:
+                counted = have - Dice.of(dict(before[name]))
+            else:
+                goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
+                counted = have - goods
+            if not seen:
+                continue
+            said = dict(player=name, dice=dice_words(counted))
+            if place == "cup":
+                text = Text("{player}: {dice} in the cup?", **said)
+            elif goods.total:
+                text = Text("{player}: {dice} in citizenry and construction zone (goods {goods} not counted)?", **said,
+                            goods=dice_words(goods))
+            else:
+                text = Text("{player}: {dice} in citizenry and construction zone?", **said)
+            if unread:
+                text = plural(
+                    "{question}; {n} die of unknown colour left out",
+                    "{question}; {n} dice of unknown colour left out",
+                    unread,
+                    question=text,
+                )
+            if warn:
+                text = Listing([text, warn], " ")
+            read = {"image": image, "dice": list(seen), "place": place}
+            out.append(Proposal(name, text, "dice_counted", {place: counted.to_json(), "read": read}))
+        return out
+
+
+SURE_FACE = 0.6
+"""A die's face read with less confidence (0-1, ``RollDieObservation.confidence``: that its colour and face are right)
+counts as unreadable in the phase questions, as a card identified below the camera's ``min_confidence`` (0.6) is never
+built on."""
+
+
+def too_many_dice(dice: Mapping[str, list[dict[str, Any]]]) -> Any:
+    """What a read shows more of than the game has, said to the players ("" when nothing): a read with more dice of a
+    colour than the box holds (Roll for the Galaxy, p.1 Components) has found things that are not dice (a pattern
+    on the cloth, a token), so its questions say so instead of counting them as dice. ``dice``: the read by zone."""
+    seen = colour_counts([d for zone in dice.values() for d in zone])
+    cat = catalogue()
+    over = [(c, n, cat.dice[c].count) for c, n in seen.items() if c in cat.dice and n > cat.dice[c].count]
+    if not over:
+        return ""
+    said = Listing([Text("{seen} {colour} dice (the game has {has})", seen=n, colour=colour_word(c), has=has)
+                    for c, n, has in over])
+    return Text("The camera sees {said}: some are not dice; check the table before you confirm.", said=said)
+
