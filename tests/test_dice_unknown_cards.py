@@ -104,7 +104,7 @@ def test_the_adapter_leaves_the_tiles_print_out_only_when_told_the_cards_are_unk
 def test_the_box_reads_a_roll_game_without_a_tile_deck_knowing_its_tiles_are_there(tmp_path, monkeypatch, deck):
     """``run --game roll --dice-profile P`` with no ``--deck``: the dice reader is told the table holds square tiles
     no deck identifies; with a tile deck the card read tells it of them (and the art check runs), so it is not."""
-    import companion.commands.box as box
+    import companion.commands.box_camera as box
 
     class Profile:
         dice_set = "roll"

@@ -1,6 +1,8 @@
 """The ``companion`` commands, one module per command group; the parser is :mod:`companion.cli`.
 
-- :mod:`companion.commands.box`: ``run`` and ``demo`` (the main loop and its views);
+- :mod:`companion.commands.box`: ``run`` and ``demo`` (the main loop and its views), with its parts beside it: which
+  game it starts on (``box_game``), the game's camera parts (``box_camera``), a replay of photos (``box_replay``) and
+  the views and devices around the loop (``box_views``);
 - :mod:`companion.commands.read`: ``read`` (dice, cards, hexes in photos);
 - :mod:`companion.commands.enroll`: ``enroll roll-dice`` (from a folder, or ``--guided``) and ``enroll cards``;
 - :mod:`companion.commands.calibrate`: ``calibrate`` and ``print-mat``;
