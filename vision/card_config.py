@@ -91,6 +91,12 @@ class CardsConfig:
             the border they were fitted on; else they are fitted again.
         min_area_frac: components smaller than this fraction of the frame are ignored.
         min_rel_area: ... and components smaller than this fraction of the median card are ignored.
+        small_card_frac: with no known card size, a component smaller than ``min_area_frac`` of the frame but at
+            least this fraction of that area is still read when it is one whole card of the size the larger ones set
+            (fills its quad, the card's aspect, 0.6-1.6 times the nearby cards' area, a crisp outline:
+            :func:`vision.card_detect.select_cards`' ``small``): a lone card of a table seen from far (an Among the
+            Stars station's single card 36 x 50 px at 1280 x 720 is under the frame's share); it sets nothing of the
+            card's size and is never split. None: ignored, as every component under ``min_area_frac``.
         min_fill: a component must fill at least this fraction of its fitted quad.
         aspect: expected long/short side ratio of a card (overridden by the deck's); 1 = square tiles.
         aspect_tol: accepted relative deviation of a quad's aspect from ``aspect``.
@@ -163,6 +169,7 @@ class CardsConfig:
     die_fill: float = 0.8
     min_area_frac: float = 0.002
     min_rel_area: float = 0.35
+    small_card_frac: float | None = 0.25
     min_fill: float = 0.80
     aspect: float | None = None
     aspect_tol: float = 0.22

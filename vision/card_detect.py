@@ -113,10 +113,12 @@ class Blob:
         return self.quad.mean(axis=0)
 
 
-def blobs_of(mask: np.ndarray, config: CardsConfig) -> list[Blob]:
-    """Outer components of ``mask`` (holes filled) above the minimum area, each with a fitted quad."""
+def blobs_of(mask: np.ndarray, config: CardsConfig, min_area: float | None = None) -> list[Blob]:
+    """Outer components of ``mask`` (uint8[H, W], holes filled) of at least ``min_area`` px^2 (None:
+    ``config.min_area_frac`` of the image), each with a fitted quad, in contour order."""
     h, w = mask.shape
-    min_area = config.min_area_frac * h * w
+    if min_area is None:
+        min_area = config.min_area_frac * h * w
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
     for c in cnts:
@@ -178,22 +180,33 @@ def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
                          config: CardsConfig) -> tuple[float, float] | None:
     """(short, long) card size in px of ``img`` (uint8[H, W, 3] BGR) with no calibration. When the blobs shaped like
     one card agree (their areas within ``size_agree`` of each other), :func:`card_size_estimate`'s; when they do not
-    (a block of touching cards shaped like one card beside a card alone) or there is none (every card touches
-    another), the spacing of the cards' edges decides (:func:`vision.card_pitch.card_pitch`): the blobs whose area
-    fits it, else that spacing itself when the cells it implies hold cards (``pitch_cells``: a playmat's printed grid
-    or a checked cloth repeats at its own spacing, its cells alike); else (and when nothing tells) the blobs shaped
-    like one card as before (:func:`card_size_estimate`), or None."""
+    (a block of touching cards shaped like one card beside a card alone), when there is none (every card touches
+    another) or only one beside other blobs, the spacing of the cards' edges decides
+    (:func:`vision.card_pitch.card_pitch`): the blobs whose area fits it, else that spacing itself when the cells it
+    implies hold cards (``pitch_cells``: a playmat's printed grid or a checked cloth repeats at its own spacing, its
+    cells alike); else (and when nothing tells) the blobs shaped like one card as before
+    (:func:`card_size_estimate`), or None.
+
+    A lone blob shaped like one card beside other blobs may be two cards side by side (two upright cards make one
+    lying card's shape, as in an Among the Stars station) or one card alone: the spacing of the other blobs' edges
+    overrules it only where they show a lattice of cards at that spacing (:meth:`vision.card_pitch.EdgePitch.cells`
+    measured, not None, and at least ``pitch_cells``) and the lone blob is no card of it (``choose_card_size``'s
+    band); a blob alone in the frame (a card photographed on its own) keeps its size."""
     singles = [b for b in blobs if is_single(b, aspect, None, config)]
     areas = [b.area for b in singles]
-    if singles and max(areas) <= config.size_agree * min(areas):   # the blobs shaped like a card agree
+    lone = singles[0] if len(singles) == 1 and len(blobs) > 1 else None
+    if lone is None and singles and max(areas) <= config.size_agree * min(areas):   # the blobs shaped like a card agree
         return card_size_estimate(blobs, aspect, config)
     h, w = img.shape[:2]
     long_ = max(aspect, 1.0 / aspect)
-    found = edge_pitch(img, blobs, aspect, 0.7 * math.sqrt(config.min_area_frac * h * w / long_))
+    found = edge_pitch(img, [b for b in blobs if b is not lone], aspect,
+                       0.7 * math.sqrt(config.min_area_frac * h * w / long_))
 
     def cards_inside() -> bool:   # asked only when no blob shaped like a card agrees with the spacing
         cells = found.cells() if found is not None else None
-        return cells is None or cells >= config.pitch_cells
+        if cells is None:   # no blob holds two cells: a lone card-shaped blob keeps its size, else as before
+            return lone is None
+        return cells >= config.pitch_cells
 
     size = choose_card_size([quad_size(b.quad) for b in singles], areas, None if found is None else found.short,
                             aspect, cells_hold_cards=cards_inside)
@@ -211,12 +224,15 @@ def edge_map(img: np.ndarray) -> np.ndarray:
 
 def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_px: tuple[float, float] | None,
                  config: CardsConfig, gmag: np.ndarray | None = None,
-                 doubtful: list[np.ndarray] | None = None) -> list[np.ndarray]:
+                 doubtful: list[np.ndarray] | None = None, small: Sequence[Blob] = ()) -> list[np.ndarray]:
     """One quad per single-card blob; blobs of several touching cards are split on the card grid.
 
     ``gmag``: :func:`edge_map` of ``img`` when the caller has it (the second look asks three times).
     ``doubtful``: with a known card size, the cards of a lattice that explains its blob poorly
-    (``split_doubt_fit``) go to this list instead (the caller makes them places of the second look)."""
+    (``split_doubt_fit``) go to this list instead (the caller makes them places of the second look).
+    ``small``: blobs under the frame's minimum area (``small_card_frac``), each kept, after the others, only when it
+    is one whole card of the size ``blobs`` set here (:func:`is_single` at the nearby cards' area, an outline of at
+    least ``min_edge``); they take no part in the card's size."""
     if not blobs:
         return []
     known = card_px is not None  # known size (top-down table image): no perspective, no estimate
@@ -243,13 +259,7 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     if edges:   # a pair or a block of cards shaped like one card tells nothing of the card's size nearby
         singles = [b for b in singles if is_single(b, aspect, base_area, config)]
     for b in blobs:
-        local = base_area
-        if not known:  # perspective (no calibration) makes near cards bigger: compare with the nearest singles
-            near = sorted(singles, key=lambda s: float(np.linalg.norm(s.centre - b.centre)))
-            near = [s for s in near if s is not b][:4]
-            local = float(np.median([s.area for s in near])) if near else base_area
-            if not (0.5 * base_area <= local <= 2.0 * base_area):
-                local = base_area
+        local = base_area if known else _local_area(b, singles, base_area)
         if b.area < config.min_rel_area * local:
             continue
         if is_single(b, aspect, local, config):
@@ -263,7 +273,21 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
                 doubtful.extend(parts)
             else:
                 out.extend(parts)
+    lone = [b.quad for b in small if is_single(b, aspect, base_area if known else _local_area(b, singles, base_area),
+                                               config)]
+    if lone:   # a lone card smaller than the frame's share: whole, and with a card's crisp outline
+        out.extend(q for q, e in zip(lone, outline_strengths(gmag, lone), strict=True) if e >= config.min_edge)
     return out
+
+
+def _local_area(b: Blob, singles: list[Blob], base_area: float) -> float:
+    """A card's area in px^2 near blob ``b`` with no calibration (perspective makes near cards bigger): the median
+    area of the (up to) 4 ``singles`` nearest it, ``b`` left out; ``base_area`` when there is none or that median is
+    not within 0.5-2 times it."""
+    near = sorted(singles, key=lambda s: float(np.linalg.norm(s.centre - b.centre)))
+    near = [s for s in near if s is not b][:4]
+    local = float(np.median([s.area for s in near])) if near else base_area
+    return local if 0.5 * base_area <= local <= 2.0 * base_area else base_area
 
 
 def find_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect: float | None = None,
@@ -332,12 +356,19 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
         mask = timed_stage(t, "mat_lines", without_printed_lines, mask, c.min_area_frac * mask.size, aspect,
                            c.min_part_frac, c.mat_line_area)
     filled = timed_stage(t, "fill", fill_holes, mask)
-    blobs = timed_stage(t, "blobs", blobs_of, filled, c)
+    small: list[Blob] = []
+    if card_px is None and c.small_card_frac is not None:   # no calibration: lone cards under the frame's share too
+        floor = c.min_area_frac * filled.shape[0] * filled.shape[1]
+        every = timed_stage(t, "blobs", blobs_of, filled, c, c.small_card_frac * floor)
+        blobs, small = [b for b in every if b.area >= floor], [b for b in every if b.area < floor]
+    else:
+        blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
     second = cp is not None and c.loose_join_frac > 0
     gmag = edge_map(img) if second and blobs else None   # select_cards' own, shared with the second look
     doubtful: list[np.ndarray] = []
-    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None)
+    quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None,
+                        small)
     known = [np.asarray(p, np.float64) * s for p in (explained or [])]
 
     def look_again(polygons: list[np.ndarray], dice: list[np.ndarray]) -> tuple[list[np.ndarray], list[bool]]:
