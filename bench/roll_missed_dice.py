@@ -1,0 +1,193 @@
+"""Where does the Roll dice reader lose the dice it misses? Reads scenes of the second generator (:mod:`vision.scenes`)
+as ``bench/roll_dice.py`` does and follows every labelled die no reported die matches through the reader's stages, to
+the first stage that loses it (issue 16: dice missed on unseen tables).
+
+Usage::
+
+    python bench/roll_missed_dice.py --n 20 --seed 1000          # seeds 1000..1019, enroll seed 7
+    python bench/roll_missed_dice.py --n 20 --seed 1020 --causes-only
+
+One line per missed die (its scene seed, truth, label box, what it lies on) with where it was lost, and a tally by
+cause at the end. A top face is "near" a die when its centre lies inside the die's label box or the label's centre
+inside the face's box (the bench's own matching rule). Causes, in the order of the stages:
+
+    no face         no top face near the die at any die size tried (no candidate there)
+    other size      top faces near it only at a die size not chosen, none of them added
+    weak symbol     faces near it at the size chosen (or added), but none weighs ``min_confidence`` as a die once its
+                    symbol is matched (:func:`vision.roll_dice.assemble.die_weights`): the symbol matches too weakly
+    lowered <stage> a face near it weighed enough after the face match, and stage <stage> (``unsized``, ``surface``,
+                    ``outline``, ``sides``, ``hanging``, ``side_print``, ``texture``) lowered the last of them under it
+    not kept        still weighing enough, but the decision (:func:`vision.roll_dice.assemble.assemble_indexed`: one
+                    die a place, an unknown colour) kept none near it
+    dropped <stage> kept by the decision and left out by ``boxed``, ``own_side``, ``on_other`` or ``blank``
+    reported off    a die is reported near it but the bench matched that die to another label (or its box misses)
+
+The reader is followed through its stage timer (:func:`vision.timing.timed_stage`, as :mod:`bench.roll_stage_cpu`
+does) and the faces found at each size through its per-size top-face cut; the read itself is not changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: single-threaded BLAS, as the box sets it
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import vision.roll_dice.reader as reader_module  # noqa: E402 - after sys.path
+from bench.roll_dice import _box, inside, match, readers_for, shared_dir  # noqa: E402
+from vision import scenes  # noqa: E402
+from vision.profiles import load_dice_faces  # noqa: E402
+from vision.roll_dice import RollDiceConfig, RollDiceReader, rect_box  # noqa: E402
+from vision.roll_dice.assemble import die_weights  # noqa: E402
+
+#: The stages that lower a face's die score, in the order the reader runs them.
+LOWERING = ("unsized", "surface", "outline", "sides", "hanging", "side_print", "texture")
+#: The stages that leave out a die the decision kept, in the order the reader runs them.
+DROPPING = ("boxed", "own_side", "on_other", "blank")
+
+
+@dataclass
+class Trace:
+    """What one read did, stage by stage: the top faces' rects (``float[M, 5]`` frame px) found at each die size tried
+    (``sizes``), the size chosen, the faces read on from there (``rects``, ``float[N, 5]``: the size chosen's and those
+    added from other sizes), each one's die weight after the face match and after each lowering stage (``weights``:
+    ``(stage, float[N])`` in order, the first named ``faces``), the faces the decision kept and each dropping stage left
+    (``kept``: ``(stage, set of face indices)``, but ``blank``: a die it leaves out is no box of ``dice``), and the
+    boxes reported (``dice``, ``(x, y, w, h)`` px)."""
+
+    sizes: dict[float, np.ndarray] = field(default_factory=dict)
+    chosen: float | None = None
+    rects: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)))
+    weights: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    kept: list[tuple[str, set[int]]] = field(default_factory=list)
+    dice: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+
+def near(rects: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """``bool[N]``: which of ``rects`` (``float[N, 5]`` frame px) lie on the die of label box ``box`` (x, y, w, h px):
+    the rect's centre inside the box, or the box's centre inside the rect's box (:func:`rect_box`)."""
+    rects = np.asarray(rects, np.float64).reshape(-1, 5)
+    centre = (box[0] + box[2] / 2.0, box[1] + box[3] / 2.0)
+    return np.array([inside((r[0], r[1]), box) or inside(centre, rect_box(r)) for r in rects], bool)
+
+
+def lost_where(box: tuple[float, float, float, float], trace: Trace, least: float) -> tuple[str, str]:
+    """(cause, detail) of a labelled die of box ``box`` (x, y, w, h px) that no reported die matched, from one read's
+    ``trace``: the first stage that loses it (the causes of this module's docstring); ``least``: the die weight a read
+    reports (``min_confidence``). Raises nothing."""
+    mine = near(trace.rects, box)
+    if not mine.any():
+        other = [s for s, r in trace.sizes.items() if s != trace.chosen and near(r, box).any()]
+        if not other:
+            return "no face", f"sizes tried {sorted(trace.sizes)}"
+        return "other size", f"faces at {sorted(other)}, size chosen {trace.chosen}"
+    idx = np.flatnonzero(mine)
+    first = trace.weights[0][1][idx] if trace.weights else np.zeros(len(idx))
+    if not (first >= least).any():
+        return "weak symbol", f"die weight at most {float(first.max()):.2f}"
+    for stage, w in trace.weights[1:]:
+        if not (w[idx] >= least).any():
+            return f"lowered {stage}", f"die weight {float(first.max()):.2f} -> {float(w[idx].max()):.2f}"
+    held = set(idx.tolist())
+    for stage, kept in trace.kept:
+        if not held & kept:
+            return ("not kept", "") if stage == "assemble" else (f"dropped {stage}", "")
+    centre = (box[0] + box[2] / 2.0, box[1] + box[3] / 2.0)
+    if not any(inside(centre, d) or inside((d[0] + d[2] / 2.0, d[1] + d[3] / 2.0), box) for d in trace.dice):
+        return "dropped blank", ""
+    return "reported off", ""
+
+
+def follow(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> tuple[object, Trace]:
+    """(the read, its :class:`Trace`) of ``frame`` (``uint8[H, W, 3]`` BGR) by ``reader``, followed through the
+    reader's stage timer and its per-size top-face cut; the read is the reader's own."""
+    trace = Trace()
+    state: dict = {}
+    timer = reader_module.timed_stage
+    cut = reader._tops_for
+
+    def tops_for(*args, **kwargs):
+        tops = cut(*args, **kwargs)
+        trace.sizes[float(args[7])] = np.asarray(tops.rects, np.float64).reshape(-1, 5)
+        return tops
+
+    def stage(timings, name, fn, *args, **kwargs):
+        out = timer(timings, name, fn, *args, **kwargs)
+        if name == "other_sizes":
+            tops, ncc = out[0], out[1]
+            state["ncc"] = ncc.reshape(len(tops.rects), -1)
+            trace.rects = np.asarray(tops.rects, np.float64).reshape(-1, 5)
+            trace.weights = [("faces", die_weights(tops, state["ncc"], cfg))]
+        elif name in LOWERING:
+            tops = out[0] if isinstance(out, tuple) else out
+            trace.weights.append((name, die_weights(tops, state["ncc"], cfg)))
+        elif name == "assemble":
+            trace.kept.append((name, {i for i, _ in out}))
+            state["kept"] = list(out)
+        elif name in DROPPING[:-1]:
+            trace.kept.append((name, {i for i, _ in out[0]}))
+        return out
+
+    reader._tops_for = tops_for
+    reader_module.timed_stage = stage
+    try:
+        read = reader.read(frame)
+    finally:
+        reader_module.timed_stage = timer
+        del reader._tops_for
+    trace.chosen = float(read.die_size) if read.die_size is not None else None
+    trace.dice = [d.box for d in read.dice]
+    return read, trace
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=20, help="scenes (default 20)")
+    ap.add_argument("--seed", type=int, default=1000, help="first scene seed (default 1000)")
+    ap.add_argument("--enroll-seed", type=int, default=7, help="enrollment seed (scene seeds stay disjoint)")
+    ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
+    ap.add_argument("--causes-only", action="store_true", help="print the tally by cause only")
+    args = ap.parse_args(argv)
+    args.symbols = "A"
+    cfg = RollDiceConfig()
+    fbc = load_dice_faces(args.dice_json)
+    causes: Counter = Counter()
+    labelled = 0
+    with tempfile.TemporaryDirectory(prefix="roll_missed_") as tmp:
+        readers = readers_for("scenes", Path(tmp), fbc, args, cfg)
+        keys = list(readers)
+        for k in range(args.n):
+            seed = args.seed + k
+            key = keys[k % len(keys)]
+            sc = scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=key)
+            read, trace = follow(readers[key], sc.image, cfg)
+            labelled += len(sc.dice)
+            found = {i for i, _ in match(sc.dice, read.dice)}
+            under = sc.meta.get("under") or [sc.meta.get("table", "?")] * len(sc.dice)
+            for i, lab in enumerate(sc.dice):
+                if i in found:
+                    continue
+                cause, detail = lost_where(lab.box, trace, cfg.min_confidence)
+                causes[cause] += 1
+                if not args.causes_only:
+                    print(f"  {seed} miss  {lab.colour}/{lab.face} box {_box(lab.box)} on {under[i]}: {cause}"
+                          + (f" ({detail})" if detail else ""), flush=True)
+    print(f"scenes {args.n} (seeds {args.seed}..{args.seed + args.n - 1}), labelled dice {labelled}, "
+          f"missed {sum(causes.values())}")
+    for cause, count in causes.most_common():
+        print(f"  {cause:22} {count}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
