@@ -60,32 +60,47 @@ def test_the_traitor_cards_holder_is_offered_no_new_relations_and_a_report_of_on
     assert flow.session.last_seq == before
 
 
-def test_the_alliance_form_offers_no_one_the_traitor_cards_holder_and_refuses_a_report_of_one(store):
-    """Rise of the Ancients p.10: an alliance is founded by two players with diplomatic relations; Eclipse 1.2,
-    Diplomacy: the Traitor card's holder makes no new relations. The Alliance founded form's "With" field still
-    offered the holder. Ann (relations with Cy and Bob) attacks Cy and holds the Traitor card: Bob's and Dee's "With"
-    leave Ann out, Ann's offers no one; a report of either (a page older than the table) is refused naming the rule,
-    in each language, and nothing is recorded. Bob and Dee may still found one with each other."""
+def test_the_alliance_form_offers_the_players_you_have_relations_with_the_traitor_cards_holder_too(store):
+    """Rise of the Ancients p.10: "two players with diplomatic relations between them may found an alliance", and
+    "each player may be a member of one alliance only"; nothing there about the Traitor card, which stops new
+    relations only (Eclipse 1.2, Diplomacy). Hand-worked: Ann has relations with Cy and Bob, attacks Cy (the Ambassadors
+    go back) and holds the Traitor card; she keeps her relations with Bob. The form refused Ann and Bob's alliance,
+    so the table could not record a legal one, and offered Dee players she has no relations with (the rules then
+    flagged the report). Now Ann and Bob are offered each other; Dee, with relations to no one, is offered no one and
+    told why; Cy (relations with no one after the attack) is refused Ann naming p.10. Once Ann and Bob hold Nova's
+    tiles, Bob's "With" is empty (one alliance only) and Dee, given relations with Bob, is refused him: Bob holds a
+    tile. Every refusal names p.10 in each language, and records nothing."""
     flow = start(store, "Ann,Bob,Cy,Dee", alliances=True)
-    assert flow.view()["choices_now"]["Bob"]["alliance_found"]["with"]["choices"] == ["Ann", "Cy", "Dee"]
+    assert flow.view()["choices_now"]["Bob"]["alliance_found"]["with"]["choices"] == []
     flow.report("Ann", "relations", {"with": "Cy"})
     flow.report("Ann", "relations", {"with": "Bob"})
     flow.report("Ann", "attack", {"with": "Cy"})
     choices = flow.view()["choices_now"]
-    assert choices["Bob"]["alliance_found"]["with"]["choices"] == ["Cy", "Dee"]
-    assert choices["Dee"]["alliance_found"]["with"]["choices"] == ["Bob", "Cy"]
-    assert choices["Ann"]["alliance_found"]["with"]["choices"] == []
+    assert choices["Ann"]["alliance_found"]["with"]["choices"] == ["Bob"]
+    assert choices["Bob"]["alliance_found"]["with"]["choices"] == ["Ann"]
+    assert choices["Dee"]["alliance_found"]["with"]["choices"] == []
+    assert "no one now" in i18n.say(choices["Dee"]["alliance_found"]["with"]["none"], "en")
     before = flow.session.last_seq
-    refusals = []
-    for player, other in (("Bob", "Ann"), ("Ann", "Bob")):
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Cy", "alliance_found", {"alliance": "Nova", "with": "Ann"})
+    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said["en"] == ("you have no diplomatic relations with Ann: an alliance is founded by two players with "
+                          "diplomatic relations (Rise of the Ancients p.10)")
+    assert "Αυγή των Αρχαίων σ.10" in said["el"] and "s. 10" in said["pl"] and "10. o." in said["hu"]
+    assert all("Ann" in said[lang] and said[lang] != said["en"] for lang in ("el", "pl", "hu"))
+    assert flow.session.last_seq == before
+    flow.report("Ann", "alliance_found", {"alliance": "Nova", "with": "Bob"})
+    assert not [f for f in flow.view()["findings"] if f["rule_kind"].startswith("alliance")]
+    flow.report("Dee", "relations", {"with": "Bob"})
+    choices = flow.view()["choices_now"]
+    assert choices["Bob"]["alliance_found"]["with"]["choices"] == []
+    assert choices["Dee"]["alliance_found"]["with"]["choices"] == []
+    before = flow.session.last_seq
+    for player, other, opening in (("Dee", "Bob", "Bob holds an Alliance tile already"),
+                                   ("Bob", "Dee", "you hold an Alliance tile already")):
         with pytest.raises(BadEntry) as refused:
-            flow.report(player, "alliance_found", {"alliance": "Nova", "with": other})
-        refusals.append({lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")})
-    assert refusals[0]["en"] == ("Ann holds the Traitor card and founds no alliance (Eclipse 1.2, Diplomacy: the "
-                                 "Traitor card's holder makes no new relations; Rise of the Ancients p.10: an alliance "
-                                 "is founded by two players with relations)")
-    assert refusals[1]["en"].startswith("you hold the Traitor card and found no alliance")
-    for said in refusals:
-        assert all("Eclipse 1.2" in s and "10" in s and s != said["en"] for lang, s in said.items() if lang != "en")
-    assert all("Ann" in refusals[0][lang] for lang in ("el", "pl", "hu"))
+            flow.report(player, "alliance_found", {"alliance": "Vortex", "with": other})
+        said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+        assert said["en"].startswith(opening) and said["en"].endswith("(Rise of the Ancients p.10)")
+        assert all(said[lang] != said["en"] and "10" in said[lang] for lang in ("el", "pl", "hu"))
     assert flow.session.last_seq == before

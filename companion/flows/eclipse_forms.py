@@ -125,24 +125,32 @@ def _player(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return next((p for p in view["players"] if p["name"] == name), {})
 
 
-def _allies_offered(players: Sequence[Mapping[str, Any]], player: str, traitor: str | None) -> dict[str, Any]:
-    """The Alliance founded form's "With" choices for ``player``: every other player but the Traitor card's holder,
-    and no one when ``player`` holds it (Rise of the Ancients p.10: an alliance is founded by two players with
-    diplomatic relations; Eclipse 1.2, Diplomacy: the Traitor card's holder makes no new relations), as
-    :meth:`EclipseForms.choices_now` gives them, with why a player left out is refused."""
-    others = [p["name"] for p in players if p.get("name") != player]
-    if traitor == player:
-        none = Text("you hold the Traitor card and found no alliance (Eclipse 1.2, Diplomacy: the Traitor card's "
-                    "holder makes no new relations; Rise of the Ancients p.10: an alliance is founded by two players "
-                    "with relations)")
-        return {"choices": [], "none": none, "why": {other: none for other in others}}
-    why = {}
-    if traitor is not None:
-        why[traitor] = Text("{other} holds the Traitor card and founds no alliance (Eclipse 1.2, Diplomacy: the "
-                            "Traitor card's holder makes no new relations; Rise of the Ancients p.10: an alliance is "
-                            "founded by two players with relations)", other=traitor)
-    free = [other for other in others if other != traitor]
-    return {"choices": free, "none": why.get(traitor, ""), "why": why}  # with 4 or more players, never empty
+def _allies_offered(players: Sequence[Mapping[str, Any]], player: str) -> dict[str, Any]:
+    """The Alliance founded form's "With" choices for ``player``: the other players ``player`` has diplomatic
+    relations with, neither of the two holding an Alliance tile yet (Rise of the Ancients p.10: "two players with
+    diplomatic relations between them may found an alliance"; "each player may be a member of one alliance only"), in
+    seat order, as :meth:`EclipseForms.choices_now` gives them, with why each player left out is refused. The Traitor
+    card's holder is offered like anyone: the card stops new relations (Eclipse 1.2, Diplomacy), not an alliance with
+    a player the holder still has relations with (p.10 asks only for relations)."""
+    me = next((p for p in players if p.get("name") == player), {})
+    mine = set(me.get("relations") or ())
+    others = [p for p in players if p.get("name") != player]
+    if me.get("alliance"):
+        none = Text("you hold an Alliance tile already: each player is a member of one alliance only (Rise of the "
+                    "Ancients p.10)")
+        return {"choices": [], "none": none, "why": {p["name"]: none for p in others}}
+    why: dict[str, Any] = {}
+    for p in others:
+        if p["name"] not in mine:
+            why[p["name"]] = Text("you have no diplomatic relations with {other}: an alliance is founded by two "
+                                  "players with diplomatic relations (Rise of the Ancients p.10)", other=p["name"])
+        elif p.get("alliance"):
+            why[p["name"]] = Text("{other} holds an Alliance tile already: each player is a member of one alliance "
+                                  "only (Rise of the Ancients p.10)", other=p["name"])
+    free = [p["name"] for p in others if p["name"] not in why]
+    none = Text("an alliance is founded with a player you have diplomatic relations with, neither of you in an "
+                "alliance yet (Rise of the Ancients p.10): no one now")
+    return {"choices": free, "none": "" if free else none, "why": why}
 
 
 class EclipseForms:
@@ -345,8 +353,10 @@ class EclipseForms:
         none, the form says so instead of a list. New relations offer only the players you have none with yet (one
         pair of Ambassadors a pair of players: the two players' phones both reporting one relation recorded it twice,
         with an error), and never the Traitor card's holder, nor anyone to its holder (Eclipse 1.2, Diplomacy: the
-        holder makes no new relations; a report of one is refused saying so, nothing recorded). ``{}`` where relations
-        are not used (2 or 3 players)."""
+        holder makes no new relations; a report of one is refused saying so, nothing recorded). An alliance founded
+        offers the players you have relations with, neither of you holding an Alliance tile (Rise of the Ancients
+        p.10; :func:`_allies_offered`), the Traitor card's holder too. ``{}`` where relations are not used (2 or 3
+        players)."""
         if not _diplomacy(view):
             return {}
         players = view.get("players") or ()
@@ -372,7 +382,7 @@ class EclipseForms:
             "none": Text("you have diplomatic relations with no one yet: only an attack on a player you exchanged "
                          "Ambassadors with is reported here"),
         }}, "relations": {"with": {"choices": free, "none": none, "why": why}},
-            "alliance_found": {"with": _allies_offered(players, player, traitor)}}
+            "alliance_found": {"with": _allies_offered(players, player)}}
 
     def outside_choices(self, form: Form, field: str, value: Any, player: str) -> str:
         """An attack reported on a player ``player`` has no relations with (the phones offer only those: a page older
