@@ -391,3 +391,28 @@ def test_jsonl_lines_that_fail_are_said_in_the_commands_language_on_stdout_too(t
     errors = {row["line"]: row["error"] for row in said if "error" in row}
     assert errors[2].startswith("players[0].tableau[0]: ") and "erre gondoltál: 'Old Earth'" in errors[2]
     assert errors[4].startswith("nem JSON") and "sor" not in errors[4]
+
+
+def test_untypable_text_is_found_by_one_scan_the_same_for_every_code_point():
+    """A score file near the 64 MB limit took minutes to check on the box (every character looked up in Python); the
+    check now scans once for the untypable characters and must find exactly the ones the file reader refuses, as
+    Unicode defines them: the Cc category (U+0000-U+001F, U+007F-U+009F), U+2028 (Zl) and U+2029 (Zp), the
+    text-direction controls U+202A-U+202E and U+2066-U+2069, the surrogate halves U+D800-U+DFFF and the 66
+    noncharacters (U+FDD0-U+FDEF and the last two code points of each of the 17 planes). Every code point is
+    tried alone and after ordinary text, and the first of two is the one named."""
+    import unicodedata
+
+    from rules.scoring import untypable
+
+    def refused(code: int) -> bool:
+        return (unicodedata.category(chr(code)) in ("Cc", "Zl", "Zp") or 0xD800 <= code <= 0xDFFF
+                or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069
+                or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFF in (0xFFFE, 0xFFFF))
+
+    wrong = [code for code in range(0x110000) if (untypable("Zoë " + chr(code)) is not None) != refused(code)]
+    assert wrong == []
+    assert sum(refused(code) for code in range(0x110000)) == 65 + 2 + 5 + 4 + 2048 + 66
+    assert untypable("Ann\u202eBob\x00") == ("U+202E, a text-direction control (it turns the text after it "
+                                              "around)")
+    assert untypable("Zoë\x00\u202e") == "U+0000, a control character"
+    assert untypable("Zoë Ἀλέξανδρος 🚀") is None
