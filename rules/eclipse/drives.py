@@ -30,8 +30,9 @@ Activations (Rise of the Ancients p.4, Ship activation: "the number of arrows on
 number of activations per Move"): a Move gives as many activations as its species' board shows
 (:data:`rules.eclipse.data.MOVE_ACTIVATIONS`: Magellan, Exiles and the Enlightened 2, the Rho Indi Syndicate 4,
 p.14-15; the base game's species are not counted, their boards not being in the sources), and a Move reaction, after
-passing, one (:data:`REACTION_ACTIVATIONS`; Eclipse 1.2, Passing: a reaction is a weaker Upgrade, Build or Move, one
-activation). One more activation than that is flagged (``too_many_activations``). One ship may be activated again in
+passing, one (:data:`REACTION_ACTIVATIONS`: UNCONFIRMED, so asked as a warning). One more activation than a species'
+Move gives is flagged (``too_many_activations``, an error); a second one in a reaction is asked about (the same kind,
+a warning). One ship may be activated again in
 the same Move (p.8's example: the Magellan player's Cruiser, twice): the step that starts its next activation says so
 (``again``), else it is taken as the same activation going on.
 
@@ -70,14 +71,17 @@ ACTIVATIONS = N_("Rise of the Ancients p.4, Ship activation (a Move gives as man
                  "your Move action symbol); species boards p.14-15")
 REACTION = N_("Passing (a reaction: a weaker Upgrade, Build or Move, one activation)")
 REACTION_ACTIVATIONS = 1
-"""Ship activations in a Move reaction, taken after passing (Eclipse 1.2, Passing: a reaction is a weaker Upgrade,
-Build or Move with one activation; the Greek Rise of the Ancients rulebook says nothing more of reactions)."""
+"""Ship activations in a Move reaction, taken after passing. UNCONFIRMED: the sources have a reaction only as a weaker
+Upgrade, Build or Move (Eclipse, Action phase, Passing, from the first edition's summary cards); its exact limit, one
+activation, is in no stored rulebook, and the Greek Rise of the Ancients rulebook says nothing of reactions. So a
+reaction's second activation is a warning for the table to settle, never a misplay."""
 
 
 def activations_allowed(species: str | None, *, reaction: bool) -> tuple[int, int] | None:
     """The ship activations one Move of a ``species`` player allows and the Rise of the Ancients page saying so
-    (:data:`rules.eclipse.data.MOVE_ACTIVATIONS`), ``(1, 0)`` for a reaction (page 0: Eclipse 1.2, Passing), or None
-    when the box does not know (a base game species, or none recorded): not counted."""
+    (:data:`rules.eclipse.data.MOVE_ACTIVATIONS`), ``(1, 0)`` for a reaction (page 0: Passing, UNCONFIRMED:
+    :data:`REACTION_ACTIVATIONS`), or None when the box does not know (a base game species, or none recorded): not
+    counted."""
     if reaction:
         return REACTION_ACTIVATIONS, 0
     return MOVE_ACTIVATIONS.get(species or "")
@@ -128,8 +132,9 @@ def step(before: Activation | None, frm: Cell, to: Cell, *, ship: str | None, pl
         The activation after the step (``jumped``: the step is, or may be, its jump), and ``starbase_moves`` (illegal:
         a Starbase never moves), ``second_jump`` (a second jump in one activation), ``jump_without_drive`` (a jump
         by a ship whose blueprint was reported without a Jump Drive), ``beyond_movement`` (illegal: more hexes than
-        the ship's Movement, and its jump), ``too_many_activations`` (illegal: an activation beyond those the Move
-        gives; said once, at the step starting it), or no verdict.
+        the ship's Movement, and its jump), ``too_many_activations`` (illegal: an activation beyond those a species'
+        Move gives; a warning in a reaction, whose limit is unconfirmed; said once, at the step starting it), or no
+        verdict.
     """
     going_on = (same_move and before is not None and before.at == frm and not (again and before.hexes)
                 and (ship is None or before.ship is None or ship == before.ship))
@@ -155,10 +160,11 @@ def _activation_verdicts(now: Activation, before: Activation | None, *, player: 
         return []
     limit, page = allowed
     if page == 0:
-        return [Verdict("too_many_activations", False, REACTION,
+        return [Verdict("too_many_activations", True, REACTION,  # a warning: REACTION_ACTIVATIONS is unconfirmed
                         Text("{player} has passed: a Move reaction is one activation (one ship moved once), and this "
                              "step starts activation {n}", player=player, n=now.number),
-                        Text("take the step back; another ship moves with another reaction on a later turn"))]
+                        Text("take the step back; another ship moves with another reaction on a later turn"),
+                        warning=True)]
     return [Verdict("too_many_activations", False, ACTIVATIONS,
                     plural("{player} plays {species}: one Move gives {limit} activation (Rise of the Ancients "
                            "p.{page}), and this step starts activation {n}",
