@@ -138,3 +138,23 @@ def test_the_command_names_the_bad_field_and_scores_nothing(tmp_path):
     code = scoring.cmd_score(argparse.Namespace(game="eclipse", file=path, json=False), out, err)
     assert code != 0 and out.getvalue() == ""
     assert "setup.modules[1]" in err.getvalue() and "'hives'" in err.getvalue()
+
+
+@pytest.mark.parametrize(("sector", "module"), [("271", "ancient_homeworlds"), ("319", "hives"),
+                                                ("281", "warp_portals")])
+def test_a_controlled_hex_only_a_module_left_out_brings_is_refused(sector, module):
+    """Rise of the Ancients p.6 (Ancient Homeworlds, 271-274), p.7 (Ancient Hives, 212 and 319) and p.8 (the Portal
+    sectors 281, 381 and 382 are shuffled into the stacks only with the Warp Portals): a game set up without the
+    module never lays its sectors. Cy's controlled hexes list one (a hex number mistyped, or the set-up misremembered):
+    the file was scored with the hex's VP in Cy's hexes row. Now it is refused naming the hex's place in the file and
+    the module; with the module in the set-up it scores: Ancient Homeworlds 3 VP, a Hive or a Portal sector 2 VP,
+    printed on the tiles (Cy 7 + the hex)."""
+    data = copy.deepcopy(FILE)
+    data["players"][2]["controlled_hexes"] = [sector]
+    with pytest.raises(ScoreInputError) as caught:
+        final_scores(data)
+    assert caught.value.field == "players[2].controlled_hexes[0]"
+    assert f"belongs to the {module} module, and setup.modules leaves it out" in str(caught.value)
+    assert all(i18n.say(caught.value, lang) != str(caught.value) for lang in ("el", "pl", "hu"))
+    data["setup"]["modules"].append(module)
+    assert [b.total for b in final_scores(data)] == [12, 5, 7 + {"271": 3, "319": 2, "281": 2}[sector]]

@@ -184,6 +184,11 @@ MODULE_FIELDS = (("ancient_cruisers_destroyed", "ancient_homeworlds"), ("ancient
 Homeworlds, p.6; the Ancient Dreadnought the Galactic Center, p.6; Developments, p.5; the Ancient Warp Portal, p.8;
 Alliances, p.10-11)."""
 
+HEX_MODULES = {"ancient_homeworld": "ancient_homeworlds", "ancient_hive": "hives", "warp_sector": "warp_portals"}
+"""A sector kind (:attr:`rules.eclipse.data.Sector.kind`) that only a module brings into the game, and that module
+(Rise of the Ancients p.6, Ancient Homeworlds; p.7, Ancient Hives; p.8, Warp Portals: the Portal sectors are shuffled
+into the stacks only with it): a controlled hex of one where ``setup.modules`` leaves it out is refused."""
+
 
 @dataclass(frozen=True)
 class PlayerPosition:
@@ -584,14 +589,18 @@ def _read_setup(f: Fields, rise: bool, listed: int) -> tuple[dict[str, bool] | N
 
 
 def _check_modules(modules: Mapping[str, bool], alliances: Sequence[str], players: Sequence[PlayerPosition]) -> None:
-    """Refuse a module's content where ``setup.modules`` leaves the module out (:data:`MODULE_FIELDS`), naming the
-    first field holding it."""
+    """Refuse a module's content where ``setup.modules`` leaves the module out (:data:`MODULE_FIELDS`; a controlled
+    hex only that module brings, :data:`HEX_MODULES`), naming the first field holding it."""
     if alliances and not modules["alliances"]:
         raise ScoreInputError.coded("alliances_in_play", "eclipse.module_off", module="alliances")
     for k, p in enumerate(players):
         for key, module in MODULE_FIELDS:
             if not modules[module] and getattr(p, key) not in (0, False, None, ()):
                 raise ScoreInputError.coded(f"players[{k}].{key}", "eclipse.module_off", module=module)
+        for j, sector in enumerate(p.controlled_hexes):
+            module = HEX_MODULES.get(sector.kind)
+            if module is not None and not modules[module]:
+                raise ScoreInputError.coded(f"players[{k}].controlled_hexes[{j}]", "eclipse.module_off", module=module)
 
 
 def _check_bag(players: Sequence[PlayerPosition], seats: int) -> None:
