@@ -142,3 +142,21 @@ def test_a_move_marked_as_a_jump_without_its_hexes_is_refused_not_recorded_witho
     assert flow.session.last_seq == before
     flow.report("Ann", "move", {"ship": "Cruiser", "jump": "no"})  # a Move with no step still records
     assert flow.session.last_seq == before + 1
+
+
+def test_a_starbase_with_a_jump_drive_alone_is_flagged_as_any_drive_on_a_starbase():
+    """Rise of the Ancients p.18, questions and answers: "the Jump Drive is in every respect like the other drives ...
+    it cannot be placed on Starbases"; Eclipse, Upgrade action: a Starbase blueprint takes no drives. A Starbase
+    blueprint with a Jump Drive and Movement 0 was recorded with no word (only Movement above 0 was flagged). Now it
+    is the same ``starbase_drives`` error, naming the Jump Drive and p.18, in each language; a Starbase with neither,
+    or an Interceptor with a Jump Drive alone, gets nothing."""
+    from companion import i18n
+
+    result = play(blueprint("Starbase", 0, True), blueprint("Starbase", 0, False), blueprint("Interceptor", 0, True))
+    found = [f for f in result.findings if f.seq is not None and f.seq > len(SET_UP)]
+    assert [(f.seq, f.rule_kind, f.severity) for f in found] == [(5, "starbase_drives", Severity.ERROR)]
+    assert found[0].what == ("Ann's Starbase blueprint has a Jump Drive, but a Starbase takes no drives, the Jump "
+                             "Drive neither")
+    assert "p.18" in found[0].rule
+    for lang, page in (("el", "σ.18"), ("pl", "s. 18"), ("hu", "18. o.")):
+        assert page in i18n.say(found[0].rule, lang) and i18n.say(found[0].what, lang) != found[0].what

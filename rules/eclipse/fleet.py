@@ -38,6 +38,11 @@ MAX_PARTS = 12
 """At most this many of one part on a blueprint (a whole number a player reports is checked against it)."""
 
 BLUEPRINTS = N_("Upgrade action (ship blueprints)")
+STARBASE_JUMP = N_("Rise of the Ancients p.18, questions and answers (the Jump Drive is like every other drive and "
+                   "is not placed on Starbases)")
+"""The Greek rulebook's FAQ (p.18): "Ο Προωθητήρας Άλματος είναι σε κάθε περίπτωση σαν όλους τους άλλους
+Προωθητήρες ... δεν μπορεί να τοποθετηθεί σε Αστροβάσεις" (the Jump Drive is in every respect like the other drives
+... it cannot be placed on Starbases)."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,9 @@ def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     A Jump Drive beside other drives (Movement above 0) is allowed and said so, ``jump_beside_drives``, information
     (Rise of the Ancients p.8 and p.16, the examples; :data:`rules.eclipse.drives.JUMP_BESIDE_DRIVES`).
     A Starbase blueprint with a Movement above 0 is recorded with ``starbase_drives``, an error (Eclipse, Upgrade
-    action: Starbase blueprints take no drives; :data:`rules.eclipse.drives.DRIVES`)."""
+    action: Starbase blueprints take no drives; :data:`rules.eclipse.drives.DRIVES`), and so is one with a Jump Drive
+    alone (Movement 0; Rise of the Ancients p.18: the Jump Drive is like every other drive and is not placed on
+    Starbases, :data:`STARBASE_JUMP`)."""
     name = ctx.player()
     ship = _ship(ctx, "ship")
     blueprint = Blueprint(computers=_small(ctx, "computers") or 0, shields=_small(ctx, "shields") or 0,
@@ -135,6 +142,12 @@ def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
                           Text("{player}'s Starbase blueprint has Movement {movement}, but a Starbase takes no drives",
                                player=name, movement=blueprint.movement),
                           Text("take the drives off the Starbase blueprint (Movement 0)"))
+        ctx.add(verdict.finding(seq=ctx.event.seq, player=name, where=name))
+    elif ship == "Starbase" and blueprint.jump_drive:  # a drive too: never on a Starbase (p.18)
+        verdict = Verdict("starbase_drives", False, STARBASE_JUMP,
+                          Text("{player}'s Starbase blueprint has a Jump Drive, but a Starbase takes no drives, the "
+                               "Jump Drive neither", player=name),
+                          Text("take the Jump Drive off the Starbase blueprint"))
         ctx.add(verdict.finding(seq=ctx.event.seq, player=name, where=name))
     elif blueprint.jump_drive and blueprint.movement:  # allowed: rules/eclipse/drives.py says why
         verdict = Verdict("jump_beside_drives", True, JUMP_BESIDE_DRIVES,
