@@ -127,6 +127,8 @@ PROBLEMS: dict[str, str] = {
                          "(each board is double-sided; one player plays it)"),
     "eclipse.alliances_few_players": N_("Alliances are not used with {count} players (4 or more)"),
     "eclipse.alliance_tiles": N_("{count} players hold a {alliance} tile; an alliance has {most}"),
+    "eclipse.alliance_members": N_("{count} players hold a {alliance} tile; with {players} players an alliance has "
+                                   "at most 2 members (Rise of the Ancients p.10)"),
     "eclipse.hex_held_twice": N_("hex {hex} is also in {other}.controlled_hexes; a hex holds one influence disc"),
     "eclipse.development_held_twice": N_("{other} holds {development} too; each Development tile is unique"),
     # Eclipse files (rules.eclipse.inputs, rules.eclipse.mapcheck)

@@ -158,3 +158,29 @@ def test_a_controlled_hex_only_a_module_left_out_brings_is_refused(sector, modul
     assert all(i18n.say(caught.value, lang) != str(caught.value) for lang in ("el", "pl", "hu"))
     data["setup"]["modules"].append(module)
     assert [b.total for b in final_scores(data)] == [12, 5, 7 + {"271": 3, "319": 2, "281": 2}[sector]]
+
+
+def test_an_alliance_of_three_at_four_or_five_players_is_refused():
+    """Rise of the Ancients p.10: "with four and five players, only two players may belong to the same alliance"; from
+    six players a third may join. A file of four players with three holding Nova tiles was scored (Nova's team score
+    the floor of the three totals' mean, p.11), and so was one whose set-up says 5 players. Now both are refused at the
+    third member's alliance, naming the player count and p.10; the same three with ``setup.players`` 6 score, each
+    with their face-up tile (+2) and one Ambassador received (+1): 3 VP each, the team 3 (p.11)."""
+    data = copy.deepcopy(FILE)
+    data["players"] = [player(name, species) for name, species in (
+        ("Ann", "Terran Directorate"), ("Bob", "Planta"), ("Cy", "Orion Hegemony"), ("Dee", "Hydran Progress"))]
+    data["alliances_in_play"] = ["Nova"]
+    data["setup"] = {"modules": ["alliances"]}
+    for member in data["players"][:3]:
+        member.update(alliance="Nova", alliance_tile_side="face", ambassadors_received=1)
+    for seats in (None, 5):
+        if seats is not None:
+            data["setup"]["players"] = seats
+        with pytest.raises(ScoreInputError) as caught:
+            final_scores(data)
+        assert caught.value.field == "players[2].alliance"
+        assert str(caught.value).endswith(f"3 players hold a Nova tile; with {seats or 4} players an alliance has at "
+                                          "most 2 members (Rise of the Ancients p.10)")
+        assert all("10" in i18n.say(caught.value, lang) for lang in ("el", "pl", "hu"))
+    data["setup"]["players"] = 6
+    assert [b.total for b in final_scores(data)] == [3, 3, 3, 0]

@@ -155,6 +155,9 @@ ALLIANCE_TILES = 3
 ALLIANCE_SIDES = ("face", "traitor")
 ALLIANCE_MIN_PLAYERS = 4
 """Alliances are not used with 2 or 3 players (Rise of the Ancients p.10)."""
+ALLIANCE_THIRD_MEMBER_PLAYERS = 6
+"""With 4 and 5 players an alliance has at most 2 members; from 6 players a third may join (Rise of the Ancients
+p.10: "Σε παιχνίδι τεσσάρων και πέντε παικτών, μόνο δύο παίκτες μπορούν να ανήκουν στην ίδια Συμμαχία")."""
 ANCIENT_CRUISERS = 8
 """Ancient Cruiser tiles in the box (Rise of the Ancients p.3)."""
 SHRINES = 9
@@ -546,8 +549,12 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
         raise ScoreInputError.coded("alliances_in_play", "eclipse.alliances_few_players", count=count)
     if modules is not None:
         _check_modules(modules, alliances, players)
+    pairs_only = count < ALLIANCE_THIRD_MEMBER_PLAYERS
     for a in alliances:
         holders = [k for k, p in enumerate(players) if p.alliance == a]
+        if pairs_only and len(holders) > 2:  # p.10: with 4 or 5 players, two members
+            raise ScoreInputError.coded(f"players[{holders[2]}].alliance", "eclipse.alliance_members",
+                                        count=len(holders), alliance=a, players=count)
         if len(holders) > ALLIANCE_TILES:
             raise ScoreInputError.coded(f"players[{holders[ALLIANCE_TILES]}].alliance", "eclipse.alliance_tiles",
                                         count=len(holders), alliance=a, most=ALLIANCE_TILES)
