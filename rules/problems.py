@@ -119,6 +119,8 @@ PROBLEMS: dict[str, str] = {
     "eclipse.alliance_count": N_("names {count} alliances; the box has {most}"),
     "eclipse.rise_alliances": N_("Alliances are a Rise of the Ancients module, and rise_of_the_ancients is false"),
     "eclipse.rise_modules": N_("names Rise of the Ancients modules, and rise_of_the_ancients is false"),
+    "eclipse.rise_seats": N_("{count} players: the base game seats 2-6, Rise of the Ancients up to 9 (p.3), and "
+                             "rise_of_the_ancients is false"),
     "eclipse.module_off": N_("belongs to the {module} module, and setup.modules leaves it out"),
     "eclipse.setup_players": N_("is {count}, but {listed} players are listed"),
     "eclipse.rise_orbital": N_("the Ancient Orbital is a Rise of the Ancients discovery"),

@@ -184,3 +184,22 @@ def test_an_alliance_of_three_at_four_or_five_players_is_refused():
         assert all("10" in i18n.say(caught.value, lang) for lang in ("el", "pl", "hu"))
     data["setup"]["players"] = 6
     assert [b.total for b in final_scores(data)] == [3, 3, 3, 0]
+
+
+@pytest.mark.parametrize("seats", [7, 9])
+def test_seven_or_more_seats_without_rise_of_the_ancients_are_refused(seats):
+    """The base game seats 2-6; Rise of the Ancients brings the pieces for up to nine players (p.3). A base-game file
+    (``rise_of_the_ancients`` false) whose set-up said 7 or 9 players was scored, with the expansion's reputation tiles
+    for 7-9 players in its bag (p.12). Now it is refused at ``setup.players``, in each language; 6 players score."""
+    data = copy.deepcopy(FILE)
+    data["rise_of_the_ancients"] = False
+    data["players"][0]["developments"] = []
+    data["setup"] = {"players": seats}
+    with pytest.raises(ScoreInputError) as caught:
+        final_scores(data)
+    assert caught.value.field == "setup.players"
+    assert str(caught.value).endswith(f"{seats} players: the base game seats 2-6, Rise of the Ancients up to 9 (p.3), "
+                                      "and rise_of_the_ancients is false")
+    assert all(i18n.say(caught.value, lang) != str(caught.value) for lang in ("el", "pl", "hu"))
+    data["setup"]["players"] = 6
+    assert [b.total for b in final_scores(data)] == [9, 5, 7]

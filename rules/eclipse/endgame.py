@@ -155,6 +155,9 @@ ALLIANCE_TILES = 3
 ALLIANCE_SIDES = ("face", "traitor")
 ALLIANCE_MIN_PLAYERS = 4
 """Alliances are not used with 2 or 3 players (Rise of the Ancients p.10)."""
+BASE_MAX_PLAYERS = 6
+"""The base game seats 2-6 players; Rise of the Ancients brings the pieces for up to nine (p.3: "επιτρέποντας μέχρι
+και εννέα παίκτες")."""
 ALLIANCE_THIRD_MEMBER_PLAYERS = 6
 """With 4 and 5 players an alliance has at most 2 members; from 6 players a third may join (Rise of the Ancients
 p.10: "Σε παιχνίδι τεσσάρων και πέντε παικτών, μόνο δύο παίκτες μπορούν να ανήκουν στην ίδια Συμμαχία")."""
@@ -542,6 +545,9 @@ def parse_score(data: Any, cat: Catalogue | None = None) -> Position:
                                     species=Listing(dict.fromkeys(chose), AND), count=len(chose), boards=conflict[1])
     _check_held_once(players)
     count = seats if seats is not None else len(players)
+    if not rise and count > BASE_MAX_PLAYERS:
+        raise ScoreInputError.coded("setup.players" if seats is not None else "players", "eclipse.rise_seats",
+                                    count=count)
     _check_bag(players, count)
     _one_holder(players, "traitor", Text("the Traitor card"))
     _one_holder(players, "ancient_dreadnought_destroyed", Text("the Ancient Dreadnought tile"))
