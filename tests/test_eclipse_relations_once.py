@@ -104,3 +104,20 @@ def test_the_alliance_form_offers_the_players_you_have_relations_with_the_traito
         assert said["en"].startswith(opening) and said["en"].endswith("(Rise of the Ancients p.10)")
         assert all(said[lang] != said["en"] and "10" in said[lang] for lang in ("el", "pl", "hu"))
     assert flow.session.last_seq == before
+
+
+def test_the_alliance_fields_say_the_alliances_as_the_greek_rulebook_names_them(store):
+    """Rise of the Ancients p.10 (Greek): ΣΥΜΜΑΧΙΑ ΝΟΒΑ, ΣΥΜΜΑΧΙΑ ΔΙΝΗ, ΣΥΜΜΑΧΙΑ ΛΑΜΨΗ (p.16: "τη Συμμαχία της
+    Λάμψης"). A Greek phone's Alliance founded and Alliance joined offered "Nova", "Vortex", "Radiance"; now Νόβα,
+    Δίνη and Λάμψη, while the phone still posts the English names the rules keep. Polish and Hungarian keep the
+    English (no rulebook of theirs in the sources)."""
+    flow = start(store, "Ann,Bob,Cy,Dee", alliances=True)
+    forms = {f["id"]: f for f in flow.view()["forms"]}
+    for form in ("alliance_found", "alliance_join"):
+        field = next(f for f in forms[form]["fields"] if f["name"] == "alliance")
+        assert field["choices"] == ["Nova", "Vortex", "Radiance"]
+        assert [i18n.say(label, "el") for label in field["labels"]] == ["Νόβα", "Δίνη", "Λάμψη"]
+        assert [i18n.say(label, "pl") for label in field["labels"]] == ["Nova", "Vortex", "Radiance"]
+    flow.report("Ann", "relations", {"with": "Bob"})
+    flow.report("Ann", "alliance_found", {"alliance": "Radiance", "with": "Bob"})
+    assert [p["alliance"] for p in flow.engine_view()["players"]][:2] == ["Radiance", "Radiance"]

@@ -42,6 +42,10 @@ YES_NO_LABELS = (N_("yes"), N_("no"))
 BUILDS = (*SHIP_TYPES, "Orbital", "Monolith")
 SHIP_LABELS = tuple(SHIP_WORDS[s] for s in SHIP_TYPES)
 """The ship fields' choices as players read them (a phone posts the English name)."""
+ALLIANCE_LABELS = (N_("Nova"), N_("Vortex"), N_("Radiance"))
+"""The alliances (:data:`rules.eclipse.data.ALLIANCE_NAMES`) as players read them: the Greek rulebook's ΝΟΒΑ, ΔΙΝΗ and
+ΛΑΜΨΗ (Rise of the Ancients p.10); Polish and Hungarian keep the English, no rulebook of theirs being in the sources
+(a phone posts the English name)."""
 TILES = ("Shellworld", "Warp Portal", "Ancient Warp Portal", "Ancient Orbital", "Shrine")
 """What a player lays on a hex without a Build (a Development's tile, a Discovery, a Shrine of the Enlightened)."""
 TILE_LABELS = tuple(structure_word("shrine") if t == "Shrine" else component_word(t) for t in TILES)
@@ -249,12 +253,13 @@ class EclipseForms:
                 "alliance_found",
                 Text("Alliance founded"),
                 (
-                    Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),
+                    Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES, labels=_words(ALLIANCE_LABELS)),
                     Field("with", Text("With"), choices=names, others=True),
                 ),
             ),
             Form(
-                "alliance_join", Text("Alliance joined"), (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES),)
+                "alliance_join", Text("Alliance joined"),
+                (Field("alliance", Text("Alliance"), choices=ALLIANCE_NAMES, labels=_words(ALLIANCE_LABELS)),)
             ),
             Form(
                 "alliance_leave",
