@@ -122,7 +122,7 @@ from companion import i18n
 from companion.hub import StateHub
 from companion.player_names import MAX_NAME
 from companion.webauth import HostGuard, RateLimits, join_cookie
-from companion.webcompress import compress_answers
+from companion.webcompress import accepted_encodings, compress_answers
 from companion.webcontext import ANSWER_STATUSES, BUSY, PhoneContext, Refused, error_answer
 from companion.webinput import BadInput
 from companion.webposts import PHONE_ACTIONS, register_taps
@@ -265,7 +265,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         if lang not in i18n.LANGUAGES:
             return _error(404, i18n.Text("no such page on the box: {path}", path=request.path[:60]))
         body, digest, packed = _words_script(lang)
-        zipped = "gzip" in request.accept_encodings
+        zipped = "gzip" in accepted_encodings(request.headers.get("Accept-Encoding"))  # "gzip;q=0" refuses it
         response = Response(packed if zipped else body, mimetype="text/javascript")
         response.vary.add("Accept-Encoding")
         if zipped:

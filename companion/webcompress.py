@@ -10,6 +10,11 @@ has enough, which would delay each state push; Flask-Compress is told not to tou
 compressed already), the words script (gzipped once by :mod:`companion.web`), error answers (Flask-Compress leaves
 statuses outside 200-299 alone) or answers under :data:`MIN_BYTES`.
 
+What a phone accepts is read as HTTP says (RFC 9110 12.5.3, :func:`accepted_encodings`): ``gzip;q=0`` refuses gzip,
+``*`` stands for every encoding the phone does not name, a malformed weight drops its entry. Flask-Compress's own
+reading takes a coding weighted 0 as wanted (``gzip;q=0`` got gzip), so each request's ``Accept-Encoding`` is
+rewritten, before the routes run, to the encodings of :data:`ALGORITHMS` the phone accepts with their weights.
+
 The list of notes is written once per state and language (:func:`companion.webstream.findings_text`); its compressed
 form is kept the same way (:class:`KeptAnswers`, keyed by what a route puts in ``flask.g.compress_key``), so the
 phones of one language asking for one state cost one compression in each encoding.
@@ -20,10 +25,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from flask import Flask, Request, g
+from flask import Flask, Request, g, request
 from flask_compress import Compress
+from werkzeug.http import parse_accept_header
 
-__all__ = ["ALGORITHMS", "COMPRESSED_TYPES", "KeptAnswers", "MIN_BYTES", "compress_answers"]
+__all__ = ["ALGORITHMS", "COMPRESSED_TYPES", "KeptAnswers", "MIN_BYTES", "accepted_encodings", "compress_answers"]
 
 ALGORITHMS = ("zstd", "br", "gzip")
 """The encodings offered, the box's preference first when a phone rates several alike: zstd and Brotli at their fast
@@ -65,6 +71,38 @@ class KeptAnswers:
                 self._kept.popitem(last=False)
 
 
+def accepted_encodings(header: str | None) -> dict[str, float]:
+    """The encodings of :data:`ALGORITHMS` an ``Accept-Encoding`` header accepts, each with its weight (0 < q <= 1),
+    in the box's order of preference (RFC 9110 12.5.3).
+
+    A coding named with ``q=0`` is refused even when ``*`` is given; ``*`` gives its weight to every coding not named;
+    a coding named twice keeps its highest weight; an entry whose weight is not a number from 0 to 1 (``q=abc``,
+    ``q=2``) is dropped, as werkzeug's parser drops it; codings the box does not make (``x-foo``) are ignored. An
+    empty or absent header accepts none (the answer goes as it is).
+
+    Args:
+        header: the request's ``Accept-Encoding`` value, or None.
+    """
+    named: dict[str, float] = {}
+    anything = 0.0
+    for value, quality in parse_accept_header(header or ""):
+        coding = value.split(";", 1)[0].strip().lower()  # "gzip; level=1" is gzip
+        if coding == "*":
+            anything = max(anything, quality)
+        else:
+            named[coding] = max(named.get(coding, 0.0), quality)
+    weights = {coding: named.get(coding, anything) for coding in ALGORITHMS}
+    return {coding: q for coding, q in weights.items() if q > 0}
+
+
+def _what_the_phone_accepts() -> None:
+    """Rewrite this request's ``Accept-Encoding`` to what :func:`accepted_encodings` reads in it (``"zstd;q=1,
+    gzip;q=0.5"``; ``"identity"`` when it accepts none of :data:`ALGORITHMS`), the form Flask-Compress reads right."""
+    accepted = accepted_encodings(request.headers.get("Accept-Encoding"))
+    written = ", ".join(f"{coding};q={q:g}" for coding, q in accepted.items())
+    request.environ["HTTP_ACCEPT_ENCODING"] = written or "identity"
+
+
 def _key_of(_request: Request) -> str:
     """The key a route gave its answer (``g.compress_key``: the same key, the same bytes), or "" (not kept)."""
     return str(g.get("compress_key") or "")
@@ -72,7 +110,8 @@ def _key_of(_request: Request) -> str:
 
 def compress_answers(app: Flask) -> Compress:
     """Compress ``app``'s answers for phones that accept it (see the module's doc); call once, before the app's own
-    ``after_request`` hooks are registered (Flask runs them last registered first, so this one runs last and
+    ``before_request`` and ``after_request`` hooks are registered (Flask runs the first in order, so every route
+    reads the rewritten ``Accept-Encoding``, and the second last registered first, so this one runs last and
     compresses the answer as the other hooks left it).
 
     Returns:
@@ -89,4 +128,5 @@ def compress_answers(app: Flask) -> Compress:
         COMPRESS_CACHE_KEY=_key_of,
         COMPRESS_CACHE_BACKEND=KeptAnswers,
     )
+    app.before_request(_what_the_phone_accepts)
     return Compress(app)

@@ -119,3 +119,62 @@ def test_the_event_stream_is_not_compressed_and_each_state_arrives_at_once():
         conn.close()
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize("accepts, encoding", [
+    ("gzip;q=0", None),  # RFC 9110 12.5.3: a weight of 0 is "not acceptable"
+    ("zstd;q=0", None),
+    ("GZIP;Q=0", None),
+    ("gzip; q=0", None),
+    ("br;q=0, gzip;q=0", None),
+    ("*", "zstd"),  # anything: the box's first choice
+    ("*;q=0", None),
+    ("identity;q=0", None),  # nothing else offered: the answer goes as it is, readable by anyone
+    ("identity;q=0, *;q=0", None),
+    ("gzip;q=0, *", "zstd"),
+    ("zstd;q=0, *;q=0.5", "br"),  # zstd refused, the wildcard gives br and gzip 0.5: the box prefers br
+    ("zstd;q=0, br;q=0, *", "gzip"),
+    ("x-unknown, y-other;q=0.9", None),
+    ("gzip;q=abc, br", "br"),  # a malformed weight drops its entry
+    ("gzip;q=2, br;q=0.1", "br"),
+    ("br, zstd;q=0.5;q=0.5;q=0.5", "br"),
+    ("gzip;q=0.5, gzip;q=0", "gzip"),  # named twice: its highest weight
+    ("gzip;level=1;q=0, br;q=0.2", "br"),
+    (", ".join(f"x-c{i};q=0.{i % 10}" for i in range(400)) + ", gzip;q=0.001", "gzip"),
+    ("", None),
+])
+def test_a_coding_the_phone_refuses_is_never_sent(phone, accepts, encoding):
+    """Hand-read from RFC 9110 12.5.3 (Accept-Encoding): each answer is in the coding the header prefers among zstd,
+    Brotli and gzip, and never in one it weighs 0; with none acceptable it goes as it is."""
+    _hub, client = phone
+    whole = client.get("/api/findings", headers={"Accept-Encoding": "identity"}).data
+    answer = client.get("/api/findings", headers={"Accept-Encoding": accepts})
+    assert answer.status_code == 200
+    assert answer.headers.get("Content-Encoding") == encoding
+    assert (DECODE[encoding](answer.data) if encoding else answer.data) == whole
+
+
+@pytest.mark.parametrize("accepts, encoding", [("gzip", "gzip"), ("gzip;q=0", None), ("*;q=0", None), ("*", "gzip"),
+                                               ("gzip;q=0, *", "zstd"), ("br", "br"), ("br;q=0, gzip;q=0", None)])
+def test_the_words_script_is_gzipped_only_for_a_phone_that_accepts_gzip(phone, accepts, encoding):
+    """The words script is kept gzipped (its route sends that when gzip is accepted at all); a phone refusing gzip
+    gets it plain or in what it does accept."""
+    _hub, client = phone
+    answer = client.get("/words/pl.js", headers={"Accept-Encoding": accepts})
+    assert answer.status_code == 200
+    assert answer.headers.get("Content-Encoding") == encoding
+    body = DECODE[encoding](answer.data) if encoding else answer.data
+    assert body.startswith(b"window.BOX_WORDS = ")
+
+
+@pytest.mark.parametrize("method", ["HEAD", "GET"])
+def test_a_head_or_a_range_gets_the_whole_answers_headers(phone, method):
+    """A HEAD says the compressed answer's length without sending it; a Range asks nothing of the box, which sends no
+    Accept-Ranges: the whole answer comes back (RFC 9110 14.2: a server may ignore Range)."""
+    _hub, client = phone
+    headers = {"Accept-Encoding": "br", "Range": "bytes=0-10"}
+    full = client.get("/api/findings", headers={"Accept-Encoding": "br"})
+    answer = client.open("/api/findings", method=method, headers=headers)
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "br"
+    assert answer.headers["Content-Length"] == full.headers["Content-Length"]
+    assert answer.data == (b"" if method == "HEAD" else full.data)
