@@ -45,7 +45,15 @@ from pathlib import Path
 from typing import Any
 
 from companion import i18n
-from companion.cli_types import corners_arg, frames_arg, hold_arg, host_arg, port_arg, session_id_arg
+from companion.cli_types import (
+    corners_arg,
+    frames_arg,
+    hold_arg,
+    host_arg,
+    language_arg,
+    port_arg,
+    session_id_arg,
+)
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, InputError
 from companion.commands.files import given_path
 from companion.config_language import language_code
@@ -90,7 +98,7 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
             games=and_list([spec.title for spec in flows.values()])),
     )
     parser.add_argument("-v", "--verbose", action="store_true", help=_("log debug details"))
-    parser.add_argument("--language", choices=LANGUAGES,
+    parser.add_argument("--language", type=language_arg, metavar="{" + ",".join(LANGUAGES) + "}",
                         help=_("the language of this command's messages and help, and of its --json output (default: "
                                "the box's, box.language; --json is English without this flag)"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

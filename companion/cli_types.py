@@ -10,8 +10,32 @@ import re
 
 from companion.i18n import _, say
 
-__all__ = ["MAX_HOLD_S", "MIN_HOLD_S", "corners_arg", "frames_arg", "hold_arg", "host_arg", "port_arg", "seconds_arg",
-           "session_id_arg"]
+__all__ = ["MAX_HOLD_S", "MIN_HOLD_S", "corners_arg", "frames_arg", "hold_arg", "host_arg", "language_arg", "port_arg",
+           "seconds_arg", "session_id_arg"]
+
+
+def language_arg(text: str) -> str:
+    """``--language``: one of the box's languages (:data:`companion.i18n.LANGUAGES`), written as ``box.language``
+    takes it ("EL", "hu_HU", "greek", "Ελληνικά": :func:`companion.config_language.language_code`).
+
+    Raises:
+        argparse.ArgumentTypeError: it means none of them; the message quotes it (escaped, cut at 60 characters) and
+            names the code it most likely meant ("gr": did you mean "el"?), as ``box.language``'s refusal does.
+    """
+    from companion.config_language import language_code, likely_language
+    from companion.config_values import toml_value
+    from companion.i18n import LANGUAGES
+
+    code = text if text in LANGUAGES else language_code(text)
+    if code is not None:
+        return code
+    shown = toml_value(text if len(text) <= 60 else text[:60] + "…")
+    close = likely_language(text)
+    if close is not None:
+        raise argparse.ArgumentTypeError(_('{value} is not one of {allowed} (did you mean "{close}"?)').format(
+            value=shown, allowed=", ".join(LANGUAGES), close=close))
+    raise argparse.ArgumentTypeError(_("{value} is not one of {allowed}").format(value=shown,
+                                                                               allowed=", ".join(LANGUAGES)))
 
 
 def session_id_arg(text: str) -> str:

@@ -108,3 +108,28 @@ def _folder_named(line: str) -> str:
 def test_the_language_flag_takes_it_too(capsys, written):
     assert main([*written, "config", "show"]) == 0
     assert "προεπιλογή" in capsys.readouterr().out  # "default", said in Greek
+
+
+@pytest.mark.parametrize("written, said", [
+    ("gr", '"gr" is not one of en, el, pl, hu (did you mean "el"?)'),  # Greece's code, not Greek's
+    ("grek", '"grek" is not one of en, el, pl, hu (did you mean "el"?)'),
+    ("el\x01", '"el\\u0001" is not one of en, el, pl, hu (did you mean "el"?)'),  # a control character shown escaped
+    ("", '"" is not one of en, el, pl, hu'),
+    ("zh", '"zh" is not one of en, el, pl, hu'),
+    ("x" * 1000, '"' + "x" * 60 + '…" is not one of en, el, pl, hu'),  # cut, not a screenful
+])
+def test_the_language_flag_refuses_as_the_setting_does(capsys, written, said):
+    """``--language gr`` is refused with the code it likely meant, as ``box.language = "gr"`` is; the command stops
+    with the usage error (2) and runs nothing."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--language", written, "config", "show"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(f"argument --language: {said}"), err
+
+
+def test_the_language_flag_refusal_is_said_in_the_boxs_language(capsys, monkeypatch):
+    monkeypatch.setenv("TABLETOP_LANGUAGE", "pl")
+    with pytest.raises(SystemExit):
+        main(["--language", "gr", "config", "show"])
+    assert '"gr" nie jest jednym z: en, el, pl, hu (czy chodziło o "el"?)' in capsys.readouterr().err
