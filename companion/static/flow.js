@@ -561,7 +561,9 @@
     $("fields").addEventListener("input", formsPart.showFor); // as a number is typed: "extra cubes 1" shows its reactor
     $("report-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      post("/api/report", { player: seat(), form: $("form-pick").value, values: formsPart.values() }, "report-result", $("send"));
+      formsPart.sent(false);
+      post("/api/report", { player: seat(), form: $("form-pick").value, values: formsPart.values() }, "report-result", $("send"))
+        .then((ok) => { if (!ok) formsPart.sent(true); }); // refused: nothing recorded, what was entered is kept
     });
     $("findings-more").addEventListener("click", () => {
       everyNote = everyNote === null ? -1 : null; // -1: no version asked yet

@@ -11,6 +11,8 @@ window.FlowForms = function (page) {
   const { el, cellPicker } = FlowDraw;
   const seat = page.seat;
   let formShown = null; // the form drawn (its id, the seat, the choices the table left): drawn anew when it changes
+  let formOf = null; // the form id and seat of the fields drawn: a form drawn anew for them keeps what was entered
+  let carry = true; // false once this form's values are sent: the form drawn after a report starts empty
 
   function fieldInput(f, pick, order) {
     const wrap = el("label", "field", f.optional ? format(_("{field} (optional)"), { field: f.label }) : f.label);
@@ -205,6 +207,11 @@ window.FlowForms = function (page) {
     if (formShown !== shown) {
       formShown = shown;
       const fields = $("fields");
+      // another player's report changed this form's lists (Roll in II Develop: a tile built by Bob reorders Ann's
+      // Tile built): what this player had entered is put back where it is still offered, never after a report sent
+      const entered = carry && formOf === pick.value + "\n" + me ? enteredValues() : null;
+      formOf = pick.value + "\n" + me;
+      carry = true;
       fields.replaceChildren();
       const form = forms.find((f) => f.id === pick.value);
       for (const f of (form && form.fields) || []) {
@@ -215,7 +222,9 @@ window.FlowForms = function (page) {
       }
       if (form && note) fields.append(el("p", "form-note", note)); // Roll in Ship: the chips counted already
       if (form && form.hint) fields.append(el("p", "form-hint", form.hint)); // what the box counts by itself
+      if (entered) putBack(entered);
       showFor();
+      if (entered) putBack(entered); // a place listed by a cell (pickPlaces) is filled by showFor
     }
     $("send").hidden = Object.values(narrowed).some((left) => !(left.choices || []).length);
     showFormName();
@@ -285,10 +294,42 @@ window.FlowForms = function (page) {
     return out;
   }
 
+  // What the drawn fields hold as typed or chosen, by field name (a cell: its two boxes), shown or not.
+  function enteredValues() {
+    const out = {};
+    for (const input of $("fields").querySelectorAll("[data-field]")) {
+      out[input.dataset.field] = input.tagName === "SPAN"
+        ? [...input.querySelectorAll("input")].map((n) => n.value) : input.value;
+    }
+    return out;
+  }
+
+  // Put back what enteredValues held into the fields drawn anew: a choice only where it is still offered (a list that
+  // lost it keeps its own, or the one choice left), a number or a cell as typed.
+  function putBack(entered) {
+    for (const input of $("fields").querySelectorAll("[data-field]")) {
+      const was = entered[input.dataset.field];
+      if (was === undefined) continue;
+      if (input.tagName === "SELECT") {
+        if (was !== "" && [...input.options].some((o) => o.value === was)) input.value = was;
+      } else if (input.tagName === "SPAN") {
+        [...input.querySelectorAll("input")].forEach((n, k) => { if (Array.isArray(was) && was[k]) n.value = was[k]; });
+      } else if (was !== "") {
+        input.value = was;
+      }
+    }
+  }
+
   // The report form drawn anew at the next render (the seat it reports for changed).
   function redraw() {
     formShown = null;
   }
 
-  return { render: renderForms, values: values, redraw: redraw, showFor: showFor };
+  // This form's values are being sent: the form drawn after it starts empty (a report sent twice would record twice).
+  // kept: the send failed (nothing recorded), so what was entered is kept again.
+  function sent(kept) {
+    carry = Boolean(kept);
+  }
+
+  return { render: renderForms, values: values, redraw: redraw, showFor: showFor, sent: sent };
 };
