@@ -418,6 +418,7 @@ _OS_REASONS: dict[int, str] = {
     errno.ENODEV: N_("no such device (unplugged?)"),
     errno.ENXIO: N_("no such device (unplugged?)"),
     errno.ETIMEDOUT: N_("the device did not answer in time"),
+    errno.ELOOP: N_("links that lead back to themselves"),
 }
 
 

@@ -48,7 +48,17 @@ def _unmakeable(path: Path, exc: OSError) -> str:
     """Why the data folder ``path`` cannot be made or written, ``exc`` the error met, in the command's language."""
     from companion.i18n import _, os_reason, say
 
-    if path.exists() and not path.is_dir():  # the folder named is a file (a photo, notes): said as that
+    if path.is_symlink() and not path.exists():  # a link to a folder not there (a disk not mounted) or a link loop
+        try:
+            os.stat(path)
+        except OSError as met:
+            if met.errno == errno.ELOOP:
+                exc = met
+            else:  # never made at the link's target: that would write under an empty mount point
+                return _("the data folder {path} is a link to {target}, which is not there (a disk not mounted?): "
+                         "give $TABLETOP_DATA_DIR or box.data_dir a folder the box can write, or make that "
+                         "folder").format(path=path, target=os.path.realpath(path))
+    elif path.exists() and not path.is_dir():  # the folder named is a file (a photo, notes): said as that
         return _("the data folder {path} is a file, not a folder: give $TABLETOP_DATA_DIR or box.data_dir a "
                  "folder the box can write").format(path=path)
     there = _nearest_existing(path)
@@ -60,8 +70,9 @@ def _unmakeable(path: Path, exc: OSError) -> str:
 
 
 def _nearest_existing(path: Path) -> Path:
-    """``path`` when it exists, else its nearest parent that does (``/`` at last)."""
-    while not path.exists() and path.parent != path:
+    """``path`` when it exists (a link to nothing counts: it is there), else its nearest parent that does (``/`` at
+    last)."""
+    while not path.exists() and not path.is_symlink() and path.parent != path:
         path = path.parent
     return path
 
@@ -82,7 +93,7 @@ def data_dir_problem(path: Path) -> str | None:
     import tempfile
 
     path = Path(path).expanduser()
-    if path.exists() and not path.is_dir():
+    if (path.exists() or path.is_symlink()) and not path.is_dir():  # a file, a link to nothing or a link loop
         return _unmakeable(path, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)))
     probe_in = _nearest_existing(path)
     try:

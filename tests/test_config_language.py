@@ -133,3 +133,39 @@ def test_the_language_flag_refusal_is_said_in_the_boxs_language(capsys, monkeypa
     with pytest.raises(SystemExit):
         main(["--language", "gr", "config", "show"])
     assert '"gr" nie jest jednym z: en, el, pl, hu (czy chodziło o "el"?)' in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("link, said", [
+    ("loop", "cannot make the data folder (links that lead back to themselves)"),
+    ("unmounted", "is a link to {target}, which is not there (a disk not mounted?)"),
+])
+def test_a_data_folder_link_to_nothing_is_said_so_and_nothing_made_at_its_target(tmp_path, capsys, monkeypatch,
+                                                                                 link, said):
+    """`box.data_dir` on a link to a USB stick not mounted, or on a link loop: the demo said "a file is where a folder
+    should be" and stopped (exit 3). Now the demo plays in a temporary folder naming the link's problem, `run`
+    refuses it (exit 3) with the same words, and no folder is made at the link's target (that would fill the SD
+    card under an empty mount point)."""
+    from companion.commands.box import demo_photos
+
+    data = tmp_path / "box-data"
+    target = tmp_path / "usb" / "companion"
+    data.symlink_to(data if link == "loop" else target)
+    said = said.format(target=target)
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(data))
+    monkeypatch.delenv("TABLETOP_CONFIG", raising=False)
+    assert main(["demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "companion demo:" in line]
+    assert len(err) == 1 and said in err[0] and str(data) in err[0], err
+    monkeypatch.setenv("TABLETOP_DATA_DIR", str(data))
+    assert main(["run", "--source", str(demo_photos()), "--no-web", "--no-screen", "--no-gpio",
+                 "--max-frames", "1"]) == 3
+    assert said in capsys.readouterr().err
+    assert not (tmp_path / "usb").exists() and data.is_symlink()
+
+
+def test_a_configuration_link_loop_is_said_in_words(tmp_path, capsys):
+    loop = tmp_path / "config.toml"
+    loop.symlink_to(loop)
+    assert main(["--language", "pl", "config", "check", str(loop)]) != 0
+    said = capsys.readouterr()
+    assert "(dowiązania prowadzące z powrotem do samych siebie)" in said.out + said.err
