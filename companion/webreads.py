@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Iterator
 
 from flask import Flask, Response, g, jsonify, session
@@ -118,16 +119,25 @@ def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a fla
             return response, status
 
         lang = g.get("language")  # the stream is written after this request's context is gone
+        given_back = threading.Lock()
+
+        def give_back() -> None:
+            """The slot back, once: when the stream ends, or when the server closes an answer it never sent (a HEAD,
+            a phone gone before the first event: the stream's own ``finally`` never runs then)."""
+            if given_back.acquire(blocking=False):
+                ctx.streams.give_back(slot)
 
         def events() -> Iterator[str]:
             try:
                 yield from sse_stream(ctx.hub, heartbeat_s=ctx.heartbeat_s, stop=ctx.stop,
                                       me=lambda: ctx.me_of(cookie, ctx.hub.pairing()), lang=lang)
             finally:
-                ctx.streams.give_back(slot)
+                give_back()
 
-        return Response(events(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        response = Response(events(), mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        response.call_on_close(give_back)
+        return response
 
     @app.get("/frame.jpg")
     @ctx.limiter.limit(ctx.limits.read)

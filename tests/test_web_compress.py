@@ -178,3 +178,33 @@ def test_a_head_or_a_range_gets_the_whole_answers_headers(phone, method):
     assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "br"
     assert answer.headers["Content-Length"] == full.headers["Content-Length"]
     assert answer.data == (b"" if method == "HEAD" else full.data)
+
+
+@pytest.mark.parametrize("accepts", ["*", "gzip;q=0", "br, zstd"])
+def test_heads_of_the_live_view_leave_its_slots_free(accepts):
+    """A HEAD of ``/api/events`` (a link preview, a checker) took one of the phone's 4 stream slots and never gave it
+    back (the stream never ran, so its ``finally`` never did): after 4 of them the phone's live view was refused
+    (503, "close other tabs") until the box restarted. Now each HEAD is answered and its slot given back; the live
+    view then streams, uncompressed, whatever the phone accepts."""
+    hub = StateHub()
+    _publish(hub, 3)
+    server = serve(create_app(hub, heartbeat_s=30), host="127.0.0.1", port=0)
+    try:
+        host = {"Host": f"127.0.0.1:{server.port}", "Accept-Encoding": accepts}
+        for _ in range(10):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+            conn.request("HEAD", "/api/events", headers=host)
+            head = conn.getresponse()
+            assert head.status == 200 and head.getheader("Content-Encoding") is None
+            conn.close()
+        time.sleep(0.2)  # the server closes each answer after it is written
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", "/api/events", headers=host)
+        live = conn.getresponse()
+        assert live.status == 200 and live.getheader("Content-Encoding") is None
+        seen = b""
+        while b"Gem World 3" not in seen:
+            seen += live.fp.read1(65536)
+        conn.close()
+    finally:
+        server.shutdown()
