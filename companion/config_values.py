@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,18 @@ def toml_value(value: Any) -> str:
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
-    return json.dumps(value, ensure_ascii=False, default=str).replace("\x7f", "\\u007f")  # DEL: TOML escapes it
+    text = json.dumps(value, ensure_ascii=False, default=str).replace("\x7f", "\\u007f")  # DEL: TOML escapes it
+    return "".join(f"\\u{ord(c):04x}" if _unseen(c) else c for c in text)
+
+
+def _unseen(c: str) -> bool:
+    """Whether ``c`` prints as nothing or as a plain space (U+200B zero width space, U+00A0 no-break space, U+2028
+    line separator, a bidirectional mark): :func:`toml_value` writes it as ``\\uXXXX`` (TOML reads that back the
+    same), so a refusal of ``"\\u200bel"`` does not read as a refusal of ``"el"``. U+200D, the joiner inside emoji
+    (👩‍🚀), stays as it is."""
+    if c == " " or c == "\u200d":
+        return False
+    return unicodedata.category(c) in ("Cf", "Zs", "Zl", "Zp")
 
 
 def text_setting(value: Any) -> str:

@@ -169,3 +169,16 @@ def test_a_configuration_link_loop_is_said_in_words(tmp_path, capsys):
     assert main(["--language", "pl", "config", "check", str(loop)]) != 0
     said = capsys.readouterr()
     assert "(dowiązania prowadzące z powrotem do samych siebie)" in said.out + said.err
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("\u200bel", '"\\u200bel"'),  # a zero width space pasted before "el": said, not hidden
+    ("e\u00a0l", '"e\\u00a0l"'),  # a no-break space inside, not a plain one
+    ("\u202eel", '"\\u202eel"'),  # a right-to-left override
+])
+def test_a_refused_language_shows_what_cannot_be_seen(written, shown):
+    """``box.language = "\u200bel"`` was refused as ``"el" is not one of en, el, pl, hu (did you mean "el"?)``: the
+    character that made it wrong printed as nothing. It is shown as TOML writes it (and reads it back)."""
+    with pytest.raises(ValueError) as refused:
+        setting("box.language").value_of(written)
+    assert str(refused.value).startswith(f'{shown} is not one of en, el, pl, hu'), str(refused.value)
