@@ -318,10 +318,12 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             413: TOO_LARGE,
             429: i18n.Text("too many requests from this phone ({limit}): wait a moment and tap again",
                            limit=_rate(exc)),
+            416: i18n.Text("the part of {path} asked for ({range}) is not there: ask for the whole file",
+                           path=request.path[:60], range=str(request.headers.get("Range", ""))[:60]),
         }
         response = jsonify({"error": i18n.localize(messages.get(code, exc.description or exc.name))})
         response.status_code = code
-        for header in ("Allow", "Retry-After"):
+        for header in ("Allow", "Retry-After", "Content-Range"):  # 416: "bytes */<length>" (RFC 9110 15.5.17)
             if header in exc.get_response().headers:
                 response.headers[header] = exc.get_response().headers[header]
         return response

@@ -208,3 +208,23 @@ def test_heads_of_the_live_view_leave_its_slots_free(accepts):
         conn.close()
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "the part of /static/manifest.webmanifest asked for (bytes=abc) is not there: ask for the whole file"),
+    ("pl", "żądanej części /static/manifest.webmanifest (bytes=abc) nie ma: poproś o cały plik"),
+    ("el", "το τμήμα που ζητήθηκε (bytes=abc) από το αρχείο /static/manifest.webmanifest δεν υπάρχει"),
+    ("hu", "a(z) /static/manifest.webmanifest kért része (bytes=abc) nem létezik"),
+])
+def test_a_range_the_box_cannot_give_is_refused_in_the_phones_language(phone, lang, words):
+    """A static file's Range that is not there (or not one range) is a 416 in the phone's words, with the file's
+    length in ``Content-Range`` (RFC 9110 15.5.17); a range that is there comes back as it asked."""
+    _hub, client = phone
+    part = client.get("/static/manifest.webmanifest", headers={"Range": "bytes=0-9"})
+    assert part.status_code == 206 and len(part.data) == 10
+    length = int(part.headers["Content-Range"].rsplit("/", 1)[1])
+    refused = client.get("/static/manifest.webmanifest", headers={"Range": "bytes=abc", "Accept-Language": lang})
+    assert refused.status_code == 416 and refused.headers["Content-Range"] == f"bytes */{length}"
+    assert words in refused.get_json()["error"]
+    part.close()
+    refused.close()
