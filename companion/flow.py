@@ -645,6 +645,7 @@ class GameFlow:
         if not forms:
             applied = set(self.session.replay().applied)
             mine = [e for e in self.session.events() if e.seq in applied and e.player == player
+                    and e.kind not in self.spec.camera_records  # a camera read is no report: an answer is
                     and self.spec.report_forms.get(e.kind) not in self.spec.kept_forms]
         if not mine:
             return None

@@ -279,6 +279,9 @@ class GameSpec(Protocol):
             kept from the setup): closed to that player while an entry of theirs on it is in force; their phone then
             withdraws it with a button of its own, which opens the form again, and their "Undo my last report"
             passes it by (:meth:`companion.flow.GameFlow.undo_report`). Their event kinds are in :attr:`report_forms`.
+        camera_records: the event kinds the camera records by itself, no player answering (Among the Stars'
+            ``station_read``: findings only, recorded again on the next read): every Undo passes them by, so it takes
+            back what a player did, a camera answer too, however many reads came after it.
         camera: the camera part, or None.
     """
 
@@ -288,6 +291,7 @@ class GameSpec(Protocol):
     columns: tuple[Column, ...]
     report_forms: Mapping[str, str]
     kept_forms: frozenset[str]
+    camera_records: frozenset[str]
     camera: Any
 
     @property
@@ -399,7 +403,7 @@ class FlowBase:
     Attributes:
         game: the rules engine.
         columns: what each player's row shows (default :data:`STANDARD_COLUMNS`).
-        report_forms, kept_forms: see :class:`GameSpec`.
+        report_forms, kept_forms, camera_records: see :class:`GameSpec`.
         fixed: settings the flow decides, not the players (Roll: ``{"tracking": "tableau"}``: players report
             their tableau; the dice are not followed).
         camera: the game's camera part (:class:`companion.camera.spec.CameraSpec`: the readers it uses and in
@@ -410,6 +414,7 @@ class FlowBase:
     columns: ClassVar[tuple[Column, ...]] = STANDARD_COLUMNS
     report_forms: ClassVar[Mapping[str, str]] = {}
     kept_forms: ClassVar[frozenset[str]] = frozenset()
+    camera_records: ClassVar[frozenset[str]] = frozenset()
     fixed: ClassVar[Mapping[str, Any]] = {}
     camera: ClassVar[Any] = None
     hidden_note: ClassVar[Any] = Text("what players keep hidden counts once the game is over")

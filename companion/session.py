@@ -26,7 +26,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -574,23 +574,29 @@ class Session:
             self._insert(conn, UNDO, {"seq": seq}, player=player, origin=origin, at=at)
             return self._insert(conn, kind, payload, player=player, origin=origin, at=at)
 
-    def undo(self, origin: str = "cli", *, player: str | None = None, at: float | None = None) -> Event | None:
+    def undo(self, origin: str = "cli", *, player: str | None = None, at: float | None = None,
+             passing: Collection[str] = ()) -> Event | None:
         """Withdraw the newest event still in force by appending ``undo {"seq": n}``.
 
         Undo events themselves are never the target, so repeated undos walk back through
         the game; :meth:`redo` (or ``append("undo", {"seq": <undo's seq>})``) restores.
 
+        Args:
+            passing: event kinds passed by (the camera's own records, ``spec.camera_records``): the newest event
+                in force of another kind is withdrawn, however many of these came after it.
+
         Returns:
-            The undo event, or None when no event is in force.
+            The undo event, or None when no event is in force (none but of the kinds ``passing``).
 
         Raises:
             SessionError: as for :meth:`append`.
         """
         with self._write() as conn:
-            assert self._replay is not None
-            if not self._replay.applied:
+            assert self._replay is not None and self._events is not None
+            kinds = {event.seq: event.kind for event in self._events}
+            target = next((seq for seq in reversed(self._replay.applied) if kinds.get(seq) not in passing), None)
+            if target is None:
                 return None
-            target = self._replay.applied[-1]
             return self._insert(conn, UNDO, {"seq": target}, player=player, origin=origin, at=at)
 
     def redo(self, origin: str = "cli", *, player: str | None = None, at: float | None = None) -> Event | None:

@@ -17,6 +17,8 @@ import pytest
 from companion.camera import CameraFlow
 from companion.camera.station_ask import picture_side
 from companion.errors import BadEntry
+from companion.flow import GameFlow
+from companion.flows import FLOWS
 from companion.i18n import localize
 from rules import BadEvent
 from tests.test_among_camera_stations import (
@@ -203,3 +205,36 @@ def test_a_claim_with_no_place_in_the_picture_is_refused(store, at):  # noqa: F8
     with pytest.raises(BadEvent, match="no player"):
         flow.session.append("station_claimed", {"at": [1, 2]}, player="Cid")
     assert flow.session.events() == []
+
+
+def test_an_answer_stays_one_undo_away_however_many_camera_reads_came_after_it(store):  # noqa: F811
+    """Ann tapped Ann on the bare reactor, which is Bob's: the reads after it record the camera's station reads, yet
+    the table's Undo takes back her answer (what a player did), and so does her phone's "Undo my last report"; the
+    reads stay in the log, the undo names the answer, and a replay of the log gives the same game."""
+    from companion.modes.dice import undo
+
+    flow = among(store)
+    cam = camera(flow)
+    read(cam)
+    wrong = cam.confirm(asked(cam)[BARE]["id"], "Ann")
+    for _ in range(3):
+        read(cam)
+    reads = [e for e in flow.session.events() if e.kind == "station_read"]
+    assert reads and all(e.seq > wrong.seq for e in reads)   # the camera's reads came after the answer
+    taken = undo(flow.session, "touchscreen", flow.describe, flow.spec.camera_records)
+    assert taken.message == "undone: Ann: Station claimed (camera question)"
+    assert taken.events[0].payload == {"seq": wrong.seq}
+    assert [e.seq for e in flow.session.events() if e.kind == "station_read"] == [e.seq for e in reads]
+    read(cam)
+    assert {WITH_CUSTOMS, BARE} <= set(asked(cam))   # nobody's again: asked again
+    again = GameFlow(store.get(flow.session.id), FLOWS["among"])   # the box restarted: the log replayed
+    assert again.session.replay().state == flow.session.replay().state
+    assert again.session.replay().applied == flow.session.replay().applied
+    # the same from Ann's phone: her newest report is her answer, not the camera's read of her station
+    right = cam.confirm(asked(cam)[WITH_CUSTOMS]["id"], "Ann")
+    read(cam)
+    read(cam)
+    withdrawn = flow.undo_report("Ann")
+    assert withdrawn is not None and withdrawn.payload == {"seq": right.seq}
+    # with only the camera's reads in force, there is nothing a player did to undo
+    assert undo(flow.session, "touchscreen", flow.describe, flow.spec.camera_records).message == "nothing to undo"

@@ -31,6 +31,7 @@ from rules.among_the_stars.game import (
     LOCATION_BUILT,
     REACTOR_BUILT,
     SECRET_OBJECTIVE_CHOSEN,
+    STATION_READ,
     objectives_dealt,
 )
 from rules.among_the_stars.station import neighbour_cells, reactor_named, station_place
@@ -74,6 +75,7 @@ class AmongFlow(FlowBase):
     hidden_note = Text("a Qualeen's secret objective stays hidden: it counts once the game is scored")
     report_forms = {SECRET_OBJECTIVE_CHOSEN: "secret"}  # a private form's reports, named (FlowBase.entry_forms)
     kept_forms = frozenset({"secret"})
+    camera_records = frozenset({STATION_READ})  # findings only: an Undo takes back what a player did, not a read
     """A Qualeen keeps one secret objective from the setup (race tile: "At setup draw 2 extra objectives, keep 1
     secretly"): once entered, the form closes; a slip is withdrawn on its own button, then the right one entered."""
 

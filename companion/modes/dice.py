@@ -11,7 +11,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -517,10 +517,13 @@ NO_CAMERA_QUESTIONS = ("a camera answer, but no camera questions: the camera ask
 players read a sentence without the command line."""
 
 
-def undo(session: Any, origin: str, describe: Callable[[Any], str] | None = None) -> Outcome:
-    """The table's Undo: withdraw the newest event in force; the message names it in the players' words
-    (``describe(event)``: the game flow's; the d6 reads by default), never by its number."""
-    undone = session.undo(origin=origin)
+def undo(session: Any, origin: str, describe: Callable[[Any], str] | None = None,
+         passing: Collection[str] = ()) -> Outcome:
+    """The table's Undo: withdraw the newest event in force, passing by the kinds ``passing`` (a game's camera
+    records, ``spec.camera_records``: a camera answer stays one tap away however many reads came after it); the
+    message names it in the players' words (``describe(event)``: the game flow's; the d6 reads by default), never by
+    its number."""
+    undone = session.undo(origin=origin, passing=passing)
     if undone is None:
         return Outcome([], Text("nothing to undo"))
     withdrawn = next((e for e in session.events() if e.seq == undone.payload["seq"]), None)

@@ -128,7 +128,7 @@ class PlayMode(SessionMode):
             return Outcome([], "", Text("in this game the camera asks no questions: report on your phone under "
                                         "{report}", report=action_word(Action.REPORT)), detail=NO_CAMERA_QUESTIONS)
         if act.action is Action.UNDO:
-            return undo(self.flow.session, act.origin, self.flow.describe)
+            return undo(self.flow.session, act.origin, self.flow.describe, self.flow.spec.camera_records)
         return None
 
     def next(self) -> Mode | None:
