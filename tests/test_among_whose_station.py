@@ -238,3 +238,50 @@ def test_an_answer_stays_one_undo_away_however_many_camera_reads_came_after_it(s
     assert withdrawn is not None and withdrawn.payload == {"seq": right.seq}
     # with only the camera's reads in force, there is nothing a player did to undo
     assert undo(flow.session, "touchscreen", flow.describe, flow.spec.camera_records).message == "nothing to undo"
+
+
+def test_a_build_question_asked_because_of_an_answer_goes_when_the_answer_is_undone(store):  # noqa: F811
+    """Ann's answer told the two stations apart, so her Customs was asked about; once her answer is undone nothing
+    tells them apart, and "Ann built Customs" is withdrawn: a phone answering it is told why; answered again, the
+    build is asked again."""
+    from companion.camera.answers import NotWaiting
+    from companion.modes.dice import undo
+
+    flow = among(store)
+    cam = camera(flow)
+    read(cam)
+    cam.confirm(asked(cam)[WITH_CUSTOMS]["id"], "Ann")
+    read(cam)
+    build = asked(cam)["Ann built Customs: 1 right of the Main Reactor?"]["id"]
+    undo(flow.session, "touchscreen", flow.describe, flow.spec.camera_records)
+    read(cam)
+    assert "Ann built Customs: 1 right of the Main Reactor?" not in asked(cam)
+    with pytest.raises(NotWaiting, match="the box can no longer tell whose station it is"):
+        cam.confirm(build)
+    assert not [e for e in flow.session.events() if e.kind == "location_built"]
+    cam.confirm(asked(cam)[WITH_CUSTOMS]["id"], "Ann")
+    read(cam)
+    assert "Ann built Customs: 1 right of the Main Reactor?" in asked(cam)
+
+
+def test_the_tables_undo_of_an_answer_takes_the_last_read_again_at_once(store):  # noqa: F811
+    """Nothing moves on the table when a player taps Undo, so the camera would not read again by itself: the box takes
+    what it saw last again under the answers still in force, and Ann's build question goes at once."""
+    import numpy as np
+
+    from companion.actions import posted
+    from companion.modes.play import PlayMode
+    from device import Frame
+
+    flow = among(store)
+    cam = camera(flow)
+    read(cam)
+    cam.confirm(asked(cam)[WITH_CUSTOMS]["id"], "Ann")
+    read(cam)
+    assert "Ann built Customs: 1 right of the Main Reactor?" in asked(cam) and not cam.due(5.0)
+    mode = PlayMode(SimpleNamespace(clock=lambda: 5.0), flow, cam)
+    outcome = mode.handle(posted({"action": "undo", "origin": "touchscreen"}))
+    assert outcome.message == "undone: Ann: Station claimed (camera question)"
+    assert cam.due(5.0)
+    cam.read(Frame(image=np.zeros((600, 1000, 3), np.uint8), timestamp=5.0, index=1, source="synthetic"), 5.0)
+    assert "Ann built Customs: 1 right of the Main Reactor?" not in asked(cam) and WITH_CUSTOMS in asked(cam)

@@ -265,6 +265,12 @@ class CameraFlow(CameraAnswers, CameraSeeing):
                                               self.calibration)
         if self.station_seats.note is not None:
             self.reader_notes.append(self.station_seats.note)
+        lost = [q for q in self.questions if q.zone in self.station_seats.unknown]
+        for q in lost:   # asked of a station the box gave that player (an answer since undone): withdrawn, and its
+            self.questions.remove(q)   # watcher with it, so the builds are asked again once it is theirs again
+            self._answered(q, Text("withdrawn: the box can no longer tell whose station it is"))
+        for name in self.station_seats.unknown:
+            self.watchers.pop(name, None)
         image = sight.plan.image
         fresh = self.station_questions.proposals(self.station_seats.unclaimed, (image.shape[1], image.shape[0]),
                                                  [q.proposal for q in self.questions if q.zone == TABLE])

@@ -122,14 +122,17 @@ class PlayMode(SessionMode):
         outcome = handle_action(self.flow, act)
         if outcome is None and self.camera is not None:
             outcome = self.camera.handle(act)
-        if outcome is not None:
-            return outcome
-        if act.action in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
+        if outcome is None and act.action in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS):
             return Outcome([], "", Text("in this game the camera asks no questions: report on your phone under "
                                         "{report}", report=action_word(Action.REPORT)), detail=NO_CAMERA_QUESTIONS)
-        if act.action is Action.UNDO:
-            return undo(self.flow.session, act.origin, self.flow.describe, self.flow.spec.camera_records)
-        return None
+        if outcome is None and act.action is Action.UNDO:
+            outcome = undo(self.flow.session, act.origin, self.flow.describe, self.flow.spec.camera_records)
+        if outcome is not None and outcome.events and act.action in (Action.UNDO, Action.UNDO_REPORT) \
+                and self.camera is not None and getattr(self.camera, "finds_stations", False):
+            # an answer to "whose station is this?" may be what was undone: what the camera saw last is taken again
+            # at once under the answers still in force (nothing is read anew), so a question asked because of it goes
+            self.camera.schedule(self.loop.clock(), [])
+        return outcome
 
     def next(self) -> Mode | None:
         """The scores once the game is over."""
