@@ -124,3 +124,33 @@ def test_no_main_reactor_in_view_is_said_on_a_hungarian_phone_and_the_touchscree
                 assert errors == []
         finally:
             server.shutdown()
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "pl", "hu"])
+def test_the_touchscreen_says_whose_stations_are_not_told_apart_whole(store, hub, monkeypatch, lang):
+    """The status lines beside Undo (292 x 48 px) hold the short note whole for four players in every language: the
+    question itself is shown above them; the phones keep the whole note."""
+    from companion import i18n
+    from companion.screen import game
+
+    shown: list[str] = []
+    monkeypatch.setattr(game, "status_lines", lambda ts, message, room: shown.append((message, room)))
+    four = among(store, "Ann,Bob,Cid,Dora")
+    cam = CameraFlow(four, deck=SimpleNamespace(art=None), read_cards=reader(TWO))
+    loop = MainLoop(source=FakeCamera([np.zeros((600, 1000, 3), np.uint8)]), reader=None, session=four.session,
+                    hub=hub, stillness=StillnessDetector(), flow=four, camera_flow=cam, sleep=lambda s: None)
+    read(cam)
+    view = cam.view()
+    assert "whose station is this?" in view["reader_notes"][0] and len(view["reader_notes"][0]) > 200
+    brief = view["reader_briefs"][0]
+    assert brief == ("stations not told apart (Ann, Bob, Cid, Dora): answer “whose station is this?” or report a "
+                     "build on a phone")
+    screen = TouchScreen(phone_url="http://192.168.1.20:8080/")
+    screen.render(loop.view())
+    (message, room), = shown
+    assert message == brief
+    said = i18n.say(brief, lang)
+    assert "Ann" in said and "Dora" in said
+    most = {size: max(2, room.height // screen.font(size).get_linesize()) for size in range(20, 12, -1)}
+    fits = [size for size, lines in most.items() if len(screen.wrap_lines(said, room.width, size)) <= lines]
+    assert fits, said

@@ -47,6 +47,7 @@ The camera block of the published view (``view["camera"]``)::
      "misplays": [{"player", "card", "cell", "rule", "source", "message", "fix", "severity"}],
      "notes": {"Ann": ["Contact Specialist is recorded but not seen", ...]},
      "reader_notes": ["the cards read as if the camera image were mirrored ..."],
+     "reader_briefs": the same, each short enough for the touchscreen's status lines,
      "covers": ["card", "start"],
      "count": null | {"next": "cup" | null, "prompt": "..."}}
 """
@@ -758,6 +759,8 @@ class CameraFlow(CameraAnswers, CameraSeeing):
             "misplays": [m for name in (*self.flow.names, TABLE) for m in self.misplays.get(name, [])],
             "notes": {k: v for k, v in self.notes.items() if v},
             "reader_notes": list(self.reader_notes),
+            "reader_briefs": [self.station_seats.brief if n is self.station_seats.note and self.station_seats.brief
+                              else n for n in self.reader_notes],   # the touchscreen's: the question is shown above
             "covers": list(self.spec.covers) if self.deck is not None else [],
             "count": self._count_view(),
         }

@@ -103,6 +103,9 @@ class StationSeats:
         """Each player's reactor as last read, frame px."""
         self.note: Text | None = None
         """What the table is told when some stations cannot be told apart (None: every player's station is known)."""
+        self.brief: Text | None = None
+        """:attr:`note` short enough for the touchscreen's status lines, which show the question itself above (None:
+        the note is short already, or there is none)."""
         self.unknown: tuple[str, ...] = ()
         """The players whose station this read could not tell apart."""
         self.unclaimed: tuple[Unclaimed, ...] = ()
@@ -123,7 +126,7 @@ class StationSeats:
             ``{player: [observations with ``cell`` and ``zone`` set]}`` for the players whose station was found and
             told apart; the others are left out (see :attr:`unknown` and :attr:`note`).
         """
-        self.note, self.unknown, self.unclaimed = None, (), ()
+        self.note, self.brief, self.unknown, self.unclaimed = None, None, (), ()
         if not seats:
             return {}
         claims = {s.name: s.claimed for s in seats if s.claimed is not None}
@@ -179,6 +182,8 @@ class StationSeats:
                              "“whose station is this?” (one tap on the player), or report a build on your "
                              "phone (tap the place on your station) and the box knows the station by it",
                              players=Listing(unknown), reactor=self.reactor)
+            self.brief = Text("stations not told apart ({players}): answer “whose station is this?” or report a "
+                              "build on a phone", players=Listing(unknown))
         return out
 
     def _unclaimed(self, stations: Sequence[Any], cards: Sequence[Any], centre: list[np.ndarray],

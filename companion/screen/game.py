@@ -254,7 +254,8 @@ class Table(ScreenState):
         if not nxt_enabled(game) and (game.get("next") or {}).get("why"):
             message = game["next"]["why"]
         markers = (view.get("camera") or {}).get("markers")
-        said = (view.get("camera") or {}).get("reader_notes") or []
+        camera = view.get("camera") or {}
+        said = camera.get("reader_briefs") or camera.get("reader_notes") or []
         if said:  # what the readers tell the players (the camera's mirror) comes before the status
             message = " ".join(said)
         qr = self.qr_rect(ts)
