@@ -285,3 +285,24 @@ def test_the_tables_undo_of_an_answer_takes_the_last_read_again_at_once(store): 
     assert cam.due(5.0)
     cam.read(Frame(image=np.zeros((600, 1000, 3), np.uint8), timestamp=5.0, index=1, source="synthetic"), 5.0)
     assert "Ann built Customs: 1 right of the Main Reactor?" not in asked(cam) and WITH_CUSTOMS in asked(cam)
+
+
+def test_a_bare_reactors_question_is_named_by_the_card_built_beside_it_keeping_its_id(store):  # noqa: F811
+    """Bob's reactor was bare when first asked about; Bob builds Garden left of it (one card width left is "1 left of
+    the Main Reactor", rulebook 5.1): the question waiting says so now, with the same id, so a phone showing it
+    answers it; the answer records the station as it was named."""
+    flow = among(store)
+    cam = camera(flow)
+    read(cam)
+    qid = asked(cam)[BARE]["id"]
+    grown = [*TWO, ("garden", 640, 450, False)]
+    cam._read_cards = reader(grown)
+    read(cam)
+    words = "Whose station is this: the Main Reactor with Garden (1 left of the Main Reactor)?"
+    assert asked(cam)[words]["id"] == qid and BARE not in asked(cam)
+    again = camera(flow, grown)   # after a restart: the question kept in its new words
+    assert asked(again)[words]["id"] == qid
+    read(again)
+    assert asked(again)[words]["id"] == qid
+    event = again.confirm(qid, "Bob")
+    assert event.payload["cards"] == [["garden", [0, -1]]]

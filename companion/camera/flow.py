@@ -275,6 +275,12 @@ class CameraFlow(CameraAnswers, CameraSeeing):
         image = sight.plan.image
         fresh = self.station_questions.proposals(self.station_seats.unclaimed, (image.shape[1], image.shape[0]),
                                                  [q.proposal for q in self.questions if q.zone == TABLE])
+        for q in self.questions:   # a station grown since it was asked about: the same question, in its words now
+            if q.zone == TABLE and q.proposal.key in self.station_questions.renewed:
+                old, q.proposal = q.proposal.key, self.station_questions.renewed[q.proposal.key]
+                if old in self.dismissed:
+                    self.dismissed[q.proposal.key] = self.dismissed.pop(old)
+                self.keep_questions()
         keys = {p.key for p in fresh}
         stale = [q.proposal.key for q in self.questions if q.zone == TABLE and q.proposal.key not in keys]
         self._take(TABLE, Observed(proposals=fresh, withdraw=stale))

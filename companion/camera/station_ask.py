@@ -8,15 +8,17 @@ beside the reactor yet, by where it lies in the camera's picture; each player it
 is recorded as a ``station_claimed`` event (:data:`rules.among_the_stars.events.STATION_CLAIMED`): the camera gives
 that station to that player from then on, across a restart, until the answer is undone (:func:`claims_in_force`).
 
-A station keeps one question while it stays unclaimed (its words and place as first asked), so a phone answering it
-meanwhile answers the question still waiting; the question goes once the station is told apart another way (a build
-reported on a phone) or is no longer seen.
+A station keeps one question while it stays unclaimed (its id and place as first asked), so a phone answering it
+meanwhile answers the question still waiting; its words follow the station as it grows (a reactor first asked about
+bare is named by the card built beside it once that is identified, :attr:`StationQuestions.renewed`); the question goes
+once the station is told apart another way (a build reported on a phone) or is no longer seen.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.camera.questions import PLAYER_CHOICE, Proposal
@@ -112,7 +114,11 @@ class StationQuestions:
     def __init__(self, reactor: Mapping[str, str] | None = None) -> None:
         self.reactor = dict(reactor or {})
         self.asked: list[Proposal] = []
-        """The question of each station asked about, its words and place as first asked."""
+        """The question of each station asked about, its place as first asked, its words as last asked."""
+        self.renewed: dict[str, Proposal] = {}
+        """On the last read, each question whose station shows more cards than its words name (by its
+        :attr:`~companion.camera.questions.Proposal.key` as it was) -> the same question in the words of the station
+        as it is now (the waiting question takes them, keeping its id)."""
 
     def proposals(self, unclaimed: Sequence[Unclaimed], size: Sequence[int] | None = None,
                   waiting: Sequence[Proposal] = ()) -> list[Proposal]:
@@ -128,10 +134,16 @@ class StationQuestions:
         """
         known = [*self.asked, *(p for p in waiting if p.kind == STATION_CLAIMED and p not in self.asked)]
         kept: list[Proposal] = []
+        self.renewed = {}
         for u in unclaimed:
             before = next((p for p in known if p not in kept and tuple(p.choices) == u.players
                            and _near(p.payload.get("at"), u)), None)
-            kept.append(before if before is not None else self._proposal(u, size))
+            fresh = self._proposal(u, size)
+            if before is not None and _named(fresh) > _named(before):   # the station grew: named as it is now
+                renewed = replace(before, text=fresh.text, payload={**before.payload, "cards": fresh.payload["cards"]})
+                self.renewed[before.key] = renewed
+                before = renewed
+            kept.append(before if before is not None else fresh)
         self.asked = kept
         return list(kept)
 
@@ -141,6 +153,12 @@ class StationQuestions:
         payload = {"at": [round(u.at[0], 1), round(u.at[1], 1)],
                    "cards": [[card, list(cell)] for card, cell in u.cards[:MAX_CARDS_NAMED]]}
         return Proposal("", text, STATION_CLAIMED, payload, choices=u.players, choice_key=PLAYER_CHOICE)
+
+
+def _named(p: Proposal) -> int:
+    """How many cards a station question's words name (a damaged kept row: none)."""
+    cards = p.payload.get("cards")
+    return len(cards) if isinstance(cards, list) else 0
 
 
 def _near(at: Any, station: Unclaimed) -> bool:
