@@ -306,3 +306,21 @@ def test_a_bare_reactors_question_is_named_by_the_card_built_beside_it_keeping_i
     assert asked(again)[words]["id"] == qid
     event = again.confirm(qid, "Bob")
     assert event.payload["cards"] == [["garden", [0, -1]]]
+
+
+def test_a_player_given_one_station_is_not_given_a_second(store):  # noqa: F811
+    """Ann answered the Customs station; tapping Ann on the bare reactor too is refused (each player builds one
+    station, rulebook 3 'Setup'), naming how to take the first answer back; her answer stays in force, the question
+    stays, and Bob may still answer it."""
+    flow = among(store)
+    cam = camera(flow)
+    read(cam)
+    q = asked(cam)
+    cam.confirm(q[WITH_CUSTOMS]["id"], "Ann")
+    with pytest.raises(BadEntry, match=r"Ann has a station already .*each player builds one station \(rulebook 3 "
+                                       r"'Setup'\)\. If that answer was wrong, undo it first"):
+        cam.confirm(q[BARE]["id"], "Ann")
+    assert [(e.kind, e.player) for e in flow.session.events()] == [("station_claimed", "Ann")]
+    assert BARE in asked(cam)
+    assert cam.confirm(q[BARE]["id"], "Bob").player == "Bob"
+

@@ -80,6 +80,7 @@ class CameraAnswers:
                 raise BadEntry(Text("“{question}”: tap the player it belongs to ({answers})", question=p.text,
                                     answers=Listing(p.labels or p.choices)))
             player, choice = choice, None
+            self._one_station_each(p, player)
         if choice not in (None, ""):
             if choice not in p.choices or p.choice_key is None:
                 if not p.choices or p.choice_key is None:
@@ -106,6 +107,26 @@ class CameraAnswers:
         self._answered(q, Text("{what} recorded", what=self.flow.describe(event)))
         log.info("camera question %d confirmed on the %s: %s (#%d)", q.id, origin, p.text, event.seq)
         return event
+
+    def _one_station_each(self, p: Any, player: str) -> None:
+        """Refuse a "whose station is this?" answer giving ``player`` a second station while an answer giving them
+        another is in force: each player builds one station, from their own Main Reactor (Among the Stars rulebook,
+        3 'Setup'); the answer in force is undone first (the table's Undo, or their phone's "Undo my last report").
+
+        Raises:
+            companion.errors.BadEntry: naming the player and how to take the earlier answer back."""
+        from companion.camera.station_ask import claims_in_force
+        from rules.among_the_stars.events import STATION_CLAIMED
+
+        if p.kind != STATION_CLAIMED:
+            return
+        held = claims_in_force(self.flow.session).get(player)
+        at = p.payload.get("at")
+        if held is not None and [*held] != at:
+            raise BadEntry(Text("{player} has a station already (an answer in force): each player builds one station "
+                                "(rulebook 3 'Setup'). If that answer was wrong, undo it first (“{undo}” on the "
+                                "touchscreen, or “{mine}” on {player}'s phone), then answer “{question}”",
+                                player=player, undo=Text("Undo"), mine=Text("Undo my last report"), question=p.text))
 
     def dismiss(self, qid: Any, origin: str = "touchscreen") -> Question:
         """Drop the question; nothing is recorded. A question of a zone's read is not asked again while that zone's
