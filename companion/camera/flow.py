@@ -283,6 +283,9 @@ class CameraFlow(CameraAnswers, CameraSeeing):
                 self.keep_questions()
         keys = {p.key for p in fresh}
         stale = [q.proposal.key for q in self.questions if q.zone == TABLE and q.proposal.key not in keys]
+        for q in self.questions:   # a later answer to one is told why it went
+            if q.proposal.key in stale:
+                self._answered(q, Text("withdrawn: the box now knows whose station it is, or no longer sees it"))
         self._take(TABLE, Observed(proposals=fresh, withdraw=stale))
         return by_player
 
