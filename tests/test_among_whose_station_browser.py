@@ -154,3 +154,38 @@ def test_the_touchscreen_says_whose_stations_are_not_told_apart_whole(store, hub
     most = {size: max(2, room.height // screen.font(size).get_linesize()) for size in range(20, 12, -1)}
     fits = [size for size, lines in most.items() if len(screen.wrap_lines(said, room.width, size)) <= lines]
     assert fits, said
+
+
+@pytest.mark.browser
+def test_a_hungarian_phone_giving_its_player_a_second_station_is_told_why(browser, hub, store,  # noqa: F811
+                                                                          output_dir):
+    """Ann's Hungarian phone taps Ann on the station with Customs, then on the bare reactor too: the second tap is
+    refused in Hungarian within 360 px (each player builds one station, rulebook 3 'Setup'), the question stays."""
+    from playwright.sync_api import expect
+
+    with table_read(store, hub) as (flow, _cam, loop):
+        server = serve(create_app(hub), host="127.0.0.1", port=0)
+        try:
+            with joined_page(browser, server, hub, locale="hu-HU", **PHONE_360) as (page, errors):
+                with LoopThread(loop):
+                    page.locator("#seats button", has_text="Ann").click()
+                    expect(page.locator("#me")).to_have_text("Ann")
+                    questions = page.locator("#questions li")
+                    expect(questions).to_have_count(2)
+                    questions.filter(has_text="Customs").locator("button.confirm", has_text="Ann").click()
+                    expect(page.locator("#camera-result")).to_have_class("action-result ok")
+                    expect(questions).to_have_count(1)
+                    questions.first.locator("button.confirm", has_text="Ann").click()
+                    result = page.locator("#camera-result")
+                    expect(result).to_contain_text("Ann már kapott űrállomást")
+                    expect(result).to_contain_text("szabálykönyv 3 „Előkészületek”")
+                    expect(questions).to_have_count(1)
+                    box = result.bounding_box()
+                    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+                    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                    page.locator("#camera-section").screenshot(
+                        path=str(output_dir / "phone_among_second_station_hu.png"))
+                assert errors == []
+        finally:
+            server.shutdown()
+    assert [(e.kind, e.player) for e in flow.session.events()] == [("station_claimed", "Ann")]
