@@ -340,3 +340,25 @@ def test_an_answer_after_the_station_left_the_view_is_told_why(store):  # noqa: 
     with pytest.raises(NotWaiting, match="withdrawn: the box now knows whose station it is, or no longer sees it"):
         cam.confirm(qid, "Bob")
     assert flow.session.events() == []
+
+
+def test_an_answer_takes_the_last_read_again_at_once_so_the_other_station_follows(store):  # noqa: F811
+    """Ann taps Ann on the Customs station (nothing moves on the table): the box takes what it saw last again, so
+    Bob's station follows by elimination (two players, two stations), its question and the note go, and Ann's Customs
+    is asked about."""
+    import numpy as np
+
+    from companion.actions import posted
+    from companion.modes.play import PlayMode
+    from device import Frame
+
+    flow = among(store)
+    cam = camera(flow)
+    read(cam)
+    mode = PlayMode(SimpleNamespace(clock=lambda: 5.0), flow, cam)
+    qid = asked(cam)[WITH_CUSTOMS]["id"]
+    mode.handle(posted({"action": "camera_confirm", "origin": "phone", "id": qid, "choice": "Ann"}))
+    assert cam.due(5.0)
+    cam.read(Frame(image=np.zeros((600, 1000, 3), np.uint8), timestamp=5.0, index=1, source="synthetic"), 5.0)
+    assert sorted(asked(cam)) == ["Ann built Customs: 1 right of the Main Reactor?"]
+    assert cam.view()["reader_notes"] == []

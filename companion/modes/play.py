@@ -30,6 +30,9 @@ __all__ = ["PlayMode", "ScoresMode"]
 
 log = logging.getLogger(__name__)
 
+AGAIN_AFTER = frozenset({Action.UNDO, Action.UNDO_REPORT, Action.CAMERA_CONFIRM})
+"""Actions after which a game whose stations are found on the table takes the camera's last read again at once."""
+
 
 def _place(item: Mapping[str, Any]) -> tuple[Any, Any, tuple[int, ...] | None]:
     """(player, card, cell) of a finding or a camera misplay (both the engine's findings:
@@ -127,10 +130,11 @@ class PlayMode(SessionMode):
                                         "{report}", report=action_word(Action.REPORT)), detail=NO_CAMERA_QUESTIONS)
         if outcome is None and act.action is Action.UNDO:
             outcome = undo(self.flow.session, act.origin, self.flow.describe, self.flow.spec.camera_records)
-        if outcome is not None and outcome.events and act.action in (Action.UNDO, Action.UNDO_REPORT) \
+        if outcome is not None and outcome.events and act.action in AGAIN_AFTER \
                 and self.camera is not None and getattr(self.camera, "finds_stations", False):
-            # an answer to "whose station is this?" may be what was undone: what the camera saw last is taken again
-            # at once under the answers still in force (nothing is read anew), so a question asked because of it goes
+            # an answer to "whose station is this?" may be what was given or undone: what the camera saw last is taken
+            # again at once under the answers in force (nothing is read anew), so the other stations follow it and a
+            # question asked because of an answer undone goes
             self.camera.schedule(self.loop.clock(), [])
         return outcome
 
