@@ -137,8 +137,13 @@ def test_an_answer_naming_no_player_or_another_is_refused_and_the_question_stays
     qid = asked(cam)[BARE]["id"]
     with pytest.raises(BadEntry, match=r"tap the player it belongs to \(Ann, Bob\)"):
         cam.confirm(qid)
-    with pytest.raises(BadEntry, match="tap the player it belongs to"):
+    with pytest.raises(BadEntry,
+                       match=r"'Cid' is not one of the players it may belong to; tap one of them \(Ann, Bob\)"):
         cam.confirm(qid, "Cid")
+    with pytest.raises(BadEntry, match=r"\['Ann'\] is not one of the players"):
+        cam.confirm(qid, ["Ann"])
+    with pytest.raises(BadEntry, match=r"'A{28}\.\.\. is not one of the players"):
+        cam.confirm(qid, "A" * 5000)
     assert flow.session.events() == [] and BARE in asked(cam)
 
 

@@ -76,8 +76,12 @@ class CameraAnswers:
         payload = json.loads(json.dumps(dict(p.payload)))
         player = p.player
         if p.choose_player:   # "whose station is this?": the player picked is the event's (no answer of its own)
-            if choice not in p.choices:
+            if choice in (None, ""):
                 raise BadEntry(Text("“{question}”: tap the player it belongs to ({answers})", question=p.text,
+                                    answers=Listing(p.labels or p.choices)))
+            if choice not in p.choices:
+                raise BadEntry(Text("“{question}”: {choice} is not one of the players it may belong to; tap one of "
+                                    "them ({answers})", question=p.text, choice=shown(choice, 32),
                                     answers=Listing(p.labels or p.choices)))
             player, choice = choice, None
             self._one_station_each(p, player)
