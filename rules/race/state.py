@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.names import term
@@ -20,7 +20,7 @@ from rules.text import Text
 
 __all__ = ["ROMAN", "STAGE_WORDS", "PhaseStep", "Placed", "PlayerState", "RaceState", "Stage", "active_cards",
            "military_against",
-           "plan_phases", "reduction", "stage_word"]
+           "plan_phases", "put", "reduction", "stage_word"]
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
 
@@ -129,6 +129,11 @@ class RaceState:
         if self.stage is Stage.PHASES and self.step < len(self.steps):
             return self.steps[self.step]
         return None
+
+
+def put(state: RaceState, player: PlayerState) -> RaceState:
+    """``state`` with ``player`` replacing the player of the same name."""
+    return replace(state, players=tuple(player if p.name == player.name else p for p in state.players))
 
 
 def phase_facts(phase_id: str) -> Mapping[str, Any]:
