@@ -63,7 +63,8 @@ class Trace:
     added from other sizes), each one's die weight after the face match and after each lowering stage (``weights``:
     ``(stage, float[N])`` in order, the first named ``faces``), the faces the decision kept and each dropping stage left
     (``kept``: ``(stage, set of face indices)``, but ``blank``: a die it leaves out is no box of ``dice``), and the
-    boxes reported (``dice``, ``(x, y, w, h)`` px)."""
+    boxes reported (``dice``, ``(x, y, w, h)`` px), and the top faces read on (``tops``, :class:`vision.roll_dice.
+    observations.TopFaces`, None until matched)."""
 
     sizes: dict[float, np.ndarray] = field(default_factory=dict)
     chosen: float | None = None
@@ -71,6 +72,7 @@ class Trace:
     weights: list[tuple[str, np.ndarray]] = field(default_factory=list)
     kept: list[tuple[str, set[int]]] = field(default_factory=list)
     dice: list[tuple[float, float, float, float]] = field(default_factory=list)
+    tops: object = None
 
 
 def near(rects: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -108,6 +110,36 @@ def lost_where(box: tuple[float, float, float, float], trace: Trace, least: floa
     return "reported off", ""
 
 
+def symbol_at_scales(reader: RollDiceReader, frame: np.ndarray, trace: Trace, box: tuple[float, float, float, float],
+                     truth: tuple[str, str], scales: tuple[float, ...],
+                     cfg: RollDiceConfig) -> list[tuple[float, float]]:
+    """For a die of label box ``box`` (x, y, w, h px) and label ``truth`` (colour, face): its own symbol's best NCC
+    (and the best of any template) over the faces near it, each looked at again (:func:`vision.roll_dice.faces.
+    relocate_faces`, the reader's second look) at one side scale of ``scales`` alone (x the side the read gave the
+    face): ``[(own, best)]`` in the order of ``scales``, NaN where no face lies near or the profile has no such
+    template. Tells a symbol that matches weakly because its face was cut at the wrong side from one that matches
+    weakly at any side. Raises nothing."""
+    from dataclasses import replace
+
+    from vision.roll_dice.faces import relocate_faces
+
+    pairs = list(reader.profile.template_pairs)
+    idx = np.flatnonzero(near(trace.rects, box))
+    if trace.tops is None or not len(idx) or tuple(truth) not in pairs:
+        return [(float("nan"), float("nan"))] * len(scales)
+    own = pairs.index(tuple(truth))
+    zero = np.zeros((len(trace.rects), len(pairs)), np.float32)
+    out = []
+    for s in scales:
+        one = replace(cfg, relocate_scales=(float(s),), relocate_below=2.0, relocate_gain=-2.0)  # always looked at
+        todo = np.zeros(len(trace.rects), bool)
+        todo[idx] = True
+        got, _ = relocate_faces(frame, trace.tops, zero, None, reader.turned_templates, one, todo,
+                                reader._template_pol)
+        out.append((float(got[idx, own].max()), float(got[idx].max())))
+    return out
+
+
 def follow(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> tuple[object, Trace]:
     """(the read, its :class:`Trace`) of ``frame`` (``uint8[H, W, 3]`` BGR) by ``reader``, followed through the
     reader's stage timer and its per-size top-face cut; the read is the reader's own."""
@@ -127,6 +159,7 @@ def follow(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> tu
             tops, ncc = out[0], out[1]
             state["ncc"] = ncc.reshape(len(tops.rects), -1)
             trace.rects = np.asarray(tops.rects, np.float64).reshape(-1, 5)
+            trace.tops = tops
             trace.weights = [("faces", die_weights(tops, state["ncc"], cfg))]
         elif name in LOWERING:
             tops = out[0] if isinstance(out, tuple) else out
@@ -157,8 +190,11 @@ def main(argv=None) -> int:
     ap.add_argument("--enroll-seed", type=int, default=7, help="enrollment seed (scene seeds stay disjoint)")
     ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
     ap.add_argument("--causes-only", action="store_true", help="print the tally by cause only")
+    ap.add_argument("--scales", default="", help="side scales (e.g. 1,1.15,1.3,1.45,1.6): each weak-symbol die's own "
+                    "symbol NCC (and the best template's) after a second look at each scale alone")
     args = ap.parse_args(argv)
     args.symbols = "A"
+    scales = tuple(float(v) for v in args.scales.split(",") if v.strip())
     cfg = RollDiceConfig()
     fbc = load_dice_faces(args.dice_json)
     causes: Counter = Counter()
@@ -182,6 +218,10 @@ def main(argv=None) -> int:
                 if not args.causes_only:
                     print(f"  {seed} miss  {lab.colour}/{lab.face} box {_box(lab.box)} on {under[i]}: {cause}"
                           + (f" ({detail})" if detail else ""), flush=True)
+                if scales and cause == "weak symbol":
+                    got = symbol_at_scales(readers[key], sc.image, trace, lab.box, (lab.colour, lab.face), scales, cfg)
+                    print("      own/best NCC by side scale: " + ", ".join(
+                        f"x{s:g} {o:.2f}/{b:.2f}" for s, (o, b) in zip(scales, got, strict=True)), flush=True)
     print(f"scenes {args.n} (seeds {args.seed}..{args.seed + args.n - 1}), labelled dice {labelled}, "
           f"missed {sum(causes.values())}")
     for cause, count in causes.most_common():
