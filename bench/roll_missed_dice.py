@@ -6,6 +6,7 @@ Usage::
 
     python bench/roll_missed_dice.py --n 20 --seed 1000          # seeds 1000..1019, enroll seed 7
     python bench/roll_missed_dice.py --n 20 --seed 1020 --causes-only
+    python bench/roll_missed_dice.py --n 20 --seed 1040 --scales 1,1.15,1.3,1.45,1.6   # weak symbols by face side
 
 One line per missed die (its scene seed, truth, label box, what it lies on) with where it was lost, and a tally by
 cause at the end. A top face is "near" a die when its centre lies inside the die's label box or the label's centre
