@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from flask import Flask, Response, g, jsonify, session
 
@@ -26,6 +26,20 @@ NOT_OVER = i18n.Text("this game is not over yet: a phone downloads its record on
 EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats)?\.json")
 """A download's file name: ``<session>.json`` (the record) or ``<session>.bgstats.json`` (the BG Stats play); a
 session id is letters, digits, ``-`` and ``_`` (:func:`companion.session.new_id`)."""
+
+
+def _fresh(what: str, answer: Callable[[], Response]) -> Response:
+    """``answer()`` marked never to be cached (a phone always asks the box again); an answer that cannot be written
+    is logged and said as a 500 naming the problem (``what``: "state" or "findings", for the log) instead of
+    stopping the route."""
+    try:
+        response = answer()
+    except Exception as exc:  # noqa: BLE001 -- a state that cannot be written (logged) is said as such
+        log.error("phone view: the %s could not be sent: %s", what, exc, exc_info=exc)
+        response, status = _error(500, unsent(exc))
+        response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a flat list of small handlers
@@ -73,14 +87,7 @@ def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a fla
     @app.get("/api/state")
     @ctx.limiter.limit(ctx.limits.read)
     def api_state() -> Response:
-        try:
-            response = jsonify(state_json(ctx.hub.snapshot()))
-        except Exception as exc:  # noqa: BLE001 -- a state that cannot be written (logged) is said as such
-            log.error("phone view: the state could not be sent: %s", exc, exc_info=exc)
-            response, status = _error(500, unsent(exc))
-            response.status_code = status
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return _fresh("state", lambda: jsonify(state_json(ctx.hub.snapshot())))
 
     @app.get("/api/findings")
     @ctx.limiter.limit(ctx.limits.read)
@@ -88,16 +95,13 @@ def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a fla
         """Every finding of the game, newest first (the state pushes carry the newest few and their number), written
         once per state and language (:func:`findings_text`), and compressed once per state, language and encoding
         for the phones that accept it (:mod:`companion.webcompress`, keyed by ``g.compress_key``)."""
-        try:
+        def findings() -> Response:
             snapshot = ctx.hub.snapshot()
             response = Response(findings_text(snapshot), mimetype="application/json")
             g.compress_key = f"findings:{snapshot.version}:{id(snapshot)}:{i18n.current_language()}"
-        except Exception as exc:  # noqa: BLE001 -- as /api/state
-            log.error("phone view: the findings could not be sent: %s", exc, exc_info=exc)
-            response, status = _error(500, unsent(exc))
-            response.status_code = status
-        response.headers["Cache-Control"] = "no-store"
-        return response
+            return response
+
+        return _fresh("findings", findings)
 
     @app.get("/api/me")
     @ctx.limiter.limit(ctx.limits.read)

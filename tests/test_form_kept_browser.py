@@ -17,7 +17,8 @@ from tests.test_phone_browser import browser, flow_on_the_box  # noqa: F401 (fix
 pytestmark = pytest.mark.browser
 
 
-def _two_players_in_develop(hub) -> None:
+def two_in_develop(hub) -> None:
+    """Ann and Bob (2 players) set up and both chose II Develop: the table is in II Develop after Reveal."""
     _tell(hub, ("Ann", "setup", {"faction": faction_label(3), "home_world": "Alpha Centauri",
                                  "development": "Investment Credits", "world": "Spice World"}),
           ("Bob", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
@@ -33,7 +34,7 @@ def test_anns_choice_stays_while_bob_reports_his_build(browser, hub, tmp_path): 
     try:
         with flow_on_the_box(hub, tmp_path, "roll"), joined_page(browser, server, hub, locale="pl-PL",
                                                                  **PHONE_360) as (page, errors):
-            _two_players_in_develop(hub)
+            two_in_develop(hub)
             _seat(page, "Ann")
             page.locator("#form-pick").select_option("tile")
             tile = page.locator('#fields select[data-field="tile"]')
@@ -58,7 +59,7 @@ def test_undo_of_die_removed_brings_its_note_and_form_back(browser, hub, tmp_pat
     try:
         with flow_on_the_box(hub, tmp_path, "roll"), joined_page(browser, server, hub, locale="el-GR",
                                                                  **PHONE_360) as (page, errors):
-            _two_players_in_develop(hub)
+            two_in_develop(hub)
             _seat(page, "Ann")
             page.locator("#form-pick").select_option("tile")
             page.locator('#fields select[data-field="tile"]').select_option("Conscription")

@@ -8,8 +8,8 @@ import pytest
 
 from companion.web import create_app, serve
 from tests.browser_pages import PHONE_360, joined_page
-from tests.test_flow import faction_label
-from tests.test_long_lists_browser import _next, _seat, _tell
+from tests.test_form_kept_browser import two_in_develop
+from tests.test_long_lists_browser import _seat, _tell
 from tests.test_phone_browser import browser, flow_on_the_box  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
@@ -23,12 +23,7 @@ def test_ann_says_which_die_conscription_removes(browser, hub, tmp_path, output_
     server = serve(create_app(hub), host="127.0.0.1", port=0)
     try:
         with flow_on_the_box(hub, tmp_path, "roll"):
-            _tell(hub, ("Ann", "setup", {"faction": faction_label(3), "home_world": "Alpha Centauri",
-                                         "development": "Investment Credits", "world": "Spice World"}),
-                  ("Bob", "setup", {"faction": faction_label(1), "home_world": "Old Earth",
-                                    "development": "Advanced Logistics", "world": "Spice World"}),
-                  ("Ann", "select", {"phase": "develop"}), ("Bob", "select", {"phase": "develop"}))
-            _next(hub, 2)  # Reveal, II Develop
+            two_in_develop(hub)  # Reveal, II Develop
             _tell(hub, ("Ann", "tile", {"tile": "Conscription"}))
             for locale, label in FORM.items():
                 with joined_page(browser, server, hub, locale=locale, **PHONE_360) as (page, errors):
