@@ -2,6 +2,11 @@
 
 - :mod:`companion.camera.flow`: :class:`CameraFlow`, the reads of a still table (scheduled, on a worker), the
   questions asked and answered, the camera block of the view;
+- :mod:`companion.camera.schedule`: when a read is taken (the still table's reads, on a worker, stuck, failed or
+  planned again);
+- :mod:`companion.camera.answers`: the players' answers to the camera's questions;
+- :mod:`companion.camera.station_flow`, :mod:`companion.camera.station_seats` and :mod:`companion.camera.station_ask`:
+  whose each Among the Stars station is on a table with no player zones, and the "whose station is this?" questions;
 - :mod:`companion.camera.seeing`: what one read sees (the OpenCV part, on a worker thread);
 - :mod:`companion.camera.passes`: the readers a game uses and in which passes (cards, dice, a count);
 - :mod:`companion.camera.spec`: a game's camera part (:class:`CameraSpec`) and the tableau games' one;
