@@ -637,7 +637,7 @@ class MainLoop(FaultContainment, DeskTable):
         if picture and self.display is not None:
             ok, buf = cv2.imencode(".jpg", self.display, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             jpeg = buf.tobytes() if ok else None
-        snapshot = self.hub.publish(self.view(), jpeg)
+        snapshot = self.hub.publish(self.view(), jpeg, getattr(self.mode, "pictures", dict)())
         self._published_at = self.clock()
         if not picture:
             return
@@ -664,7 +664,8 @@ class MainLoop(FaultContainment, DeskTable):
     def _render(self, snapshot: Snapshot) -> None:
         if self.screen is None:
             return
-        self.screen.render(ScreenSnapshot(view=snapshot.view, frame=self.display, version=snapshot.version))
+        self.screen.render(ScreenSnapshot(view=snapshot.view, frame=self.display, version=snapshot.version,
+                                          pictures=snapshot.pictures))
         self._rendered_at = self.clock()
 
 

@@ -61,11 +61,13 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What the views show: ``version`` (increases on every publish), ``view`` (JSON dict), ``jpeg`` (bytes or None)."""
+    """What the views show: ``version`` (increases on every publish), ``view`` (JSON dict), ``jpeg`` (bytes or None),
+    ``pictures`` (small JPEGs the view names, by name: ``{"station-7": bytes}``, a camera question's station)."""
 
     version: int
     view: dict[str, Any]
     jpeg: bytes | None
+    pictures: Mapping[str, bytes] = field(default_factory=dict)
 
 
 class StateHub:
@@ -138,13 +140,16 @@ class StateHub:
         with self._cond:
             return self._pairing
 
-    def publish(self, view: dict[str, Any], jpeg: bytes | None = None) -> Snapshot:
-        """Replace the snapshot (keeping the old JPEG when ``jpeg`` is None) and wake every waiter."""
+    def publish(self, view: dict[str, Any], jpeg: bytes | None = None,
+                pictures: Mapping[str, bytes] | None = None) -> Snapshot:
+        """Replace the snapshot (keeping the old JPEG when ``jpeg`` is None, the old pictures when ``pictures`` is
+        None) and wake every waiter."""
         with self._cond:
             self._snapshot = Snapshot(
                 version=self._snapshot.version + 1,
                 view=view,
                 jpeg=jpeg if jpeg is not None else self._snapshot.jpeg,
+                pictures=dict(pictures) if pictures is not None else self._snapshot.pictures,
             )
             self._cond.notify_all()
             return self._snapshot

@@ -40,6 +40,9 @@ Routes:
                           with ``Retry-After``.
     ``GET /frame.jpg``    joined phones: the latest annotated frame (``image/jpeg``, ``no-store``);
                           404 with a JSON ``error`` before the first frame.
+    ``GET /picture/station-<id>.jpg``  joined phones: the picture of camera question ``id``'s station (the
+                          question's ``picture`` names it with ``?v=<version>``; cached by the phone then), 404
+                          with a JSON ``error`` for another name or a question no longer waiting.
 
 State-changing POSTs (joined phones only). Each JSON body carries, besides its own fields,
 ``"version"``: the event log's last seq the phone showed (``session.events`` of the state on its

@@ -4,12 +4,13 @@ registered on the app by :func:`register_reads` with the routes' shared :class:`
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
 
-from flask import Flask, Response, g, jsonify, session
+from flask import Flask, Response, g, jsonify, request, session
 
 from companion import i18n
 from companion.webcontext import PhoneContext
@@ -26,6 +27,8 @@ NOT_OVER = i18n.Text("this game is not over yet: a phone downloads its record on
 EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats)?\.json")
 """A download's file name: ``<session>.json`` (the record) or ``<session>.bgstats.json`` (the BG Stats play); a
 session id is letters, digits, ``-`` and ``_`` (:func:`companion.session.new_id`)."""
+PICTURE_NAME = re.compile(r"station-[1-9][0-9]{0,9}")
+"""A published picture's name: a camera question's station (:func:`companion.camera.station_picture.picture_key`)."""
 
 
 def _fresh(what: str, answer: Callable[[], Response]) -> Response:
@@ -42,9 +45,16 @@ def _fresh(what: str, answer: Callable[[], Response]) -> Response:
     return response
 
 
+def _uncached(answer: tuple[Response, int]) -> tuple[Response, int]:
+    """An error ``answer`` marked never to be cached."""
+    answer[0].headers["Cache-Control"] = "no-store"
+    return answer
+
+
 def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a flat list of small handlers
     """Register ``GET /api/owner``, ``/export/<name>``, ``/api/state``, ``/api/findings``, ``/api/me``,
-    ``/api/events`` and ``/frame.jpg`` on ``app`` (their answers: :mod:`companion.web`'s doc)."""
+    ``/api/events``, ``/picture/<name>.jpg`` and ``/frame.jpg`` on ``app`` (their answers: :mod:`companion.web`'s
+    doc)."""
 
     @app.get("/api/owner")
     @ctx.limiter.limit(ctx.limits.read)
@@ -141,6 +151,27 @@ def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a fla
         response = Response(events(), mimetype="text/event-stream",
                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         response.call_on_close(give_back)
+        return response
+
+    @app.get("/picture/<name>.jpg")
+    @ctx.limiter.limit(ctx.limits.read)
+    def picture_jpg(name: str) -> Response | tuple[Response, int]:
+        """A small picture the view names (a camera question's station: ``station-7``), joined phones only: cached
+        by the phone when asked with its current version (``?v=``), else sent uncached; 404 naming the problem for a
+        name of another shape or a picture no longer published (its question answered or gone)."""
+        ctx.refuse_unjoined()
+        if not PICTURE_NAME.fullmatch(name):
+            return _uncached(_error(404, i18n.Text("no such picture: a camera question's picture is named "
+                                                   "station-<question id>")))
+        data = ctx.hub.snapshot().pictures.get(name)
+        if data is None:
+            return _uncached(_error(404, i18n.Text("no picture of camera question {id}: it is no longer waiting",
+                                                   id=name.removeprefix("station-"))))
+        version = hashlib.sha1(data, usedforsecurity=False).hexdigest()[:12]
+        response = Response(data, mimetype="image/jpeg")
+        response.headers["ETag"] = f'"{version}"'
+        response.headers["Cache-Control"] = ("private, max-age=86400, immutable" if request.args.get("v") == version
+                                             else "no-store")
         return response
 
     @app.get("/frame.jpg")

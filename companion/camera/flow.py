@@ -47,7 +47,7 @@ The camera block of the published view (``view["camera"]``)::
      "markers": null | {"moved": [ids], "message": "..."},
      "questions": [{"id": 3, "player": "Ann", "text": "Ann built Customs at [0, 1]?", "kind": "location_built",
                     "payload": {...}, "choices": [...], "choice": null | "develop", "error": null | "...",
-                    "choose_player": false}],
+                    "choose_player": false, "picture": null | "/picture/station-3.jpg?v=..."}],
      "misplays": [{"player", "card", "cell", "rule", "source", "message", "fix", "severity"}],
      "notes": {"Ann": ["Contact Specialist is recorded but not seen", ...]},
      "reader_notes": ["the cards read as if the camera image were mirrored ..."],
@@ -86,6 +86,7 @@ from companion.camera.seeing import CameraSeeing, _default_read_cards, _default_
 from companion.camera.spec import CameraSpec
 from companion.camera.station_ask import StationQuestions
 from companion.camera.station_flow import CameraStations
+from companion.camera.station_picture import StationPictures
 from companion.camera.station_seats import StationSeats
 from companion.camera.watch import seen_cards
 from companion.i18n import Text, _, os_reason, say
@@ -188,6 +189,8 @@ class CameraFlow(CameraSchedule, CameraStations, CameraAnswers, CameraSeeing):
         (:attr:`finds_stations`)."""
         self.station_questions = StationQuestions(getattr(spec, "anchor_words", None))
         """"Whose station is this?" for each station found and given no player."""
+        self.station_pictures = StationPictures()
+        """The picture of each station asked about (by question id), shown beside its question."""
         self.watchers: dict[str, Any] = {}
         self.map_watcher: Any = None
         """The watcher of the shared map (a :class:`~companion.camera.passes.MapPass`), made on the first map read."""
@@ -554,7 +557,7 @@ class CameraFlow(CameraSchedule, CameraStations, CameraAnswers, CameraSeeing):
             "stuck": self.stuck,
             "message": self.message,
             "markers": self.markers,
-            "questions": [q.to_json() for q in self.questions],
+            "questions": [{**q.to_json(), "picture": self.station_pictures.url(q.id)} for q in self.questions],
             "misplays": [m for name in (*self.flow.names, TABLE) for m in self.misplays.get(name, [])],
             "notes": {k: v for k, v in self.notes.items() if v},
             "reader_notes": list(self.reader_notes),
@@ -563,6 +566,12 @@ class CameraFlow(CameraSchedule, CameraStations, CameraAnswers, CameraSeeing):
             "covers": list(self.spec.covers) if self.deck is not None else [],
             "count": self._count_view(),
         }
+
+    def pictures(self) -> dict[str, bytes]:
+        """The pictures the questions waiting name (``{"station-7": JPEG bytes}``: a "whose station is this?"
+        question's station, :mod:`companion.camera.station_picture`), published with the view for the phones and
+        the touchscreen."""
+        return self.station_pictures.pictures(q.id for q in self.questions)
 
     def _count_view(self) -> dict[str, Any] | None:
         """``{"next": place | null, "prompt"}`` while the game wants the count (also once it is done), else None."""

@@ -1,7 +1,8 @@
 """The camera flow's part for a table with no player zones where the game finds the players' stations from the cards
 (Among the Stars): whose each station is (:class:`companion.camera.station_seats.StationSeats`), the "whose station is
-this?" questions for the stations left over (:mod:`companion.camera.station_ask`), and withdrawing the questions that
-no longer fit. A part of :class:`companion.camera.CameraFlow`, which holds the ``station_seats``, the
+this?" questions for the stations left over (:mod:`companion.camera.station_ask`) with each station's picture
+(:mod:`companion.camera.station_picture`), and withdrawing the questions that no longer fit. A part of
+:class:`companion.camera.CameraFlow`, which holds the ``station_seats``, the
 ``station_questions``, the ``questions`` and the watchers."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from companion.camera.passes import TABLE, Sight
 from companion.camera.questions import Observed, Question
 from companion.camera.station_ask import StationQuestions, claims_in_force
+from companion.camera.station_picture import StationPictures
 from companion.camera.station_seats import StationSeats
 from companion.i18n import Text
 
@@ -19,7 +21,8 @@ __all__ = ["CameraStations"]
 
 class CameraStations:
     """Stations found on a table with no zones (mixed into :class:`companion.camera.CameraFlow`, which sets ``flow``,
-    ``spec``, ``zones``, ``calibration``, ``station_seats``, ``station_questions``, ``questions``, ``dismissed``,
+    ``spec``, ``zones``, ``calibration``, ``station_seats``, ``station_questions``, ``station_pictures``, ``questions``,
+    ``dismissed``,
     ``watchers`` and ``reader_notes``, and asks and withdraws questions)."""
 
     flow: Any
@@ -28,6 +31,7 @@ class CameraStations:
     calibration: Any
     station_seats: StationSeats
     station_questions: StationQuestions
+    station_pictures: StationPictures
     questions: list[Question]
     dismissed: dict[str, str]
     watchers: dict[str, Any]
@@ -71,4 +75,7 @@ class CameraStations:
             if q.proposal.key in stale:
                 self._answered(q, Text("withdrawn: the box now knows whose station it is, or no longer sees it"))
         self._take(TABLE, Observed(proposals=fresh, withdraw=stale))
+        outline = {p.key: u.outline for p, u in zip(fresh, self.station_seats.unclaimed, strict=True)}
+        self.station_pictures.update(image, {q.id: outline[q.proposal.key] for q in self.questions
+                                             if q.zone == TABLE and q.proposal.key in outline})
         return by_player

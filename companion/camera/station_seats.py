@@ -77,6 +77,9 @@ class Unclaimed:
             cell from the reactor, the reactor left out, nearest the reactor first.
         players: the players it may belong to (those not given a station, whose reactor it is), in seat order.
         reach: how far (frame px) its reactor may lie from ``at`` on another read and be the same station.
+        outline: the corners of every card of the station as read (its reactor first, then the others, whether
+            identified or not), each ``((x, y), ...)`` four points, frame px: what is drawn beside the question so
+            the table sees which station is meant (:mod:`companion.camera.station_picture`).
     """
 
     at: tuple[float, float]
@@ -84,6 +87,7 @@ class Unclaimed:
     cards: tuple[tuple[str, tuple[int, int]], ...]
     players: tuple[str, ...]
     reach: float = 0.0
+    outline: tuple[tuple[tuple[float, float], ...], ...] = ()
 
 
 class StationSeats:
@@ -202,7 +206,10 @@ class StationSeats:
                            if i != st.anchor and cell is not None and cards[i].id is not None
                            and float(cards[i].confidence) >= self.min_confidence),
                           key=lambda c: (abs(c[1][0]) + abs(c[1][1]), c[1]))
-            out.append(Unclaimed((float(centre[k][0]), float(centre[k][1])), anchor, tuple(held), players, reach))
+            outline = tuple(tuple((float(x), float(y)) for x, y in np.asarray(cards[i].corners, np.float64)
+                                  .reshape(4, 2)) for i in st.members)   # the reactor first
+            out.append(Unclaimed((float(centre[k][0]), float(centre[k][1])), anchor, tuple(held), players, reach,
+                                 outline))
         return out
 
     def _built_seen(self, seat: Seat, station: Any, cards: Sequence[Any]) -> int:

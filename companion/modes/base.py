@@ -86,6 +86,11 @@ class Mode:
         """The picture the views show while the table moves (``uint8[H, W, 3]`` BGR): the live frame."""
         return frame.image
 
+    def pictures(self) -> dict[str, bytes]:
+        """Small pictures published with the view, by name (``{"station-7": JPEG bytes}``: a camera question's
+        station); the phones fetch one as ``GET /picture/<name>.jpg``. None by default."""
+        return {}
+
     def view(self) -> dict[str, Any]:
         """The published view (shapes in ``docs/contracts.md``)."""
         raise NotImplementedError

@@ -84,6 +84,10 @@ class PlayMode(SessionMode):
         progressed = bool(after) and self.flow.stage_at(version) != self.flow.stage_at(None)
         return Changes(len(after), players, progressed)
 
+    def pictures(self) -> dict[str, bytes]:
+        """The camera questions' pictures (:meth:`companion.camera.CameraFlow.pictures`), {} without a camera."""
+        return {} if self.camera is None else dict(getattr(self.camera, "pictures", dict)())
+
     def seat_of(self, act: Posted) -> str | None:
         """A camera question's player (for "whose station is this?", the player the answer picks)."""
         if act.action in (Action.CAMERA_CONFIRM, Action.CAMERA_DISMISS) and self.camera is not None:

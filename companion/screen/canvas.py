@@ -226,6 +226,9 @@ class Canvas:
         nothing runs off the screen or out of its room."""
         self.frame_rect: pygame.Rect | None = None
         """Where the frame was drawn on the last render (px), or None when there was no frame."""
+        self.pictures: dict[str, bytes] = {}
+        """The small pictures published with the view being drawn, by name (``{"station-7": JPEG bytes}``)."""
+        self._picture_cache: dict[tuple[str, bytes, tuple[int, int]], pygame.Surface] = {}
 
     # ------------------------------------------------------------------ layout
 
@@ -458,6 +461,26 @@ class Canvas:
         rect = image.get_rect(center=area.center)
         self.surface.blit(image, rect)
         self.frame_rect = rect
+
+    def draw_picture(self, name: str, area: pygame.Rect) -> pygame.Rect | None:
+        """Draw the published picture ``name`` (:attr:`pictures`) as large as fits in ``area`` (px, aspect kept),
+        centred on its left edge's middle; the rectangle drawn, or None when there is no such picture or its JPEG
+        does not decode (nothing drawn)."""
+        data = self.pictures.get(name)
+        if not data or area.width < 8 or area.height < 8:
+            return None
+        key = (name, data, area.size)
+        image = self._picture_cache.get(key)
+        if image is None:
+            array = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if array is None or not array.size:
+                return None
+            image = frame_to_surface(array, area.size)
+            self._picture_cache = {k: v for k, v in self._picture_cache.items() if k[0] != name}   # one size each
+            self._picture_cache[key] = image
+        rect = image.get_rect(midleft=area.midleft)
+        self.surface.blit(image, rect)
+        return rect
 
     def draw_status(self, view: dict[str, Any], area: pygame.Rect) -> None:
         status = view.get("status") or {}

@@ -10,6 +10,7 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
+from companion.camera.station_picture import picture_key
 from companion.i18n import N_, _
 from companion.screen.canvas import (
     ACCENT,
@@ -122,6 +123,8 @@ class Table(ScreenState):
         misplays, questions = camera_attention(view)
         if not misplays and not questions:
             return False
+        if not misplays and self._station_question(ts, questions, top):
+            return True
         if not misplays:  # a question only: the players' table stays in view above it
             self._players(ts, view.get("game") or {}, ts.rect(6, top, 600, 292 - top))
             top = 296
@@ -159,6 +162,39 @@ class Table(ScreenState):
             ts.text_fit(said, (x, ts.y(306)), width, 30, TEXT, min_size=16)
             if q.get("error"):
                 ts.text_fit(q["error"], (x, ts.y(302) - ts.s(18)), width, 20, BAD, min_size=14)
+        return True
+
+    @staticmethod
+    def _station_question(ts: TouchScreen, questions: list[dict[str, Any]], top: int) -> bool:
+        """The oldest question with its station's picture (Among the Stars' "whose station is this?",
+        :mod:`companion.camera.station_picture`) over the players' table: the picture on the left, the question
+        wrapped beside it, its answers' buttons below (:meth:`buttons`); False when it has no picture to show."""
+        q = questions[0]
+        if not q.get("picture") or picture_key(q.get("id", 0)) not in ts.pictures:
+            return False
+        area = ts.rect(6, top, QR_X - 12, 398 - top)
+        pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
+        room = pygame.Rect(area.x + ts.s(8), area.y + ts.s(6), area.width * 9 // 20, ts.y(332) - area.y - ts.s(6))
+        drawn = ts.draw_picture(picture_key(q["id"]), room)
+        if drawn is None:
+            return False
+        x = drawn.right + ts.s(12)
+        width, bottom = area.right - ts.s(10) - x, ts.y(332)
+        said = _("Camera: {question}").format(question=q.get("text", "?"))
+        if len(questions) > 1:
+            said = _("Camera: {question}  (+{count} more)").format(question=q.get("text", "?"),
+                                                                     count=len(questions) - 1)
+        error = str(q.get("error") or "")
+        lines_for_error = 2 if error else 0
+        y = area.y + ts.s(6)
+        for size in range(26, 13, -1):   # the largest size at which the question is whole in the room
+            step = ts.font(size).get_linesize()
+            most = max(1, (bottom - y) // step - lines_for_error)
+            if len(ts.wrap_lines(said, width, size)) <= most or size == 14:
+                y = ts.wrap(said, (x, y), width, size, TEXT, max_lines=most)
+                break
+        if error:
+            ts.wrap(error, (x, y), width, 16, BAD, max_lines=max(1, (bottom - y) // ts.font(16).get_linesize()))
         return True
 
     @staticmethod

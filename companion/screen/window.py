@@ -28,8 +28,8 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,11 +65,13 @@ class ScreenSnapshot:
         view: the published view dict (see ``docs/contracts.md``).
         frame: the latest annotated frame, ``uint8[H, W, 3]`` BGR, or JPEG bytes, or None.
         version: the hub version it came from (informational).
+        pictures: the small pictures the view names, JPEG bytes by name (:attr:`companion.hub.Snapshot.pictures`).
     """
 
     view: dict[str, Any]
     frame: np.ndarray | bytes | None = None
     version: int = 0
+    pictures: Mapping[str, bytes] = field(default_factory=dict)
 
 
 def _decode_jpeg(data: bytes) -> np.ndarray | None:
@@ -177,6 +179,7 @@ class TouchScreen(Canvas):
                 decode are shown as "no picture" instead).
         """
         raw, frame = self._unpack(snapshot)
+        self.pictures = dict(getattr(snapshot, "pictures", None) or {})
         view = self._said(raw)
         self._view = view
         self.begin()

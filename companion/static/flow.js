@@ -270,6 +270,13 @@
       li.dataset.id = String(q.id);
       li.dataset.player = q.player;
       li.append(el("span", "q", format(_("Camera: {question}"), { question: q.text })));
+      if (q.picture && me.joined) { // the station meant, outlined in the camera's picture (joined phones see it)
+        const img = el("img", "station-picture");
+        img.src = q.picture; // its version is in the address: fetched once, then from the phone's cache
+        img.alt = _("The station asked about, outlined in the camera's picture");
+        img.addEventListener("error", () => { img.hidden = true; }); // answered meanwhile: no broken picture
+        li.append(img);
+      }
       if (held.has(q.player) && !(me.seats || []).includes(q.player)) {
         li.classList.add("theirs");
         li.append(el("span", "waiting", format(_("waiting for {player} to answer on their phone"), { player: q.player })));
