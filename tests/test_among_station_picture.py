@@ -76,8 +76,9 @@ CUSTOMS_STATION = [quad(300, 450), quad(360, 450)]
 def test_the_picture_is_the_station_with_half_a_card_of_table_round_it_outlined_and_the_rest_dimmed():
     """Half a card's long side (45 px) round x 270-390, y 405-495: x 225-435, y 360-540 (210 x 180 px), scaled by
     320/210 to 320 x 274 px. Inside the Customs card (360, 450) the picture keeps its blue; the table at the crop's
-    corner is dimmed to 0.4; the station's top edge (y 405 -> 68.6 px down) is outlined, and the seam between the
-    reactor and Customs (x 330 -> 160 px) is not: one outline round the station."""
+    corner is dimmed to 0.4; the station's top edge (y 405 -> 68.6 px down) is outlined with a dark edge, and the seam
+    between the reactor and Customs (x 330 -> 160 px) only with the reactor's thin line, no dark edge: one outline round
+    the station."""
     crop = station_crop(painted(), CUSTOMS_STATION)
     assert crop.shape == (274, 320, 3)
     scale = 320 / 210
@@ -89,8 +90,11 @@ def test_the_picture_is_the_station_with_half_a_card_of_table_round_it_outlined_
     edge = crop[row - 3:row + 4, col - 3:col + 4].reshape(-1, 3).astype(int)
     assert (np.abs(edge - OUTLINE).max(axis=1) <= 40).any()
     row, col = at(330, 450)
-    seam = crop[row - 2:row + 3, col - 2:col + 3].reshape(-1, 3).astype(int)
-    assert not (np.abs(seam - OUTLINE).max(axis=1) <= 60).any()
+    seam = crop[row - 4:row + 5, col - 4:col + 5].reshape(-1, 3).astype(int)
+    assert (np.abs(seam - OUTLINE).max(axis=1) <= 40).any()   # the reactor's line
+    assert not (seam.max(axis=1) <= 60).any()
+    top = crop[row - 137 + 68 - 6:row - 137 + 68 + 7, col - 4:col + 5].reshape(-1, 3).astype(int)
+    assert (top.max(axis=1) <= 60).any()   # the station's outline, dark-edged
 
 
 def test_a_station_at_the_frames_edge_is_cut_at_the_edge_and_never_made_larger_than_twice_its_pixels():

@@ -62,7 +62,8 @@ def _quads(outline: Outline) -> np.ndarray:
 def station_crop(image: np.ndarray, outline: Outline, side: int = PICTURE_SIDE) -> np.ndarray:
     """The station's picture: ``image`` cut to the station with :data:`MARGIN` of table around it, scaled so its
     longest side is ``side`` px (at most twice the frame's own pixels), the table outside the station dimmed to
-    :data:`DIM` and the station's outline drawn round its cards.
+    :data:`DIM`, the station's outline drawn round its cards and a thinner one round its reactor (the card the
+    question names it by).
 
     Args:
         image: the still frame the station was found on, ``uint8[H, W, 3]`` BGR.
@@ -106,6 +107,7 @@ def station_crop(image: np.ndarray, outline: Outline, side: int = PICTURE_SIDE) 
     thick = max(2, round(max(size) / 110))
     cv2.drawContours(out, contours, -1, (20, 20, 20), thick + 4, cv2.LINE_AA)
     cv2.drawContours(out, contours, -1, OUTLINE, thick, cv2.LINE_AA)
+    cv2.polylines(out, [points[0]], True, OUTLINE, max(1, thick // 2), cv2.LINE_AA)   # its reactor, named first
     return out
 
 
