@@ -54,11 +54,16 @@ class CameraStations:
                                               self.calibration)
         if self.station_seats.note is not None:
             self.reader_notes.append(self.station_seats.note)
-        lost = [q for q in self.questions if q.zone in self.station_seats.unknown]
-        for q in lost:   # asked of a station the box gave that player (an answer since undone): withdrawn, and its
-            self.questions.remove(q)   # watcher with it, so the builds are asked again once it is theirs again
+        # a player whose station is not seen on this read but whose place the box still knows (a hand or a card over
+        # it) keeps their watcher and their build questions, ids and all: a phone answering one meanwhile is not
+        # refused, and the station coming back is the same station. A player the box no longer knows (an answer
+        # that told their station apart undone) loses them, so the builds are asked again once it is theirs again
+        gone = [name for name in self.station_seats.unknown if name not in self.station_seats.where]
+        lost = [q for q in self.questions if q.zone in gone]
+        for q in lost:
+            self.questions.remove(q)
             self._answered(q, Text("withdrawn: the box can no longer tell whose station it is"))
-        for name in self.station_seats.unknown:
+        for name in gone:
             self.watchers.pop(name, None)
         image = sight.plan.image
         fresh = self.station_questions.proposals(self.station_seats.unclaimed, (image.shape[1], image.shape[0]),
