@@ -331,16 +331,19 @@ def test_a_player_given_one_station_is_not_given_a_second(store):  # noqa: F811
 
 
 def test_an_answer_after_the_station_left_the_view_is_told_why(store):  # noqa: F811
-    """Bob's bare reactor is taken off the table before anyone answers: its question goes, and a phone answering it
-    late is told it went because the box no longer sees that station, not that another phone answered."""
+    """Bob's bare reactor is taken off the table before anyone answers: its question goes once the station stays unseen
+    for more reads than a hand rests over one (``HIDDEN_READS``), and a phone answering it late is told it went because
+    the box no longer sees that station, not that another phone answered."""
     from companion.camera.answers import NotWaiting
+    from companion.camera.station_ask import HIDDEN_READS
 
     flow = among(store)
     cam = camera(flow)
     read(cam)
     qid = asked(cam)[BARE]["id"]
     cam._read_cards = reader(TWO[:2])
-    read(cam)
+    for _ in range(HIDDEN_READS + 1):
+        read(cam)
     assert BARE not in asked(cam)
     with pytest.raises(NotWaiting, match="withdrawn: the box now knows whose station it is, or no longer sees it"):
         cam.confirm(qid, "Bob")

@@ -11,7 +11,9 @@ that station to that player from then on, across a restart, until the answer is 
 A station keeps one question while it stays unclaimed (its id and place as first asked), so a phone answering it
 meanwhile answers the question still waiting; its words follow the station as it grows (a reactor first asked about
 bare is named by the card built beside it once that is identified, :attr:`StationQuestions.renewed`); the question goes
-once the station is told apart another way (a build reported on a phone) or is no longer seen.
+once the station is told apart another way (a build reported on a phone), or once no station has been seen where it
+lies for :data:`HIDDEN_READS` reads: a station hidden on a read or two (a hand resting over it, a card laid on it) keeps
+its question, id and all, so a phone answering it meanwhile is not refused.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from rules.among_the_stars.data import catalogue
 from rules.among_the_stars.events import STATION_CLAIMED
 from rules.among_the_stars.station import station_place
 
-__all__ = ["MAX_CARDS_NAMED", "StationQuestions", "claims_in_force", "picture_side", "station_words"]
+__all__ = ["HIDDEN_READS", "MAX_CARDS_NAMED", "StationQuestions", "claims_in_force", "picture_side", "station_words"]
 
+HIDDEN_READS = 3
+"""Reads a station asked about may go unseen (no station found where its reactor lay) and keep its question."""
 MAX_CARDS_NAMED = 3
 """Cards named at most to tell a station apart (those nearest its reactor): more make the question too long to read."""
 
@@ -115,22 +119,33 @@ class StationQuestions:
         self.reactor = dict(reactor or {})
         self.asked: list[Proposal] = []
         """The question of each station asked about, its place as first asked, its words as last asked."""
+        self.unseen: dict[str, int] = {}
+        """Each question kept for a station not seen (by its key): the reads in a row it has gone unseen."""
         self.renewed: dict[str, Proposal] = {}
         """On the last read, each question whose station shows more cards than its words name (by its
         :attr:`~companion.camera.questions.Proposal.key` as it was) -> the same question in the words of the station
         as it is now (the waiting question takes them, keeping its id)."""
 
     def proposals(self, unclaimed: Sequence[Unclaimed], size: Sequence[int] | None = None,
-                  waiting: Sequence[Proposal] = ()) -> list[Proposal]:
+                  waiting: Sequence[Proposal] = (), found: Sequence[Sequence[float]] | None = None,
+                  reach: float = 0.0) -> list[Proposal]:
         """The questions for this read's unclaimed stations: a station within its reach of one asked before (or of a
         question still ``waiting``, kept across a restart) keeps that question, with the same players to pick from; a
-        new one gets its own; the stations no longer unclaimed are forgotten.
+        new one gets its own; a question asked before whose station this read does not see at all (no station in
+        ``found`` within ``reach`` of it) is kept as it is for :data:`HIDDEN_READS` reads; the other stations no
+        longer unclaimed (told apart another way) are forgotten.
 
         Args:
             unclaimed: :attr:`companion.camera.station_seats.StationSeats.unclaimed` of this read.
             size: the camera picture's (width, height), px (names a station with nothing identified beside its
                 reactor by where it lies).
             waiting: the camera's waiting questions (those of another kind are passed over).
+            found: where every station this read found lies (:attr:`StationSeats.found`, frame px); None: every
+                station asked about and no longer unclaimed is taken as seen.
+            reach: how far (frame px) a station may lie from where it was and be the same station.
+
+        Returns:
+            One question per station of ``unclaimed``, in its order, then the questions kept for stations unseen.
         """
         known = [*self.asked, *(p for p in waiting if p.kind == STATION_CLAIMED and p not in self.asked)]
         kept: list[Proposal] = []
@@ -144,6 +159,15 @@ class StationQuestions:
                 self.renewed[before.key] = renewed
                 before = renewed
             kept.append(before if before is not None else fresh)
+        unseen: dict[str, int] = {}
+        for p in known:   # a station not seen on this read: a hand over it, not a station told apart
+            if p in kept or found is None or any(_within(p.payload.get("at"), at, reach) for at in found):
+                continue
+            reads = self.unseen.get(p.key, 0) + 1
+            if reads <= HIDDEN_READS:
+                unseen[p.key] = reads
+                kept.append(p)
+        self.unseen = unseen
         self.asked = kept
         return list(kept)
 
@@ -163,8 +187,14 @@ def _named(p: Proposal) -> int:
 
 def _near(at: Any, station: Unclaimed) -> bool:
     """Whether a question's place ``at`` ([x, y] frame px) lies within ``station``'s reach of its reactor."""
+    return _within(at, station.at, station.reach)
+
+
+def _within(at: Any, place: Sequence[float], reach: float) -> bool:
+    """Whether a question's place ``at`` ([x, y] frame px; a damaged row: never) lies within ``reach`` px of
+    ``place``."""
     try:
         x, y = (float(v) for v in at)
     except (TypeError, ValueError, OverflowError):
         return False
-    return math.hypot(x - station.at[0], y - station.at[1]) <= station.reach
+    return math.hypot(x - float(place[0]), y - float(place[1])) <= reach

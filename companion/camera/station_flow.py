@@ -67,7 +67,8 @@ class CameraStations:
             self.watchers.pop(name, None)
         image = sight.plan.image
         fresh = self.station_questions.proposals(self.station_seats.unclaimed, (image.shape[1], image.shape[0]),
-                                                 [q.proposal for q in self.questions if q.zone == TABLE])
+                                                 [q.proposal for q in self.questions if q.zone == TABLE],
+                                                 self.station_seats.found, self.station_seats.reach)
         for q in self.questions:   # a station grown since it was asked about: the same question, in its words now
             if q.zone == TABLE and q.proposal.key in self.station_questions.renewed:
                 old, q.proposal = q.proposal.key, self.station_questions.renewed[q.proposal.key]
@@ -80,7 +81,10 @@ class CameraStations:
             if q.proposal.key in stale:
                 self._answered(q, Text("withdrawn: the box now knows whose station it is, or no longer sees it"))
         self._take(TABLE, Observed(proposals=fresh, withdraw=stale))
-        outline = {p.key: u.outline for p, u in zip(fresh, self.station_seats.unclaimed, strict=True)}
+        seen = len(self.station_seats.unclaimed)   # then the questions of stations hidden on this read
+        outline = {p.key: u.outline for p, u in zip(fresh[:seen], self.station_seats.unclaimed, strict=True)}
+        hidden = {p.key for p in fresh[seen:]}
         self.station_pictures.update(image, {q.id: outline[q.proposal.key] for q in self.questions
-                                             if q.zone == TABLE and q.proposal.key in outline})
+                                             if q.zone == TABLE and q.proposal.key in outline},
+                                     keep=[q.id for q in self.questions if q.proposal.key in hidden])
         return by_player

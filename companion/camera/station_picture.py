@@ -140,12 +140,13 @@ class StationPictures:
         self.side = side
         self._kept: dict[int, tuple[np.ndarray, bytes, str]] = {}   # id -> (outline, JPEG, version)
 
-    def update(self, image: np.ndarray, asked: Mapping[int, Outline]) -> None:
+    def update(self, image: np.ndarray, asked: Mapping[int, Outline], keep: Any = ()) -> None:
         """Make the picture of each question in ``asked`` (its id -> its station's outline, frame px) from ``image``
         (``uint8[H, W, 3]`` BGR, the frame the stations were found on), keeping a picture whose station did not move
-        (:data:`MOVED_PX`); the pictures of questions no longer asked are forgotten. A picture that cannot be made
-        (a station off the frame, a damaged outline) is logged and left out: the question is asked without one."""
-        kept: dict[int, tuple[np.ndarray, bytes, str]] = {}
+        (:data:`MOVED_PX`); the questions ``keep`` (ids: a station hidden on this read) keep the picture they have;
+        the pictures of the other questions are forgotten. A picture that cannot be made (a station off the frame, a
+        damaged outline) is logged and left out: the question is asked without one."""
+        kept: dict[int, tuple[np.ndarray, bytes, str]] = {k: self._kept[k] for k in keep if k in self._kept}
         for qid, outline in asked.items():
             try:
                 quads = _quads(outline)

@@ -114,6 +114,10 @@ class StationSeats:
         """The players whose station this read could not tell apart."""
         self.unclaimed: tuple[Unclaimed, ...] = ()
         """The stations this read found and gave no player, each with the players it may be (module doc)."""
+        self.found: tuple[tuple[float, float], ...] = ()
+        """Where the reactor of every station this read found lies (given a player or not), frame px."""
+        self.reach = 0.0
+        """How far (frame px) a reactor may lie from where it was on another read and be the same station."""
         self._claims: dict[str, tuple[float, float]] = {}   # the claims in force on the read before
 
     def assign(self, cards: Sequence[Any], seats: Sequence[Seat], calibration: Any = None) -> dict[str, list[Any]]:
@@ -130,7 +134,7 @@ class StationSeats:
             ``{player: [observations with ``cell`` and ``zone`` set]}`` for the players whose station was found and
             told apart; the others are left out (see :attr:`unknown` and :attr:`note`).
         """
-        self.note, self.brief, self.unknown, self.unclaimed = None, None, (), ()
+        self.note, self.brief, self.unknown, self.unclaimed, self.found = None, None, (), (), ()
         if not seats:
             return {}
         claims = {s.name: s.claimed for s in seats if s.claimed is not None}
@@ -154,6 +158,7 @@ class StationSeats:
             return {}
         centre = [np.asarray(cards[s.anchor].corners, np.float64).reshape(4, 2).mean(axis=0) for s in stations]
         reach = _SAME_PLACE * float(np.median([_long_side(c.corners) for c in cards])) if cards else 0.0
+        self.found, self.reach = tuple((float(c[0]), float(c[1])) for c in centre), reach
         score = np.full((len(seats), len(stations)), -np.inf)
         for p, seat in enumerate(seats):
             for k, st in enumerate(stations):
