@@ -8,9 +8,11 @@ beside the reactor yet, by where it lies in the camera's picture; each player it
 is recorded as a ``station_claimed`` event (:data:`rules.among_the_stars.events.STATION_CLAIMED`): the camera gives
 that station to that player from then on, across a restart, until the answer is undone (:func:`claims_in_force`).
 
-A station keeps one question while it stays unclaimed (its id and place as first asked), so a phone answering it
-meanwhile answers the question still waiting; its words follow the station as it grows (a reactor first asked about
-bare is named by the card built beside it once that is identified, :attr:`StationQuestions.renewed`); the question goes
+A station keeps one question while it stays unclaimed (its id as first asked), so a phone answering it meanwhile
+answers the question still waiting; its words, its place and the players it offers follow the station as the table
+changes (a reactor first asked about bare is named by the card built beside it once that is identified, a card read
+again as another is named as it is now, a player given another station is no longer offered:
+:attr:`StationQuestions.renewed`), so the answer records the station as the players saw it; the question goes
 once the station is told apart another way (a build reported on a phone), or once no station has been seen where it
 lies for :data:`HIDDEN_READS` reads: a station hidden on a read or two (a hand resting over it, a card laid on it) keeps
 its question, id and all, so a phone answering it meanwhile is not refused.
@@ -122,18 +124,18 @@ class StationQuestions:
         self.unseen: dict[str, int] = {}
         """Each question kept for a station not seen (by its key): the reads in a row it has gone unseen."""
         self.renewed: dict[str, Proposal] = {}
-        """On the last read, each question whose station shows more cards than its words name (by its
-        :attr:`~companion.camera.questions.Proposal.key` as it was) -> the same question in the words of the station
-        as it is now (the waiting question takes them, keeping its id)."""
+        """On the last read, each question that no longer fits its station (other cards to name, other players to
+        offer; by its :attr:`~companion.camera.questions.Proposal.key` as it was) -> the same question in the words,
+        place and players of the station as it is now (the waiting question takes them, keeping its id)."""
 
     def proposals(self, unclaimed: Sequence[Unclaimed], size: Sequence[int] | None = None,
                   waiting: Sequence[Proposal] = (), found: Sequence[Sequence[float]] | None = None,
                   reach: float = 0.0) -> list[Proposal]:
         """The questions for this read's unclaimed stations: a station within its reach of one asked before (or of a
-        question still ``waiting``, kept across a restart) keeps that question, with the same players to pick from; a
-        new one gets its own; a question asked before whose station this read does not see at all (no station in
-        ``found`` within ``reach`` of it) is kept as it is for :data:`HIDDEN_READS` reads; the other stations no
-        longer unclaimed (told apart another way) are forgotten.
+        question still ``waiting``, kept across a restart) keeps that question, renewed where it no longer fits the
+        station (:attr:`renewed`); a new one gets its own; a question asked before whose station this read does not
+        see at all (no station in ``found`` within ``reach`` of it) is kept as it is for :data:`HIDDEN_READS` reads;
+        the other stations no longer unclaimed (told apart another way) are forgotten.
 
         Args:
             unclaimed: :attr:`companion.camera.station_seats.StationSeats.unclaimed` of this read.
@@ -151,11 +153,10 @@ class StationQuestions:
         kept: list[Proposal] = []
         self.renewed = {}
         for u in unclaimed:
-            before = next((p for p in known if p not in kept and tuple(p.choices) == u.players
-                           and _near(p.payload.get("at"), u)), None)
+            before = next((p for p in known if p not in kept and _near(p.payload.get("at"), u)), None)
             fresh = self._proposal(u, size)
-            if before is not None and _named(fresh) > _named(before):   # the station grew: named as it is now
-                renewed = replace(before, text=fresh.text, payload={**before.payload, "cards": fresh.payload["cards"]})
+            if before is not None and _outdated(before, fresh):   # named and offered as the station is now
+                renewed = replace(before, text=fresh.text, payload=fresh.payload, choices=fresh.choices)
                 self.renewed[before.key] = renewed
                 before = renewed
             kept.append(before if before is not None else fresh)
@@ -179,10 +180,25 @@ class StationQuestions:
         return Proposal("", text, STATION_CLAIMED, payload, choices=u.players, choice_key=PLAYER_CHOICE)
 
 
-def _named(p: Proposal) -> int:
-    """How many cards a station question's words name (a damaged kept row: none)."""
+def _named(p: Proposal) -> set[tuple[str, tuple[int, ...]]]:
+    """The cards a station question's words name, each ``(card id, cell)`` (a damaged kept row: none)."""
     cards = p.payload.get("cards")
-    return len(cards) if isinstance(cards, list) else 0
+    out = set()
+    for row in cards if isinstance(cards, list) else ():
+        try:
+            card, cell = row
+            out.add((str(card), tuple(int(v) for v in cell)))
+        except (TypeError, ValueError, OverflowError):
+            continue
+    return out
+
+
+def _outdated(before: Proposal, fresh: Proposal) -> bool:
+    """Whether a waiting question no longer fits its station as this read finds it (``fresh``: the question this read
+    would ask): other players it may be (another station was given a player), or a card it would name that the
+    question does not (a card built beside the reactor, a card read again as another). A station showing only some of
+    the cards named (a hand over one) keeps its words."""
+    return tuple(before.choices) != tuple(fresh.choices) or not _named(fresh) <= _named(before)
 
 
 def _near(at: Any, station: Unclaimed) -> bool:
