@@ -9,7 +9,10 @@ game shows this step instead of the game:
   player": "Player 3" with the next free colour; a phone can rename by removing and adding);
 - each player's seat is tapped on the touchscreen picture of the table (``setup_seat`` with the
   point in frame pixels; with a calibration it is kept in table mm), or "Split evenly"
-  (:meth:`vision.table.Zones.even`) gives every player an equal sector, the first at the bottom edge;
+  (:meth:`vision.table.Zones.even`) gives every player an equal sector, the first at the bottom edge; in a game whose
+  camera finds each player's station from its cards (Among the Stars: :attr:`TableSetup.finds_stations`) "Split
+  evenly" saves no zones: a station lying across an even split would be read as another player's, so the camera
+  finds the stations and asks the table whose each one is (:mod:`companion.camera.station_seats`);
 - each player may pick their entry of the game's per-player options on a phone (``setup_choice``: Eclipse's species
   on the double-sided player boards, Among the Stars' races), checked at once against the others' picks;
 - the game's on/off options (Eclipse's Rise of the Ancients modules and the Alliances, Race's advanced 2-player
@@ -419,9 +422,19 @@ class TableSetup:
         self._record("seat_set", {"player": name, "point": [float(point[0]), float(point[1])]}, origin)
         return Text("{player}'s seat is set", player=name)
 
+    @property
+    def finds_stations(self) -> bool:
+        """Whether the game's camera finds each player's station from its cards on a table with no zones (Among the
+        Stars: each station grows from its own Main Reactor, rulebook 3 'Setup')."""
+        return callable(getattr(getattr(self.spec, "camera", None), "seats", None))
+
     def even(self, origin: str = "cli") -> str:
-        """Split the table evenly (forget the tapped seats)."""
+        """Split the table evenly (forget the tapped seats); in a game that finds the stations (:attr:`finds_stations`)
+        no seats are set and the camera asks whose each station is."""
         self._record("split_even", {}, origin)
+        if self.finds_stations:
+            return Text("no seats set: the camera finds each station from its Main Reactor and asks the table whose "
+                        "each one is (rulebook 3 'Setup': each player builds their own station)")
         return Text("the table is split evenly among the players")
 
     @property
@@ -487,8 +500,8 @@ class TableSetup:
         if why:
             raise BadEntry(why)
         settings = self._settings()
-        if frame_size is not None:
-            settings["zones"] = self.zones(frame_size).to_json()
+        if frame_size is not None and not (self.split == "even" and self.finds_stations):
+            settings["zones"] = self.zones(frame_size).to_json()   # an even split of stations: none (module doc)
         if self.seats:
             settings["seat_points"] = dict(self.seats)
         with self.store.transaction(write=True, doing="starting the game"):
