@@ -15,7 +15,8 @@ split of the table into player zones, the cards themselves say where each statio
    its right, each card one step from the card it is joined to (so a camera's perspective, which makes far cards
    smaller, does not add up over a long station); a card joined to no card but lying within :data:`NEAR` of a
    station's card is that station's with no cell (it lies between cells; a card joined as near to two anchors is
-   no station's).
+   no station's, and so is a card joined to none lying about as near (:data:`TIE`) to two stations' cards:
+   :attr:`StationsFound.between`).
 
 Which player owns which station is not a question of geometry (``companion.camera.station_seats`` decides it).
 """
@@ -24,11 +25,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["JOIN_TOLERANCE", "MARGIN", "NEAR", "Station", "StationsFound", "find_stations", "joined"]
+__all__ = ["JOIN_TOLERANCE", "MARGIN", "NEAR", "TIE", "Station", "StationsFound", "find_stations", "joined"]
 
 JOIN_TOLERANCE = 0.3
 """How far (a share of the card's width or height) a card's centre may lie off the place one card beside another
@@ -40,6 +41,10 @@ of one player's row touching another's station is one join nearer the other's re
 NEAR = 1.6
 """A card joined to no card whose centre lies within this many card sizes of a station's card is that station's, with
 no cell (it lies between cells: the players are told to push it flush)."""
+TIE = 0.15
+"""A card joined to no card whose nearest card of one station is at most this share nearer than the nearest card of
+another station (both within :data:`NEAR`) is as near to both: it is neither's (the players are told which two
+stations it lies between)."""
 
 
 @dataclass(frozen=True)
@@ -60,11 +65,13 @@ class Station:
 
 @dataclass(frozen=True)
 class StationsFound:
-    """:func:`find_stations`'s answer: ``stations`` (ordered by their anchor's index) and ``loose``, the indices of
-    cards in no station (joined to no anchor, or as near to two anchors)."""
+    """:func:`find_stations`'s answer: ``stations`` (ordered by their anchor's index), ``loose``, the indices of
+    cards in no station (joined to no anchor, or as near to two anchors), and ``between``: each loose card joined to
+    none that lies about as near to two stations (:data:`TIE`) -> those stations' anchors (nearest first)."""
 
     stations: tuple[Station, ...]
     loose: tuple[int, ...]
+    between: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 def _frames(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -147,10 +154,16 @@ def find_stations(quads: np.ndarray, ids: Sequence[str | None], anchors: Collect
         return StationsFound((), tuple(loose))
     centres, up, right, size = _frames(q)
     near_loose: dict[int, int] = {}
+    between: dict[int, tuple[int, int]] = {}
     for k in (k for k in loose if not links[k]):   # a card off the grid beside a station: in it, with no cell
-        d = [(float(np.hypot(*((centres[m] - centres[k]) / size[m]))), m) for m in owner]
-        if d and min(d)[0] <= NEAR:
-            near_loose[k] = owner[min(d)[1]]
+        nearest: dict[int, float] = {}   # each station's anchor -> its card nearest this one, in card sizes
+        for m, a in owner.items():
+            nearest[a] = min(nearest.get(a, np.inf), float(np.hypot(*((centres[m] - centres[k]) / size[m]))))
+        ranked = sorted((d, a) for a, d in nearest.items() if d <= NEAR)
+        if len(ranked) > 1 and ranked[1][0] <= ranked[0][0] * (1 + TIE):
+            between[k] = (ranked[0][1], ranked[1][1])   # as near to two stations: neither's
+        elif ranked:
+            near_loose[k] = ranked[0][1]
     stations = []
     for a in heads:
         members = [a] + [k for k in range(len(q)) if owner.get(k) == a and k != a]
@@ -160,7 +173,7 @@ def find_stations(quads: np.ndarray, ids: Sequence[str | None], anchors: Collect
         extra = [k for k, b in near_loose.items() if b == a]
         members += extra
         stations.append(Station(a, tuple(members), {k: cells.get(k) for k in members}))
-    return StationsFound(tuple(stations), tuple(k for k in loose if k not in near_loose))
+    return StationsFound(tuple(stations), tuple(k for k in loose if k not in near_loose), between)
 
 
 def _owners(links: list[set[int]], heads: list[int]) -> tuple[dict[int, int], list[int]]:

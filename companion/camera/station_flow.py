@@ -54,6 +54,7 @@ class CameraStations:
                                               self.calibration)
         if self.station_seats.note is not None:
             self.reader_notes.append(self.station_seats.note)
+        self.reader_notes.extend(self.station_seats.between)   # a card as near to two stations: whose it may be
         # a player whose station is not seen on this read but whose place the box still knows (a hand or a card over
         # it) keeps their watcher and their build questions, ids and all: a phone answering one meanwhile is not
         # refused, and the station coming back is the same station. A player the box no longer knows (an answer

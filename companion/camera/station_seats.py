@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from companion.i18n import Listing, Text
+from rules.among_the_stars.data import catalogue
 from vision.stations import find_stations
 
 __all__ = ["CLAIMED", "MAX_STATIONS", "Seat", "StationSeats", "Unclaimed"]
@@ -114,6 +115,9 @@ class StationSeats:
         """The players whose station this read could not tell apart."""
         self.unclaimed: tuple[Unclaimed, ...] = ()
         """The stations this read found and gave no player, each with the players it may be (module doc)."""
+        self.between: tuple[Text, ...] = ()
+        """For each card this read found lying about as near to two stations (:attr:`vision.stations.StationsFound
+        .between`), what the table is told: which stations (by their players, once known) and to push it flush."""
         self.found: tuple[tuple[float, float], ...] = ()
         """Where the reactor of every station this read found lies (given a player or not), frame px."""
         self.reach = 0.0
@@ -135,6 +139,7 @@ class StationSeats:
             told apart; the others are left out (see :attr:`unknown` and :attr:`note`).
         """
         self.note, self.brief, self.unknown, self.unclaimed, self.found = None, None, (), (), ()
+        self.between = ()
         if not seats:
             return {}
         claims = {s.name: s.claimed for s in seats if s.claimed is not None}
@@ -184,6 +189,9 @@ class StationSeats:
             out[name] = [replace(cards[i], cell=st.cells[i], zone=name) for i in st.members]
         unknown = [s.name for p, s in enumerate(seats) if p not in owner]
         self.unknown = tuple(unknown)
+        whose = {stations[k].anchor: seats[p].name for p, k in owner.items()}
+        self.between = tuple(self._between(cards[i], [whose.get(a) for a in pair])
+                             for i, pair in found.between.items())
         self.unclaimed = tuple(self._unclaimed(stations, cards, centre, seats, unknown, owner, reach))
         if unknown and self.unclaimed:
             self.note = Text("the box cannot tell whose station is whose for {players}: it finds each station from its "
@@ -216,6 +224,24 @@ class StationSeats:
             out.append(Unclaimed((float(centre[k][0]), float(centre[k][1])), anchor, tuple(held), players, reach,
                                  outline))
         return out
+
+    def _between(self, card: Any, players: Sequence[str | None]) -> Text:
+        """What the table is told of ``card``, lying as near to two stations (``players``: each one's player, None
+        while not known): which two, and to push it flush against its own (a station grows by cards sharing a full
+        edge: Among the Stars rulebook, 5.1 'Grid and adjacency')."""
+        what: Any = Text("a card")
+        if card.id is not None and float(card.confidence) >= self.min_confidence:
+            try:
+                what = catalogue().card(card.id).word
+            except LookupError:
+                pass
+        first, second = players
+        if first is not None and second is not None:
+            return Text("{card} lies as near to {first}'s station as to {second}'s: push it flush against the station "
+                        "it belongs to (rulebook 5.1 'Grid and adjacency': a card shares a full edge with its "
+                        "station)", card=what, first=first, second=second)
+        return Text("{card} lies as near to one station as to another: push it flush against the station it belongs "
+                    "to (rulebook 5.1 'Grid and adjacency': a card shares a full edge with its station)", card=what)
 
     def _built_seen(self, seat: Seat, station: Any, cards: Sequence[Any]) -> int:
         """The cards recorded for ``seat`` that ``station`` holds at their cell, less those it holds another card
