@@ -637,7 +637,8 @@ class MainLoop(FaultContainment, DeskTable):
         if picture and self.display is not None:
             ok, buf = cv2.imencode(".jpg", self.display, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             jpeg = buf.tobytes() if ok else None
-        snapshot = self.hub.publish(self.view(), jpeg, getattr(self.mode, "pictures", dict)())
+        self.hub.set_pictures(getattr(self.mode, "pictures", dict)())   # what the view's questions name
+        snapshot = self.hub.publish(self.view(), jpeg)
         self._published_at = self.clock()
         if not picture:
             return

@@ -94,6 +94,7 @@ class StateHub:
         self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
         self._pairing: Pairing | None = None
         self._owner_view: dict[str, Any] = {}
+        self._pictures: dict[str, bytes] = {}
         self._recall: Callable[[str], Mapping[str, Any] | None] | None = None
 
     def set_recall(self, recall: Callable[[str, str | None, str | None], Mapping[str, Any] | None] | None) -> None:
@@ -140,16 +141,21 @@ class StateHub:
         with self._cond:
             return self._pairing
 
-    def publish(self, view: dict[str, Any], jpeg: bytes | None = None,
-                pictures: Mapping[str, bytes] | None = None) -> Snapshot:
-        """Replace the snapshot (keeping the old JPEG when ``jpeg`` is None, the old pictures when ``pictures`` is
-        None) and wake every waiter."""
+    def set_pictures(self, pictures: Mapping[str, bytes]) -> None:
+        """Set the small pictures the next :meth:`publish` carries (``{"station-7": JPEG bytes}``: what the view
+        names; main loop only)."""
+        with self._cond:
+            self._pictures = dict(pictures)
+
+    def publish(self, view: dict[str, Any], jpeg: bytes | None = None) -> Snapshot:
+        """Replace the snapshot (keeping the old JPEG when ``jpeg`` is None; with the pictures :meth:`set_pictures`
+        set last) and wake every waiter."""
         with self._cond:
             self._snapshot = Snapshot(
                 version=self._snapshot.version + 1,
                 view=view,
                 jpeg=jpeg if jpeg is not None else self._snapshot.jpeg,
-                pictures=dict(pictures) if pictures is not None else self._snapshot.pictures,
+                pictures=self._pictures,
             )
             self._cond.notify_all()
             return self._snapshot
