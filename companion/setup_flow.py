@@ -38,7 +38,8 @@ The setup view (``view["game"]`` while setting up)::
      "options": [{"option", "name": its name in a sentence ("the alliances module"), "label": its help line (what it
                   does, the rulebook's page), "on": bool | [names picked],
                   "choices": [names] for a list option (Among the Stars' objectives), else null}],
-     "zones": "even" | "seats", "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
+     "zones": "even" | "seats" | "stations" (no seats tapped in a game that finds the stations: no zones),
+     "seat_points": {name: [x, y] frame px}, "min_players": 2, "max_players": 4,
      "can_start": bool, "why": "...", "note": "...", "round_label": "Setup", "phases": [], "forms": [],
      "open_forms": {}, "findings": [], "over": false, "next": {"label": "Start", "enabled": bool, "why"}}
 """
@@ -578,7 +579,7 @@ class TableSetup:
                         for o in self.table_options],
             "colours": list(self.colours),
             "colour_words": {c: colour_word(c) for c in self.colours},
-            "zones": self.split,
+            "zones": "stations" if self.split == "even" and self.finds_stations else self.split,
             "seat_points": {k: list(v) for k, v in self.seats.items()},
             "min_players": low,
             "max_players": high,

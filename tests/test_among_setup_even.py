@@ -25,6 +25,7 @@ def test_split_evenly_saves_no_zones_and_the_camera_asks_whose_each_station_is(s
     said = setup.even()
     assert said == ("no seats set: the camera finds each station from its Main Reactor and asks the table whose each "
                     "one is (rulebook 3 'Setup': each player builds their own station)")
+    assert setup.view()["zones"] == "stations"   # each player is shown "no seat", not "even split"
     flow = setup.start((1000, 600))
     assert "zones" not in flow.session.settings and "seat_points" not in flow.session.settings
     cam = CameraFlow(flow, deck=SimpleNamespace(art=None), read_cards=reader(TWO))
