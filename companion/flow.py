@@ -16,7 +16,7 @@ and the exports of a game (JSON, BG Stats) are :mod:`companion.flow_export`'s, c
 The flow's view (``view["game"]`` of the published view for these games)::
 
     {"flow": "roll", "game": "roll", "title": "Roll for the Galaxy", "round": 3,
-     "round_label": "Round 3", "stage": "develop", "turn": null | "Ann", "note": "...",
+     "round_label": "Round 3", "stage": "develop", "turn": null | "Ann", "acting": ["Ann", ...], "note": "...",
      "phases": [{"label": "Develop", "by": ["Ann"], "state": "done" | "current" | "next" | "unselected"}],
      "pool": 14 | null, "pool_label": "VP pool",
      "columns": [{"key": "tableau", "label": "Tableau"}, ...],
@@ -367,6 +367,7 @@ class GameFlow:
             "round_label": t.round_label,
             "stage": t.stage,
             "turn": progress.turn,
+            "acting": list(progress.acting) or ([progress.turn] if progress.turn else []),
             "note": (None if self.camera_counts else self.spec.uncounted_note(ev, progress)) or t.note,
             "phases": t.phases,
             "pool": t.pool,

@@ -592,6 +592,7 @@ class TableSetup:
             "round_label": Text("Setup"),
             "stage": "setup",
             "turn": None,
+            "acting": [],
             "phases": [],
             "pool": None,
             "pool_label": "",

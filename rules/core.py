@@ -534,6 +534,9 @@ class Progress:
             rounds of this year; Eclipse: 9), else None (an end condition decides).
         waiting: the players the table waits for before it can move on (a phase selection, an action
             card, an action this round), in seat order.
+        acting: every player who may act now when the game has turns (Eclipse: the turn's player and the passed
+            players who may react before them; in simultaneous play both Action marker holders but one who waits to
+            hand it on, Rise of the Ancients p.13), in play order; empty when :attr:`turn` says it all.
     """
 
     round: int
@@ -545,13 +548,14 @@ class Progress:
     over: bool = False
     rounds: int | None = None
     waiting: tuple[str, ...] = ()
+    acting: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """``{"round", "round_label", "stage", "turn", "last_round", "ending": [...], "over", "rounds",
-        "waiting": [...]}``."""
+        "waiting": [...], "acting": [...]}``."""
         return {"round": self.round, "round_label": self.round_label, "stage": self.stage, "turn": self.turn,
                 "last_round": self.last_round, "ending": list(self.ending), "over": self.over,
-                "rounds": self.rounds, "waiting": list(self.waiting)}
+                "rounds": self.rounds, "waiting": list(self.waiting), "acting": list(self.acting)}
 
 
 S = TypeVar("S")

@@ -215,3 +215,49 @@ def test_simultaneous_play_a_passed_marker_holders_move_reaction_hands_the_marke
     flow.report("A", "move", {})
     assert flow.engine_view()["markers"]["second"] == "B"
     assert not [f for f in flow.view()["findings"] if f["severity"] != "info"]
+
+
+def test_simultaneous_play_a_passed_player_reacts_only_with_a_marker(store):
+    """Rise of the Ancients p.13: only the two Action marker holders act, and the basic rules' Passing holds (a passed
+    player reacts on their own turns), so in simultaneous play a passed player's turn is a marker reaching them. Seven
+    players, markers with A and D (7 // 2 seats on). A passes: the First Action marker goes to B. A's phone still
+    offered Upgrade, Build and Move, and the table's highlighted row named B alone. Now A's phone offers no reaction
+    and a Build sent anyway is refused naming the rule and the holders (nothing recorded), in each language; both
+    holders are marked as acting; once the Second Action marker reaches A, the reactions are A's again."""
+    flow = start(store, "A,B,C,D,E,F,G", simultaneous=True)
+    flow.report("A", "pass", {})
+    view = flow.view()
+    assert view["acting"] == ["B", "D"] and view["turn"] == "B"
+    assert not {"upgrade", "build", "move", "pass"} & set(view["open_forms"]["A"])
+    assert {"upgrade", "build", "move", "research"} <= set(view["open_forms"]["B"])
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("A", "build", {})
+    said = {lang: i18n.say(refused.value, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said["en"] == ("A has passed and holds no Action marker: in simultaneous play a passed player reacts "
+                          "(Upgrade, Build or Move) only when an Action marker reaches them (Rise of the Ancients "
+                          "p.13, with the basic rules' Passing; only the marker holders (B and D) act now)")
+    assert "Δείκτη Ενέργειας" in said["el"] and "σ.13" in said["el"] and "(B και D)" in said["el"]
+    assert "znacznika akcji" in said["pl"] and "s. 13" in said["pl"] and "(B i D)" in said["pl"]
+    assert "akciójelző" in said["hu"] and "13. o." in said["hu"] and "(B és D)" in said["hu"]
+    assert flow.session.last_seq == before
+    for player in ("B", "D", "C", "E", "D", "F", "E", "G"):
+        flow.report(player, "upgrade", {})
+    view = flow.view()
+    assert flow.engine_view()["markers"]["second"] == "A"
+    assert view["acting"] == ["F", "A"]
+    assert {"upgrade", "build", "move", "pass"} <= set(view["open_forms"]["A"])
+    flow.report("A", "upgrade", {})
+    assert not [f for f in flow.view()["findings"] if f["severity"] != "info"]
+
+
+def test_normal_play_acting_is_the_turns_player_with_those_who_may_react_first(store):
+    """Eclipse 1.2, Passing: in normal play the passed players whose turns come first may react, then the turn's
+    player acts: the phones mark all of them. Ann passes, Bob acts: Cy's turn, nobody before Cy has passed."""
+    flow = start(store, "Ann,Bob,Cy")
+    assert flow.view()["acting"] == ["Ann"]
+    flow.report("Ann", "pass", {})
+    flow.report("Bob", "upgrade", {})
+    assert flow.view()["acting"] == ["Cy"]
+    flow.report("Cy", "upgrade", {})  # Ann's turn: she has passed, she may react before Bob acts
+    assert flow.view()["acting"] == ["Ann", "Bob"]

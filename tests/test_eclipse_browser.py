@@ -555,3 +555,40 @@ def test_a_ships_second_activation_is_said_on_the_greek_phone_and_a_third_is_fla
                 assert not errors, errors
     finally:
         server.shutdown()
+
+
+def test_simultaneous_play_a_passed_phone_without_a_marker_offers_no_reaction(browser, hub, tmp_path):  # noqa: F811
+    """Rise of the Ancients p.13: in simultaneous play the two Action marker holders act at once, and a passed player
+    reacts only when a marker reaches them (the basic rules' Passing). Seven players, Ania's Polish phone at 360 px:
+    both holders' rows are marked (before, only the First Action marker's), and once Ania has passed her phone offers
+    no Upgrade, Build or Move (before it did, with no marker), until the Second Action marker comes to her."""
+    from playwright.sync_api import expect
+
+    from tests.browser_pages import PHONE_360
+
+    def table(player: str, form: str, values: dict) -> None:  # another phone's report, through the box's loop
+        answer = hub.request("report", origin="cli", timeout=5, player=player, form=form, values=values)
+        assert answer is not None and answer["status"] == 200, answer
+
+    server = serve(create_app(hub), host="127.0.0.1", port=0)
+    try:
+        with flow_on_the_box(hub, tmp_path, "eclipse", "Ania,B,C,D,E,F,G", simultaneous=True):
+            with joined_page(browser, server, hub, locale="pl-PL", **PHONE_360) as (page, errors):
+                page.locator("#seats button", has_text="Ania").click()
+                expect(page.locator("#me")).to_have_text("Ania")
+                marked = page.locator("#players tbody tr.turn td.player-name")
+                expect(marked).to_contain_text(["Ania", "D"])
+                report(page, "pass")
+                expect(page.locator("#report-result")).to_contain_text("Ania")
+                expect(marked).to_contain_text(["B", "D"])
+                offered = page.locator("#form-pick option")
+                for reaction in ("Ulepszenie", "Budowa", "Ruch"):
+                    expect(offered.filter(has_text=reaction)).to_have_count(0)
+                for player in ("B", "D", "C", "E", "D", "F", "E", "G"):
+                    table(player, "upgrade", {})
+                expect(marked).to_contain_text(["Ania", "F"])  # the rows in seat order
+                expect(offered.filter(has_text="Ulepszenie").first).to_be_attached()
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                assert not errors, errors
+    finally:
+        server.shutdown()

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.flow_spec import Field, Form
-from companion.flows.eclipse_turns import may_step, passed_already, turn_closed_why
+from companion.flows.eclipse_turns import may_step, passed_already, turn_closed_why, waits_for_marker
 from companion.i18n import N_, Text
 from rules import Progress
 from rules.eclipse.combat import DAMAGE
@@ -421,7 +421,10 @@ class EclipseForms:
         out: list[str] = ["home"] if progress.round == 1 and stage == "action" else []
         if stage == "action":
             passed = player in view.get("passed", ())
-            out += [a for a in ACTIONS if a in REACTIONS] if passed else list(ACTIONS)
+            if not passed:
+                out += list(ACTIONS)
+            elif not waits_for_marker(view, progress, player):  # simultaneous play: a marker is a passed player's turn
+                out += [a for a in ACTIONS if a in REACTIONS]
             if may_step(view, progress, player):  # one more step of the Move that is this player's latest action
                 out.append("step")
             out += ["attack"] if passed_already(view, progress, player) else ["pass", "attack"]

@@ -18,7 +18,7 @@ from rules import Progress
 from rules.eclipse.rounds import ACTIONS, REACTIONS, holders_now
 from rules.eclipse.words import ACTION_WORDS
 
-__all__ = ["holders", "may_step", "passed_already", "passed_holders", "turn_closed_why"]
+__all__ = ["holders", "may_step", "passed_already", "passed_holders", "turn_closed_why", "waits_for_marker"]
 
 
 def holders(view: Mapping[str, Any]) -> list[str]:
@@ -53,6 +53,15 @@ def passed_holders(view: Mapping[str, Any]) -> list[str]:
     return [p for p in holders(view) if p in passed]
 
 
+def waits_for_marker(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
+    """Simultaneous play, Action phase: whether ``player`` has passed and holds no Action marker they may act with now
+    (none, or one they acted with and wait to hand on). Rise of the Ancients p.13: only the marker holders act, and the
+    basic rules' Passing holds (a passed player reacts on their own turns), so a passed player's turn is the marker
+    reaching them: until it does, no reaction (Upgrade, Build or Move) is theirs to take. False in normal play."""
+    return (progress.stage == "action" and bool(view.get("markers")) and player in (view.get("passed") or ())
+            and player not in holders(view))
+
+
 def may_step(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
     """Whether ``player`` may report one more step of a Move: in the Action phase, their Move (a Move reaction after
     passing too) is their latest action (the view's ``moving``: :func:`rules.eclipse.rounds.may_step`)."""
@@ -62,9 +71,14 @@ def may_step(view: Mapping[str, Any], progress: Progress, player: str) -> bool:
 def turn_closed_why(form: str, view: Mapping[str, Any], progress: Progress, player: str) -> str | None:
     """Why the Action phase closes ``form`` (a form id) to ``player``, in the rules' words, or None when it does not
     say: Explore, Influence or Research after passing (only reactions are left: Eclipse 1.2, Passing); one more step
-    of a Move without that Move (:func:`may_step`); a second pass by a player who has passed."""
+    of a Move without that Move (:func:`may_step`); a reaction by a passed player without an Action marker in
+    simultaneous play (:func:`waits_for_marker`); a second pass by a player who has passed."""
     if progress.stage != "action":
         return None
+    if form in REACTIONS and waits_for_marker(view, progress, player):
+        return Text("{player} has passed and holds no Action marker: in simultaneous play a passed player reacts "
+                    "(Upgrade, Build or Move) only when an Action marker reaches them (Rise of the Ancients p.13, "
+                    "with the basic rules' Passing; {now})", player=player, now=holders_now(holders(view)))
     if form in ACTIONS and form not in REACTIONS and player in (view.get("passed") or ()):
         return Text("{player} has passed: only a reaction (Upgrade, Build or Move) is allowed, not {action}",
                     player=player, action=ACTION_WORDS[form])

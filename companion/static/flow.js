@@ -351,7 +351,8 @@
     const dash = (v) => (v === null || v === undefined ? "\u2013" : String(v));
     for (const p of game.players || []) {
       const tr = el("tr", p.waiting ? "waiting" : "");
-      if (game.turn && game.turn === p.name) tr.classList.add("turn");
+      // everyone who may act now is marked (Eclipse simultaneous play: both Action marker holders, RotA p.13)
+      if ((game.acting || (game.turn ? [game.turn] : [])).includes(p.name)) tr.classList.add("turn");
       const who = el("td", "player-name");
       // the seat's dot before the name's first line (flow.css); the name breaks only between its words, and a word
       // wider than the column ends with "…", as the touchscreen cuts a name

@@ -375,7 +375,8 @@ class EclipseGame(GameBase):
 
     def progress(self, state: EclipseState) -> Progress:
         """Round 1-9 and phase (stage ``action``, ``combat``, ``upkeep``, ``cleanup``), whose turn (the Action
-        phase), the last round (9); after it the stage ``reporting`` while players enter their hidden
+        phase) and everyone who may act now (``acting``: two Action marker holders in simultaneous play, Rise of the
+        Ancients p.13), the last round (9); after it the stage ``reporting`` while players enter their hidden
         information, then ``over``. Waiting: in the Action phase, the players who have not passed; while
         reporting, those who have not reported (none once all have, where the table scores the game itself:
         :attr:`rules.eclipse.state.EclipseState.confirm_scores`)."""
@@ -391,7 +392,7 @@ class EclipseGame(GameBase):
         last = r.round == ROUNDS
         return Progress(round=r.round, round_label=Text("Round {round} of {rounds}, {phase} phase",
                                                         round=r.round, rounds=ROUNDS, phase=PHASE_NAMES[r.phase]),
-                        stage=r.phase, turn=r.current, last_round=last,
+                        stage=r.phase, turn=r.current, acting=r.holders, last_round=last,
                         ending=(Text("round {round} is the last round", round=ROUNDS),) if last else (), rounds=ROUNDS,
                         waiting=r.waiting)
 
