@@ -135,3 +135,79 @@ def test_a_jump_drive_beside_other_drives_is_allowed_and_said_so():
                           "Cruisers with Jump Drives and Nuclear Drives, p.16): each activation, its Movement and one "
                           "jump")
     assert "p.8" in found.rule
+
+
+def carried(frm, to, ship: str | None = "Interceptor"):
+    return ("ship_moved", "Ann", {"from": frm, "to": to, **({"ship": ship} if ship else {}), "carried": True})
+
+
+def test_interceptors_riding_in_an_interceptor_bay_are_no_activations():
+    """Rise of the Ancients p.4, Interceptor Bay: "each Interceptor Bay lets you move up to two non-pinned Interceptors
+    there with one single Ship activation"; afterwards an Interceptor may leave the Bay and move on its own with another
+    activation. A Magellan Move gives two activations (p.14). The Dreadnought (Movement 2) moves two hexes carrying two
+    Interceptors (Movement 1), each reported hex by hex: one activation, the Interceptors' two hexes counted against
+    nothing. One Interceptor then leaves the Bay and moves a hex: activation 2, allowed. The other moves too:
+    activation 3, one more than the board gives. Before, the carried steps were activations 2-5, each flagged."""
+    result = play("Magellan", blueprint("Dreadnought", 2, False), blueprint("Interceptor", 1, False),
+                  move(HOME, CAPELLA, "Dreadnought"), carried(HOME, CAPELLA), carried(HOME, CAPELLA),
+                  step(CAPELLA, CENTRE), carried(CAPELLA, CENTRE), carried(CAPELLA, CENTRE, ship=None),
+                  step(CENTRE, CAPELLA, "Interceptor"), step(CENTRE, CAPELLA, "Interceptor"))
+    assert [errors(result, seq) for seq in range(7, 14)] == [[]] * 7
+    assert errors(result, 14) == ["too_many_activations"]
+    assert not [f for f in result.findings if f.rule_kind.startswith("carried")]
+
+
+def test_only_an_interceptor_rides_in_a_bay_and_only_behind_a_ship_that_moved():
+    """Rise of the Ancients p.4: the Bay carries Interceptors. A Cruiser reported as carried is flagged naming the
+    part; an Interceptor carried before any ship of the Move has moved (a Move reported without hexes), or behind an
+    Interceptor, has no ship to carry it."""
+    result = play("Magellan", ("action_taken", "Ann", {"action": "move"}), carried(HOME, CAPELLA))
+    assert [k for k, s in said_on(result, 6) if k != "full_wormhole"] == ["carried_without_carrier"]
+    result = play("Magellan", move(HOME, CAPELLA, "Interceptor"), carried(HOME, CAPELLA))
+    assert [k for k, s in said_on(result, 6) if k != "full_wormhole"] == ["carried_without_carrier"]
+    result = play("Magellan", move(HOME, CAPELLA, "Dreadnought"), carried(HOME, CAPELLA, ship="Cruiser"))
+    assert [k for k, s in said_on(result, 6) if k != "full_wormhole"] == ["carried_not_interceptor"]
+    found = next(f for f in result.findings if f.rule_kind == "carried_not_interceptor")
+    assert found.what == "Ann's Cruiser is reported riding in an Interceptor Bay: only Interceptors ride in one"
+    assert "p.4" in found.rule and found.severity is Severity.ERROR
+
+
+def test_a_ship_going_on_beyond_its_movement_is_told_how_to_say_another_activation():
+    """The box cannot tell the same ship activated again from its activation going on (a step names a ship type, and
+    ships of a type are alike): the p.8 Cruiser's second activation sent without "again" is flagged beyond its
+    Movement, and the fix now says to report it as another activation of the same ship; a ship's first step beyond
+    its Movement (no activation going on) keeps the plain fix."""
+    result = play("Magellan", blueprint("Cruiser", 2, True),
+                  move(HOME, CAPELLA, "Cruiser"), step(CAPELLA, CENTRE), step(CENTRE, CAPELLA, jump=True),
+                  step(CAPELLA, CENTRE))
+    found = next(f for f in result.findings if f.rule_kind == "beyond_movement")
+    assert found.fix.startswith("if this is the same ship activated again, undo the step and report it as starting "
+                                "another activation of the same ship")
+    result = play("Magellan", blueprint("Cruiser", 0, False), move(HOME, CAPELLA, "Cruiser"))
+    found = next(f for f in result.findings if f.rule_kind == "beyond_movement")
+    assert found.fix == "take the step back, or correct the Movement on the blueprint"
+
+
+def test_the_phones_step_form_says_an_interceptor_rides_in_the_bay(store):
+    """The step form's field "An Interceptor riding in an Interceptor Bay (no activation)" (yes) records the step as
+    carried: a Magellan Dreadnought's Move with two Interceptors riding along, then one more ship, is two activations
+    and no error (before, the Interceptors' steps were activations 2 and 3, the second flagged); the field is said in
+    each language, the Greek with the rulebook's Βάση Αναχαιτιστικών (p.4)."""
+    from companion import i18n
+    from tests.test_eclipse_flow import start
+
+    flow = start(store, species=["Magellan", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+    flow.report("Ann", "explore", {"sector": "106", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
+    flow.report("Bob", "upgrade", {})
+    flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1], "ship": "Dreadnought"})
+    for _ in range(2):
+        flow.report("Ann", "step", {"from": [0, -2], "to": [0, -1], "ship": "Interceptor", "carried": "yes"})
+    flow.report("Ann", "step", {"from": [0, -2], "to": [0, -1], "ship": "Cruiser"})
+    assert not [f for f in flow.view()["findings"] if "activation" in f["what"]]
+    field = next(f for f in next(f for f in flow.view()["forms"] if f["id"] == "step")["fields"]
+                 if f["name"] == "carried")
+    assert field["label"] == "An Interceptor riding in an Interceptor Bay (no activation)"
+    assert "Βάση Αναχαιτιστικών" in i18n.say(field["label"], "el")
+    assert "Myśliwiec" in i18n.say(field["label"], "pl") and "Elfogó" in i18n.say(field["label"], "hu")

@@ -542,6 +542,8 @@ def test_a_ships_second_activation_is_said_on_the_greek_phone_and_a_third_is_fla
                 expect(page.locator("#report-result")).to_contain_text("Νίκος")
                 page.locator("#form-pick").select_option("step")
                 expect(page.locator("#fields")).to_contain_text("Ξεκινά νέα ενεργοποίηση του ίδιου Σκάφους")
+                expect(page.locator("#fields")).to_contain_text(  # Rise of the Ancients p.4, Interceptor Bay
+                    "Αναχαιτιστικό που μεταφέρεται σε Βάση Αναχαιτιστικών (δεν είναι ενεργοποίηση)")
                 assert page.evaluate("document.documentElement.scrollWidth") <= 360
                 report(page, "step", **{"from": (0, -1), "to": (0, 0), "again": "yes"})
                 expect(page.locator("#report-result")).to_contain_text("Νίκος")

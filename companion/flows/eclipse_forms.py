@@ -96,6 +96,11 @@ AGAIN_FIELD = Field("again", Text("Starts another activation of the same ship"),
 """A Move's further step that starts the same ship's next activation (Rise of the Ancients p.4, Ship activation; p.8's
 example: the Magellan player's Cruiser activated twice in one Move); left blank, a step going on from where the last
 ended is the same activation. Counted against the activations the Move gives (:mod:`rules.eclipse.drives`)."""
+CARRIED_FIELD = Field("carried", Text("An Interceptor riding in an Interceptor Bay (no activation)"), choices=YES_NO,
+                      labels=tuple(Text(w) for w in YES_NO_LABELS), optional=True)
+"""A Move's further step of an Interceptor carried in the Interceptor Bay of the ship whose activation is under way
+(Rise of the Ancients p.4, Interceptor Bay: up to two Interceptors move with that ship's one activation): it is no
+activation and counts against no Movement (:func:`rules.eclipse.drives.carried`)."""
 STRUCTURE_WORDS = {"orbital": N_("orbital"), "monolith": N_("monolith"), "shrine": N_("shrine")}
 """The pieces built or laid on a hex, as words in a sentence; a Development's or Discovery's tile is said by its name
 (:func:`rules.eclipse.words.structure_word`), as on the score rows and in the findings."""
@@ -237,7 +242,7 @@ class EclipseForms:
             Form("step", Text("Move: one more step (same Move)"), (  # a further step: no action of its own
                 _cell("from", Text("From hex [q, r]")), _cell("to", Text("To hex [q, r]")),
                 Field("ship", Text("Ship"), choices=SHIP_TYPES, optional=True, labels=SHIP_LABELS), JUMP_FIELD,
-                AGAIN_FIELD)),
+                AGAIN_FIELD, CARRIED_FIELD)),
             Form("pass", Text("Pass"), ()),
             Form(
                 "relations",

@@ -92,6 +92,8 @@ class EclipseReports:
                 step["jump"] = True
             if values.get("again") == "yes":  # p.8's example: one ship's second activation in the same Move
                 step["again"] = True
+            if values.get("carried") == "yes":  # RotA p.4: an Interceptor in an Interceptor Bay, no activation
+                step["carried"] = True
             return "ship_moved", step
         if form == "pass":
             return "passed", {}

@@ -36,6 +36,14 @@ a warning). One ship may be activated again in
 the same Move (p.8's example: the Magellan player's Cruiser, twice): the step that starts its next activation says so
 (``again``), else it is taken as the same activation going on.
 
+Interceptor Bay (Rise of the Ancients p.4, New ship parts: "each Interceptor Bay lets you move up to two non-pinned
+Interceptors there with one single Ship activation"; after the activation one or more may leave the Bay and move on
+their own with further activations; they leave the Bay at the end of the Move; p.16's example: a Dreadnought carries
+two Interceptors through a Warp Portal): a step reported ``carried`` is an Interceptor riding in the Bay of the ship
+whose activation is under way, so it starts no activation and is not counted against a Movement (:func:`carried`).
+The box cannot count the Interceptors one Bay holds (ships of a type are alike and the blueprint's parts are not
+reported), so two a Bay is said, not checked.
+
 What the box knows: a Move's first step and each "one more step" name the hexes, and may name the ship type; a
 blueprint reported with its Movement (``blueprint_set``'s ``movement``) gives that type's value. A step that goes on
 from the hex where the last one ended, naming no other ship type and not marked ``again``, is the same ship's next
@@ -58,7 +66,7 @@ from rules.eclipse.words import ship_word
 from rules.text import N_, Text, plural
 
 __all__ = ["ACTIVATIONS", "DRIVES", "JUMP_BESIDE_DRIVES", "JUMP_DRIVE", "REACTION_ACTIVATIONS", "Activation",
-           "activations_allowed", "step"]
+           "activations_allowed", "carried", "step"]
 
 DRIVES = N_("Move action (a ship moves up to its Movement, its drives' total); Upgrade action (no drives on a "
             "Starbase)")
@@ -69,6 +77,8 @@ JUMP_BESIDE_DRIVES = N_("Rise of the Ancients p.8 and p.16, Jump Drive (examples
                         "Drive, and beside Nuclear Drives)")
 ACTIVATIONS = N_("Rise of the Ancients p.4, Ship activation (a Move gives as many activations as the arrows on "
                  "your Move action symbol); species boards p.14-15")
+INTERCEPTOR_BAY = N_("Rise of the Ancients p.4, Interceptor Bay (up to two Interceptors ride with the ship's one "
+                      "activation)")
 REACTION = N_("Passing (a reaction: a weaker Upgrade, Build or Move, one activation)")
 REACTION_ACTIVATIONS = 1
 """Ship activations in a Move reaction, taken after passing. UNCONFIRMED: the sources have a reaction only as a weaker
@@ -147,8 +157,38 @@ def step(before: Activation | None, frm: Cell, to: Cell, *, ship: str | None, pl
         now = Activation(ship if ship is not None else (before.ship if unmoved and before else None), to, 1,
                          number=number)
     counted = _activation_verdicts(now, before, player=player, species=species, reaction=reaction)
-    now, verdicts = _drive_verdicts(now, player=player, blueprints=blueprints, jump=jump, wormhole=wormhole)
+    now, verdicts = _drive_verdicts(now, player=player, blueprints=blueprints, jump=jump, wormhole=wormhole,
+                                    went_on=going_on)
     return now, [*counted, *verdicts]
+
+
+def carried(before: Activation | None, *, ship: str | None, player: str) -> tuple[Activation | None, list[Verdict]]:
+    """One step of an Interceptor riding in an Interceptor Bay (Rise of the Ancients p.4: up to two non-pinned
+    Interceptors move with the carrying ship's one activation): no activation of its own, nothing counted against a
+    Movement, so the carrying ship's activation goes on unchanged (an Interceptor that leaves the Bay and moves on its
+    own afterwards is an ordinary step: another activation).
+
+    Args:
+        before: ``player``'s activation under way (the carrying ship's), or None.
+        ship: the ship type the step names (None: taken as an Interceptor).
+        player: who reports the step.
+
+    Returns:
+        ``before`` unchanged and the verdicts: ``carried_not_interceptor`` (illegal: only Interceptors ride in an
+        Interceptor Bay), ``carried_without_carrier`` (illegal: no ship of the Move has moved to carry it, or the one
+        moving is an Interceptor itself), or none.
+    """
+    if ship is not None and ship != "Interceptor":
+        return before, [Verdict("carried_not_interceptor", False, INTERCEPTOR_BAY,
+                                Text("{player}'s {ship} is reported riding in an Interceptor Bay: only Interceptors "
+                                     "ride in one", player=player, ship=ship_word(ship)),
+                                Text("report it as a step of its own, or take the step back"))]
+    if before is None or before.at is None or before.ship == "Interceptor":
+        return before, [Verdict("carried_without_carrier", False, INTERCEPTOR_BAY,
+                                Text("{player} reports an Interceptor riding in an Interceptor Bay, but no ship with "
+                                     "a Bay has moved in this Move to carry it", player=player),
+                                Text("report the carrying ship's step first, naming it, then the Interceptors"))]
+    return before, []
 
 
 def _activation_verdicts(now: Activation, before: Activation | None, *, player: str, species: str | None,
@@ -175,8 +215,11 @@ def _activation_verdicts(now: Activation, before: Activation | None, *, player: 
 
 
 def _drive_verdicts(now: Activation, *, player: str, blueprints: Mapping[tuple[str, str], Any], jump: bool,
-                    wormhole: bool) -> tuple[Activation, list[Verdict]]:
-    """The activation after the step (its jump settled) and the drives' verdicts on it (:func:`step`)."""
+                    wormhole: bool, went_on: bool = False) -> tuple[Activation, list[Verdict]]:
+    """The activation after the step (its jump settled) and the drives' verdicts on it (:func:`step`). ``went_on``:
+    the step was taken as the last one's activation going on (from its hex, the same ship type, not marked
+    ``again``): the box cannot tell that ship from the same one activated again (ships of a type are alike and a step
+    names no single ship), so a ``beyond_movement`` then says how to report another activation."""
     blueprint = blueprints.get((player, now.ship)) if now.ship is not None else None
     movement = getattr(blueprint, "movement", None)
     jump_drive = getattr(blueprint, "jump_drive", None)
@@ -208,5 +251,9 @@ def _drive_verdicts(now: Activation, *, player: str, blueprints: Mapping[tuple[s
                                        "{player}'s {ship} moves {n} hexes in one activation, but its drives give it "
                                        "Movement {movement}", now.hexes, player=player, ship=ship_word(now.ship),
                                        movement=movement),
-                                Text("take the step back, or correct the Movement on the blueprint")))
+                                Text("if this is the same ship activated again, undo the step and report it as "
+                                     "starting another activation of the same ship (Rise of the Ancients p.4, Ship "
+                                     "activation); else take it back, or correct the Movement on the blueprint")
+                                if went_on
+                                else Text("take the step back, or correct the Movement on the blueprint")))
     return now, verdicts

@@ -59,8 +59,9 @@ INFLUENCE_PLACED = "influence_placed"
 INFLUENCE_REMOVED = "influence_removed"
 """``{"q", "r"}``: the disc on that hex goes back (bankruptcy, population wiped out, moved away)."""
 SHIP_MOVED = "ship_moved"
-"""``{"from": {"q", "r"}, "to": {"q", "r"}, "ship"?, "jump"?: true}``: one step of one ship's move (``jump``: the ship's
-jump with a Jump Drive, Rise of the Ancients p.8; a Move's own step may carry it too)."""
+"""``{"from": {"q", "r"}, "to": {"q", "r"}, "ship"?, "jump"?: true, "again"?: true, "carried"?: true}``: one step of
+one ship's move (``jump``: the ship's jump with a Jump Drive, Rise of the Ancients p.8; a Move's own step may carry it
+too; ``again``: the same ship's next activation; ``carried``: an Interceptor riding in an Interceptor Bay, p.4)."""
 ANCIENTS_DESTROYED = "ancients_destroyed"
 """``{"q", "r", "count"?: n, "guardian"?: bool}``: the player destroyed ``count`` basic Ancients there, or its
 guardian (the GCDS, the Ancient Dreadnought, an Ancient Cruiser)."""

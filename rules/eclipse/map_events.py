@@ -255,8 +255,9 @@ def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     against its Movement (:func:`rules.eclipse.drives.step`: ``"ship"`` names its type; a blueprint reported with its
     Movement gives the value; a Starbase never moves), and its activations against those the Move gives (a reaction,
     by a player who has passed, one; a Rise of the Ancients species its board's: :func:`rules.eclipse.drives.step`;
-    ``"again"``: the step starts another activation of the same ship); the step is recorded whatever the verdict (the
-    table decides).
+    ``"again"``: the step starts another activation of the same ship; ``"carried"``: an Interceptor riding in the Bay
+    of the ship whose activation is under way, no activation: :func:`rules.eclipse.drives.carried`, Rise of the
+    Ancients p.4); the step is recorded whatever the verdict (the table decides).
     """
     name = ctx.player()
     frm, to = cell(ctx, "from"), cell(ctx, "to")
@@ -269,6 +270,12 @@ def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     link = _link(state, frm, to, name, "move")
     wormhole = all(v.legal for v in link)
     jump = ctx.get("jump", False, bool)
+    if further and ctx.get("carried", False, bool):  # an Interceptor in a Bay: no activation (RotA p.4)
+        _add(ctx, link, player=name, at=to)
+        under_way = state.activations.get(name) if may_step(state.rounds, name) else None
+        kept, verdicts = drives.carried(under_way, ship=ship, player=name)
+        _add(ctx, verdicts, player=name, at=to)
+        return state if kept is None else replace(state, activations={**state.activations, name: kept})
     now, verdicts = drives.step(state.activations.get(name) if further else None, frm, to, ship=ship, player=name,
                                 blueprints=state.blueprints, same_move=further and may_step(state.rounds, name),
                                 jump=jump, wormhole=wormhole, again=ctx.get("again", False, bool),
