@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BadEntry, shown
-from companion.i18n import OR, Listing, Text, message_of, plural
+from companion.i18n import LANGUAGES, OR, Listing, Text, message_of, plural, say
 from rules.scoring import closest_names
 
 __all__ = ["FIELD_KINDS", "Field", "Form", "MAX_DICE", "WHOLE_DIGITS", "in_form", "not_a_number", "not_whole",
@@ -189,19 +189,47 @@ def _choice_named(value: str, choices: tuple[str, ...]) -> str | None:
     return match
 
 
+SHORT_CHOICES = 4
+"""A choice field with labels and at most this many choices (yes/no, a die colour) is refused by naming its choices in
+the player's words ("must be yes or no"), not as "one of the listed names" with a guess among the names the phone
+posts (English words such as "yes")."""
+
+
+def _not_one_of(f: Field, what: str | Text, value: object) -> Text:
+    """The refusal of ``value`` in a short labelled choice field (:data:`SHORT_CHOICES`): ``"{what} must be yes or
+    no, got maybe"``, the choices as the field's labels (the player's words)."""
+    return Text("{what} must be {choices}, got {value}", what=what, choices=Listing(f.labels, OR),
+                value=shown(value, 43))
+
+
+def _label_named(value: str, f: Field) -> str | None:
+    """The choice of a short labelled field (:data:`SHORT_CHOICES`) whose label, in any of the app's languages,
+    ``value`` spells ignoring case ("tak", "ναι", "igen" for yes); None when none does."""
+    wanted = value.strip().casefold()
+    for choice, label in zip(f.choices, f.labels, strict=True):
+        if any(say(label, lang).strip().casefold() == wanted for lang in LANGUAGES):
+            return choice
+    return None
+
+
 def _parse_choice(f: Field, value: Any, what: Text) -> str:
     """A posted choice in the catalogue's spelling (:func:`parse_form`).
 
     Raises:
         BadEntry: not a name, a choice not available (why), or not in the list (with the closest names).
     """
+    short = bool(f.labels) and len(f.choices) <= SHORT_CHOICES  # yes/no, a few words: said in the player's words
     if not isinstance(value, str):
+        if short:
+            raise BadEntry(_not_one_of(f, what, value))
         raise BadEntry(Text("{what} must be one of the listed names, got {value}", what=what, value=shown(value)))
-    match = _choice_named(value, f.choices)
+    match = _choice_named(value, f.choices) or (_label_named(value, f) if short else None)
     if match is None:
         why = dict(f.unavailable).get(_choice_named(value, tuple(n for n, _ in f.unavailable)) or "")
         if why:
             raise BadEntry(Text("{what}: {why}", what=what, why=why))
+        if short:
+            raise BadEntry(_not_one_of(f, what, value))
         hint = closest_names(value[:80], f.choices)  # a 16 KiB string is not compared letter by letter
         if hint:
             raise BadEntry(

@@ -80,3 +80,51 @@ def test_a_place_in_a_refusal_stays_on_one_line_on_a_narrow_phone(browser, hub, 
         long_list = "[Main Reactor, Power Reactor]"
         assert page.evaluate(f"Box.keepPlaces('{long_list}')") == long_list
         assert errors == []
+
+
+HEX_LINES = """(node) => {
+  // each hex written as a pair in round brackets, with the word before it: how many line boxes it is drawn on
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  const out = [];
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    for (const m of t.data.matchAll(/\\p{L}+\\s\\(-?\\d+,\\s-?\\d+\\)/gu)) {
+      const range = document.createRange();
+      range.setStart(t, m.index);
+      range.setEnd(t, m.index + m[0].length);
+      out.push([m[0], new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("locale", ["el-GR", "pl-PL", "hu-HU"])
+def test_a_hex_named_in_a_note_stays_on_one_line_with_its_word(browser, hub, tmp_path, locale):  # noqa: F811
+    """Eclipse names where a note was found as "hex (0, -1)" ("heks (0, -1)" in Polish): at 360 px it broke across
+    lines ("heks (0," / "-1)", or "heks" / "(0, -1)"). Ann moves a ship onto a space where no hex lies: the note's
+    place is drawn with no-break spaces, on one line with its word, in each language; what the box stores keeps its
+    ordinary spaces."""
+    from playwright.sync_api import expect
+
+    with anns_phone(browser, hub, tmp_path, locale) as (flow, page, errors, before):
+        report(page, "move", **{"from": (0, -2), "to": (0, -1), "ship": "Interceptor"})
+        notes = page.locator("#findings")
+        expect(notes).to_contain_text("(0,\u00a0-1)")
+        places = notes.evaluate(HEX_LINES)
+        assert places and all(lines == 1 and "\u00a0(0,\u00a0-1)" in place for place, lines in places), places
+        assert any("(0, -1)" in f["where"] for f in flow.view()["findings"])  # stored with ordinary spaces
+        assert page.evaluate("Box.keepPlaces('heks (0, 2) i x (-12, 3), [0, 1]')") == (
+            "heks\u00a0(0,\u00a02) i x\u00a0(-12,\u00a03), [0,\u00a01]")
+        assert page.evaluate("Box.keepPlaces('(1, 2)')") == "(1,\u00a02)"
+        assert page.evaluate("Box.keepPlaces('(Main Reactor, 2)')") == "(Main Reactor, 2)"
+        assert errors == []
+
+
+def test_the_touchscreen_wraps_a_hex_with_its_word_as_one():
+    """The touchscreen's wrapping (``wrap_words``) keeps "heks (0, -2)" and "εξάγωνο (0, 2)" whole, with what
+    touches them, as it keeps "[0, 1]"."""
+    from companion.screen.canvas import wrap_words
+
+    assert wrap_words("Ruch: heks (0, -2), koniec [0, 1]") == ["Ruch:", "heks (0, -2),", "koniec", "[0, 1]"]
+    assert wrap_words("στο εξάγωνο (0, 2) τώρα") == ["στο", "εξάγωνο (0, 2)", "τώρα"]
+    assert wrap_words("(Main Reactor, 2) x") == ["(Main", "Reactor,", "2)", "x"]

@@ -129,13 +129,14 @@ PLACE_MOST = 16
 """The longest inside of a bracketed place kept on one line, in characters: a station's "[-12, 5]", a hex's
 "[q, r]"; a longer bracket (a list) may wrap inside."""
 
-_WRAP_WORD = re.compile(rf"\S*\[[^\[\]\n]{{0,{PLACE_MOST}}}\]\S*|\S+")
+_WRAP_WORD = re.compile(rf"\S*\[[^\[\]\n]{{0,{PLACE_MOST}}}\]\S*|(?:[^\W\d_]+ )?\(-?\d{{1,3}}, -?\d{{1,3}}\)\S*|\S+")
 
 
 def wrap_words(text: Any) -> list[str]:
     """The words ``text`` may be wrapped between: its runs of non-space, except that a place written in brackets
     with its space ("[0, 0]", with what touches it: "[0, 0],") is one word, so a line never ends inside it ("… Main
-    Reactor στο [0," / "0], …" before)."""
+    Reactor στο [0," / "0], …" before), and so is a hex written as a pair in round brackets with the word before it
+    (Eclipse's "heks (0, 2)")."""
     return _WRAP_WORD.findall(str(text))
 
 

@@ -264,9 +264,13 @@ window.Box = (function () {
   // on the next (Polish wrapped there). Only a number of exactly three digits followed by a capital letter's word.
   const PLACE = /\[[^\[\]\n]{0,16}\]/g;
   const SECTOR = /(^|[^\p{L}\p{N}])(\d{3}) (?=\p{Lu})/gu;
+  // A hex written as a pair in round brackets, "(0, -2)" (Eclipse's "hex (0, 2)" where a note was found), is kept on
+  // one line with the word before it: "heks (0," / "2)" and "heks" / "(0, 2)" wrapped at 360 px.
+  const HEX = /(\p{L}+ )?\((-?\d{1,3}), (-?\d{1,3})\)/gu;
   function keepPlaces(text) {
     return String(text).replace(PLACE, (place) => place.replace(/ /g, "\u00a0"))
-      .replace(SECTOR, (whole, before, number) => before + number + "\u00a0");
+      .replace(SECTOR, (whole, before, number) => before + number + "\u00a0")
+      .replace(HEX, (whole, word, q, r) => (word ? word.slice(0, -1) + "\u00a0" : "") + "(" + q + ",\u00a0" + r + ")");
   }
 
   // Every player-visible text the pages set goes through here (textContent set to Box.drawn(text)), the text with
