@@ -125,7 +125,7 @@ from companion import i18n
 from companion.hub import StateHub
 from companion.player_names import MAX_NAME
 from companion.webauth import HostGuard, RateLimits, join_cookie
-from companion.webcompress import accepted_encodings, compress_answers
+from companion.webcompress import accepted_encodings, compress_answers, compress_static_files
 from companion.webcontext import ANSWER_STATUSES, BUSY, PhoneContext, Refused, error_answer
 from companion.webinput import BadInput
 from companion.webposts import PHONE_ACTIONS, register_taps
@@ -238,6 +238,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     ctx = PhoneContext(hub, reply_s=reply_s, heartbeat_s=heartbeat_s, limits=limits,
                        streams=StreamSlots(max_streams, streams_per_client), stop=stop, exports=exports)
     compress_answers(app)  # before the app's own after_request hooks: it runs after them (its doc says why)
+    compress_static_files(app)  # the pages' scripts and style sheets too, their caching kept
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)
 

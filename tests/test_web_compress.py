@@ -9,6 +9,7 @@ import gzip
 import http.client
 import json
 import time
+from pathlib import Path
 
 import brotli
 import pytest
@@ -233,3 +234,69 @@ def test_a_range_the_box_cannot_give_is_refused_in_the_phones_language(phone, la
     assert words in refused.get_json()["error"]
     part.close()
     refused.close()
+
+
+STATIC = Path(__file__).resolve().parents[1] / "companion" / "static"
+
+
+@pytest.mark.parametrize("accepts, encoding", [
+    ("gzip, deflate, br, zstd", "br"),  # Chromium: every one alike, the smallest for these files
+    ("gzip, zstd", "zstd"),
+    ("gzip", "gzip"),
+    ("gzip;q=0.5, zstd;q=1", "zstd"),
+    ("gzip;q=0, br;q=0, zstd;q=0", None),
+    ("identity", None),
+])
+def test_the_pages_files_go_compressed_and_are_checked_again_by_their_tag(phone, accepts, encoding):
+    """``/static/flow.js`` (31 KB) went as a file whatever the phone accepted. Now it goes in the encoding the phone
+    rates highest (Brotli of the three alike: 8.5 KB), the same bytes once decoded; its caching is kept: no-cache, a
+    Last-Modified, an ETag naming the encoding, and a phone asking again with that tag (or the date) gets a 304 with
+    no body. A phone that accepts none gets the file as before, with the file's own tag."""
+    _hub, client = phone
+    whole = (STATIC / "flow.js").read_bytes()
+    answer = client.get("/static/flow.js", headers={"Accept-Encoding": accepts})
+    assert answer.status_code == 200 and answer.headers.get("Content-Encoding") == encoding
+    assert (DECODE[encoding](answer.data) if encoding else answer.data) == whole
+    assert answer.headers["Cache-Control"] == "no-cache" and "Last-Modified" in answer.headers
+    assert "Accept-Encoding" in answer.headers["Vary"]
+    etag = answer.headers["ETag"]
+    assert etag.endswith(f':{encoding}"') if encoding else ":" not in etag
+    again = client.get("/static/flow.js", headers={"Accept-Encoding": accepts, "If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
+    dated = client.get("/static/flow.js", headers={"Accept-Encoding": accepts,
+                                                   "If-Modified-Since": answer.headers["Last-Modified"]})
+    assert dated.status_code == 304 and dated.data == b""
+    other = client.get("/static/flow.js", headers={"Accept-Encoding": accepts, "If-None-Match": '"another"'})
+    assert other.status_code == 200 and other.data == answer.data
+    if encoding:
+        assert len(answer.data) < len(whole) / 3
+
+
+def test_a_pages_file_is_compressed_once_per_version_and_encoding(phone, monkeypatch):
+    """Each file's compressed form is kept: ten phones asking for flow.css in Brotli cost one compression; gzip is
+    another; the icons (PNG), a small file, a Range, a missing file and a path outside the folder go as before."""
+    from companion import webcompress
+
+    calls = []
+    real = webcompress._packed
+    monkeypatch.setattr(webcompress, "_packed", lambda data, coding: calls.append(coding) or real(data, coding))
+    hub = StateHub()
+    client = create_app(hub).test_client()
+    for _ in range(10):
+        assert client.get("/static/flow.css", headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+    client.get("/static/flow.css", headers={"Accept-Encoding": "gzip"})
+    assert calls == ["br", "gzip"]
+    accepts = {"Accept-Encoding": "gzip, br, zstd"}
+    icon = client.get("/static/icons/icon-192.png", headers=accepts)
+    assert icon.status_code == 200 and "Content-Encoding" not in icon.headers
+    assert icon.data == (STATIC / "icons" / "icon-192.png").read_bytes()
+    small = client.get("/static/manifest.webmanifest", headers=accepts)  # 751 bytes: under MIN_BYTES
+    assert small.status_code == 200 and "Content-Encoding" not in small.headers
+    part = client.get("/static/flow.css", headers={"Range": "bytes=0-9", **accepts})
+    assert part.status_code == 206 and part.data == (STATIC / "flow.css").read_bytes()[:10]
+    assert "Content-Encoding" not in part.headers
+    assert client.get("/static/nothing.js", headers=accepts).status_code == 404
+    assert client.get("/static/../web.py", headers=accepts).status_code == 404
+    for answer in (icon, small, part):
+        answer.close()
+    assert calls == ["br", "gzip"]
