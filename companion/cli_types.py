@@ -20,15 +20,19 @@ def language_arg(text: str) -> str:
 
     Raises:
         argparse.ArgumentTypeError: it means none of them; the message quotes it (escaped, cut at 60 characters) and
-            names the code it most likely meant ("gr": did you mean "el"?), as ``box.language``'s refusal does.
+            names the code it most likely meant ("gr": did you mean "el"?), or why a language tag is none of them
+            ("el-", "uk": :func:`companion.config_language.language_refusal`), as ``box.language``'s refusal does.
     """
-    from companion.config_language import language_code, likely_language
+    from companion.config_language import language_code, language_refusal, likely_language
     from companion.config_values import toml_value
-    from companion.i18n import LANGUAGES
+    from companion.i18n import LANGUAGES, say
 
     code = text if text in LANGUAGES else language_code(text)
     if code is not None:
         return code
+    refused = language_refusal(text, LANGUAGES)  # "el-": no language tag; "uk": Ukrainian, no guess
+    if refused is not None:
+        raise argparse.ArgumentTypeError(say(refused))
     shown = toml_value(text if len(text) <= 60 else text[:60] + "…")
     close = likely_language(text)
     if close is not None:

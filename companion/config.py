@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.config_language import language_code, likely_language
+from companion.config_language import language_code, language_refusal, likely_language
 from companion.config_toml import CONFIG_AT_MOST, key_lines, parse_file
 from companion.config_values import (
     BCM_PINS,
@@ -140,7 +140,9 @@ class Setting:
             chooser at every start).
         meaning: for a setting with choices, what a value written otherwise means without doubt (``"EL"``,
             ``"hu_HU"``, ``"greek"`` -> ``"el"``), or None; and ``likely``: the choice a value that means none most
-            likely meant, for the "did you mean" of its refusal (else the closest choice by spelling).
+            likely meant, for the "did you mean" of its refusal (else the closest choice by spelling); ``refusal``:
+            the whole refusal of a value whose own rules say why it is none of the choices (``"el-"``: no language
+            tag; ``"uk"``: Ukrainian), or None to refuse it as above.
     """
 
     key: str
@@ -153,6 +155,7 @@ class Setting:
     unset: bool = False
     meaning: Callable[[str], str | None] | None = None
     likely: Callable[[str], str | None] | None = None
+    refusal: Callable[[str, tuple[str, ...]], str | None] | None = None
 
     @property
     def section(self) -> str:
@@ -180,6 +183,9 @@ class Setting:
             text = text_setting(raw)
             if text not in allowed and self.meaning is not None and self.meaning(text) in allowed:
                 return self.parse(self.meaning(text))  # "EL", "hu_HU", "greek": one choice without doubt
+            refused = self.refusal(text, allowed) if self.refusal is not None and text not in allowed else None
+            if refused is not None:  # "el-" is no language tag, "uk" is Ukrainian: said so, no guess
+                raise ValueError(refused)
             if text not in allowed:
                 close = [self.likely(text)] if self.likely is not None and self.likely(text) in allowed else []
                 close = close or difflib.get_close_matches(text, allowed, n=1)
@@ -217,7 +223,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("box.language", "en", "language of the touchscreen, the phone page (until a phone picks its own) and the "
             "command line: en, el (Greek), pl (Polish), hu (Hungarian)",
             choices=LANGUAGES, flag="--language", env="TABLETOP_LANGUAGE", meaning=language_code,
-            likely=likely_language),
+            likely=likely_language, refusal=language_refusal),
     Setting("box.data_dir", "",
             "folder of the session database, profiles and calibration (\"\": the user's data directory; "
             "the service's is /var/lib/tabletop-companion)", parse=folder_setting, env="TABLETOP_DATA_DIR"),

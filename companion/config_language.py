@@ -1,8 +1,13 @@
 """The box's language as an owner writes it: ``box.language = "EL"``, ``"Pl"``, ``"hu_HU"``, ``"el-GR.UTF-8"``,
 ``"greek"``, ``"Ελληνικά"``, ``"magyar"`` each mean one of the box's languages (:data:`companion.i18n.LANGUAGES`)
 without doubt, so each is taken as that language's code; a word close to one of them (``"grek"``, ``"hungarain"``)
-or a country's code taken for a language's (``"gr"``, ``"uk"``) is refused with the code it most likely meant, by
-:meth:`companion.config.Setting.value_of` ("did you mean "el"?")."""
+or a country's code taken for a language's (``"gr"``, ``"gb"``) is refused with the code it most likely meant, by
+:meth:`companion.config.Setting.value_of` ("did you mean "el"?").
+
+A language tag is read as BCP 47 says, through Babel's ``Locale.parse``: ``"el-GR"`` is Greek, but ``"el-"`` (an
+empty subtag) or ``"el-1"`` is no tag at all, refused saying so (:func:`language_refusal`); a code that is another
+language's (``"uk"``: Ukrainian, not the United Kingdom; ``"cy"``: Welsh) is refused naming that language and the
+box's own, with no guess among them."""
 
 from __future__ import annotations
 
@@ -10,9 +15,11 @@ import difflib
 import re
 import unicodedata
 
-from companion.i18n import LANGUAGE_NAMES, LANGUAGES
+from babel import Locale, UnknownLocaleError
 
-__all__ = ["language_code", "likely_language"]
+from companion.i18n import LANGUAGE_NAMES, LANGUAGES, LanguageName, Text
+
+__all__ = ["language_code", "language_refusal", "likely_language"]
 
 _ALIASES: dict[str, str] = {
     **{code: code for code in LANGUAGES},
@@ -26,8 +33,9 @@ _ALIASES: dict[str, str] = {
 }
 """Every way of writing a language that means it alone, lower case (:func:`_plain`) -> its code."""
 
-_COUNTRIES = {"gr": "el", "cy": "el", "uk": "en", "gb": "en", "us": "en", "ie": "en"}
-"""Countries' codes written for their language's (Greece's GR is not Greek's code, el): suggested, never taken."""
+_COUNTRIES = {"gr": "el", "gb": "en", "us": "en"}
+"""Countries' codes written for their language's (Greece's GR is not Greek's code, el): suggested, never taken. Not
+here: a country code that is also a language's (UK is Ukrainian's uk, CY Welsh's cy, IE Interlingue's ie)."""
 
 
 def _plain(written: str) -> str:
@@ -53,9 +61,69 @@ def language_code(written: str) -> str | None:
     if text in _ALIASES:
         return _ALIASES[text]
     primary = text.split("-", 1)[0]
-    if "-" in text and primary in LANGUAGES:  # a tag: "el-gr", "pl-pl", "hu-hu", "en-gb"
+    if "-" in text and primary in LANGUAGES and _well_formed(text):  # a tag: "el-gr", "pl-pl", "hu-hu", "en-gb"
         return primary
     return None
+
+
+def _well_formed(tag: str) -> bool:
+    """Whether ``tag`` (as :func:`_plain` writes it, ``-`` between subtags) is a language tag Babel reads: ``"el-gr"``,
+    ``"el-grek-gr"``, ``"en-001"``, a region CLDR does not know (``"el-xx"``) too; not ``"el-"``, ``"el--gr"``,
+    ``"el-1"``."""
+    try:
+        Locale.parse(tag, sep="-")
+    except UnknownLocaleError:
+        return True  # well formed: CLDR has no data for it
+    except ValueError:
+        return False
+    return True
+
+
+def _other_language(primary: str) -> str | None:
+    """The code of the language ``primary`` (a tag's first subtag) names when CLDR knows it as a language and it is
+    not one of the box's (``"uk"`` -> ``"uk"``, ``"deu"`` -> ``"de"``), else None (``"gr"``, ``"klingon"``)."""
+    if not re.fullmatch(r"[a-z]{2,3}", primary):
+        return None
+    try:
+        code = Locale.parse(primary).language
+    except (ValueError, UnknownLocaleError):
+        return None
+    return None if code in LANGUAGES else code
+
+
+def language_refusal(written: str, allowed: tuple[str, ...]) -> Text | None:
+    """Why ``written``, which means none of the box's languages (:func:`language_code` None), is refused, when a
+    language tag's own rules say it: ``"el-"`` is no tag (an empty or malformed subtag: write ``"el"`` or
+    ``"el-GR"``), ``"uk"`` is Ukrainian, a language the box does not speak (its name said in the reader's language;
+    no guess among ``allowed``). None when neither: :func:`likely_language` or the closest spelling then.
+
+    Args:
+        written: the value as the owner wrote it.
+        allowed: the box's languages, as the refusal lists them.
+    """
+    text = _plain(written)
+    primary = text.split("-", 1)[0]
+    listed = ", ".join(allowed)
+    if "-" in text and primary in LANGUAGES and not _well_formed(text):
+        return Text('{value} is not one of {allowed}: not a language tag (a part after "-" is empty or not a region); '
+                    'write "{language}", or "{language}-" and a region such as "{example}"', value=_shown(written),
+                    allowed=listed, language=primary, example=f"{primary}-{_REGIONS[primary]}")
+    other = _other_language(primary)
+    if other is not None:
+        return Text("{value} is not one of {allowed}: {value} is {language}, which the box does not speak",
+                    value=_shown(written), allowed=listed, language=LanguageName(other))
+    return None
+
+
+_REGIONS = {"en": "GB", "el": "GR", "pl": "PL", "hu": "HU"}
+"""A region each of the box's languages is written with, for a refusal's example (``"el-GR"``)."""
+
+
+def _shown(written: str) -> str:
+    """``written`` as a refusal quotes it: as TOML writes it (escaped), cut at 60 characters."""
+    from companion.config_values import toml_value
+
+    return toml_value(written if len(written) <= 60 else written[:60] + "…")
 
 
 def likely_language(written: str) -> str | None:

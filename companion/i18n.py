@@ -45,7 +45,8 @@ from rules.text import AND, N_, OR, Listing, Text, in_game, plural
 __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "Listing", "NC_", "N_", "Text", "_",
            "as_written", "ask_language",
            "asked_language", "fit_at_output", "kept_as_written", "reset_fit_at_output", "box_language", "fit_articles",
-           "current_language", "enter_language", "leave_language", "format_datetime", "Moment", "format_number", "lazy",
+           "current_language", "enter_language", "leave_language", "format_datetime", "Moment", "LanguageName",
+           "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
            "pgettext", "pick_language", "plural", "plurals", "say", "say_template",
            "set_box_language", "text_of", "translations", "use_language", "in_game"]
@@ -364,7 +365,7 @@ def _say(value: str, lang: str, names: Callable[[str], str] | None = None) -> st
     if isinstance(value, Listing):
         return value.spoken(lambda part: str(localize(part, lang, names) if part is value.sep  # not a name
                                              else _inside(part, lang, names)))
-    if isinstance(value, Moment):
+    if isinstance(value, (Moment, LanguageName)):
         return value.said(lang)
     return str(value)
 
@@ -586,3 +587,32 @@ class Moment(str):
 
     def __copy__(self) -> Moment:
         return self
+
+
+class LanguageName(str):
+    """A language's name kept to be said in the hearer's language (a message's parameter: "uk" is Ukrainian, said
+    "Ουκρανικά" to a Greek box, "ukraiński" to a Polish one), from Babel's locale data (CLDR); as a plain ``str`` the
+    English name. A code Babel does not name is said as the code.
+
+    Attributes:
+        code: the language's code (``"uk"``).
+    """
+
+    code: str
+
+    def __new__(cls, code: str) -> LanguageName:
+        self = str.__new__(cls, _language_name(code, "en"))
+        self.code = code
+        return self
+
+    def said(self, lang: str) -> str:
+        """The name as ``lang`` writes it."""
+        return _language_name(self.code, lang)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LanguageName, (self.code,))
+
+
+def _language_name(code: str, lang: str) -> str:
+    """``code``'s language named in ``lang`` (CLDR's words), or ``code`` when CLDR has no name for it."""
+    return str(Locale.parse(_known(lang)).languages.get(code, code))

@@ -29,7 +29,7 @@ def test_a_language_that_means_one_of_the_boxs_is_taken(tmp_path, written, code)
 
 
 @pytest.mark.parametrize("written, likely", [("gr", "el"), ("GR", "el"), ("grek", "el"), ("hungarain", "hu"),
-                                             ("uk", "en"), ("polnisch", "pl")])
+                                             ("gb", "en"), ("polnisch", "pl")])
 def test_a_language_close_to_one_is_refused_with_the_code_it_likely_meant(written, likely):
     with pytest.raises(ValueError) as refused:
         setting("box.language").value_of(written)
@@ -115,7 +115,7 @@ def test_the_language_flag_takes_it_too(capsys, written):
     ("grek", '"grek" is not one of en, el, pl, hu (did you mean "el"?)'),
     ("el\x01", '"el\\u0001" is not one of en, el, pl, hu (did you mean "el"?)'),  # a control character shown escaped
     ("", '"" is not one of en, el, pl, hu'),
-    ("zh", '"zh" is not one of en, el, pl, hu'),
+    ("zh", '"zh" is not one of en, el, pl, hu: "zh" is Chinese, which the box does not speak'),
     ("x" * 1000, '"' + "x" * 60 + '…" is not one of en, el, pl, hu'),  # cut, not a screenful
 ])
 def test_the_language_flag_refuses_as_the_setting_does(capsys, written, said):
@@ -182,3 +182,50 @@ def test_a_refused_language_shows_what_cannot_be_seen(written, shown):
     with pytest.raises(ValueError) as refused:
         setting("box.language").value_of(written)
     assert str(refused.value).startswith(f'{shown} is not one of en, el, pl, hu'), str(refused.value)
+
+
+@pytest.mark.parametrize("written, said", [
+    ("uk", '"uk" is not one of en, el, pl, hu: "uk" is Ukrainian, which the box does not speak'),
+    ("UK", '"UK" is not one of en, el, pl, hu: "UK" is Ukrainian, which the box does not speak'),
+    ("cy", '"cy" is not one of en, el, pl, hu: "cy" is Welsh, which the box does not speak'),
+    ("deu", '"deu" is not one of en, el, pl, hu: "deu" is German, which the box does not speak'),
+])
+def test_another_languages_code_is_refused_naming_it_without_a_guess(written, said):
+    """"uk" is Ukrainian's code (ISO 639-1), not the United Kingdom's (GB): it was answered 'did you mean "en"?'. Now
+    the refusal names the language the code is (CLDR's name, through Babel) and the box's own, and guesses none; in
+    the reader's language, the language's name too."""
+    with pytest.raises(ValueError) as refused:
+        setting("box.language").value_of(written)
+    assert str(refused.value) == said
+    message = refused.value.args[0]
+    assert i18n.say(message, "el") == (f'το "{written}" δεν είναι ένα από τα en, el, pl, hu: το "{written}" σημαίνει '
+                                       f'τη γλώσσα «{i18n.say(message.params["language"], "el")}», που το κουτί δεν '
+                                       "μιλά")
+    if written == "uk":
+        assert "«Ουκρανικά»" in i18n.say(message, "el") and "„ukraiński”" in i18n.say(message, "pl")
+        assert "ukrán" in i18n.say(message, "hu")
+
+
+@pytest.mark.parametrize("written", ["el-", "EL-", "el_", "el--GR", "el-1", "hu-HU-", "hu-h"])
+def test_a_malformed_language_tag_is_refused_not_taken(written):
+    """BCP 47 (through Babel's Locale.parse): "el-" has an empty subtag, so it is no language tag; it was taken as
+    Greek. Now it is refused, saying why and how to write it; "el-GR" and a region CLDR has no data for ("el-XX")
+    are still Greek."""
+    with pytest.raises(ValueError) as refused:
+        setting("box.language").value_of(written)
+    assert "not a language tag" in str(refused.value) and "did you mean" not in str(refused.value)
+    primary = written[:2].lower()
+    assert str(refused.value).endswith(f'write "{primary}", or "{primary}-" and a region such as "{primary}-'
+                                       f'{ {"el": "GR", "hu": "HU"}[primary] }"')
+    assert setting("box.language").value_of("el-GR") == "el" and setting("box.language").value_of("el-XX") == "el"
+
+
+@pytest.mark.parametrize("written, said", [
+    ("uk", '"uk" is not one of en, el, pl, hu: "uk" is Ukrainian, which the box does not speak'),
+    ("el-", '"el-" is not one of en, el, pl, hu: not a language tag'),
+])
+def test_the_language_flag_refuses_another_language_and_a_malformed_tag_too(capsys, written, said):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--language", written, "config", "show"])
+    assert stopped.value.code == 2
+    assert f"argument --language: {said}" in capsys.readouterr().err
