@@ -211,3 +211,20 @@ def test_the_phones_step_form_says_an_interceptor_rides_in_the_bay(store):
     assert field["label"] == "An Interceptor riding in an Interceptor Bay (no activation)"
     assert "Βάση Αναχαιτιστικών" in i18n.say(field["label"], "el")
     assert "Myśliwiec" in i18n.say(field["label"], "pl") and "Elfogó" in i18n.say(field["label"], "hu")
+
+
+def test_an_interceptor_in_a_bay_goes_where_its_carrier_went():
+    """Rise of the Ancients p.4: the Interceptors ride in the Bay, so they go where the carrying ship goes in its
+    activation. The Dreadnought moves HOME -> CAPELLA: an Interceptor carried CAPELLA -> CENTRE, ahead of it, is
+    flagged naming both hexes; once the Dreadnought has gone on to CENTRE, the same step, and one reported over the
+    whole way HOME -> CENTRE, are allowed; back the other way (CENTRE -> HOME) is not."""
+    result = play("Magellan", move(HOME, CAPELLA, "Dreadnought"), carried(CAPELLA, CENTRE))
+    assert [k for k, s in said_on(result, 6) if k != "full_wormhole"] == ["carried_off_path"]
+    found = next(f for f in result.findings if f.rule_kind == "carried_off_path")
+    assert found.what == ("Ann's Interceptor rides in an Interceptor Bay from (0, -1) to (0, 0), but the ship "
+                          "carrying it has not moved from the one to the other in this activation")
+    result = play("Magellan", move(HOME, CAPELLA, "Dreadnought"), step(CAPELLA, CENTRE), carried(CAPELLA, CENTRE),
+                  carried(HOME, CENTRE), carried(CENTRE, HOME))
+    assert [k for k, s in said_on(result, 7) if k.startswith("carried")] == []
+    assert [k for k, s in said_on(result, 8) if k.startswith("carried")] == []
+    assert [k for k, s in said_on(result, 9) if k.startswith("carried")] == ["carried_off_path"]

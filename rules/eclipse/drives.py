@@ -56,7 +56,7 @@ Pure: :func:`step` returns the activation after a step and the verdicts on it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.eclipse.data import MOVE_ACTIVATIONS
@@ -107,6 +107,8 @@ class Activation:
         hexes: the hexes it has moved in this activation (its jump included).
         jumped: it has made its jump (Jump Drive) in this activation.
         number: which activation of the Move it is (1 for the Move's first).
+        path: the hexes it has passed in this activation, the one it started from first (empty before its first
+            step): where Interceptors riding in its Interceptor Bay may go (:func:`carried`).
     """
 
     ship: str | None = None
@@ -114,6 +116,7 @@ class Activation:
     hexes: int = 0
     jumped: bool = False
     number: int = 1
+    path: tuple[Cell, ...] = field(default=(), compare=False)  # where it went, not what the activation counts
 
 
 def step(before: Activation | None, frm: Cell, to: Cell, *, ship: str | None, player: str,
@@ -150,19 +153,21 @@ def step(before: Activation | None, frm: Cell, to: Cell, *, ship: str | None, pl
                 and (ship is None or before.ship is None or ship == before.ship))
     if going_on:
         assert before is not None
-        now = Activation(ship or before.ship, to, before.hexes + 1, before.jumped, before.number)
+        now = Activation(ship or before.ship, to, before.hexes + 1, before.jumped, before.number,
+                         before.path + (to,))
     else:
         unmoved = same_move and before is not None and before.at is None  # a Move reported with no hexes: its ship
         number = before.number + (0 if unmoved else 1) if same_move and before is not None else 1
         now = Activation(ship if ship is not None else (before.ship if unmoved and before else None), to, 1,
-                         number=number)
+                         number=number, path=(frm, to))
     counted = _activation_verdicts(now, before, player=player, species=species, reaction=reaction)
     now, verdicts = _drive_verdicts(now, player=player, blueprints=blueprints, jump=jump, wormhole=wormhole,
                                     went_on=going_on)
     return now, [*counted, *verdicts]
 
 
-def carried(before: Activation | None, *, ship: str | None, player: str) -> tuple[Activation | None, list[Verdict]]:
+def carried(before: Activation | None, frm: Cell, to: Cell, *, ship: str | None,
+            player: str) -> tuple[Activation | None, list[Verdict]]:
     """One step of an Interceptor riding in an Interceptor Bay (Rise of the Ancients p.4: up to two non-pinned
     Interceptors move with the carrying ship's one activation): no activation of its own, nothing counted against a
     Movement, so the carrying ship's activation goes on unchanged (an Interceptor that leaves the Bay and moves on its
@@ -170,13 +175,16 @@ def carried(before: Activation | None, *, ship: str | None, player: str) -> tupl
 
     Args:
         before: ``player``'s activation under way (the carrying ship's), or None.
+        frm, to: the step's hexes: the Interceptor goes where the carrying ship went, from one hex of its activation
+            to a later one.
         ship: the ship type the step names (None: taken as an Interceptor).
         player: who reports the step.
 
     Returns:
         ``before`` unchanged and the verdicts: ``carried_not_interceptor`` (illegal: only Interceptors ride in an
         Interceptor Bay), ``carried_without_carrier`` (illegal: no ship of the Move has moved to carry it, or the one
-        moving is an Interceptor itself), or none.
+        moving is an Interceptor itself), ``carried_off_path`` (illegal: the carrying ship did not go from ``frm`` to
+        ``to`` in its activation), or none.
     """
     if ship is not None and ship != "Interceptor":
         return before, [Verdict("carried_not_interceptor", False, INTERCEPTOR_BAY,
@@ -188,6 +196,13 @@ def carried(before: Activation | None, *, ship: str | None, player: str) -> tupl
                                 Text("{player} reports an Interceptor riding in an Interceptor Bay, but no ship with "
                                      "a Bay has moved in this Move to carry it", player=player),
                                 Text("report the carrying ship's step first, naming it, then the Interceptors"))]
+    path = before.path
+    if frm not in path or to not in path[path.index(frm) + 1:]:
+        return before, [Verdict("carried_off_path", False, INTERCEPTOR_BAY,
+                                Text("{player}'s Interceptor rides in an Interceptor Bay from ({q0}, {r0}) to ({q1}, "
+                                     "{r1}), but the ship carrying it has not moved from the one to the other in "
+                                     "this activation", player=player, q0=frm[0], r0=frm[1], q1=to[0], r1=to[1]),
+                                Text("report the Interceptor on the carrying ship's hexes, or as a step of its own"))]
     return before, []
 
 

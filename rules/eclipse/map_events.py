@@ -273,7 +273,7 @@ def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     if further and ctx.get("carried", False, bool):  # an Interceptor in a Bay: no activation (RotA p.4)
         _add(ctx, link, player=name, at=to)
         under_way = state.activations.get(name) if may_step(state.rounds, name) else None
-        kept, verdicts = drives.carried(under_way, ship=ship, player=name)
+        kept, verdicts = drives.carried(under_way, frm, to, ship=ship, player=name)
         _add(ctx, verdicts, player=name, at=to)
         return state if kept is None else replace(state, activations={**state.activations, name: kept})
     now, verdicts = drives.step(state.activations.get(name) if further else None, frm, to, ship=ship, player=name,
