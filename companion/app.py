@@ -45,7 +45,7 @@ from companion.modes.dice import DiceReader, dice_read_payload, reading_order
 from companion.pairing import SEAT_FREE, PairingBook
 from companion.player_names import named_player
 from companion.screen import ScreenSnapshot
-from companion.session import Session
+from companion.session_log import Session
 from companion.storage import StorageHealth
 from companion.switchboard import Switchboard
 from device import CameraSource, Frame
@@ -108,7 +108,7 @@ class MainLoop(FaultContainment, DeskTable):
     Args:
         source: an opened or unopened camera source (``device.open_source``).
         reader: the dice reader (``vision.D6Reader``) of the d6 mode.
-        session: the d6 session the reads are recorded in (``companion.session.Session``); a flow's is its own.
+        session: the d6 session the reads are recorded in (``companion.session_log.Session``); a flow's is its own.
         hub: where views are published and actions are taken from.
         stillness: tells when the scene has settled (``vision.motion.StillnessDetector``).
         screen: the touchscreen, or None to run headless.

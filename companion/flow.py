@@ -151,7 +151,7 @@ class GameFlow:
     """The shared at-table flow over one session: setup, advancing, reports, undo, end, scores, export.
 
     Args:
-        session: a :class:`companion.session.Session` of ``spec.name``.
+        session: a :class:`companion.session_log.Session` of ``spec.name``.
         spec: the game's flow module (``companion.flows.FLOWS[name]``).
 
     Raises:

@@ -92,7 +92,7 @@ def claims_in_force(session: Any) -> dict[str, tuple[float, float]]:
     """Each player's newest ``station_claimed`` still in force (not undone): ``{player: (x, y)}``, the reactor's place
     in the camera's picture, frame px (a row the box cannot read as two finite numbers is left out).
 
-    ``session``: the game's :class:`companion.session.Session`."""
+    ``session``: the game's :class:`companion.session_log.Session`."""
     applied = set(session.replay().applied)
     out: dict[str, tuple[float, float]] = {}
     for event in session.events():

@@ -42,9 +42,9 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
         print(_("companion export: {problem}").format(problem=_no_db(db, args)), file=sys.stderr)
         return EXIT_DEVICE
     try:
-        from companion.session import _check_is_sqlite
+        from companion.database import check_is_sqlite
 
-        _check_is_sqlite(Path(db))
+        check_is_sqlite(Path(db))
         with SessionStore(db) as store:
             if args.session:
                 try:
@@ -235,9 +235,9 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         return EXIT_DEVICE
     rows: list[dict[str, Any]] = []
     try:
-        from companion.session import _check_is_sqlite
+        from companion.database import check_is_sqlite
 
-        _check_is_sqlite(Path(db))
+        check_is_sqlite(Path(db))
         with SessionStore(db) as store:
             for info in store.list_sessions():
                 players: list[str] = []

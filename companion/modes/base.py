@@ -168,7 +168,7 @@ class SessionMode(Mode):
 
     Args:
         loop: the loop.
-        session: the :class:`companion.session.Session`.
+        session: the :class:`companion.session_log.Session`.
     """
 
     def __init__(self, loop: MainLoop, session: Any) -> None:
