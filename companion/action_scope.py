@@ -5,7 +5,7 @@ The main loop (:class:`companion.app.MainLoop`) routes each action and its answe
 from __future__ import annotations
 
 from companion.actions import SEAT_ACTIONS, Action
-from companion.flow import BAD_INPUT, NOT_ALLOWED, STALE
+from companion.flow_actions import BAD_INPUT, NOT_ALLOWED, STALE
 
 __all__ = ["NAMES_A_PLAYER", "NOTHING_DONE_TO_THE_PHONE", "REFUSED_TO_THE_PHONE", "SETUP_SEATS", "TO_THE_PHONE"]
 

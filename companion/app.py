@@ -35,7 +35,8 @@ from companion.action_scope import (
 from companion.action_words import action_word
 from companion.actions import Action
 from companion.desk import Desk
-from companion.flow import FAULT, STORAGE, GameFlow, Outcome
+from companion.flow import GameFlow
+from companion.flow_actions import FAULT, STORAGE, Outcome
 from companion.hub import Snapshot, StateHub
 from companion.i18n import N_, Text, _, say, text_of
 from companion.loop_faults import FaultContainment, let_through

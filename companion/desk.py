@@ -30,7 +30,7 @@ through :meth:`Desk.handle`, in this order:
    storage failure is 503 (the :class:`~companion.storage.StorageHealth` banner says why); anything
    unexpected is logged with its traceback and answered 500: the box goes on.
 
-The statuses are :data:`companion.flow.OK` ... :data:`companion.flow.STORAGE`; the answer's keys are
+The statuses are :data:`companion.flow_actions.OK` ... :data:`companion.flow_actions.STORAGE`; the answer's keys are
 :data:`companion.hub.ANSWER_KEYS`.
 """
 
@@ -47,7 +47,7 @@ from companion import records
 from companion.action_words import action_word
 from companion.actions import NAVIGATION, OWNER_ONLY, SEAT_ACTIONS, TOUCHSCREEN_ONLY, UNRECORDED, Action
 from companion.errors import BadEntry, SessionError, StorageError, shown
-from companion.flow import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
+from companion.flow_actions import BAD_INPUT, FAULT, NOT_ALLOWED, OK, STALE, STORAGE, Outcome
 from companion.i18n import Text, message_of, plural
 from companion.phone_policy import (
     SeatHold,
@@ -206,7 +206,7 @@ class Table(Protocol):
 
 
 def _keep(outcome: Outcome, name: str, store: Any) -> None:
-    """Write what a refused action keeps (:attr:`companion.flow.Outcome.kept`: the question a Next asked) in a
+    """Write what a refused action keeps (:attr:`companion.flow_actions.Outcome.kept`: the question a Next asked) in a
     transaction of its own, the refusal's being rolled back; a storage that refuses only loses it (logged)."""
     if outcome.kept is None or store is None or store.read_only is not None:
         return

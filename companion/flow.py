@@ -10,8 +10,11 @@ for come from the engine's ``progress(state)``.
 
 Everything the flow does is an event in the session (``companion.session``), so undo, a power cut
 and the export all work from the log. The flow is driven by the main loop only
-(:func:`handle_action`); views post actions through the :class:`~companion.hub.StateHub`. The scores as they stand
-and the exports of a game (JSON, BG Stats) are :mod:`companion.flow_export`'s, called by the methods of the same names.
+(:func:`companion.flow_actions.handle_action`); views post actions through the :class:`~companion.hub.StateHub`.
+The scores as they stand and the exports of a game (JSON, BG Stats) are :mod:`companion.flow_export`'s, called by
+the methods of the same names.
+A player's reports and their withdrawal are :mod:`companion.flow_reports`' (mixed into :class:`GameFlow`); the actions
+from the hub and what each did (:class:`companion.flow_actions.Outcome`) are :mod:`companion.flow_actions`'.
 
 The flow's view (``view["game"]`` of the published view for these games)::
 
@@ -42,17 +45,16 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import rules
 from companion import flow_export, records
-from companion.actions import Action, posted
-from companion.errors import BadEntry, MovedOn, SessionError, shown
+from companion.errors import BadEntry, SessionError
 from companion.flow_export import BGSTATS_URL, bgstats_url
+from companion.flow_reports import FlowReports
 from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
-from companion.i18n import AND, N_, Listing, Text, message_of
+from companion.i18n import AND, Listing, Text
 from companion.player_names import kept_seats
 from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
 
@@ -67,10 +69,8 @@ __all__ = [
     "GameSpec",
     "ALL_FINDINGS",
     "NEWEST_FINDINGS",
-    "REPORTS_CLOSED",
     "TableRound",
     "bgstats_url",
-    "handle_action",
     "parse_form",
     "whole_number",
 ]
@@ -88,66 +88,7 @@ ALL_FINDINGS = "all_findings"
 """The view's key holding every finding of the game, newest first: kept in the box's snapshot and sent only when a
 phone asks for it (``GET /api/findings``; :func:`companion.webstream.state_json` leaves it out of every push)."""
 
-REPORTS_CLOSED = N_("the game is over: reports are closed (Undo first to reopen the last round)")
-"""Why a phone's report or its own withdrawal is refused once the scores are final (every game: only the
-table's Undo reopens the last round)."""
-
-OK, BAD_INPUT, NOT_ALLOWED, STALE, FAULT, STORAGE = 200, 400, 403, 409, 500, 503
-"""The statuses of an answer (``Outcome.status``; the phone view answers with them): 200 written (or nothing
-to do), 400 bad input, 403 not allowed (not this phone's seat, touchscreen only), 409 made against an old
-state version, 500 an unexpected fault in the box, 503 the storage is failing. Only 200 records anything."""
-
-
-@dataclass
-class Outcome:
-    """What one handled action did: events recorded, a message for the views, or the error.
-
-    Attributes:
-        events: the events recorded (durable once the loop answers).
-        message: for the views (the status line).
-        error: None, or what was refused and why (nothing was recorded).
-        status: :data:`OK` ... :data:`STORAGE`; None is worked out: 200 without ``error``, else 400.
-        version: the log's last seq after the action (set by the loop when it answers).
-        changed: something was written besides ``events`` (a seat claim, a new join secret).
-        recorded: the seqs answered when they are not ``events`` (a key's first answer given again).
-        detail: what the box's log says instead of ``message`` (None: the message).
-        kept: a write that stands though the action is refused (the question a Next asked, so a restart resumes
-            it), run by the desk in a transaction of its own after the refusal's is rolled back; None: nothing.
-    """
-
-    events: list[Event] = field(default_factory=list)
-    message: str = ""
-    error: str | None = None
-    status: int | None = None
-    version: int | None = None
-    changed: bool = False
-    recorded: list[int] | None = None
-    detail: str | None = None
-    kept: Callable[[], None] | None = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.status is None:
-            self.status = OK if self.error is None else BAD_INPUT
-
-    @classmethod
-    def refused(cls, status: int, error: str, version: int | None = None) -> Outcome:
-        """A refusal: nothing recorded, ``error`` says why."""
-        return cls([], "", error, status, version)
-
-    @property
-    def wrote(self) -> bool:
-        """Whether the action wrote anything (events, a claim, a secret)."""
-        return bool(self.events) or self.changed
-
-    def to_json(self) -> dict[str, Any]:
-        """The answer (keys :data:`companion.hub.ANSWER_KEYS`): ``{"recorded": [seqs], "message", "error",
-        "status", "version"}``."""
-        seqs = self.recorded if self.recorded is not None else [e.seq for e in self.events]
-        return {"recorded": list(seqs), "message": self.message, "error": self.error,
-                "status": self.status, "version": self.version}
-
-
-class GameFlow:
+class GameFlow(FlowReports):
     """The shared at-table flow over one session: setup, advancing, reports, undo, end, scores, export.
 
     Args:
@@ -461,212 +402,6 @@ class GameFlow:
                 self.keep_asked()
         return events
 
-    def report(self, player: Any, form_id: Any, values: Any, origin: str = "phone") -> Event:
-        """Record a player's report about their own empire.
-
-        Args:
-            player: the reporting player's name (their seat).
-            form_id: one of the game's form ids.
-            values: ``{field: value}``, checked by :func:`parse_form`.
-            origin: ``"phone"``, ``"touchscreen"``, ``"cli"``.
-
-        Returns:
-            The recorded event (findings about it are in the next :meth:`view`). A report that corrects an earlier
-            one of the player's (``spec.corrects``: Eclipse's starting sector reported again) replaces it: an undo of
-            the earlier report is recorded with it, so the map and the findings follow the newest report.
-
-        Raises:
-            BadEntry: unknown player or form, a form not open now, a bad value, a value the table does not leave
-                the player now (:meth:`companion.flow_spec.FlowBase.choices_now`), or the rules cannot apply it; the
-                message names the problem and nothing is recorded.
-        """
-        if not isinstance(player, str) or player not in self.names:
-            raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
-                                players=Listing(self.names)))
-        corrected = self._corrected(form_id, values, player)
-        if corrected is None:
-            ev, progress = self._now()
-        else:  # the form as it stands without the report it corrects (its own tile is free again)
-            undo = Event(self.session.last_seq + 1, rules.UNDO, {"seq": corrected})
-            ev, progress = self._now(rules.replay(self.session.game, self.session.settings,
-                                                  [*self.session.events(), undo]).state)
-        forms = {f.id: f for f in self.spec.forms(ev)}
-        if not isinstance(form_id, str) or form_id not in forms:
-            raise BadEntry(Text("unknown report {form}; reports: {forms}", form=shown(form_id),  # as on the phone
-                                forms=Listing([f.label for f in forms.values()])))
-        if progress.over:
-            raise MovedOn(Text(REPORTS_CLOSED))
-        if form_id in self.kept_entries(player):  # kept from the setup: withdrawn first, on its own button
-            why = self.spec.kept_closed_why(form_id, ev, progress, player)
-            if why:  # kept for good now: no button withdraws it
-                raise MovedOn(Text("{form}: {player} has an entry in force already: {why}", form=forms[form_id].label,
-                                   player=player, why=why))
-            raise MovedOn(Text("{form}: {player} has an entry in force already; withdraw it first (“{button}”), then "
-                               "enter another", form=forms[form_id].label, player=player,
-                               button=Text("Withdraw my entry: {form}", form=forms[form_id].label)))
-        if form_id not in self.spec.open_forms(ev, progress, player):
-            raise MovedOn(self.spec.closed_why(forms[form_id], ev, progress, player))
-        checked = parse_form(forms[form_id], values)
-        for f in forms[form_id].fields:
-            if f.others and checked.get(f.name) == player:
-                raise BadEntry(Text("{form}: {field}: you cannot choose yourself ({player}); choose another player: "
-                                    "{players}",
-                                    form=forms[form_id].label, field=f.label, player=player,
-                                    players=Listing([n for n in f.choices if n != player])))
-        for name, narrowed in self.spec.choices_now(ev, progress, player).get(form_id, {}).items():
-            if name in checked and checked[name] not in narrowed.get("choices", ()):
-                why = (narrowed.get("why") or {}).get(checked[name])
-                raise BadEntry(why or self.spec.outside_choices(forms[form_id], name, checked[name], player))
-        if corrected is not None:
-            self._keeps_entry(forms[form_id], checked, corrected, player)
-        kind, payload = self.spec.report_event(form_id, checked, player, ev)
-        try:
-            if corrected is not None:  # the earlier report withdrawn and this one recorded: both or neither
-                return self.session.replace(corrected, kind, payload, player=player, origin=origin)
-            return self.session.append(kind, payload, player=player, origin=origin)
-        except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
-            raise BadEntry(Text("{form}: {problem}", form=forms[form_id].label,
-                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
-
-    def _keeps_entry(self, form: Form, checked: Mapping[str, Any], corrected: int, player: str) -> None:
-        """Refuse a hidden end-of-game entry entered again (it replaces ``corrected``, the player's entry in force,
-        whole) that leaves blank a field the earlier entry gave a value other than 0 (``spec.entry_values``): a
-        phone that reloaded shows the form empty, so a correction of one field would drop the rest without a word.
-
-        Raises:
-            BadEntry: naming the fields left blank, and the way to start afresh (withdraw the entry first).
-        """
-        earlier = next((e for e in self.session.events() if e.seq == corrected), None)
-        if earlier is None or self.spec.report_forms.get(earlier.kind) != form.id:
-            return
-        gave = self.spec.entry_values(form.id, earlier.payload)
-        labels = [f.label for f in form.fields if gave.get(f.name) and checked.get(f.name) is None]
-        if labels:
-            raise BadEntry(Text("{form}: {player}'s entry in force has {fields}, and this one leaves them blank: "
-                                "enter them again (0 for none), or withdraw the entry first (“{button}”) to start "
-                                "afresh", form=form.label, player=player, fields=Listing(labels, AND),
-                                button=Text("Withdraw my entry: {form}", form=form.label)))
-
-    def _corrected(self, form_id: Any, values: Any, player: str) -> int | None:
-        """The seq of ``player``'s report in force that this report of ``form_id`` replaces (``spec.corrects``)."""
-        if not isinstance(form_id, str):
-            return None
-        applied = set(self.session.replay().applied)
-        events = [e for e in self.session.events() if e.seq in applied]
-        corrected = self.spec.corrects(form_id, values, player, events)
-        if corrected is None and form_id in self.spec.entry_forms(*self._now(), player):
-            # a hidden end-of-game entry entered again replaces the player's earlier one: one entry in force,
-            # which their Undo then withdraws whole
-            return next((e.seq for e in reversed(events) if e.player == player
-                         and self.spec.report_forms.get(e.kind) == form_id), None)
-        return corrected
-
-    def _entries(self, ev: Mapping[str, Any], progress: Progress, player: str) -> tuple[list[str], list[Event]]:
-        """The hidden end-of-game entry forms open to ``player`` now (:meth:`companion.flow_spec.FlowBase.entry_forms`)
-        and ``player``'s reports in force on them, oldest first; ``([], [])`` outside such an entry."""
-        forms = self.spec.entry_forms(ev, progress, player)
-        if not forms:
-            return [], []
-        applied = set(self.session.replay().applied)
-        return forms, [e for e in self.session.events() if e.seq in applied and e.player == player
-                       and self.spec.report_forms.get(e.kind) in forms]
-
-    def undo_label(self, ev: Mapping[str, Any], progress: Progress, player: str) -> dict[str, Any]:
-        """What ``player``'s phone's Undo does now: ``{"label": Text or None, "shown": bool}``. Outside a hidden
-        end-of-game entry the label is None (the page's own "Undo my last report") and the button shown; during one
-        it names the entry it withdraws ("Withdraw my entry: Final position"), shown only once the player has one in
-        force (:meth:`undo_report` reaches no further back)."""
-        forms, mine = self._entries(ev, progress, player)
-        if not forms:
-            return {"label": None, "shown": True}
-        labels = {f.id: f.label for f in self.spec.forms(ev)}
-        return {"label": Text("Withdraw my entry: {form}", form=labels.get(forms[0], forms[0])), "shown": bool(mine)}
-
-    def kept_entries(self, player: str) -> dict[str, Event]:
-        """``player``'s entries in force on the forms a player keeps one of (``spec.kept_forms``: a Qualeen's secret
-        objective), by form id: each such form is closed to them until its entry is withdrawn."""
-        if not self.spec.kept_forms:
-            return {}
-        applied = set(self.session.replay().applied)
-        kept = self.spec.kept_forms
-        return {self.spec.report_forms[e.kind]: e for e in self.session.events()
-                if e.seq in applied and e.player == player and self.spec.report_forms.get(e.kind) in kept}
-
-    def open_forms(self, ev: Mapping[str, Any], progress: Progress, player: str) -> list[str]:
-        """The forms open to ``player`` now: ``spec.open_forms`` but a form they keep one entry on and have one in
-        force (:meth:`kept_entries`)."""
-        kept = self.kept_entries(player)
-        return [f for f in self.spec.open_forms(ev, progress, player) if f not in kept]
-
-    def undo_report(self, player: Any, origin: str = "phone", form: Any = None) -> Event | None:
-        """Withdraw ``player``'s newest report still in force (an ``undo`` event; nothing is deleted); with ``form``, a
-        form they keep one entry on (``spec.kept_forms``), their entry on it, which opens the form again. Without it
-        such an entry is passed by: it has its own button.
-
-        Returns:
-            The undo event, or None when the player has no report in force.
-
-        Raises:
-            BadEntry: unknown player; ``form`` not a form a player keeps one entry on; :class:`MovedOn` (a
-                :class:`BadEntry`, answered 409) when the player has no entry in force on ``form`` (none kept, or
-                withdrawn already) or kept for good now (``spec.kept_closed_why``: a Qualeen's secret objective once
-                year 1's first round is over), or when the game is over (the same refusal as a new report's: only
-                the table's Undo reopens the last round) or the report's form (``spec.report_forms``) is closed
-                now (a setup after the first round started, a choice already revealed); or, during a hidden
-                end-of-game entry (:meth:`companion.flow_spec.FlowBase.entry_forms`: Eclipse's final positions),
-                the player has no entry in force: a report made before the rounds ended is never withdrawn then
-                (it would reopen the last round, which only the table's Undo does).
-        """
-        if not isinstance(player, str) or player not in self.names:
-            raise BadEntry(Text("unknown player {player}; players: {players}", player=shown(player),
-                                players=Listing(self.names)))
-        ev, progress = self._now()
-        if progress.over:  # the scores are final: only the table's Undo reopens the last round
-            raise MovedOn(Text(REPORTS_CLOSED))
-        if form is not None:
-            if not isinstance(form, str) or form not in self.spec.kept_forms:
-                raise BadEntry(Text("{form} is no entry a player keeps: “{button}” withdraws the newest report",
-                                    form=shown(form), button=Text("Undo my last report")))
-            kept = self.kept_entries(player).get(form)
-            if kept is None:  # none kept (no Qualeen), or withdrawn already: a tap from a page not yet redrawn
-                raise MovedOn(Text("{player} has no entry on {form} to withdraw; nothing was recorded", player=player,
-                                   form=next((f.label for f in self.spec.forms(ev) if f.id == form), form)))
-            why = self.spec.kept_closed_why(form, ev, progress, player)
-            if why:  # kept for good now (a Qualeen's secret objective once the setup's round is over)
-                raise MovedOn(Text("{player}'s entry on {form} can no longer be withdrawn: {why}; nothing was recorded",
-                                   player=player, form=next((f.label for f in self.spec.forms(ev) if f.id == form),
-                                                            form), why=why))
-            return self.session.append("undo", {"seq": kept.seq}, player=player, origin=origin)
-        forms, mine = self._entries(ev, progress, player)
-        if forms and not mine:
-            label = next((f.label for f in self.spec.forms(ev) if f.id == forms[0]), forms[0])
-            raise BadEntry(Text("{player} has entered nothing to withdraw ({form}): the last round is over, and only "
-                                "the table's Undo reopens it (the touchscreen's, or “Undo the table's last entry” on "
-                                "a phone)", player=player, form=label))
-        if not forms:
-            applied = set(self.session.replay().applied)
-            mine = [e for e in self.session.events() if e.seq in applied and e.player == player
-                    and e.kind not in self.spec.camera_records  # a camera read is no report: an answer is
-                    and self.spec.report_forms.get(e.kind) not in self.spec.kept_forms]
-        if not mine:
-            return None
-        form = self.spec.report_forms.get(mine[-1].kind)
-        if form is not None and form not in self.spec.open_forms(ev, progress, player):
-            # its form is closed now: withdrawn, it could not be reported again (a setup once the first
-            # round started, a phase or action choice once revealed)
-            closed = (
-                next(f for f in self.spec.forms(ev) if f.id == form)
-                if form in {f.id for f in self.spec.forms(ev)}
-                else None
-            )
-            label = closed.label if closed is not None else self.spec.event_label(mine[-1].kind)
-            why = self.spec.closed_why(closed, ev, progress, player) if closed is not None else ""
-            raise MovedOn(Text("{player}'s report ({what}) can no longer be withdrawn: it could not be reported again "
-                               "now ({why}); the table's Undo takes back the newest event (the touchscreen's, or "
-                               "“Undo the table's last entry” on a phone)",
-                               player=player, what=label, why=why or progress.round_label))
-        return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
-
     def describe(self, event: Event) -> str:
         """An event in the players' words ("Ann: Phase selected", "Reveal"): what a message about it says
         (never its kind or number)."""
@@ -716,50 +451,3 @@ def said_in(where: str, what: str, names: Collection[str]) -> bool:
     if not where or where not in names:
         return False
     return re.search(rf"(?<!\w){re.escape(where)}(?!\w)", str(what)) is not None
-
-
-def handle_action(flow: GameFlow, action: Mapping[str, Any]) -> Outcome | None:
-    """Carry out one hub action for the flow (called by the main loop, the one owner of the state).
-
-    Actions: ``next_phase`` (``confirm``: :class:`companion.actions.NextPress`); ``report`` with ``player``,
-    ``form``, ``values``; ``undo_report`` with ``player``. Other actions return None (the loop handles them).
-
-    Returns:
-        What was done; ``error`` holds the message of a refused action (nothing recorded).
-    """
-    act = posted(action)
-    if act is None:
-        return None
-    what, origin, p = act.action, act.origin, act.payload
-    try:
-        if what is Action.NEXT_PHASE:
-            events = flow.next_phase(origin, confirm=p.confirm is True)
-            if flow.over():  # the scores screen and the phones say the game ended, not the last round's note
-                return Outcome(events, Text("{title}: game over", title=flow.spec.title))
-            table = flow.table()
-            now = next((ph["label"] for ph in table.phases if ph.get("state") == "current"), None) or table.note
-            if now and (str(now) in (str(v) for v in getattr(table.round_label, "params", {}).values())
-                        or str(now).lower() in str(table.round_label).lower()):
-                # the round's label names the phase already (Eclipse: 'Round 1 of 9, Upkeep phase'), or the round
-                # (Among the Stars: 'Year 1 of 4, round 2 of 6', whose strip's tile is 'Round 2')
-                now = None
-            return Outcome(
-                events, Text("{round}: {now}", round=table.round_label, now=now) if now else table.round_label
-            )
-        if what is Action.REPORT:
-            event = flow.report(p.player, p.form, p.values, origin)
-            return Outcome([event], Text("{what} recorded", what=flow.describe(event)),
-                           detail=f"event {event.seq} ({event.kind})")
-        if what is Action.UNDO_REPORT:
-            undo = flow.undo_report(p.player, origin, p.form)
-            if undo is None:
-                return Outcome([], Text("{player} has no report to undo", player=p.player))
-            withdrawn = next((e for e in flow.session.events() if e.seq == undo.payload["seq"]), None)
-            what = flow.spec.event_label(withdrawn.kind, withdrawn.payload) if withdrawn is not None else Text("report")
-            return Outcome([undo], Text("{player}'s report withdrawn: {what}", player=p.player, what=what),
-                           detail=f"{p.player}: report #{undo.payload['seq']} undone (event {undo.seq})")
-    except BadEntry as exc:  # the table moved past a well-formed entry: 409, as a stale tap; else bad input
-        return Outcome([], "", message_of(exc), STALE if isinstance(exc, MovedOn) else None,
-                       kept=flow.keep_asked if what is Action.NEXT_PHASE else None)
-    return None
-

@@ -11,7 +11,7 @@ from companion.action_scope import SETUP_SEATS
 from companion.action_words import action_word
 from companion.actions import SEAT_ACTIONS, Action, Posted, posted
 from companion.desk import Changes
-from companion.flow import Outcome
+from companion.flow_actions import Outcome
 from companion.i18n import Text
 from companion.modes import ModeName
 

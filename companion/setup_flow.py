@@ -24,7 +24,7 @@ game shows this step instead of the game:
   Factions, home worlds, start worlds and races are then picked from lists on the phone, as in the
   game flow.
 
-Actions (hub, all answered with :class:`companion.flow.Outcome`): ``setup_player`` (``player``: the
+Actions (hub, all answered with :class:`companion.flow_actions.Outcome`): ``setup_player`` (``player``: the
 name, ``colour``), ``setup_remove`` (``player``), ``setup_rename`` (``player``, ``name``: the new name; a phone renames
 a "Player N" added on the touchscreen, which has no keyboard), ``setup_seat`` (``player``, ``point``: ``[x, y]`` frame
 px), ``setup_choice`` (``player``, ``option``, ``value``: one of the option's choices, None for none),
@@ -55,7 +55,8 @@ from typing import Any
 from companion import records
 from companion.actions import SETUP_ACTIONS, Action, posted
 from companion.errors import BadEntry, shown
-from companion.flow import GameFlow, Outcome
+from companion.flow import GameFlow
+from companion.flow_actions import Outcome
 from companion.i18n import AND, N_, Listing, Text, message_of
 from companion.player_names import check_player_colour, check_player_name, colour_id
 from companion.session import new_id

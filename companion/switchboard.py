@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.actions import NAVIGATION, Action, Posted, posted
 from companion.errors import BadEntry, SessionError
-from companion.flow import NOT_ALLOWED, STALE, Outcome
+from companion.flow_actions import NOT_ALLOWED, STALE, Outcome
 from companion.i18n import Listing, Text
 from companion.modes.base import BOX_GAME
 
@@ -327,7 +327,7 @@ class Switchboard:
 
     def keep_asking(self) -> None:
         """Keep the question put to the table about a phone's refused action (:meth:`ask_table`; none: ``{}``) in the
-        session database (in the caller's transaction when there is one), as :attr:`companion.flow.Outcome.kept`
+        session database (in the caller's transaction when there is one), as :attr:`companion.flow_actions.Outcome.kept`
         does for the refusal that asked it, so a restart while the phone waits asks the same question; a storage
         that refuses only loses it at a restart (logged). The owner page's request is not kept (its phone asks
         again)."""

@@ -261,7 +261,7 @@ def test_the_secret_objective_kept_from_the_setup_is_not_changed_after_the_first
     a withdrawal or another entry is refused naming the rule, nothing is recorded, and the objective kept at setup
     scores: every player discards every round, 112 credits, 37 VP each; On Budget tied three ways still scores 5 for
     her (Qualeen: even when tied): Ágnes 42, Bálint 37, Csilla 37."""
-    from companion.flow import MovedOn
+    from companion.errors import MovedOn
     from tests.test_desk import ANN_PHONE, act, box
 
     flow = qualeen_table(store, secret="Grand Attractions")
@@ -363,7 +363,7 @@ def test_withdrawing_a_secret_objective_that_is_not_there_is_refused_as_stale_na
     """A player who keeps no secret objective (Bálint: no Qualeen) or whose entry is already withdrawn (a second tap
     on the button from a page not yet redrawn) withdraws nothing. Before: 200 "Bálint has no report to undo", though
     Bálint had a report in force. Now 409 (the page redraws), naming the form, in the phone's language."""
-    from companion.flow import MovedOn
+    from companion.errors import MovedOn
     from tests.test_desk import ANN_PHONE, act, box
 
     flow = qualeen_table(store)

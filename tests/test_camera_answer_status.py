@@ -4,7 +4,7 @@ selected Explore?" asked from Bob's dice."""
 
 from __future__ import annotations
 
-from companion.flow import BAD_INPUT, STALE
+from companion.flow_actions import BAD_INPUT, STALE
 from tests.test_camera_browser import bob_asked_about_his_phase
 
 

@@ -117,7 +117,7 @@ RECORDED = {"el": "καταγράφηκε: {what}", "pl": "zapisano: {what}", "h
 @pytest.mark.parametrize(("lang", "players"), [("el", "Γιώργος,Ζωή"), ("pl", "Zofia,Piotr"), ("hu", "Ágnes,Bálint")])
 def test_an_action_is_echoed_and_withdrawn_as_the_action_taken(store, lang, players):
     from companion.actions import Action
-    from companion.flow import handle_action
+    from companion.flow_actions import handle_action
 
     flow = start(store, players)
     first, second = players.split(",")

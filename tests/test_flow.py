@@ -15,7 +15,8 @@ import pytest
 
 from companion import i18n
 from companion.errors import BadEntry
-from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, handle_action, parse_form
+from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, parse_form
+from companion.flow_actions import handle_action
 from companion.flows import FLOWS
 from companion.player_names import check_player_name, named_player, parse_players
 from companion.screen import Screen, TouchScreen

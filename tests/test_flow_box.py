@@ -10,7 +10,8 @@ import pytest
 
 from companion.app import MainLoop
 from companion.cli import main
-from companion.flow import GameFlow, handle_action
+from companion.flow import GameFlow
+from companion.flow_actions import handle_action
 from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.player_names import parse_players

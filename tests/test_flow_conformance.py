@@ -360,7 +360,7 @@ def test_once_the_game_is_over_a_phone_cannot_withdraw_its_report_only_the_table
     """After "Game over: the scores are final" a phone's own "Undo my last report" is refused with the same
     reason as a new report (every game: the flow is shared), twice over, and the totals stay; the table's
     Undo reopens the last round."""
-    from companion.flow import REPORTS_CLOSED
+    from companion.flow_reports import REPORTS_CLOSED
 
     game = REGISTRY[name]
     path = next(p for p in playthroughs_of(name)

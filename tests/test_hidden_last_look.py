@@ -18,7 +18,7 @@ import pytest
 
 from companion import i18n
 from companion.errors import BadEntry
-from companion.flow import REPORTS_CLOSED
+from companion.flow_reports import REPORTS_CLOSED
 from tests.test_among_secret import every_round_discarded, qualeen_table, totals
 from tests.test_eclipse_flow import at_final_scoring
 from tests.test_eclipse_game import play

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from companion.actions import Action, Posted
-from companion.flow import GameFlow, handle_action
+from companion.flow import GameFlow
+from companion.flow_actions import handle_action
 from companion.flows import FLOWS
 from companion.modes.dice import undo
 from companion.session import SessionStore

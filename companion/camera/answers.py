@@ -240,9 +240,9 @@ class CameraAnswers:
 
     def handle(self, action: Mapping[str, Any]) -> Any:
         """``camera_confirm`` (``id``, optional ``choice``) / ``camera_dismiss`` (``id``) ->
-        :class:`companion.flow.Outcome`; other actions -> None. An answer to a question no longer waiting is
-        refused with :data:`companion.flow.STALE` (409), any other refused answer with 400."""
-        from companion.flow import STALE, Outcome
+        :class:`companion.flow_actions.Outcome`; other actions -> None. An answer to a question no longer waiting is
+        refused with :data:`companion.flow_actions.STALE` (409), any other refused answer with 400."""
+        from companion.flow_actions import STALE, Outcome
 
         act = posted(action)
         if act is None:

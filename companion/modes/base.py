@@ -15,7 +15,7 @@ import numpy as np
 
 from companion.actions import Posted
 from companion.desk import Changes
-from companion.flow import Outcome
+from companion.flow_actions import Outcome
 from companion.i18n import Text
 from device import Frame
 

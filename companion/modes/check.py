@@ -18,7 +18,8 @@ import numpy as np
 
 from companion.actions import Action, Posted
 from companion.doctor import UNCALIBRATED
-from companion.flow import GameFlow, Outcome
+from companion.flow import GameFlow
+from companion.flow_actions import Outcome
 from companion.i18n import Text
 from companion.modes.base import Mode, ModeName
 from companion.modes.play import PlayMode

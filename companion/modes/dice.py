@@ -20,7 +20,7 @@ import numpy as np
 from companion.action_words import action_word
 from companion.actions import Action, Posted
 from companion.errors import StorageError
-from companion.flow import Outcome
+from companion.flow_actions import Outcome
 from companion.i18n import Text, message_of, plural
 from companion.modes.base import ModeName, SessionMode
 from companion.reading import (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.actions import ENROLL_ACTIONS, Posted
-from companion.flow import Outcome
+from companion.flow_actions import Outcome
 from companion.i18n import Text
 from companion.modes.base import Mode, ModeName
 from device import Frame

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.actions import Action, Posted
-from companion.flow import Outcome
+from companion.flow_actions import Outcome
 from companion.i18n import Text
 from companion.modes.base import BoxMode, ModeName
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from companion.action_words import action_word
 from companion.actions import Action, Posted
 from companion.desk import Changes
-from companion.flow import ALL_FINDINGS, NEWEST_FINDINGS, GameFlow, Outcome, handle_action
+from companion.flow import ALL_FINDINGS, NEWEST_FINDINGS, GameFlow
+from companion.flow_actions import Outcome, handle_action
 from companion.i18n import Text
 from companion.modes.base import Mode, ModeName, SessionMode
 from companion.modes.dice import NO_CAMERA_QUESTIONS, undo

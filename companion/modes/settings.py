@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.actions import Action, Posted
-from companion.flow import Outcome
+from companion.flow_actions import Outcome
 from companion.i18n import Text
 from companion.modes.base import BoxMode, ModeName
 

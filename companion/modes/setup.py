@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.actions import SETUP_ACTIONS, Action, Posted
-from companion.flow import GameFlow, Outcome
+from companion.flow import GameFlow
+from companion.flow_actions import Outcome
 from companion.i18n import Text
 from companion.modes.base import Mode, ModeName
 

@@ -493,7 +493,7 @@ class Scores(ScreenState):
 
 
 def tie_broken(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The players of ``result`` (:meth:`companion.flow.FlowGame.result`) sharing the highest total when the game's
+    """The players of ``result`` (:meth:`companion.flow.GameFlow.result`) sharing the highest total when the game's
     tie-break made fewer of them winners (Roll for the Galaxy p.8 Victory: dice in the cup plus credits), in seat
     order; [] when the highest total alone names the winners (one player, or a win all of them share)."""
     players = result.get("players") or []
