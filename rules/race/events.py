@@ -35,10 +35,12 @@ Event kinds (``payload`` keys; ``player`` is a player name):
 
 from __future__ import annotations
 
+from rules.core import Severity
 from rules.engine import EventContext
 from rules.race.cards import Card, cards
 from rules.race.state import PlayerState, RaceState
 from rules.scoring import ScoreInputError
+from rules.text import Text
 
 __all__ = [
     "ACTIONS_SELECTED",
@@ -53,6 +55,7 @@ __all__ = [
     "START_WORLD",
     "VP_CHANGED",
     "card_of",
+    "placed_card",
     "player_of",
     "world_of",
 ]
@@ -81,6 +84,17 @@ def card_of(ctx: EventContext, key: str) -> Card:
         return cards().lookup(ctx.require(key), key)
     except ScoreInputError as error:
         raise ctx.bad(str(error)) from None
+
+
+def placed_card(ctx: EventContext, player: PlayerState, card: Card, rule: str) -> int | None:
+    """The index of ``card`` in ``player``'s tableau, or None after an error finding "{card} is not in {player}'s
+    tableau" at ``"{player}: {card}"`` citing ``rule`` (the rulebook section of the event's use of the card: Race for
+    the Galaxy, "three uses of a card" for a good on a world, "card powers" for a card discarded for its power)."""
+    index = player.find(card.name)
+    if index is None:
+        ctx.finding(Text("{card} is not in {player}'s tableau",
+                         card=card.name, player=player.name), f"{player.name}: {card.name}", Severity.ERROR, rule)
+    return index
 
 
 def world_of(state: RaceState, ctx: EventContext) -> tuple[PlayerState, Card, int | None]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rules.core import Severity
 from rules.engine import EventContext
 from rules.race.cards import GOODS_QUALIFIER, Card
-from rules.race.events import world_of
+from rules.race.events import card_of, placed_card, player_of, world_of
 from rules.race.state import PhaseStep, PlayerState, RaceState, Stage, action_facts, active_cards, put
 from rules.text import N_, Text
 
@@ -38,12 +38,11 @@ def _windfall_source(state: RaceState, player: PlayerState, world: Card, step: P
 
 def on_good_placed(game: RaceGame, state: RaceState, ctx: EventContext) -> RaceState:
     """A good put on a world: a windfall world's when placed, a production world's in Produce (V Produce)."""
-    player, card, index = world_of(state, ctx)
+    player, card = player_of(state, ctx), card_of(ctx, "world")
     where = f"{player.name}: {card.name}"
     windfall_rule = "Settle phase: windfall worlds"
+    index = placed_card(ctx, player, card, N_("three uses of a card"))
     if index is None:
-        ctx.finding(Text("{card} is not in {player}'s tableau",
-                         card=card.name, player=player.name), where, Severity.ERROR, N_("three uses of a card"))
         return state
     placed = player.tableau[index]
     step = state.current

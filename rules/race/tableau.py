@@ -14,7 +14,7 @@ from rules.core import Severity
 from rules.engine import EventContext
 from rules.names import term
 from rules.race.cards import Card, cards
-from rules.race.events import card_of, player_of
+from rules.race.events import card_of, placed_card, player_of
 from rules.race.rounds import check_tableau_end
 from rules.race.state import (
     Placed,
@@ -176,10 +176,8 @@ def on_card_discarded(game: RaceGame, state: RaceState, ctx: EventContext) -> Ra
     """A card leaves the tableau for its power (New Military Tactics: +3 Military; Colony Ship: a free world)."""
     player, card = player_of(state, ctx), card_of(ctx, "card")
     where = f"{player.name}: {card.name}"
-    index = player.find(card.name)
+    index = placed_card(ctx, player, card, N_("card powers"))
     if index is None:
-        ctx.finding(Text("{card} is not in {player}'s tableau",
-                         card=card.name, player=player.name), where, Severity.ERROR, N_("card powers"))
         return state
     placed = player.tableau[index]
     step = state.current
