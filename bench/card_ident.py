@@ -102,10 +102,12 @@ def load_vision(checkout: Path, name: str = "vision_against"):
 def against_deck(other, path: Path, game: str, ids: list[str]):
     """The other checkout's deck: the profile file ``path`` read by its program, or, when that program does not
     read this format (another deck format version), the same references enrolled by its own program."""
+    pkg = other.__name__.rsplit(".", 1)[0]
+    # the deck's file errors are vision.deck_file's, or vision.deck's in older trees
+    deck_error = getattr(other, "DeckError", None) or importlib.import_module(f"{pkg}.deck_file").DeckError
     try:
         return other.DeckProfile.load(path)
-    except other.DeckError:
-        pkg = other.__name__.rsplit(".", 1)[0]  # enrollment is vision.deck_enroll, or vision.deck in older trees
+    except deck_error:  # enrollment is vision.deck_enroll, or vision.deck in older trees
         build = getattr(other, "build_deck_from_images", None) or importlib.import_module(
             f"{pkg}.deck_enroll").build_deck_from_images
         return build(reference_images(ids, GAME_SHAPES[game], seed=7), name=game, kind="scan",

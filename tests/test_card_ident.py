@@ -21,8 +21,9 @@ from vision.card_features import (
 )
 from vision.card_match import RefineConfig, SearchView, candidate_quads, edge_profiles, refine_identifications
 from vision.cards import CardsConfig, read_cards
-from vision.deck import DeckProfile, DeckVersionError
+from vision.deck import DeckProfile
 from vision.deck_enroll import deck_from_crops
+from vision.deck_file import DeckVersionError
 from vision.quads import order_quad, rectify
 
 

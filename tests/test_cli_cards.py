@@ -161,7 +161,7 @@ def test_a_card_deck_of_an_older_format_asks_to_enroll_again_and_is_replaced_by_
 
 
 def test_a_deck_of_a_newer_format_names_itself_once_and_asks_for_an_update(tmp_path, capsys):
-    from vision.deck import DECK_VERSION
+    from vision.deck_file import DECK_VERSION
 
     rng = np.random.default_rng(4)
     deck = _deck_saved_as(tmp_path / "new.npz", {"a": [rng.integers(0, 255, (150, 96, 3), dtype=np.uint8)]},

@@ -14,7 +14,8 @@ import numpy as np
 from .card_art import ART_WIDTH
 from .card_detect import CardsConfig, crop_size, find_quads, foreground_mask, resize_for_work
 from .card_features import IdConfig, card_features, ink_amplitude, inner_maps, normalise_maps
-from .deck import DeckError, DeckProfile
+from .deck import DeckProfile
+from .deck_file import DeckError
 from .errors import N_, VisionError
 from .quads import quad_size, rectify
 from .table import TableConfig, detect_markers

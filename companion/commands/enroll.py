@@ -400,8 +400,9 @@ def cmd_enroll_cards(folder: Path, out: Path, hexes: bool = False) -> int:
     """
     from device import BadImage, check_image_files
     from vision import VisionError
-    from vision.deck import DeckProfile, DeckVersionError
+    from vision.deck import DeckProfile
     from vision.deck_enroll import build_deck
+    from vision.deck_file import DeckVersionError
     from vision.hexes import build_hex_deck
 
     if out.exists():  # re-enrolling a deck replaces it (one of an older format too); any other file is left alone

@@ -296,11 +296,12 @@ def load_deck(name_or_path: str, want: str | None = None, option: str = "") -> A
         InputError: no such file, it does not load (a card deck enrolled by an older version: enroll it again; a
             newer one), or it holds the other kind (one line naming the deck, what it holds and the enroll command
             to run; exit 3, "no deck to read with"); a folder there, or a file that is no deck at all
-            (``vision.deck.NotADeck``: garbage, another program's file, a copy cut short; exit 2, a bad command
+            (``vision.deck_file.NotADeck``: garbage, another program's file, a copy cut short; exit 2, a bad command
             line, as a ``--deck`` path that does not end in ``.npz``).
     """
     from vision import VisionError
-    from vision.deck import DeckProfile, DeckVersionError, NotADeck
+    from vision.deck import DeckProfile
+    from vision.deck_file import DeckVersionError, NotADeck
 
     path = deck_path(name_or_path, option)
     if not path.is_file():

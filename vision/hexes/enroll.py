@@ -12,8 +12,9 @@ import numpy as np
 
 from ..card_detect import foreground_mask
 from ..card_features import IdConfig
-from ..deck import DeckError, DeckProfile
+from ..deck import DeckProfile
 from ..deck_enroll import deck_from_crops, read_enrollment_folder
+from ..deck_file import DeckError
 from ..errors import VisionError
 from ..frames import validate_frame
 from ..table import MIN_SIDE_PX
