@@ -3,8 +3,8 @@ tapped before the first picture): each player's station is found from the cards 
 questions name places the player finds on their own station.
 
 The table is a 1000x600 px frame with 60x90 px cards laid by hand; the card reader is replaced by one that gives
-each card the zone and cell the real reader gives (:func:`vision.cards.assign_cells` in each zone around that zone's
-reactor; no zones: one grid around the surest reactor), so what the flow does with no zones is what is tested.
+each card the zone and cell the real reader gives (:func:`vision.card_layout.assign_cells` in each zone around that
+zone's reactor; no zones: one grid around the surest reactor), so what the flow does with no zones is what is tested.
 Expected questions are worked out by hand from where the cards lie (rulebook 5.1 'Grid and adjacency').
 """
 
@@ -24,7 +24,8 @@ from companion.i18n import localize
 from companion.player_names import parse_players
 from companion.session import SessionStore
 from device import Frame
-from vision.cards import CardsConfig, assign_cells
+from vision.card_layout import assign_cells
+from vision.cards import CardsConfig
 
 W, H = 60.0, 90.0
 

@@ -13,11 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import CardsConfig, CardsRead, read_cards
+from vision.cards import CardsConfig, read_cards
 from vision.deck import DeckProfile
-from vision.deck_file import DECK_VERSION, DeckError
 from vision.deck_enroll import build_deck, build_deck_from_images
+from vision.deck_file import DECK_VERSION, DeckError
 from vision.mat import render_marker
+from vision.observations import CardsRead
 from vision.synth_table import GAME_SHAPES, make_scene, reference_images
 from vision.table import Zones, calibrate
 

@@ -28,7 +28,7 @@ def quad(cx: float, cy: float, turned: bool = False, w: float = W, h: float = H)
 
 @dataclass(frozen=True)
 class Obs:
-    """A card read as :class:`vision.cards.CardObservation` gives it (the fields the matching uses)."""
+    """A card read as :class:`vision.observations.CardObservation` gives it (the fields the matching uses)."""
 
     id: str | None
     corners: np.ndarray

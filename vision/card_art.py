@@ -202,7 +202,7 @@ def explained_by_art(frame: np.ndarray, dice: Sequence[Any], cards: Sequence[Any
         frame: uint8[H, W, 3] BGR, the frame both the dice and the cards were read on.
         dice: observations with ``box`` ``(x, y, w, h)`` frame px (:class:`vision.roll_dice.RollDieObservation`,
             :class:`vision.DieObservation`).
-        cards: :class:`vision.cards.CardObservation` (``id``, ``corners`` float[4, 2] frame px).
+        cards: :class:`vision.observations.CardObservation` (``id``, ``corners`` float[4, 2] frame px).
         art: card id -> uint8[h, w, 3] BGR upright art (:attr:`vision.deck.DeckProfile.art`).
         config: thresholds (:class:`ArtConfig`).
 

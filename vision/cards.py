@@ -13,8 +13,11 @@ Stages of :func:`read_cards` (each a pure function of ``(config, data)``, timed 
    look with other outlines from the image's straight edges (:mod:`vision.card_match`; with a calibration
    searched on the top-down table image, where the card's size is known), kept only when the deck matches
    the new crop better; ArUco stickers on cards decide their ids (``stickers``).
-4. ``layout``: table mm, ``assign_rows_cols`` and ``assign_cells`` (edge-adjacency grid relative to an
-   anchor card), player zones (:func:`vision.table.zones_of`).
+4. ``layout`` (:mod:`vision.card_layout`): table mm, ``assign_rows_cols`` and ``assign_cells`` (edge-adjacency
+   grid relative to an anchor card), player zones (:func:`vision.table.zones_of`).
+
+What a read gives, :class:`vision.observations.CardsRead` of :class:`vision.observations.CardObservation`, is
+with the other readers' results in :mod:`vision.observations`.
 
 Glossary: *quad* = float[4, 2] pixel corners of a card, clockwise from the card's top-left as it reads;
 *rotation_deg* = clockwise angle of the card's up direction from the table's up direction (the image's
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -34,6 +37,7 @@ import numpy as np
 
 from .card_detect import CardsConfig, crop_size, find_card_quads, rectify_table
 from .card_features import reusing_features
+from .card_layout import _layout, _quad_sizes
 from .card_light import LightConfig, evened_scores
 from .card_match import SearchView, refine_identifications
 from .card_rows import split_rows
@@ -42,7 +46,7 @@ from .errors import VisionError
 from .foreground import TableMemory
 from .frames import validate_frame
 from .incremental import covered, grow, piece_sized, recheck_markers, touches, window_reads
-from .observations import point_json
+from .observations import CardObservation, CardsRead
 from .quads import order_quad, quad_size, rectify
 from .table import (
     MIN_SIDE_PX,
@@ -52,21 +56,16 @@ from .table import (
     Zones,
     check_markers,
     detect_markers,
-    zones_of,
 )
 from .timing import timed_stage
 
 __all__ = [
     "MIRROR_NOTE",
-    "CardObservation",
     "CardsConfig",
-    "CardsRead",
     "MirrorCheck",
     "NoCardsFound",
     "check_mirror",
     "decide_mirror",
-    "assign_cells",
-    "assign_rows_cols",
     "identify_and_refine",
     "identify_frame",
     "read_cards",
@@ -141,95 +140,7 @@ def decide_mirror(frame: np.ndarray, deck: DeckProfile, calibration: TableCalibr
     return check_mirror(deck, crops)
 
 
-# ----------------------------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class CardObservation:
-    """One card or tile on the table.
-
-    Attributes:
-        id: card id from the deck, or None ('not in the deck' or unreadable).
-        corners: float[4, 2] pixel corners, clockwise from the card's top-left as it reads.
-        center_px: pixel centre.
-        center_mm: table-mm centre (with calibration), else estimated from the deck's card size
-            with the image origin (``mm_estimated`` True).
-        rotation_deg: clockwise angle of the card's up direction from the table's up.
-        row, col: tableau row / column (0-based, top-left first).
-        cell: [row offset, column offset] from the anchor card, or None.
-        zone: player zone name or None.
-        confidence: 0..1 that ``id`` is right (for id None: that the card is not in the deck).
-        source: how the id was found: ``"reference"`` (enrolled image matching) or ``"sticker"`` (ArUco).
-    """
-
-    id: str | None
-    corners: np.ndarray
-    center_px: tuple[float, float]
-    center_mm: tuple[float, float]
-    rotation_deg: float
-    row: int
-    col: int
-    cell: tuple[int, int] | None
-    zone: str | None
-    confidence: float
-    source: str = "reference"
-    mm_estimated: bool = False
-    crop: np.ndarray | None = field(default=None, repr=False, compare=False)
-
-    def to_json(self) -> dict:
-        return {
-            "id": self.id,
-            "corners": [point_json(p) for p in self.corners],
-            "center_mm": point_json(self.center_mm),
-            "rotation_deg": round(float(self.rotation_deg), 1),
-            "row": int(self.row),
-            "col": int(self.col),
-            "cell": None if self.cell is None else [int(self.cell[0]), int(self.cell[1])],
-            "zone": self.zone,
-            "confidence": round(float(self.confidence), 3),
-        }
-
-
-@dataclass(frozen=True)
-class CardsRead:
-    """Everything read about cards in one frame.
-
-    Attributes:
-        width, height: frame size.
-        cards: observations sorted by (row, col).
-        markers: MarkerCheck against the calibration, or None without calibration.
-        timings_ms: per-stage wall times.
-        notes: what the reader must tell the players about this read (e.g. :data:`MIRROR_NOTE`).
-    """
-
-    width: int
-    height: int
-    cards: tuple[CardObservation, ...]
-    markers: MarkerCheck | None = None
-    timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
-    notes: tuple[str, ...] = ()
-
-    def to_json(self, image: str | None = None) -> dict:
-        """``{"image": image, "cards": [...]}`` exactly as issue 5 specifies."""
-        return {"image": image, "cards": [c.to_json() for c in self.cards]}
-
-
 # ----------------------------------------------------------------------------------------------- the read
-
-
-def _up_vectors(quads_frame: np.ndarray) -> np.ndarray:
-    """float[N, 2] unit up-vectors of ordered quads float[N, 4, 2] (top edge's middle minus bottom edge's)."""
-    q = np.asarray(quads_frame, np.float64).reshape(-1, 4, 2)
-    u = (q[:, 0] + q[:, 1]) / 2 - (q[:, 2] + q[:, 3]) / 2
-    # each length as np.linalg.norm of one vector takes it (its dot product: the same bits as one card at a time)
-    norm = np.sqrt(np.array([v.dot(v) for v in u], np.float64)).reshape(-1)
-    return u / np.maximum(norm, 1e-9)[:, None]
-
-
-def _rotation_deg(up: np.ndarray) -> float:
-    # table up = (0, -1); clockwise on screen (y down) positive
-    a = math.degrees(math.atan2(up[0], -up[1]))
-    return 180.0 if a <= -180.0 else a
 
 
 def sticker_ids(frame: np.ndarray, quads: list[np.ndarray], deck: Any, config: CardsConfig,
@@ -556,17 +467,6 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     return CardsRead(w, h, tuple(obs), markers, t, tuple(sorted(notes)))
 
 
-def _quad_sizes(quads: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-    """float[N, 2]: :func:`vision.quads.quad_size` (short, long side) of each ordered quad (float[4, 2], or all as
-    float[N, 4, 2]), at once."""
-    if len(quads) == 0:
-        return np.zeros((0, 2))
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 2) if isinstance(quads, np.ndarray) else \
-        np.stack([np.asarray(c, np.float64).reshape(4, 2) for c in quads])
-    s = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)
-    return np.stack([(s[:, 0] + s[:, 2]) / 2, (s[:, 1] + s[:, 3]) / 2], axis=1)
-
-
 def same_place(quad: np.ndarray, cards: list[CardObservation], tol_px: float) -> CardObservation | None:
     """The card of ``cards`` whose corners each lie within ``tol_px`` of a corner of ``quad`` (float[4, 2] frame
     px, in any order: a card's corners are turned to its top when identified), or None."""
@@ -665,105 +565,3 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
                            for r, ev in zip(deck.decide_frame(scores, level), evened, strict=True)]
         return [(r, mirrored) for r in decided], quads, crops
     return [(r, mirrored) for r in deck.decide_frame(scores)], quads, crops
-
-
-# ----------------------------------------------------------------------------------------------- layout
-
-
-def assign_rows_cols(centres: np.ndarray, sizes: np.ndarray, config: CardsConfig) -> tuple[list[int], list[int]]:
-    """Row and column index (0-based, top-to-bottom and left-to-right) of each card centre.
-
-    ``centres`` float[N, 2] and ``sizes`` float[N, 2] (width, height along the layout axes) in one frame
-    (table mm when calibrated). A new row starts where consecutive sorted centre heights differ by more
-    than ``row_gap`` median card heights; columns likewise.
-    """
-    n = len(centres)
-    if n == 0:
-        return [], []
-    def groups(vals: np.ndarray, gap: float) -> list[int]:
-        order = np.argsort(vals)
-        idx = np.zeros(n, int)
-        g = 0
-        for k in range(1, n):
-            if vals[order[k]] - vals[order[k - 1]] > gap:
-                g += 1
-            idx[order[k]] = g
-        return idx.tolist()
-    med_w, med_h = np.median(sizes[:, 0]), np.median(sizes[:, 1])
-    rows = groups(centres[:, 1], config.row_gap * med_h)
-    cols = groups(centres[:, 0], config.col_gap * med_w)
-    return rows, cols
-
-
-def assign_cells(centres: np.ndarray, ups: np.ndarray, sizes: np.ndarray, anchor: int | None,
-                 config: CardsConfig) -> list[tuple[int, int] | None]:
-    """Edge-adjacency grid cells [row, col] relative to card ``anchor`` (index), along the anchor's axes.
-
-    ``ups`` float[N, 2] unit up-vectors of the cards; ``sizes`` float[N, 2] (short, long) sides; all in one
-    frame (table mm when calibrated). Pitch = the anchor's size (columns = card width, rows = card height,
-    for portrait cards laid in the same orientation). Cells off-grid by more than ``cell_tolerance`` are None.
-    """
-    n = len(centres)
-    if anchor is None or n == 0:
-        return [None] * n
-    up = ups[anchor] / max(np.linalg.norm(ups[anchor]), 1e-9)
-    down = -up
-    right = np.array([down[1], -down[0]])  # the card's right side (image coords, y down)
-    # pitch from the median card size (robust to one badly fitted anchor)
-    w = float(np.median(sizes[:, 0]))
-    h = float(np.median(sizes[:, 1]))
-    out: list[tuple[int, int] | None] = []
-    for k in range(n):
-        d = centres[k] - centres[anchor]
-        i, j = float(d @ down) / h, float(d @ right) / w
-        ri, rj = round(i), round(j)
-        if abs(i - ri) > config.cell_tolerance or abs(j - rj) > config.cell_tolerance:
-            out.append(None)
-        else:
-            out.append((int(ri), int(rj)))
-    return out
-
-
-def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones,
-            c: CardsConfig) -> list[CardObservation]:
-    n = len(quads)
-    if n == 0:
-        return []
-    estimated = calibration is None
-    quads_px = np.stack([np.asarray(q, np.float64).reshape(4, 2) for q in quads])          # [n, 4, 2]
-    if calibration is not None:   # every corner at once (the same per-point map)
-        qf = calibration.to_mm(quads_px.reshape(-1, 2)).reshape(n, 4, 2)
-    else:
-        card_mm = getattr(deck, "card_mm", None) or c.fallback_card_mm
-        px_per_mm = float(np.median(_quad_sizes(quads_px)[:, 0])) / float(card_mm[0])
-        qf = quads_px / px_per_mm
-    centres = qf.mean(axis=1)
-    ups = _up_vectors(qf)
-    sizes = _quad_sizes(qf)
-    # row/col along the table axes: axis-aligned extents of each card
-    ext = qf.max(axis=1) - qf.min(axis=1)
-    rows, cols = assign_rows_cols(centres, ext, c)
-    zone_of = zones_of(zones, centres, quads, estimated)
-    # one edge-adjacency grid per player zone, each anchored on that zone's own anchor card
-    # (every Among the Stars player has a Main Reactor); without zones, one grid for the frame
-    cells: list[tuple[int, int] | None] = [None] * n
-    for z in dict.fromkeys(zone_of):
-        members = [k for k in range(n) if zone_of[k] == z]
-        anchor = None
-        if c.anchor_id is not None:
-            cand = [j for j, k in enumerate(members) if ids[k] == c.anchor_id]
-            if cand:
-                anchor = max(cand, key=lambda j: confs[members[j]])
-        sub = assign_cells(centres[members], ups[members], sizes[members], anchor, c)
-        for j, k in enumerate(members):
-            cells[k] = sub[j]
-    obs = []
-    for k in range(n):
-        cpx = quads[k].mean(axis=0)
-        zone = zone_of[k]
-        obs.append(CardObservation(ids[k], quads[k], (float(cpx[0]), float(cpx[1])),
-                                   (float(centres[k][0]), float(centres[k][1])), _rotation_deg(ups[k]),
-                                   rows[k], cols[k], cells[k], zone, confs[k], sources[k], estimated,
-                                   crops[k] if crops is not None else None))
-    obs.sort(key=lambda o: (o.row, o.col, o.center_px[0]))
-    return obs

@@ -1,6 +1,8 @@
 """Result types of the readers: one :class:`DieObservation` per d6, one :class:`DiceRead` per frame of the d6
 reader; and the plug-in contract of every reader: :class:`Reader` (``name``, ``read(frame) -> Sighting``) and
-:class:`Sighting`, what one reader saw in one frame (the adapters: :mod:`vision.readers`)."""
+:class:`Sighting`, what one reader saw in one frame (the adapters: :mod:`vision.readers`); one
+:class:`CardObservation` per card or tile and one :class:`CardsRead` per frame of the card reader
+(:mod:`vision.cards`)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from typing import TYPE_CHECKING, Protocol, Union, runtime_checkable
 if TYPE_CHECKING:  # pragma: no cover - types only: the readers import this module
     import numpy as np
 
-    from .cards import CardObservation
     from .hexes import HexObservation
     from .roll_dice import RollDieObservation
     from .table import MarkerCheck
@@ -76,6 +77,76 @@ class DiceRead:
 
 #: A die as a reader reports it: a pip die (``kind`` ``"d6"``) or a Roll for the Galaxy die (``"roll"``).
 Die = Union[DieObservation, "RollDieObservation"]
+
+
+@dataclass(frozen=True)
+class CardObservation:
+    """One card or tile on the table.
+
+    Attributes:
+        id: card id from the deck, or None ('not in the deck' or unreadable).
+        corners: float[4, 2] pixel corners, clockwise from the card's top-left as it reads.
+        center_px: pixel centre.
+        center_mm: table-mm centre (with calibration), else estimated from the deck's card size
+            with the image origin (``mm_estimated`` True).
+        rotation_deg: clockwise angle of the card's up direction from the table's up.
+        row, col: tableau row / column (0-based, top-left first).
+        cell: [row offset, column offset] from the anchor card, or None.
+        zone: player zone name or None.
+        confidence: 0..1 that ``id`` is right (for id None: that the card is not in the deck).
+        source: how the id was found: ``"reference"`` (enrolled image matching) or ``"sticker"`` (ArUco).
+    """
+
+    id: str | None
+    corners: np.ndarray
+    center_px: tuple[float, float]
+    center_mm: tuple[float, float]
+    rotation_deg: float
+    row: int
+    col: int
+    cell: tuple[int, int] | None
+    zone: str | None
+    confidence: float
+    source: str = "reference"
+    mm_estimated: bool = False
+    crop: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "corners": [point_json(p) for p in self.corners],
+            "center_mm": point_json(self.center_mm),
+            "rotation_deg": round(float(self.rotation_deg), 1),
+            "row": int(self.row),
+            "col": int(self.col),
+            "cell": None if self.cell is None else [int(self.cell[0]), int(self.cell[1])],
+            "zone": self.zone,
+            "confidence": round(float(self.confidence), 3),
+        }
+
+
+@dataclass(frozen=True)
+class CardsRead:
+    """Everything read about cards in one frame.
+
+    Attributes:
+        width, height: frame size.
+        cards: observations sorted by (row, col).
+        markers: MarkerCheck against the calibration, or None without calibration.
+        timings_ms: per-stage wall times.
+        notes: what the reader must tell the players about this read (e.g. :data:`MIRROR_NOTE`).
+    """
+
+    width: int
+    height: int
+    cards: tuple[CardObservation, ...]
+    markers: MarkerCheck | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = ()
+
+    def to_json(self, image: str | None = None) -> dict:
+        """``{"image": image, "cards": [...]}`` exactly as issue 5 specifies."""
+        return {"image": image, "cards": [c.to_json() for c in self.cards]}
 
 
 @dataclass(frozen=True)

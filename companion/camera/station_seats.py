@@ -128,8 +128,8 @@ class StationSeats:
         """The cards of one whole-table read, by player, each with its cell counted from that player's reactor.
 
         Args:
-            cards: the card reader's observations (:class:`vision.cards.CardObservation`: ``id``, ``corners`` frame
-                px, ``confidence``).
+            cards: the card reader's observations (:class:`vision.observations.CardObservation`: ``id``,
+                ``corners`` frame px, ``confidence``).
             seats: the players, in seat order.
             calibration: the :class:`vision.table.TableCalibration` (the cards' adjacency in table mm), or None
                 (in frame px).

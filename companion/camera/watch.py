@@ -45,7 +45,7 @@ class SeenCard:
 
 def seen_cards(observations: Iterable[Any], zone: str | None = None) -> list[SeenCard]:
     """:class:`SeenCard` list from table-reader observations (objects with ``id``, ``cell``,
-    ``confidence`` and ``zone`` attributes, as :class:`vision.cards.CardObservation`), keeping only
+    ``confidence`` and ``zone`` attributes, as :class:`vision.observations.CardObservation`), keeping only
     those in ``zone`` when it is given."""
     out = []
     for o in observations:
