@@ -31,7 +31,8 @@ log = logging.getLogger("companion.session")  # the store's logger: one name for
 
 
 def json_object(value: Any, what: str, error: type[Exception]) -> tuple[str, dict[str, Any]]:
-    """``value`` as JSON text plus its normalized copy (what reading the text back gives).
+    """``value`` as JSON text plus its normalized copy (what reading the text back gives): how a session's settings
+    and each event's payload are stored.
 
     Raises:
         error: ``value`` is not a mapping or not JSON-compatible (NaN, numpy scalars, sets, ...).
@@ -47,7 +48,6 @@ def json_object(value: Any, what: str, error: type[Exception]) -> tuple[str, dic
     except UnicodeEncodeError:  # a lone surrogate ("\ud800") is no text SQLite can store
         raise error(f"{what} holds text that is not valid Unicode (a lone surrogate)") from None
     return text, json.loads(text)
-
 
 
 class Session:
