@@ -13,8 +13,8 @@ tally by each at the end.
 
 What it sits on (:func:`sits_on`), in this order:
 
-    a die's neighbour   its middle lies within ``NEIGHBOUR_SIDES`` of its own sides of a labelled die's middle: a side
-                        face, a box half on a die, a box between two dice
+    a die's neighbour   at least ``NEIGHBOUR_SHARE`` of its box lies in a labelled die's box: a side face, a box half
+                        on a die, a check or a printed box pressed against a die
     board print         its middle lies on a player board (the scene's ``meta["boards"]``: a numbered box, a track line)
     pattern             a checked cloth (gingham)
     playmat art         a printed playmat
@@ -50,23 +50,26 @@ from vision import scenes  # noqa: E402
 from vision.profiles import load_dice_faces  # noqa: E402
 from vision.roll_dice import RollDiceConfig, rect_box  # noqa: E402
 
-#: A false die whose middle lies nearer a labelled die's middle than this many of its own sides is that die's
-#: neighbour (a side face, a box half on the die, a box between two dice): the bench's ``roll_false_dice.py`` bound.
-NEIGHBOUR_SIDES = 1.3
+#: A false die with at least this share of its box (x, y, w, h) inside a labelled die's box is that die's neighbour (a
+#: side face, a box half on the die, a check or a printed box pressed against it).
+NEIGHBOUR_SHARE = 0.1
 #: What each table of :data:`vision.scenes.tables.TABLE_KINDS` is, as the tally names it.
 TABLE_NAMES = {"gingham": "pattern", "playmat": "playmat art", "wood": "wood grain", "felt": "felt"}
 
 
-def sits_on(box: tuple[float, float, float, float], label_centres: np.ndarray, under: str) -> str:
-    """What a false die of box ``box`` (x, y, w, h px) sits on: ``"a die's neighbour"`` when its middle lies within
-    :data:`NEIGHBOUR_SIDES` of its sides (the square root of w h) of one of ``label_centres`` (``float[L, 2]`` px, the
-    labelled dice's middles), else ``"board print"`` when ``under`` (:func:`bench.roll_dice.lies_on` of the box) is
-    ``"board"``, else the table's name (:data:`TABLE_NAMES`; an unknown table as given). Raises nothing."""
+def sits_on(box: tuple[float, float, float, float], label_boxes: list[tuple[float, float, float, float]],
+            under: str) -> str:
+    """What a false die of box ``box`` (x, y, w, h px) sits on: ``"a die's neighbour"`` when at least
+    :data:`NEIGHBOUR_SHARE` of its area lies inside one of ``label_boxes`` (the labelled dice's boxes, x, y, w, h px),
+    else ``"board print"`` when ``under`` (:func:`bench.roll_dice.lies_on` of the box) is ``"board"``, else the table's
+    name (:data:`TABLE_NAMES`; an unknown table as given). Raises nothing; an empty box is no die's neighbour."""
     x, y, w, h = (float(v) for v in box)
-    side = max(float(np.sqrt(max(w * h, 0.0))), 1e-9)
-    centres = np.asarray(label_centres, np.float64).reshape(-1, 2)
-    if len(centres) and float(np.hypot(*(centres - (x + w / 2.0, y + h / 2.0)).T).min()) < NEIGHBOUR_SIDES * side:
-        return "a die's neighbour"
+    area = w * h
+    for lx, ly, lw, lh in label_boxes:
+        ix = min(x + w, float(lx) + float(lw)) - max(x, float(lx))
+        iy = min(y + h, float(ly) + float(lh)) - max(y, float(ly))
+        if area > 0 and ix > 0 and iy > 0 and ix * iy >= NEIGHBOUR_SHARE * area:
+            return "a die's neighbour"
     if under == "board":
         return "board print"
     return TABLE_NAMES.get(under, under)
@@ -120,11 +123,10 @@ def main(argv=None) -> int:
             read, trace = follow(readers[key], sc.image, cfg)
             reported += len(read.dice)
             matched = {j for _, j in match(sc.dice, read.dice)}
-            centres = np.array([lab.centre for lab in sc.dice], np.float64).reshape(-1, 2)
             for j, die in enumerate(read.dice):
                 if j in matched:
                     continue
-                on = sits_on(die.box, centres, lies_on(die.box, sc.meta))
+                on = sits_on(die.box, [lab.box for lab in sc.dice], lies_on(die.box, sc.meta))
                 how, detail = got_through(die.box, trace)
                 on_count[on] += 1
                 how_count[how] += 1

@@ -2,8 +2,8 @@
 lowering stages (:func:`got_through`), on hand-worked boxes and traces.
 
 Every false die here is the 40 px square at columns 100-140, rows 100-140 (middle (120, 120), side 40 px); as a top
-face it is the rect (120, 120, 40, 40, 0), whose axis-aligned box is that square. A labelled die's middle within 1.3
-sides (52 px) of (120, 120) makes it a die's neighbour."""
+face it is the rect (120, 120, 40, 40, 0), whose axis-aligned box is that square. A tenth of its area (160 px2) inside a
+labelled die's box makes it a die's neighbour."""
 
 from __future__ import annotations
 
@@ -32,28 +32,29 @@ def _trace(weights) -> Trace:
                  weights=[(stage, np.asarray(w, np.float64)) for stage, w in weights])
 
 
-def test_a_box_one_side_from_a_labelled_die_is_its_neighbour_whatever_it_lies_on():
-    # (160, 120) is 40 px = 1 side away: under 1.3 sides
-    assert sits_on(BOX, np.array([[160.0, 120.0]]), "board") == "a die's neighbour"
-    assert sits_on(BOX, np.array([[500.0, 500.0], [120.0, 150.0]]), "gingham") == "a die's neighbour"
+def test_a_box_a_tenth_or_more_inside_a_labelled_die_is_its_neighbour_whatever_it_lies_on():
+    # a die's box at columns 130-170: columns 130-140 of the 40 x 40 box, 400 of 1600 px2 (a quarter)
+    assert sits_on(BOX, [(130, 100, 40, 40)], "board") == "a die's neighbour"
+    # columns 136-140, rows 100-140: 160 px2, a tenth exactly
+    assert sits_on(BOX, [(500, 500, 40, 40), (136, 90, 40, 60)], "gingham") == "a die's neighbour"
 
 
-def test_a_box_two_sides_from_every_die_is_named_by_what_it_lies_on():
-    far = np.array([[200.0, 120.0]])             # 80 px = 2 sides away
-    assert sits_on(BOX, far, "board") == "board print"
-    assert sits_on(BOX, far, "gingham") == "pattern"
-    assert sits_on(BOX, far, "playmat") == "playmat art"
-    assert sits_on(BOX, far, "wood") == "wood grain"
-    assert sits_on(BOX, far, "felt") == "felt"
-    assert sits_on(BOX, far, "marble") == "marble"           # a table the bench does not know: as given
-    assert sits_on(BOX, np.zeros((0, 2)), "playmat") == "playmat art"   # no labelled die at all
+def test_a_box_under_a_tenth_inside_every_die_is_named_by_what_it_lies_on():
+    touching = [(137, 100, 40, 40)]               # columns 137-140: 120 of 1600 px2, under a tenth
+    assert sits_on(BOX, touching, "board") == "board print"
+    assert sits_on(BOX, touching, "gingham") == "pattern"
+    assert sits_on(BOX, touching, "playmat") == "playmat art"
+    assert sits_on(BOX, touching, "wood") == "wood grain"
+    assert sits_on(BOX, touching, "felt") == "felt"
+    assert sits_on(BOX, touching, "marble") == "marble"           # a table the bench does not know: as given
+    assert sits_on(BOX, [], "playmat") == "playmat art"           # no labelled die at all
+    assert sits_on(BOX, [(140, 100, 40, 40)], "felt") == "felt"   # sharing an edge only
 
 
-def test_the_neighbour_bound_is_in_the_boxs_own_sides():
-    # a 30 x 48 px box: side sqrt(1440) = 37.95 px, bound 1.3 x 37.95 = 49.3 px from its middle (115, 124)
-    box = (100, 100, 30, 48)
-    assert sits_on(box, np.array([[115.0 + 49.0, 124.0]]), "felt") == "a die's neighbour"
-    assert sits_on(box, np.array([[115.0 + 50.0, 124.0]]), "felt") == "felt"
+def test_the_share_is_of_the_false_boxs_own_area():
+    # a 20 x 20 box (400 px2) with 8 x 5 = 40 px2 inside a large die's box: a tenth of the small box
+    assert sits_on((100, 100, 20, 20), [(112, 115, 80, 80)], "felt") == "a die's neighbour"
+    assert sits_on((100, 100, 20, 20), [(113, 115, 80, 80)], "felt") == "felt"                # 7 x 5 = 35 px2
 
 
 def test_the_stage_that_lowered_a_false_die_most_is_named():
