@@ -139,15 +139,19 @@ class RefineConfig:
             places lie 4-14 px from the card's centre, their short side about 40 px). Below this the second look
             may read the card better than the place that read it first (Among the Stars, seed 4: 0.60 -> 0.998).
             1.01: every weak place is looked at again.
-        no_card_beyond: a place the first look reads farther than this multiple of the deck's
-            ``unknown_distance_max`` (its best card at its best turn and shift: 'not in the deck' on any frame,
-            :meth:`vision.deck.DeckProfile.decide_frame`) holds no card of the deck (:func:`no_card_here`): it gets
-            no second look, and no evened look (:func:`vision.cards.identify_and_refine`); it is reported as found,
-            'not in the deck'. None: every weak place is looked at again. On the layouts 100-109 of
-            ``bench/card_table_ab.py`` (Among the Stars, Race and Roll for the Galaxy, calibrated and not; 3 frames
-            each) 115 weak places read beyond 1.0 first (110 of them an uncalibrated Roll table's corner markers,
-            about 35 ms each); the second look named none (their best distance after it 0.96 or more); the farthest
-            first read a second look named was 0.95 (an Among the Stars card a few pixels off, named at 0.26).
+        no_card_beyond: with no card size known (a frame read with no calibration), a place the first look reads
+            farther than this multiple of the deck's ``unknown_distance_max`` (its best card at its best turn and
+            shift: 'not in the deck' on any frame, :meth:`vision.deck.DeckProfile.decide_frame`) holds no card of the
+            deck (:func:`no_card_here`): it gets no second look, and no evened look
+            (:func:`vision.cards.identify_and_refine`); it is reported as found, 'not in the deck'. There the second
+            look only moves an outline a little (the outlines from the edges within ``search_frac`` of the short side,
+            the centring within the deck's ``struct_shift``); with the card size known the search by the deck may
+            find a card a third of a card off a place read so far (``shift_reach``), so every weak place is looked at
+            again. None: every weak place is looked at again. On the layouts 100-109 of ``bench/card_table_ab.py``
+            read with no calibration (Among the Stars, Race and Roll for the Galaxy, 3 frames each) 112 weak places
+            read beyond 1.0 first (110 of them a Roll table's corner markers, about 35 ms each); the second look named
+            none (their best distance after it 0.96 or more); the farthest first read a second look named was 0.95
+            (an Among the Stars card a few pixels off, named at 0.26).
         angles_deg: each side is also tried turned by these angles about its midpoint.
         iterations: each candidate is searched this many times (each time around the last answer, every
             side on its strongest edge).
@@ -184,16 +188,17 @@ class RefineConfig:
     iterations: int = 2
 
 
-def no_card_here(deck: DeckProfile, distance: float, cfg: RefineConfig | None = None) -> bool:
+def no_card_here(deck: DeckProfile, distance: float, view: SearchView | None = None,
+                 cfg: RefineConfig | None = None) -> bool:
     """Whether a place whose first look read its best card at ``distance`` (its :meth:`vision.deck.DeckProfile.score`'s
-    distance, at its best turn and shift) holds no card of ``deck``: farther than ``cfg.no_card_beyond`` x the deck's
-    ``unknown_distance_max``, where the deck says 'not in the deck' whatever the frame's other cards read
-    (:meth:`vision.deck.DeckProfile.decide_frame`). Such a place is given no second look
-    (:func:`refine_identifications`) and no evened look (:func:`vision.cards.identify_and_refine`): a cheap test the
-    later looks agree with (see :class:`RefineConfig`'s ``no_card_beyond``). False for every place when
-    ``no_card_beyond`` is None."""
+    distance, at its best turn and shift) holds no card of ``deck``, where no card size is known (``view`` None or
+    without ``card_px``): farther than ``cfg.no_card_beyond`` x the deck's ``unknown_distance_max``, where the deck
+    says 'not in the deck' whatever the frame's other cards read (:meth:`vision.deck.DeckProfile.decide_frame`). Such
+    a place is given no second look (:func:`refine_identifications`) and no evened look
+    (:func:`vision.cards.identify_and_refine`): a cheap test the later looks agree with (see :class:`RefineConfig`'s
+    ``no_card_beyond``). False for every place with the card size known, or when ``no_card_beyond`` is None."""
     cfg = cfg or RefineConfig()
-    if cfg.no_card_beyond is None:
+    if cfg.no_card_beyond is None or (view is not None and view.card_px is not None):
         return False
     return float(distance) > cfg.no_card_beyond * float(deck.config.unknown_distance_max)
 
@@ -603,9 +608,9 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
             axis.append(_view_axis(first_view, [sure(r) for r in first]))
         return axis[0]
 
-    # the likeliest cards first; a place read beyond the deck's absolute bar holds no card (no_card_beyond)
+    # the likeliest cards first; with no card size known, a place read beyond the deck's absolute bar holds no card
     weak = [k for k in sorted(range(len(first)), key=lambda j: first[j].distance)
-            if not (sure(first[k]) or again[k] or no_card_here(deck, first[k].distance, cfg))]
+            if not (sure(first[k]) or again[k] or no_card_here(deck, first[k].distance, view, cfg))]
     # an outline a few pixels off its card, centred on the card its crop reads, may read surely: no search of its
     # edges then
     near = [k for k in weak if first[k].distance <= cfg.early_within * deck.config.unknown_distance]

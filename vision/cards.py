@@ -541,8 +541,8 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
     ``top_view``: (top-down table image BGR, each card's quad in it, quad -> frame pixels map, card size in
     its pixels or None) when calibrated: the outlines are searched there, where a card's size is known.
     ``loose``: per card, whether it is a place of the detector's second look (mostly no card: a patterned cloth's
-    squares); those get no evened look (a pattern evened out can come near some card), nor do places the first look
-    reads beyond the deck's absolute bar (:func:`vision.card_match.no_card_here`: no card there).
+    squares); those get no evened look (a pattern evened out can come near some card), nor, with no card size known,
+    do places the first look reads beyond the deck's absolute bar (:func:`vision.card_match.no_card_here`).
 
     Returns ((Identification, mirrored) per card, quads, crops): the quads and crops of the cards whose
     outline changed are replaced (new lists; float[4, 2] pixel quads, uint8 crops of the same size)."""
@@ -559,7 +559,7 @@ def identify_and_refine(deck: Any, frame: np.ndarray, quads: list[np.ndarray], c
         if getattr(deck, "shape", "card") == "card":   # still weak: a shadow or a cast across the card?
             lc = LightConfig()
             weak = [(r.card_id is None or r.confidence < lc.weak_conf) and not (k < len(loose) and loose[k])
-                    and not no_card_here(deck, level[k]) for k, r in enumerate(decided)]
+                    and not no_card_here(deck, level[k], view) for k, r in enumerate(decided)]
             scores, evened = evened_scores(deck, crops, scores, weak, mirrored, lc)
             if any(evened):
                 decided = [replace(r, confidence=min(r.confidence, lc.max_confidence)) if ev else r
