@@ -20,7 +20,9 @@ Printed: the CPU ms of the baseline (a JPEG q95 ``imread`` + ``cvtColor`` of eac
 frames), and per game and version the median CPU ms of the cold read and its ratio to the baseline, with the
 largest stage medians (CPU ms of the reading thread, ``time.thread_time``); per game whether the two versions read
 every frame the same (a SHA-256 of every card read to the last bit, as ``bench/card_stages.py``; when they differ, how:
-cards paired by place, their ids, turns, the largest corner distance and confidence difference), and what each
+cards paired by place, their ids, turns, the largest corner distance and confidence difference; then the same of the
+cards each names apart from the places each reads 'not in the deck', whose corners follow no card's turn, with how far
+apart the centres of those places are), and what each
 found and identified against the scenes' labels; and the median of each frame's new over old CPU time (the same
 frame, the same round) and the sum of the second look's stage medians (``loose_*``) of each. With ``--per-frame``,
 also one line per frame (layout seed/frame seed): each version's CPU ms (median over the rounds) and its ratio to the
@@ -130,6 +132,27 @@ def compare_reads(old: list, new: list) -> dict[str, float]:
                 out["lower"] += float(d.confidence) < float(c.confidence)
                 out["drop"] = max(out["drop"], float(c.confidence) - float(d.confidence))
     return out
+
+
+def split_reads(old: list, new: list) -> tuple[dict[str, float], dict[str, float]]:
+    """:func:`compare_reads` of the cards each read names (an id) and, apart, of the places each reads 'not in the
+    deck' (id None): per frame lists of cards as there. A place not in the deck has no card's turn, so its corners
+    follow the turn of whichever card it looked most like; for those the largest distance between the centres of
+    paired places is added (``centre_px``: each old place paired with the new place whose centre is nearest)."""
+    named = compare_reads([[c for c in a if c.id is not None] for a in old],
+                          [[c for c in b if c.id is not None] for b in new])
+    a_none = [[c for c in a if c.id is None] for a in old]
+    b_none = [[c for c in b if c.id is None] for b in new]
+    unknown = compare_reads(a_none, b_none)
+    unknown["centre_px"] = 0.0
+    for a, b in zip(a_none, b_none, strict=True):
+        if not a or not b:
+            continue
+        cb = np.array([np.asarray(c.corners, np.float64).mean(axis=0) for c in b])
+        for c in a:
+            d = np.linalg.norm(cb - np.asarray(c.corners, np.float64).mean(axis=0), axis=1)
+            unknown["centre_px"] = max(unknown["centre_px"], float(d.min()))
+    return named, unknown
 
 
 def print_per_frame(seeds: str, per_cpu: dict, per_stages: dict, cards: dict, base_ms: float) -> None:
@@ -249,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  reads: {d['cards']} cards, unpaired {d['unpaired']}, other ids {d['ids']}, other turns "
                       f"{d['turns']}, corners within {d['corner_px']:.3f} px, confidences within {d['conf']:.4f} "
                       f"(same id: higher {d['higher']}, lower {d['lower']}, the largest fall {d['drop']:.4f})")
+                named, unknown = split_reads(cards["old"], cards["new"])
+                print(f"    of them named: {named['cards']} cards, unpaired {named['unpaired']}, other ids "
+                      f"{named['ids']}, other turns {named['turns']}, corners within {named['corner_px']:.3f} px; "
+                      f"read 'not in the deck': {unknown['cards']} places, unpaired {unknown['unpaired']}, "
+                      f"centres within {unknown['centre_px']:.3f} px")
             # each frame's new read over its old read of the same round (the load drifts less within a pair)
             pair = [y / x for x, y in zip(cpu["old"], cpu["new"], strict=True)]
             loose = {v: sum(statistics.median(x) for k, x in stages[v].items() if k.startswith("loose_"))
