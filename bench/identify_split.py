@@ -20,9 +20,10 @@ times it, with its clock swapped for the same CPU clock.
 Printed per game and frame (medians over the rounds, ms): identify; the first look; of it, the reads at every turn;
 each step of the second look; the cards, those read weakly by the first look (a card whose first read
 :func:`vision.card_match.refine_identifications` would look at again: not in the deck, or below ``weak_conf`` and
-farther than ``weak_distance`` x the deck's threshold) and those read at every turn. Then per game: identify per
-card, the first look per card, and identify less what the weak cards cost beyond the first look (the reads at every
-turn, the second look) per card read well, and that extra per weak card.
+farther than ``weak_distance`` x the deck's threshold; with no card size known, not a place read beyond the deck's
+absolute bar, :func:`vision.card_match.no_card_here`, where the tree has it) and those read at every turn. Then per
+game: identify per card, the first look per card, and identify less what the weak cards cost beyond the first look
+(the reads at every turn, the second look) per card read well, and that extra per weak card.
 
     python bench/identify_split.py --games roll --seeds 1,102,108 --rounds 5
 """
@@ -122,8 +123,12 @@ def instrument(spent: dict[str, float], counts: dict[str, int]) -> None:
             return refine(deck_, frame, quads, crops, scores, mirrored, cfg, view, loose)
         c = cfg or card_match.RefineConfig()
         far = c.weak_distance * deck_.config.unknown_distance
+        # a place read beyond the deck's absolute bar with no card size known gets no second look (where the tree has
+        # that decision: card_match.no_card_here)
+        no_card = getattr(card_match, "no_card_here", lambda *a: False)
         for r in deck_.decide_frame(scores):
-            counts["weak"] += not (r.card_id is not None and (r.confidence >= c.weak_conf or r.distance <= far))
+            counts["weak"] += not (r.card_id is not None and (r.confidence >= c.weak_conf or r.distance <= far)
+                                   or no_card(deck_, r.distance, view, c))
         counts["cards"] += len(scores)
         return refine(deck_, frame, quads, crops, scores, mirrored, cfg, view, loose)
 
