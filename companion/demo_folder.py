@@ -39,6 +39,10 @@ OWNER_FILE = ".companion-demo-owner.json"
 """The file a demo writes in its temporary folder: ``{"pid": <its process id>, "started": <when that process started,
 in the kernel's clock ticks since boot, or null where the system does not say>}``."""
 
+MAX_PID = 2**31 - 1
+"""The largest process id a system gives (``pid_t`` is a signed 32-bit number): an owner file naming another is no
+demo's."""
+
 
 def _started(pid: int) -> int | None:
     """When process ``pid`` started (clock ticks since boot: ``/proc/<pid>/stat``'s 22nd field), or None when the
@@ -61,24 +65,32 @@ def _running(pid: int, started: int | None) -> bool:
         return False
     except PermissionError:
         pass  # alive, another user's
-    except OSError:
+    except (OSError, OverflowError):
         return True  # cannot tell: keep the folder
     now = _started(pid)
     return started is None or now is None or now == started
 
 
 def _owner(folder: Path) -> tuple[int, int | None] | None:
-    """``(pid, started)`` from ``folder``'s owner file when it is a regular file (not a link) a demo wrote; else
-    None."""
+    """``(pid, started)`` from ``folder``'s owner file when it is a regular file (not a link) a demo wrote: a process
+    id from 1 to :data:`MAX_PID` and a start that is null or a count from 0; else None (a file cut short, grown large,
+    or naming no process a demo could have been: the folder is not a demo's)."""
     path = folder / OWNER_FILE
     try:
-        if not stat.S_ISREG(path.lstat().st_mode):
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a link refused, a pipe never waited on
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                return None
+            text = file.read(201)
+        if len(text) > 200:  # a demo writes some 40 bytes
             return None
-        data = json.loads(path.read_text(encoding="utf-8")[:200])
+        data = json.loads(text.decode("utf-8"))
     except (OSError, ValueError):
         return None
     pid, started = (data.get("pid"), data.get("started")) if isinstance(data, dict) else (None, None)
-    if type(pid) is not int or (started is not None and type(started) is not int):
+    if type(pid) is not int or not 0 < pid <= MAX_PID:
+        return None
+    if started is not None and (type(started) is not int or started < 0):
         return None
     return pid, started
 

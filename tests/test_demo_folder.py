@@ -84,3 +84,21 @@ def test_a_demo_killed_with_sigkill_has_its_folder_removed_at_the_next_start(tmp
     assert not spare.exists()
     assert mine is not None and mine.is_dir() and json.loads((mine / OWNER_FILE).read_text())["pid"] == os.getpid()
     assert remove_stale_demo_folders(tmp_path) == [] and mine.is_dir()  # this one's process runs
+
+
+def test_an_owner_file_naming_no_process_a_demo_could_have_been_leaves_its_folder(tmp_path):
+    """A demo writes its own process id (1 to 2**31 - 1 on any system) and a start from 0 up. An owner file with a
+    number out of that range, a pipe or a file grown large in its place is no demo's: its folder is kept, and the
+    next demo starts rather than stopping on it (a process id too large for the system once raised OverflowError
+    out of the cleanup)."""
+    kept = [_left(tmp_path, f"pid{i}", {"pid": pid, "started": None})
+            for i, pid in enumerate((0, -5, 2**31, 99999999999999999999, 10**400))]
+    kept.append(_left(tmp_path, "negstart", {"pid": _dead_pid(), "started": -1}))
+    kept.append(_left(tmp_path, "large", json.dumps({"pid": _dead_pid(), "started": None}) + " " * 300))
+    piped = _left(tmp_path, "pipe", None)
+    os.mkfifo(piped / OWNER_FILE)
+    kept.append(piped)
+    dead = _left(tmp_path, "dead", {"pid": _dead_pid(), "started": None})
+    assert remove_stale_demo_folders(tmp_path) == [dead]
+    for folder in kept:
+        assert (folder / "sessions.sqlite3").exists(), folder
