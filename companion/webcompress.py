@@ -167,11 +167,13 @@ def _packed(data: bytes, encoding: str) -> bytes:
 
 
 class PackedFiles:
-    """The pages' files compressed, by ``(file, its ETag, encoding)``: each version compressed once per encoding, at
-    most :data:`STATIC_KEPT` kept (the oldest dropped first); safe across the server's threads."""
+    """The pages' files compressed, by ``(file, its ETag, encoding)``: each version compressed once per encoding, even
+    when many phones ask for it at once (the first compresses it, the others wait for its bytes), at most
+    :data:`STATIC_KEPT` kept (the oldest dropped first); safe across the server's threads."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
+        self._making: dict[tuple[str, str, str], threading.Lock] = {}
         self._lock = threading.Lock()
 
     def get(self, name: str, etag: str, encoding: str, data: bytes) -> bytes:
@@ -179,12 +181,23 @@ class PackedFiles:
         key = (name, etag, encoding)
         with self._lock:
             packed = self._kept.get(key)
-        if packed is None:  # two phones at once may both compress it: the same bytes
-            packed = _packed(data, encoding)
+            if packed is not None:
+                return packed
+            making = self._making.setdefault(key, threading.Lock())
+        with making:  # one thread compresses a version; the others asking meanwhile wait here and take its bytes
             with self._lock:
-                self._kept[key] = packed
-                while len(self._kept) > STATIC_KEPT:
-                    self._kept.popitem(last=False)
+                packed = self._kept.get(key)
+            if packed is not None:
+                return packed
+            try:
+                packed = _packed(data, encoding)
+                with self._lock:
+                    self._kept[key] = packed
+                    while len(self._kept) > STATIC_KEPT:
+                        self._kept.popitem(last=False)
+            finally:
+                with self._lock:
+                    self._making.pop(key, None)
         return packed
 
 

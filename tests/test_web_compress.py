@@ -300,3 +300,41 @@ def test_a_pages_file_is_compressed_once_per_version_and_encoding(phone, monkeyp
     for answer in (icon, small, part):
         answer.close()
     assert calls == ["br", "gzip"]
+
+
+def test_phones_asking_at_once_cost_one_compression_per_file_and_encoding(monkeypatch):
+    """Sixteen phones opening the page at once (a table's phones after the box restarts) asked for flow.js together:
+    each compressed it anew until the first had kept it (28 compressions for 12 were counted with 24 requests of 4
+    files). Now the first compresses it and the others wait for its bytes: one Brotli compression, sixteen answers
+    with the same bytes."""
+    import threading
+
+    from companion import webcompress
+
+    calls = []
+    real = webcompress._packed
+
+    def slow(data, coding):
+        calls.append(coding)
+        time.sleep(0.05)  # Brotli 11 of 31 KB on the box's Pi
+        return real(data, coding)
+
+    monkeypatch.setattr(webcompress, "_packed", slow)
+    app = create_app(StateHub())
+    start = threading.Barrier(16)
+    got = []
+
+    def phone_asks():
+        client = app.test_client()
+        start.wait()
+        answer = client.get("/static/flow.js", headers={"Accept-Encoding": "br"})
+        got.append((answer.status_code, answer.headers.get("Content-Encoding"), answer.data))
+
+    threads = [threading.Thread(target=phone_asks) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert calls == ["br"]
+    assert len(got) == 16 and {(status, coding) for status, coding, _ in got} == {(200, "br")}
+    assert {data for _, _, data in got} == {brotli.compress((STATIC / "flow.js").read_bytes(), quality=11)}
