@@ -66,12 +66,24 @@ def language_code(written: str) -> str | None:
     return None
 
 
+_EXTENSIONS = re.compile(r"(?:-[0-9a-wy-z](?:-[0-9a-z]{2,8})+)*(?:-x(?:-[0-9a-z]{1,8})+)?")
+"""A language tag's extensions and private use, after its language, script, region and variants (BCP 47, RFC 5646
+2.1: a singleton such as ``u`` and subtags of 2-8 letters or digits, ``x`` and subtags of 1-8): ``"-u-ca-gregory"``,
+``"-x-phonebk"``. Babel does not read them; they say nothing about the language."""
+
+
 def _well_formed(tag: str) -> bool:
-    """Whether ``tag`` (as :func:`_plain` writes it, ``-`` between subtags) is a language tag Babel reads: ``"el-gr"``,
-    ``"el-grek-gr"``, ``"en-001"``, a region CLDR does not know (``"el-xx"``) too; not ``"el-"``, ``"el--gr"``,
-    ``"el-1"``."""
+    """Whether ``tag`` (as :func:`_plain` writes it, ``-`` between subtags) is a language tag (BCP 47, RFC 5646 2.1):
+    its language, script, region and variants as Babel reads them, then any extensions and private use
+    (:data:`_EXTENSIONS`): ``"el-gr"``, ``"el-grek-gr"``, ``"en-001"``, ``"en-us-u-ca-gregory"``, ``"el-gr-x-poly"``, a
+    region CLDR does not know (``"el-xx"``) too; not ``"el-"``, ``"el--gr"``, ``"el-1"``, ``"hu-hu-u-"``,
+    ``"pl-pl-x"``."""
+    subtags = tag.split("-")
+    cut = next((k for k, subtag in enumerate(subtags) if k and len(subtag) == 1), len(subtags))
+    if cut < len(subtags) and not _EXTENSIONS.fullmatch("-" + "-".join(subtags[cut:])):
+        return False
     try:
-        Locale.parse(tag, sep="-")
+        Locale.parse("-".join(subtags[:cut]), sep="-")
     except UnknownLocaleError:
         return True  # well formed: CLDR has no data for it
     except ValueError:

@@ -12,6 +12,7 @@ import pytest
 
 from companion import i18n
 from companion.cli import main
+from companion.cli_types import language_arg
 from companion.config import load, setting
 
 
@@ -206,7 +207,8 @@ def test_another_languages_code_is_refused_naming_it_without_a_guess(written, sa
         assert "ukrán" in i18n.say(message, "hu")
 
 
-@pytest.mark.parametrize("written", ["el-", "EL-", "el_", "el--GR", "el-1", "hu-HU-", "hu-h"])
+@pytest.mark.parametrize("written", ["el-", "EL-", "el_", "el--GR", "el-1", "hu-HU-", "hu-h", "hu-HU-u-", "pl-PL-x",
+                                     "el-GR-u-c", "el-GR-x-toolongtag"])
 def test_a_malformed_language_tag_is_refused_not_taken(written):
     """BCP 47 (through Babel's Locale.parse): "el-" has an empty subtag, so it is no language tag; it was taken as
     Greek. Now it is refused, saying why and how to write it; "el-GR" and a region CLDR has no data for ("el-XX")
@@ -216,8 +218,20 @@ def test_a_malformed_language_tag_is_refused_not_taken(written):
     assert "not a language tag" in str(refused.value) and "did you mean" not in str(refused.value)
     primary = written[:2].lower()
     assert str(refused.value).endswith(f'write "{primary}", or "{primary}-" and a region such as "{primary}-'
-                                       f'{ {"el": "GR", "hu": "HU"}[primary] }"')
+                                       f'{ {"el": "GR", "hu": "HU", "pl": "PL"}[primary] }"')
     assert setting("box.language").value_of("el-GR") == "el" and setting("box.language").value_of("el-XX") == "el"
+
+
+@pytest.mark.parametrize("written, code", [
+    ("en-US-u-ca-gregory", "en"), ("el-GR-u-nu-latn", "el"), ("hu-HU-x-phonebk", "hu"), ("pl-x-a", "pl"),
+    ("EL_GR-U-CA-GREGORY", "el"),
+])
+def test_a_language_tag_with_extensions_or_private_use_is_its_language(written, code):
+    """BCP 47 (RFC 5646 2.1): after the language and region a tag may carry extensions ("-u-ca-gregory": the
+    Gregorian calendar) and private use ("-x-phonebk"), which say nothing about the language. "en-US-u-ca-gregory"
+    was refused as "not a language tag"; it is English, and the CLI flag takes it too."""
+    assert setting("box.language").value_of(written) == code
+    assert language_arg(written) == code
 
 
 @pytest.mark.parametrize("written, said", [
