@@ -12,6 +12,8 @@ CENTRE (0, 0) are steps through full wormholes either way, each a neighbour of t
 
 from __future__ import annotations
 
+import pytest
+
 from rules import Event, Severity, replay
 from rules.eclipse import ECLIPSE_GAME
 from tests.test_eclipse_move_steps import CAPELLA, CENTRE, HOME, SET_UP, said_on
@@ -228,3 +230,34 @@ def test_an_interceptor_in_a_bay_goes_where_its_carrier_went():
     assert [k for k, s in said_on(result, 7) if k.startswith("carried")] == []
     assert [k for k, s in said_on(result, 8) if k.startswith("carried")] == []
     assert [k for k, s in said_on(result, 9) if k.startswith("carried")] == ["carried_off_path"]
+
+
+def test_a_step_both_riding_in_a_bay_and_another_activation_is_refused(store):
+    """Rise of the Ancients p.4: an Interceptor riding in an Interceptor Bay moves with its carrier's activation and
+    starts none, so a step sent with both "riding in the Bay" and "starts another activation" says two things that
+    cannot both be. It was recorded as riding (the other answer dropped); now it is refused naming both answers, in
+    the player's language, and nothing is recorded."""
+    from companion import i18n
+    from companion.errors import BadEntry
+    from tests.test_eclipse_flow import start
+
+    flow = start(store, species=["Magellan", "Orion Hegemony"])
+    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
+    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
+    flow.report("Ann", "explore", {"sector": "106", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
+    flow.report("Bob", "upgrade", {})
+    flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1], "ship": "Dreadnought"})
+    before = flow.session.last_seq
+    with pytest.raises(BadEntry) as refused:
+        flow.report("Ann", "step", {"from": [0, -2], "to": [0, -1], "ship": "Interceptor", "carried": "yes",
+                                    "again": "ναι"})
+    said = refused.value.args[0]
+    assert "starts no activation" in i18n.say(said, "en") and "Rise of the Ancients p.4" in i18n.say(said, "en")
+    assert "Βάση Αναχαιτιστικών" in i18n.say(said, "el") and "Myśliwiec" in i18n.say(said, "pl")
+    assert "Elfogó" in i18n.say(said, "hu")
+    assert flow.session.last_seq == before
+    flow.report("Ann", "step", {"from": [0, -2], "to": [0, -1], "ship": "Interceptor", "carried": "yes",
+                                "again": "no"})
+    step = flow.session.events()[-1]
+    assert flow.session.last_seq > before and step.kind == "ship_moved" and step.payload.get("carried") is True
+    assert "again" not in step.payload

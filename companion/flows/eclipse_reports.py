@@ -85,6 +85,10 @@ class EclipseReports:
                 payload["jump"] = True
             return "action_taken", payload
         if form == "step":
+            if values.get("carried") == "yes" and values.get("again") == "yes":  # RotA p.4: a rider is no activation
+                raise BadEntry(Text("Move: an Interceptor riding in an Interceptor Bay starts no activation: answer "
+                                    "yes to riding in the Bay or to another activation of the same ship, not both "
+                                    "(Rise of the Ancients p.4)"))
             step = {"from": _at(values["from"]), "to": _at(values["to"])}
             if values.get("ship"):
                 step["ship"] = values["ship"]
