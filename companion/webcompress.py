@@ -66,6 +66,9 @@ STATIC_LEVELS = {"zstd": 19, "br": 11, "gzip": 9}
 highest, as the cost is paid once (the scripts and style sheets: 131,000 bytes; gzip 9 44,000, zstd 19 42,600, Brotli
 11 37,800, against 44,000, 46,700 and 45,200 at the answers' levels)."""
 
+CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE")
+"""A request's conditions (its ETag and date) a page file's answer is checked against once, after compression."""
+
 STATIC_KEPT = 96
 """Compressed page files kept (:class:`PackedFiles`): every file in every encoding, a few versions of each."""
 
@@ -206,8 +209,9 @@ def compress_static_files(app: Flask) -> PackedFiles:
     of a type in :data:`COMPRESSED_TYPES`, of :data:`MIN_BYTES` or more, answered 200 by Flask's own static view
     (which finds the file, refuses a path outside the folder with a 404 and answers a Range request), goes in the
     encoding the phone rates highest (the smallest of those rated alike), with ``Content-Encoding``, ``Vary:
-    Accept-Encoding`` and the ETag ``"<tag>:<encoding>"``, checked against the request's ``If-None-Match`` (a 304 with
-    no body when it matches). A phone that accepts no encoding gets the file as Flask sends it. Flask-Compress leaves
+    Accept-Encoding`` and the ETag ``"<tag>:<encoding>"``, checked against the request's ``If-None-Match`` and
+    ``If-Modified-Since`` (a 304 with no body when it has it, with that ETag and ``Vary``, whichever condition it
+    sent). A phone that accepts no encoding gets the file as Flask sends it. Flask-Compress leaves
     these answers alone (they carry a ``Content-Encoding``).
 
     Returns:
@@ -217,13 +221,20 @@ def compress_static_files(app: Flask) -> PackedFiles:
     packs = PackedFiles()
 
     def static(filename: str) -> Response:
-        response: Response = send_file(filename=filename)
-        if response.status_code != 200 or response.mimetype not in COMPRESSED_TYPES:
-            return response
-        etag, _ = response.get_etag()
         accepted = accepted_encodings(request.headers.get("Accept-Encoding"))
-        if not etag or not accepted or (response.content_length or 0) < MIN_BYTES:
-            return response
+        environ = request.environ
+        # A phone that may get the file compressed has it already or not by the answer it would get (whose ETag names
+        # the encoding): Flask's file answer is asked without the phone's conditions, checked once below.
+        held = ({key: environ.pop(key) for key in CONDITIONS if key in environ}
+                if accepted and "HTTP_RANGE" not in environ else {})
+        try:
+            response: Response = send_file(filename=filename)
+        finally:
+            environ.update(held)
+        etag, _ = response.get_etag()
+        if (response.status_code != 200 or response.mimetype not in COMPRESSED_TYPES or not etag or not accepted
+                or (response.content_length or 0) < MIN_BYTES):
+            return response.make_conditional(request) if held and response.status_code == 200 else response
         response.direct_passthrough = False  # read whole: a file of a few tens of KB
         data = response.get_data()
         response.close()

@@ -338,3 +338,29 @@ def test_phones_asking_at_once_cost_one_compression_per_file_and_encoding(monkey
     assert calls == ["br"]
     assert len(got) == 16 and {(status, coding) for status, coding, _ in got} == {(200, "br")}
     assert {data for _, _, data in got} == {brotli.compress((STATIC / "flow.js").read_bytes(), quality=11)}
+
+
+@pytest.mark.parametrize("accepts", ["br", "gzip, deflate, br, zstd"])
+def test_a_phone_asking_again_by_date_alone_is_told_so_with_the_compressed_answers_tag(phone, accepts):
+    """A phone (or a cache on the way) holding flow.js compressed and asking again with its date alone was answered
+    304 by the file's own check, with the uncompressed file's ETag, no "Vary: Accept-Encoding" and "Accept-Ranges"
+    (RFC 9110 15.4.5: a 304 carries the ETag and Vary a 200 would). Now the date is checked against the answer the
+    phone would get: the same 304, naming that answer's ETag and Vary."""
+    _hub, client = phone
+    answer = client.get("/static/flow.js", headers={"Accept-Encoding": accepts})
+    dated = client.get("/static/flow.js", headers={"Accept-Encoding": accepts,
+                                                   "If-Modified-Since": answer.headers["Last-Modified"]})
+    assert dated.status_code == 304 and dated.data == b""
+    assert dated.headers["ETag"] == answer.headers["ETag"] and dated.headers["ETag"].endswith(':br"')
+    assert "Accept-Encoding" in dated.headers["Vary"] and "Accept-Ranges" not in dated.headers
+    earlier = client.get("/static/flow.js", headers={"Accept-Encoding": accepts,
+                                                     "If-Modified-Since": "Mon, 01 Jan 2001 00:00:00 GMT"})
+    assert earlier.status_code == 200 and earlier.headers["Content-Encoding"] == "br"
+    kept = client.get("/static/flow.js", headers={"If-Modified-Since": answer.headers["Last-Modified"]})
+    assert kept.status_code == 304 and kept.data == b"" and ":" not in kept.headers["ETag"]  # takes no encoding
+    small = client.get("/static/manifest.webmanifest", headers={"Accept-Encoding": accepts})
+    again = client.get("/static/manifest.webmanifest", headers={"Accept-Encoding": accepts,
+                                                                 "If-None-Match": small.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""  # a file sent as it is is still checked
+    assert client.get("/static/manifest.webmanifest", headers={
+        "Accept-Encoding": accepts, "If-Modified-Since": small.headers["Last-Modified"]}).status_code == 304
