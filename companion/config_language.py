@@ -138,13 +138,29 @@ def _shown(written: str) -> str:
     return toml_value(written if len(written) <= 60 else written[:60] + "…")
 
 
+_GREEK_LAYOUT = str.maketrans("ςερτυθιοπασδφγηξκλζχψωβνμ", "wertyuiopasdfghjklzxcvbnm")
+"""The Greek keyboard's letters -> the Latin letters on the same keys: a code typed with the Greek layout on ("ελ")."""
+
+
+def _on_a_latin_keyboard(text: str) -> str:
+    """``text`` (as :func:`_plain` writes it) as typed on the same keys with a Latin layout: full-width and other
+    compatibility letters as plain ones (NFKC), Greek letters as the Latin letters of their keys, accents left out
+    (``"ελ"``, ``"έλ"``, ``"ｅｌ"`` -> ``"el"``)."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return bare.translate(_GREEK_LAYOUT)
+
+
 def likely_language(written: str) -> str | None:
     """The code ``written`` most likely meant when it means none for certain (:func:`language_code` None): a country's
-    code (``"gr"`` -> ``"el"``), or a name or code a letter or two away (``"grek"`` -> ``"el"``); None when nothing is
+    code (``"gr"`` -> ``"el"``), a code typed with the Greek keyboard layout on or in full-width letters (``"ελ"``,
+    ``"ｅｌ"`` -> ``"el"``), or a name or code a letter or two away (``"grek"`` -> ``"el"``); None when nothing is
     close."""
     text = _plain(written)
     primary = text.split("-", 1)[0]
     if primary in _COUNTRIES:
         return _COUNTRIES[primary]
+    typed = _on_a_latin_keyboard(text)   # "ελ" typed with the Greek layout on, "ｅｌ" in full-width letters
+    if typed != text and (language_code(typed) or typed.split("-", 1)[0] in _COUNTRIES):
+        return language_code(typed) or _COUNTRIES[typed.split("-", 1)[0]]
     close = difflib.get_close_matches(text, list(_ALIASES), n=1, cutoff=0.7)
     return _ALIASES[close[0]] if close else None

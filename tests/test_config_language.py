@@ -37,6 +37,20 @@ def test_a_language_close_to_one_is_refused_with_the_code_it_likely_meant(writte
     assert f'(did you mean "{likely}"?)' in str(refused.value), refused.value
 
 
+@pytest.mark.parametrize("written, likely", [("ελ", "el"), ("ΕΛ", "el"), ("έλ", "el"), ("πλ", "pl"), ("ηθ", "hu"),
+                                             ("εν", "en"), ("ελ_ΓΡ", "el"), ("ｅｌ", "el"), ("ＨＵ", "hu")])
+def test_a_code_typed_with_the_greek_layout_on_is_refused_with_the_code_it_meant(capsys, written, likely):
+    """A Greek owner types "el" with the keyboard still on the Greek layout and gets "ελ" (the keys E and L); a phone's
+    full-width keyboard gives "ｅｌ". Both were refused with no hint (no code is a letter or two away); now the
+    refusal names the code on the same keys, as for "gr", and takes nothing on its own."""
+    with pytest.raises(ValueError) as refused:
+        setting("box.language").value_of(written)
+    assert str(refused.value).endswith(f'is not one of en, el, pl, hu (did you mean "{likely}"?)'), refused.value
+    with pytest.raises(SystemExit) as stopped:
+        main(["--language", written, "config", "show"])
+    assert stopped.value.code == 2 and f'(did you mean "{likely}"?)' in capsys.readouterr().err
+
+
 def test_a_language_like_none_is_refused_listing_the_choices():
     with pytest.raises(ValueError) as refused:
         setting("box.language").value_of("klingon")
