@@ -62,3 +62,24 @@ def test_before_the_stations_are_told_apart_the_card_is_said_between_two_station
     assert ("Garden lies as near to one station as to another: push it flush against the station it belongs to "
             "(rulebook 5.1 'Grid and adjacency': a card shares a full edge with its station)") in \
         cam.view()["reader_notes"]
+
+
+def test_with_one_stations_player_known_the_card_is_said_beside_that_players_station(store):  # noqa: F811
+    """Three players, two stations on the table and none tapped: the table answers "whose station is this?" for the
+    reactor with Customs (Ann's), Bob's or Cy's station is still not known. The Garden between the two was said to lie
+    "as near to one station as to another", naming no one though Ann's station is known; now it names hers, in each
+    language."""
+    from companion import i18n
+
+    flow = among(store, players="Ann,Bob,Cy")
+    cam = CameraFlow(flow, deck=SimpleNamespace(art=None), read_cards=reader(TABLE))
+    read(cam)
+    customs = next(q for q in cam.view()["questions"] if "Customs" in q["text"])
+    cam.confirm(customs["id"], "Ann", origin="phone")
+    read(cam)
+    notes = [n for n in cam.view()["reader_notes"] if "Garden" in n]
+    assert notes == ["Garden lies as near to Ann's station as to another station: push it flush against the station "
+                     "it belongs to (rulebook 5.1 'Grid and adjacency': a card shares a full edge with its station)"]
+    said = cam.station_seats.between[0]
+    assert "(κάτοχος του ενός: Ann)" in i18n.say(said, "el") and "stacji (Ann) jak innej" in i18n.say(said, "pl")
+    assert "Ann űrállomásához, mint egy másik" in i18n.say(said, "hu")

@@ -227,8 +227,8 @@ class StationSeats:
 
     def _between(self, card: Any, players: Sequence[str | None]) -> Text:
         """What the table is told of ``card``, lying as near to two stations (``players``: each one's player, None
-        while not known): which two, and to push it flush against its own (a station grows by cards sharing a full
-        edge: Among the Stars rulebook, 5.1 'Grid and adjacency')."""
+        while not known): which two (by the players known of them: both, one, or none), and to push it flush against
+        its own (a station grows by cards sharing a full edge: Among the Stars rulebook, 5.1 'Grid and adjacency')."""
         what: Any = Text("a card")
         if card.id is not None and float(card.confidence) >= self.min_confidence:
             try:
@@ -240,6 +240,10 @@ class StationSeats:
             return Text("{card} lies as near to {first}'s station as to {second}'s: push it flush against the station "
                         "it belongs to (rulebook 5.1 'Grid and adjacency': a card shares a full edge with its "
                         "station)", card=what, first=first, second=second)
+        if first is not None or second is not None:   # one station's player known (seated or answered), not the other's
+            return Text("{card} lies as near to {player}'s station as to another station: push it flush against the "
+                        "station it belongs to (rulebook 5.1 'Grid and adjacency': a card shares a full edge with its "
+                        "station)", card=what, player=first if first is not None else second)
         return Text("{card} lies as near to one station as to another: push it flush against the station it belongs "
                     "to (rulebook 5.1 'Grid and adjacency': a card shares a full edge with its station)", card=what)
 
