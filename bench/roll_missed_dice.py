@@ -7,9 +7,12 @@ Usage::
     python bench/roll_missed_dice.py --n 20 --seed 1000          # seeds 1000..1019, enroll seed 7
     python bench/roll_missed_dice.py --n 20 --seed 1020 --causes-only
     python bench/roll_missed_dice.py --n 20 --seed 1040 --scales 1,1.15,1.3,1.45,1.6   # weak symbols by face side
+    python bench/roll_missed_dice.py --n 20 --seed 1020 --factors   # weak symbols: the factors of each die weight
 
 One line per missed die (its scene seed, truth, label box, what it lies on) with where it was lost, and a tally by
-cause at the end. A top face is "near" a die when its centre lies inside the die's label box or the label's centre
+cause at the end; with ``--factors``, each weak symbol's near faces with the factors of their die weight
+(:func:`weight_factors`), the one keeping each under ``min_confidence`` first (:func:`limiting_factor`), and a tally
+of those. A top face is "near" a die when its centre lies inside the die's label box or the label's centre
 inside the face's box (the bench's own matching rule). Causes, in the order of the stages:
 
     no face         no top face near the die at any die size tried (no candidate there)
@@ -64,8 +67,9 @@ class Trace:
     added from other sizes), each one's die weight after the face match and after each lowering stage (``weights``:
     ``(stage, float[N])`` in order, the first named ``faces``), the faces the decision kept and each dropping stage left
     (``kept``: ``(stage, set of face indices)``, but ``blank``: a die it leaves out is no box of ``dice``), and the
-    boxes reported (``dice``, ``(x, y, w, h)`` px), and the top faces read on (``tops``, :class:`vision.roll_dice.
-    observations.TopFaces`, None until matched)."""
+    boxes reported (``dice``, ``(x, y, w, h)`` px), the top faces read on (``tops``, :class:`vision.roll_dice.
+    observations.TopFaces`, None until matched), their NCC (``ncc``, ``float[N, K]``) and which of them the recut added
+    (``recut``, ``bool[N]``: its score scaled by the ramp ``recut_match_ramp`` of its NCC)."""
 
     sizes: dict[float, np.ndarray] = field(default_factory=dict)
     chosen: float | None = None
@@ -74,6 +78,8 @@ class Trace:
     kept: list[tuple[str, set[int]]] = field(default_factory=list)
     dice: list[tuple[float, float, float, float]] = field(default_factory=list)
     tops: object = None
+    ncc: object = None
+    recut: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
 
 def near(rects: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -141,6 +147,63 @@ def symbol_at_scales(reader: RollDiceReader, frame: np.ndarray, trace: Trace, bo
     return out
 
 
+#: The factors of a die weight (:func:`weight_factors`) that multiply it, in the order :func:`limiting_factor` names a
+#: tie: the candidate score (``recut gate`` where the recut lowered it by its NCC), the symbol-or-shape evidence, the
+#: plain-symbol gate, the printed middle and the printed strokes.
+MULTIPLYING = ("score", "evidence", "plain", "middle", "stroke")
+
+
+def weight_factors(tops, ncc: np.ndarray, cfg: RollDiceConfig, idx: np.ndarray,
+                   recut: np.ndarray | None = None) -> list[dict[str, float]]:
+    """The factors of :func:`vision.roll_dice.assemble.die_weights` for the top faces ``idx`` of ``tops`` (N faces,
+    their NCC ``float[N, K]``), one dict a face: the multiplying factors of :data:`MULTIPLYING` (each 0..1: ``score``
+    the candidate score; ``evidence`` the strongest of the symbol match with the shape's support, the strong match
+    alone and the shape alone; ``plain`` 1 or 0; ``middle`` and ``stroke`` the ramps of the middle's and the strokes'
+    spreads) and what they are made of (``ncc`` the best NCC, ``shape`` the die-likeness, ``middle_spread`` and
+    ``stroke_spread`` in log units, ``side`` px), ``weight`` (their product, the die weight) and ``recut_gate``: for a
+    face the recut added (``recut``, ``bool[N]``), the ramp ``recut_match_ramp`` of its NCC, by which the recut scaled
+    its score (NaN for another face). Raises nothing."""
+    from vision.roll_dice.assemble import _ramp
+    from vision.roll_dice.shape import die_likeness, middle_spread, stroke_spread
+
+    n = len(tops.rects)
+    best = ncc.max(1) if ncc.size else np.zeros(n)
+    shape = die_likeness(tops.evidence, cfg) if tops.evidence is not None else np.ones(n)
+    mid = middle_spread(tops.ink, cfg) if tops.ink is not None else np.full(n, np.inf)
+    stroke = stroke_spread(tops.ink, cfg) if tops.ink is not None else np.full(n, np.inf)
+    weight = die_weights(tops, ncc, cfg)
+    recut = np.zeros(n, bool) if recut is None else np.asarray(recut, bool)
+    out = []
+    for i in idx:
+        symbol = float(_ramp(best[i], cfg.match_ramp)) * (1.0 - cfg.shape_support + cfg.shape_support * shape[i])
+        gate = (float(_ramp(best[i], cfg.recut_match_ramp)) if recut[i] and cfg.recut_match_ramp is not None
+                else float("nan"))
+        out.append({"score": float(tops.scores[i]),
+                    "evidence": max(symbol, float(_ramp(best[i], cfg.strong_match_ramp)),
+                                    cfg.shape_only * float(shape[i])),
+                    "plain": float((best[i] >= cfg.symbol_min) or (shape[i] >= cfg.shape_alone)),
+                    "middle": float(_ramp(mid[i], cfg.middle_ramp)) if tops.ink is not None else 1.0,
+                    "stroke": float(_ramp(stroke[i], cfg.stroke_ramp)) if tops.ink is not None else 1.0,
+                    "ncc": float(best[i]), "shape": float(shape[i]), "middle_spread": float(mid[i]),
+                    "stroke_spread": float(stroke[i]), "side": float(np.sqrt(abs(tops.rects[i][2] * tops.rects[i][3]))),
+                    "weight": float(weight[i]), "recut_gate": gate})
+    return out
+
+
+def limiting_factor(factors: dict[str, float], least: float) -> str:
+    """The factor of one face's :func:`weight_factors` that keeps its die weight under ``least`` (``min_confidence``):
+    the smallest multiplying factor (:data:`MULTIPLYING`), named ``recut gate`` when it is the score of a face the
+    recut scaled under the ramp of its NCC (the gate, not the candidate, lowered it); "none" when the weight reaches
+    ``least``. Raises ``KeyError`` for a dict without the factors."""
+    if factors["weight"] >= least:
+        return "none"
+    name = min(MULTIPLYING, key=lambda k: factors[k])
+    gate = factors.get("recut_gate", float("nan"))
+    if name == "score" and gate == gate and gate <= factors["score"] + 1e-9:
+        return "recut gate"
+    return name
+
+
 def follow(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> tuple[object, Trace]:
     """(the read, its :class:`Trace`) of ``frame`` (``uint8[H, W, 3]`` BGR) by ``reader``, followed through the
     reader's stage timer and its per-size top-face cut; the read is the reader's own."""
@@ -161,6 +224,12 @@ def follow(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> tu
             state["ncc"] = ncc.reshape(len(tops.rects), -1)
             trace.rects = np.asarray(tops.rects, np.float64).reshape(-1, 5)
             trace.tops = tops
+            trace.ncc = state["ncc"]
+            added = {r.tobytes() for r in state.get("recut", ())}
+            trace.recut = np.array([r.tobytes() in added for r in trace.rects], bool)
+        elif name == "recut":
+            look, tops = args[5][2], out[0]
+            state["recut"] = np.asarray(tops.rects, np.float64).reshape(-1, 5)[len(look.rects):]
             trace.weights = [("faces", die_weights(tops, state["ncc"], cfg))]
         elif name in LOWERING:
             tops = out[0] if isinstance(out, tuple) else out
@@ -191,6 +260,8 @@ def main(argv=None) -> int:
     ap.add_argument("--enroll-seed", type=int, default=7, help="enrollment seed (scene seeds stay disjoint)")
     ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
     ap.add_argument("--causes-only", action="store_true", help="print the tally by cause only")
+    ap.add_argument("--factors", action="store_true", help="each weak-symbol die's near faces: the factors of its "
+                    "die weight (candidate score, NCC, die-likeness and its evidence, middle and stroke spreads)")
     ap.add_argument("--scales", default="", help="side scales (e.g. 1,1.15,1.3,1.45,1.6): each weak-symbol die's own "
                     "symbol NCC (and the best template's) after a second look at each scale alone")
     args = ap.parse_args(argv)
@@ -199,6 +270,7 @@ def main(argv=None) -> int:
     cfg = RollDiceConfig()
     fbc = load_dice_faces(args.dice_json)
     causes: Counter = Counter()
+    limits: Counter = Counter()
     labelled = 0
     with tempfile.TemporaryDirectory(prefix="roll_missed_") as tmp:
         readers = readers_for("scenes", Path(tmp), fbc, args, cfg)
@@ -219,6 +291,15 @@ def main(argv=None) -> int:
                 if not args.causes_only:
                     print(f"  {seed} miss  {lab.colour}/{lab.face} box {_box(lab.box)} on {under[i]}: {cause}"
                           + (f" ({detail})" if detail else ""), flush=True)
+                if args.factors and cause == "weak symbol" and trace.tops is not None:
+                    idx = np.flatnonzero(near(trace.rects, lab.box))
+                    ncc = np.asarray(trace.ncc, np.float64).reshape(len(trace.rects), -1)
+                    got = weight_factors(trace.tops, ncc, cfg, idx, trace.recut)
+                    surest = max(got, key=lambda f: f["weight"])
+                    limits[limiting_factor(surest, cfg.min_confidence)] += 1
+                    for f in got:
+                        print(f"      {limiting_factor(f, cfg.min_confidence):10} "
+                              + " ".join(f"{k} {v:.2f}" for k, v in f.items() if v == v), flush=True)
                 if scales and cause == "weak symbol":
                     got = symbol_at_scales(readers[key], sc.image, trace, lab.box, (lab.colour, lab.face), scales, cfg)
                     print("      own/best NCC by side scale: " + ", ".join(
@@ -227,6 +308,10 @@ def main(argv=None) -> int:
           f"missed {sum(causes.values())}")
     for cause, count in causes.most_common():
         print(f"  {cause:22} {count}")
+    if limits:
+        print("weak symbols by the factor that keeps the surest face near each under min_confidence:")
+        for name, count in limits.most_common():
+            print(f"  {name:22} {count}")
     return 0
 
 

@@ -19,7 +19,9 @@ sys.path.insert(0, str(ROOT))
 
 pytest.importorskip("cv2")
 
-from bench.roll_missed_dice import Trace, lost_where, near  # noqa: E402 - after the path
+from bench.roll_missed_dice import Trace, limiting_factor, lost_where, near, weight_factors  # noqa: E402 - after the path
+from vision.roll_dice import RollDiceConfig  # noqa: E402 - after the path
+from vision.roll_dice.observations import TopFaces  # noqa: E402 - after the path
 
 BOX = (100.0, 100.0, 40.0, 40.0)
 ON = [125.0, 118.0, 40.0, 40.0, 0.0]        # a face on the labelled die
@@ -90,3 +92,42 @@ def test_kept_to_the_end_is_blank_or_reported_off():
     assert lost_where(BOX, _trace([ON], weights, kept=kept, dice=[(180, 100, 40, 40)]), LEAST)[0] == "dropped blank"
     # a die reported on it (box 105-145 holds the centre 120, 120) that the bench paired with another label
     assert lost_where(BOX, _trace([ON], weights, kept=kept, dice=[(105, 98, 40, 40)]), LEAST)[0] == "reported off"
+
+
+def _faces(scores, evidence) -> TopFaces:
+    """Three faces on one row, no ink measured (the printed-middle and stroke factors then 1), body grey."""
+    n = len(scores)
+    rects = np.array([[60.0 + 50 * i, 60.0, 40.0, 40.0, 0.0] for i in range(n)])
+    return TopFaces(rects, np.asarray(scores, np.float64), None, np.zeros((n, 3)),
+                    np.asarray(evidence, np.float64))
+
+
+def test_a_die_weights_factors_name_the_one_that_keeps_it_under_min_confidence():
+    """Hand-worked with the reader's settings (match_ramp 0.35-0.6, strong_match_ramp 0.55-0.75, shape_support 0.6,
+    shape_only 0.5, symbol_min 0.4, shape_alone 0.8, recut_match_ramp 0.55-0.75, min_confidence 0.15).
+
+    Rim 1, outline 1 and ink 0.5 make a die-likeness of 1; ink 0.04 one of (0.04 - 0.03) / 0.05 = 0.2.
+    Face 0, added by the recut, NCC 0.5: the recut scaled its score by the ramp of 0.5 on 0.55-0.75, 0; its evidence
+    is the symbol 0.6 x (0.4 + 0.6 x 1) = 0.6 (the strong match 0, the shape alone 0.5): weight 0, kept under by the
+    recut's gate. Face 1, score 0.2, NCC 0.5, die-like: 0.2 x 0.6 = 0.12, kept under by its candidate score. Face 2,
+    score 1, NCC 0.3, die-likeness 0.2: no symbol (0.3 < 0.35), the shape alone 0.5 x 0.2 = 0.1, and neither a symbol
+    (0.3 < 0.4) nor a plain die's shape (0.2 < 0.8): weight 0, kept under by the plain-symbol gate."""
+    cfg = RollDiceConfig()
+    tops = _faces([0.0, 0.2, 1.0], [[1.0, 1.0, 0.5], [1.0, 1.0, 0.5], [1.0, 1.0, 0.04]])
+    ncc = np.array([[0.5, 0.1], [0.1, 0.5], [0.3, 0.2]])
+    got = weight_factors(tops, ncc, cfg, np.arange(3), recut=np.array([True, False, False]))
+    assert [f["shape"] for f in got] == pytest.approx([1.0, 1.0, 0.2])
+    assert [f["evidence"] for f in got] == pytest.approx([0.6, 0.6, 0.1])
+    assert [f["plain"] for f in got] == [1.0, 1.0, 0.0]
+    assert [f["weight"] for f in got] == pytest.approx([0.0, 0.12, 0.0])
+    assert got[0]["recut_gate"] == pytest.approx(0.0)
+    assert np.isnan(got[1]["recut_gate"])
+    assert [limiting_factor(f, cfg.min_confidence) for f in got] == ["recut gate", "score", "plain"]
+
+
+def test_a_face_weighing_enough_has_no_limiting_factor():
+    # score 1, NCC 0.8 on a die-like face: strong match 1, weight 1
+    cfg = RollDiceConfig()
+    f = weight_factors(_faces([1.0], [[1.0, 1.0, 0.5]]), np.array([[0.8]]), cfg, np.arange(1))[0]
+    assert f["weight"] == pytest.approx(1.0)
+    assert limiting_factor(f, cfg.min_confidence) == "none"
