@@ -227,10 +227,10 @@ def follow(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> tu
             trace.ncc = state["ncc"]
             added = {r.tobytes() for r in state.get("recut", ())}
             trace.recut = np.array([r.tobytes() in added for r in trace.rects], bool)
-        elif name == "recut":
+            trace.weights = [("faces", die_weights(tops, state["ncc"], cfg))]
+        elif name == "recut":   # the faces the recut added follow the look's own (RollDiceReader._recut)
             look, tops = args[5][2], out[0]
             state["recut"] = np.asarray(tops.rects, np.float64).reshape(-1, 5)[len(look.rects):]
-            trace.weights = [("faces", die_weights(tops, state["ncc"], cfg))]
         elif name in LOWERING:
             tops = out[0] if isinstance(out, tuple) else out
             trace.weights.append((name, die_weights(tops, state["ncc"], cfg)))

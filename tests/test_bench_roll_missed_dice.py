@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 pytest.importorskip("cv2")
 
-from bench.roll_missed_dice import Trace, limiting_factor, lost_where, near, weight_factors  # noqa: E402 - after the path
+from bench.roll_missed_dice import Trace, follow, limiting_factor, lost_where, near, weight_factors  # noqa: E402 - after the path
 from vision.roll_dice import RollDiceConfig  # noqa: E402 - after the path
 from vision.roll_dice.observations import TopFaces  # noqa: E402 - after the path
 
@@ -131,3 +131,45 @@ def test_a_face_weighing_enough_has_no_limiting_factor():
     f = weight_factors(_faces([1.0], [[1.0, 1.0, 0.5]]), np.array([[0.8]]), cfg, np.arange(1))[0]
     assert f["weight"] == pytest.approx(1.0)
     assert limiting_factor(f, cfg.min_confidence) == "none"
+
+
+class _TwoStageReader:
+    """A reader whose read runs only the recut (the look's face A, then A and the recut's B) and the other sizes
+    (B, A and C from another size, in that order), through the reader module's stage timer as the real one does."""
+
+    def _tops_for(self, *args):
+        raise AssertionError("not cut here")
+
+    def read(self, frame):
+        import types
+
+        import vision.roll_dice.reader as reader_module
+
+        cfg = RollDiceConfig()
+        a, b, c = ([60.0, 60.0, 40.0, 40.0, 0.0], [160.0, 60.0, 40.0, 40.0, 0.0], [260.0, 60.0, 40.0, 40.0, 0.0])
+        look = _rows([a], [1.0])
+        best = (1.0, 0.84, look, np.array([[0.9]]))
+        recut = (_rows([a, b], [1.0, 0.0]), np.array([[0.9], [0.5]]))
+        final = (_rows([b, a, c], [0.0, 1.0, 0.8]), np.array([[0.5], [0.9], [0.7]]), ())
+        timings: dict = {}
+        reader_module.timed_stage(timings, "recut", lambda *x: recut, frame, None, None, cfg, None, best, {}, None,
+                                  True)
+        reader_module.timed_stage(timings, "other_sizes", lambda *x: final, frame, cfg, 0.84, 1.0)
+        return types.SimpleNamespace(die_size=0.84, dice=())
+
+
+def _rows(rects, scores) -> TopFaces:
+    n = len(rects)
+    return TopFaces(np.asarray(rects, np.float64), np.asarray(scores, np.float64), None, np.zeros((n, 3)),
+                    np.tile([1.0, 1.0, 0.5], (n, 1)))
+
+
+def test_the_trace_marks_the_faces_the_recut_added_wherever_they_end_up():
+    # the recut added B after the look's A; the other sizes put B first and added C: only B is the recut's
+    _, trace = follow(_TwoStageReader(), np.zeros((120, 320, 3), np.uint8), RollDiceConfig())
+    assert trace.recut.tolist() == [True, False, False]
+    assert trace.ncc.ravel().tolist() == pytest.approx([0.5, 0.9, 0.7])
+    # B: score 0 (the recut's gate, NCC 0.5 under 0.55); A: NCC 0.9 over match_ramp's 0.6 on a die-like face,
+    # weight 1; C: score 0.8 x its symbol 1 (NCC 0.7 over 0.6) = 0.8
+    assert trace.weights[0][0] == "faces"
+    assert trace.weights[0][1].tolist() == pytest.approx([0.0, 1.0, 0.8])
