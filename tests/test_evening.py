@@ -162,7 +162,7 @@ def test_the_table_check_comes_between_start_and_play_when_the_camera_reads_the_
         return made[-1]
 
     loop = evening(store, tmp_path, lib=library(store, tmp_path, make_camera=camera))
-    do(loop, "choose_game", game="among")
+    do(loop, "choose_game", game="race")
     for name in ("Ann", "Bob"):
         do(loop, "setup_player", player=name)
     do(loop, "setup_even")
@@ -174,7 +174,7 @@ def test_the_table_check_comes_between_start_and_play_when_the_camera_reads_the_
     assert any("has not been calibrated for this table" in line["message"] for line in check["lines"])
     assert set(check["zones"]) == {"Ann", "Bob"} and all(len(p) >= 3 for p in check["zones"].values())
     # a report during the check is taken as in play; the check's one tap plays
-    do(loop, "report", "phone", player="Ann", form="credits", values={"delta": 1})
+    do(loop, "report", "phone", player="Ann", form="start", values={"card": "Old Earth"})
     do(loop, "table_ok")
     assert loop.mode_name is ModeName.PLAY and loop.camera_flow is made[0]
 
