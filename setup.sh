@@ -101,6 +101,8 @@ install_project() {  # $1: what to install (". " or ".[test]"); $2: the stamp's 
     return 0
   fi
   rm -f "$stamp"  # an install interrupted or failed half way is done again next time
+  # pip is quiet: say what the wait is for (the first install fetches OpenCV, numpy, pygame...: minutes on a Pi)
+  echo "setup: installing the project into .venv with pip (the first time takes a few minutes; pip's own output is shown only if it fails)" >&2
   pip_quiet --upgrade pip
   pip_quiet -e "$1"
   printf '%s\n' "$want" >"$stamp"
