@@ -278,7 +278,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
 
         announcer = for_phone_view(box_config["box.name"], args.host, server.port)
 
-    screen, pump = _open_screen(args, hub, phone_url)
+    screen, pump, unseen = _open_screen(args, hub, phone_url)  # unseen: no display, phones do its part
     # the GPIO button: Next in a game (and its table check), "read now" with the d6 dice
     controls = (
         None
@@ -299,7 +299,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
                      if args.game != "d6" and replay["realtime"] else None)
     loop = MainLoop(
         source=source, reader=reader, session=session, hub=hub, stillness=table_stillness(),
-        screen=screen, no_screen=bool(args.no_screen), pump_screen=pump, phone_url=phone_url,
+        screen=screen, no_screen=unseen, pump_screen=pump, phone_url=phone_url,
         stop_at_end=True,  # a replay that ends (demo --once, run FOLDER) stops the job
         command=args.command,  # "how to start a game" hints name the command the box was started with
         on_read=on_read, flow=flow, camera_flow=camera_flow, setup=setup, make_camera=make_camera,

@@ -47,16 +47,26 @@ def _health_watch(config: Any, db: Path, source: Any) -> tuple[Any, dict[str, An
 
 
 def _open_screen(args: argparse.Namespace, hub: Any, phone_url: str):
-    """The touchscreen and a function that pumps its input into the hub, or (None, None)."""
+    """The touchscreen, a function that pumps its input into the hub, and whether no one can see or tap it.
+
+    Returns:
+        ``(screen, pump, unseen)``: ``(None, None, True)`` with ``--no-screen``; ``unseen`` is True too when the
+        machine has no display (SDL found no screen, or the display failed to open): the screen is still drawn
+        off-screen for ``--screenshot``, but the box runs as one without a touchscreen, so what the touchscreen
+        would ask the table (leaving a game being played, giving a held seat to another phone, the table's Undo)
+        a joined phone does instead, as with ``--no-screen`` (:mod:`companion.phone_policy`): nobody would see the
+        question. ``unseen`` is False for a drawn screen and for a driver asked for by name (``SDL_VIDEODRIVER``).
+    """
     if args.no_screen:
-        return None, None
+        return None, None, True
     from companion.screen.window import open_touchscreen
 
     screen, pump, _window, problem = open_touchscreen(hub, fullscreen=not args.windowed and args.command == "run",
                                                 phone_url=phone_url, pairing=hub.pairing)
     if problem is not None:
-        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it)", problem)
-    return screen, pump
+        log.info("no display for the touchscreen (%s); drawing off-screen (use --screenshot to see it); the phones "
+                 "do what the touchscreen would, as with --no-screen", problem)
+    return screen, pump, problem is not None
 
 
 def _open_controls(hub, action: Action = Action.READ_NOW, buzzer_pin: int | None = None, pins: Any = None):
