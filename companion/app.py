@@ -84,6 +84,8 @@ class LoopStats:
         reported: events of the game's record that actions recorded: a phone's report or its withdrawal, Next, a
             camera question confirmed, the table's Undo (from a phone, the touchscreen, the button); a setup's
             events (players, colours, seats) are not in the record and not counted.
+        recorded_in: the events of ``reads`` and ``reported`` by the session they were recorded in (its id), in the
+            order the run first recorded in each: a run that moved from the d6 dice to a game recorded in both.
     """
 
     frames: int = 0
@@ -92,6 +94,18 @@ class LoopStats:
     actions: int = 0
     camera_losses: int = 0
     read_ms: list[float] = field(default_factory=list)
+    recorded_in: dict[str, int] = field(default_factory=dict)
+
+    def recorded(self, session: Any, n: int, *, camera: bool) -> None:
+        """Count ``n`` events recorded in ``session`` (a :class:`companion.session_log.Session`, or None: counted
+        in ``reads``/``reported`` alone): by the camera's reads (``camera``) or by actions."""
+        if camera:
+            self.reads += n
+        else:
+            self.reported += n
+        sid = getattr(session, "id", None)
+        if n and isinstance(sid, str):
+            self.recorded_in[sid] = self.recorded_in.get(sid, 0) + n
 
 
 class MainLoop(FaultContainment, DeskTable):
@@ -543,7 +557,7 @@ class MainLoop(FaultContainment, DeskTable):
         in_record = isinstance(self.mode, SessionMode)  # a setup's events are not the game's record
         outcome = self.desk.handle(action)
         if in_record and outcome.error is None:
-            self.stats.reported += len(outcome.events)
+            self.stats.recorded(self.session, len(outcome.events), camera=False)
         to_the_phone = (name in TO_THE_PHONE or outcome.status in REFUSED_TO_THE_PHONE
                         or (name in NOTHING_DONE_TO_THE_PHONE and not outcome.wrote))
         if origin != "phone" or not to_the_phone:

@@ -174,3 +174,56 @@ def test_a_double_ctrl_c_is_one_ask_and_an_insisting_one_stops_at_once(caplog):
     now[0] += 2.0
     with pytest.raises(KeyboardInterrupt):
         handler(signal.SIGINT, None)
+
+
+def test_a_run_that_moved_from_the_dice_to_a_game_says_where_its_rolls_were_recorded(tmp_path, caplog, monkeypatch):
+    """The demo records its photos' rolls in the d6 session; a phone then chooses a game. The stop line said '2
+    recorded ..., session <the game's>' (or 'none (not set up)'), where none of the 2 was: a newcomer looked for them
+    in the wrong session. Now it says how many each session got."""
+    import shutil
+    from pathlib import Path
+
+    import companion
+    from companion.app import LoopStats
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for photo in sorted((Path(companion.__file__).parent / "demo" / "photos").glob("*.jpg"))[:2]:
+        shutil.copy(photo, folder / photo.name)
+    loops = []
+    real_run, real_recorded = MainLoop.run, LoopStats.recorded
+
+    def run(self, max_frames=None):
+        loops.append(self)
+        return real_run(self, max_frames)
+
+    def recorded(self, session, n, *, camera):  # once both rolls are in, the touchscreen's chooser picks Race
+        real_recorded(self, session, n, camera=camera)
+        if camera and self.reads == 2:
+            loops[0].hub.post_action("choose_game", origin="touchscreen", game="race")
+
+    monkeypatch.setattr(MainLoop, "run", run)
+    monkeypatch.setattr(LoopStats, "recorded", recorded)
+    db = tmp_path / "r.sqlite3"
+    with caplog.at_level(logging.INFO, logger="companion"):
+        assert main(["demo", str(folder), "--db", str(db), *BOX, "--hold", "10"]) == 0
+    [stopped] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("stopped: ")]
+    with SessionStore(db) as store:
+        [d6] = store.list_sessions()
+        assert len(store.get(d6.id).events()) == 2
+    assert "2 recorded (2 read by the camera and 0 tapped in)" in stopped, stopped
+    assert stopped.endswith(f"session none (not set up) (0 recorded here; 2 in session {d6.id})"), stopped
+
+
+def test_the_stop_line_names_each_session_the_run_recorded_in():
+    from companion.app import LoopStats
+    from companion.commands.box import stop_line
+
+    stats = LoopStats(frames=50, read_ms=[30.0])
+    stats.recorded(type("S", (), {"id": "A"})(), 8, camera=True)
+    stats.recorded(type("S", (), {"id": "B"})(), 3, camera=False)
+    stats.recorded(None, 1, camera=False)  # a record with no session to name: counted, not placed
+    assert (stats.reads, stats.reported) == (8, 4)
+    assert stop_line(stats, "B") == ("stopped: 50 frames, 1 reads (median 30 ms), 12 recorded (8 read by the camera "
+                                     "and 4 tapped in), session B (3 recorded here; 8 in session A)")
+    assert stop_line(stats, "A").endswith("session A (8 recorded here; 3 in session B)")

@@ -364,12 +364,22 @@ def stop_line(stats: Any, session: str | None) -> str:
     (median 108 ms), 11 recorded (8 read by the camera and 3 tapped in), session ID"``. Reads are every read of the
     table (a photo already recorded is read and shown again); recorded, every event the run added to the game's
     record: the camera's (new rolls) and the taps' (the phones' reports, Next, an Undo). Its parts stay apart by
-    ``", "`` as before the taps were counted. English, as the log is."""
+    ``", "`` as before the taps were counted. English, as the log is.
+
+    ``session`` is the session the box was on when it stopped. A run that recorded in another one too (the demo's d6
+    rolls, then a game chosen on a phone) says where each count went, so the recorded events are looked for in the
+    right session: ``"..., 8 recorded (8 read by the camera and 0 tapped in), session B (0 recorded here; 8 in
+    session A)"``."""
     median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
     recorded = stats.reads + stats.reported
-    return (f"stopped: {stats.frames} frames, {len(stats.read_ms)} reads (median {median:.0f} ms), {recorded} recorded "
+    line = (f"stopped: {stats.frames} frames, {len(stats.read_ms)} reads (median {median:.0f} ms), {recorded} recorded "
             f"({stats.reads} read by the camera and {stats.reported} tapped in), session "
             f"{session if session is not None else 'none (not set up)'}")
+    recorded_in = getattr(stats, "recorded_in", {})
+    elsewhere = [f"{n} in session {sid}" for sid, n in recorded_in.items() if sid != session]
+    if elsewhere:
+        line += f" ({recorded_in.get(session, 0)} recorded here; {', '.join(elsewhere)})"
+    return line
 
 
 def _stop_on_interrupt(loop: Any, clock: Callable[[], float] = time.monotonic,

@@ -414,7 +414,7 @@ class DiceMode(SessionMode):
             loop.publish()
             return 0
         loop.storage.succeeded()
-        loop.stats.reads += 1
+        loop.stats.recorded(self.session, 1, camera=True)
         values = payload["values"]  # reading order, as recorded
         loop.message = plural("read {n} die: {values}", "read {n} dice: {values}", len(values),
                               values=" ".join("?" if v is None else str(v) for v in values))

@@ -198,7 +198,7 @@ class PlayMode(SessionMode):
             )
         elif recorded:
             loop.storage.succeeded()
-            loop.stats.reads += len(recorded)  # the events recorded (a read itself is one of read_ms)
+            loop.stats.recorded(self.session, len(recorded), camera=True)  # a read itself is one of read_ms
         if recorded:
             log.info("camera recorded %s", ", ".join(f"#{e.seq} {e.kind}" for e in recorded))
         if frame is not None:
