@@ -261,3 +261,19 @@ def test_normal_play_acting_is_the_turns_player_with_those_who_may_react_first(s
     assert flow.view()["acting"] == ["Cy"]
     flow.report("Cy", "upgrade", {})  # Ann's turn: she has passed, she may react before Bob acts
     assert flow.view()["acting"] == ["Ann", "Bob"]
+
+
+def test_the_action_chip_says_who_has_passed_not_bare_names_read_as_the_players_acting(store):
+    """Seven players in simultaneous play (Rise of the Ancients p.13): the markers start with A and D (7 // 2 seats
+    on), and both pass. The Action chip of the phase strip showed the passed players as bare names ("A, D"), which a
+    table reads as the two marker holders acting; it now says "passed: A, D" in each language, and nothing before
+    anyone has passed."""
+    flow = start(store, "A,B,C,D,E,F,G", simultaneous=True)
+    assert flow.view()["phases"][0]["by"] == []
+    flow.report("A", "pass", {})
+    flow.report("D", "pass", {})
+    assert flow.engine_view()["passed"] == ["A", "D"]
+    [chip] = flow.view()["phases"][0]["by"]
+    said = {lang: i18n.say(chip, lang) for lang in ("en", "el", "pl", "hu")}
+    assert said == {"en": "passed: A, D", "el": "πάσο: A, D", "pl": "pas: A, D", "hu": "passzolt: A, D"}
+    assert [p["by"] for p in flow.view()["phases"][1:]] == [[], [], []]

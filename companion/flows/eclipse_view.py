@@ -39,12 +39,15 @@ class EclipseView:
         return tuple(out)
 
     def table(self, view: Mapping[str, Any], progress: Progress) -> TableRound:
-        """Action / Combat / Upkeep / Cleanup (the current one highlighted; under Action who has passed), whose
-        turn, the next round's start player, the Turn Order card; each player's hexes, Ambassadors, alliance."""
+        """Action / Combat / Upkeep / Cleanup (the current one highlighted; under Action who has passed, said as
+        "passed: Bob, Cy": bare names under Action read as the players acting, the two marker holders of the
+        simultaneous variant), whose turn, the next round's start player, the Turn Order card; each player's hexes,
+        Ambassadors, alliance."""
         stage, over = progress.stage, progress.over
         here = PHASES.index(stage) if stage in PHASES else len(PHASES)
+        passed = list(view.get("passed", ())) if stage == "action" else []
         phases = [{"label": Text(PHASE_LABELS[ph]),
-                   "by": list(view.get("passed", ())) if ph == "action" and stage == "action" else [],
+                   "by": [Text("passed: {players}", players=Listing(passed))] if ph == "action" and passed else [],
                    "state": "done" if over or k < here else ("current" if k == here else "next")}
                   for k, ph in enumerate(PHASES)]
         rows = {}
