@@ -78,7 +78,6 @@ from companion.camera.passes import (
     MapPass,
     ReadPlan,
     Sight,
-    colour_counts,
 )
 from companion.camera.questions import Observed, Proposal, Question
 from companion.camera.schedule import CameraSchedule
@@ -234,7 +233,7 @@ class CameraFlow(CameraSchedule, CameraStations, CameraAnswers, CameraSeeing):
         """The count pass (Roll's end-of-game dice count), or None."""
         self.count_place: str | None = self.counter.places[0] if self.counter is not None else None
         """The count's next step, None when done or not counted."""
-        self.count_seen: dict[str, dict[str, int]] = {}
+        self.count_seen: dict[str, list[dict[str, Any]]] = {}
         """Each player's dice ``{colour: n}`` seen in the count's last step (the next step counts the difference)."""
         self.unsaved: Exception | None = None
         """The :class:`companion.errors.StorageError` that kept a read's events from being written (the loop
@@ -457,7 +456,7 @@ class CameraFlow(CameraSchedule, CameraStations, CameraAnswers, CameraSeeing):
         path = self._save_image(plan.image, f"count-{place}") or plan.photo
         for p in count.propose(dice, ev, place, self.count_seen, path):
             self._ask(p)
-        self.count_seen = {name: colour_counts(dice.get(name, [])) for name in names}
+        self.count_seen = {name: list(dice.get(name, [])) for name in names}
         k = count.places.index(place)
         self.count_place = count.places[k + 1] if k + 1 < len(count.places) else None
         said = dict(read=self.reads, dice=sum(len(v) for v in dice.values()), place=count.labels.get(place, place),

@@ -138,8 +138,8 @@ class CountPass:
         places: the steps in order (Roll: ``("citizenry", "cup")``).
         wanted: ``(engine view) -> bool``: whether the count applies now (the game is over).
         prompt: ``(next place or None when done) -> str``: what the table does before that step.
-        propose: ``(dice by zone, engine view, place, each player's {colour: n} of the step before, image path or
-            None) -> [Proposal]``: one question per player for this step.
+        propose: ``(dice by zone, engine view, place, each player's dice as the step before read them (die JSON
+            objects), image path or None) -> [Proposal]``: one question per player for this step.
         reader: the reader it needs.
         labels: each place in the players' words (a :class:`companion.i18n.Text`), for the camera's message; a
             place without one is said as it is.
@@ -149,7 +149,7 @@ class CountPass:
     places: tuple[str, ...]
     wanted: Callable[[Mapping[str, Any]], bool]
     prompt: Callable[[str | None], str]
-    propose: Callable[[DiceByZone, Mapping[str, Any], str, Mapping[str, Mapping[str, int]], str | None], list[Proposal]]
+    propose: Callable[[DiceByZone, Mapping[str, Any], str, DiceByZone, str | None], list[Proposal]]
     reader: str = "roll_dice"
     labels: Mapping[str, Any] = field(default_factory=dict)
 

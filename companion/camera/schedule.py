@@ -32,7 +32,7 @@ class CameraSchedule:
     passes: tuple[Any, ...]
     counter: Any
     count_place: str | None
-    count_seen: dict[str, dict[str, int]]
+    count_seen: dict[str, list[dict[str, Any]]]
     confirm_reads: int
     read_timeout_s: float
     message: Any

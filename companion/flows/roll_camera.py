@@ -15,7 +15,7 @@ from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 from rules.roll.dice import Dice
 from rules.roll.words import colour_word, dice_words, face_word, phase_word
 
-__all__ = ["SURE_FACE", "RollCamera", "too_many_dice"]
+__all__ = ["SURE_FACE", "RollCamera", "too_many_dice", "unsure_colours"]
 
 
 class RollCamera(TableauCamera):
@@ -150,29 +150,47 @@ class RollCamera(TableauCamera):
         return Text("dice counted; Count dice counts again")
 
     def count_proposals(self, dice: Mapping[str, list[dict[str, Any]]], view: Mapping[str, Any], place: str,
-                        before: Mapping[str, Mapping[str, int]], image: str | None) -> list[Proposal]:
+                        before: Mapping[str, list[dict[str, Any]]], image: str | None) -> list[Proposal]:
         """Per player: "Ann: 2 white, 1 red in citizenry and construction zone?" (``place="citizenry"``; the
         goods recorded on her worlds are taken off what the camera sees: goods are ``goods_placed`` reports,
         p.7 Produce) or "Ann: 3 white, 1 purple in the cup?" (``place="cup"``: what is seen now less what
         the previous pass saw). Confirm records ``dice_counted`` ``{place: {colour: n}, "read": {"image",
         "dice", "place"}}``. A purple die is counted as purple (p.8: end-game powers never treat it as another
         colour); a die whose colour the reader could not tell is left out and said in the question.
+
+        A die read less surely than :data:`SURE_FACE` (the bar the phase questions use) is not counted by the colour
+        it seems to have: the final scoring's cost-6 bonuses and the tie-break count dice by colour (Roll for the
+        Galaxy, p.8 Victory), so a guess could give or take VP. It is left out and
+        the question names the colours it looks like, for the player to correct with Dice counted (``read["unsure"]``
+        ``{colour: n}`` keeps them). In the cup step the unsure dice are those the cup added: unsure now less unsure
+        in the step before, by colour.
+
+        Args:
+            dice: this step's read, player -> die JSON objects (``colour``, ``face``, ``box``, ``confidence`` 0-1).
+            view: the engine view (``players`` with ``name`` and ``goods``).
+            place: ``"citizenry"`` or ``"cup"``.
+            before: the step before's read, player -> die JSON objects (empty before the first step).
+            image: the saved picture's path, or None.
         """
         out = []
         warn = too_many_dice(dice)
         for p in view["players"]:
             name = p["name"]
             seen = dice.get(name) or []
-            have = Dice.of(colour_counts(seen))
+            if not seen:
+                continue
+            have, unsure = Dice.of(colour_counts(seen)), Dice.of(colour_counts(unsure_colours(seen)))
             unread = sum(1 for d in seen if not d.get("colour"))
             goods = Dice()
             if place == "cup" and name in before:
-                counted = have - Dice.of(dict(before[name]))
+                earlier = list(before[name])
+                counted = have - Dice.of(colour_counts(earlier))
+                unsure = unsure - Dice.of(colour_counts(unsure_colours(earlier)))  # the cup's new unsure dice
             else:
                 goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
                 counted = have - goods
-            if not seen:
-                continue
+            left_out = Dice(tuple(min(a, b) for a, b in zip(unsure.counts, counted.counts, strict=True)))
+            counted = counted - left_out
             said = dict(player=name, dice=dice_words(counted))
             if place == "cup":
                 text = Text("{player}: {dice} in the cup?", **said)
@@ -181,6 +199,16 @@ class RollCamera(TableauCamera):
                             goods=dice_words(goods))
             else:
                 text = Text("{player}: {dice} in citizenry and construction zone?", **said)
+            if left_out.total:
+                text = plural(
+                    "{question}; {n} die left out, its colour unsure (it looks {dice}): if it is, correct the count "
+                    "with Dice counted",
+                    "{question}; {n} dice left out, their colours unsure (they look {dice}): if they are, correct the "
+                    "count with Dice counted",
+                    left_out.total,
+                    question=text,
+                    dice=dice_words(left_out),
+                )
             if unread:
                 text = plural(
                     "{question}; {n} die of unknown colour left out",
@@ -191,8 +219,16 @@ class RollCamera(TableauCamera):
             if warn:
                 text = Listing([text, warn], " ")
             read = {"image": image, "dice": list(seen), "place": place}
+            if left_out.total:
+                read["unsure"] = left_out.to_json()
             out.append(Proposal(name, text, "dice_counted", {place: counted.to_json(), "read": read}))
         return out
+
+
+def unsure_colours(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The dice of ``dice`` (die JSON objects) with a colour read less surely than :data:`SURE_FACE` (a missing
+    confidence counts as sure, as in the phase questions)."""
+    return [d for d in dice if d.get("colour") and float(d.get("confidence", 1.0)) < SURE_FACE]
 
 
 SURE_FACE = 0.6
