@@ -370,3 +370,29 @@ def test_duplicate_names_and_player_count():
     assert "also the name" in str(bad({"players": [player("A"), player("A")]}))
     assert bad({"players": []}).field == "players"
     assert bad({}).field == "players"
+
+
+def test_a_typed_die_colour_ignores_case_and_is_named_back_as_the_game_names_it():
+    # New Galactic Order with 4 red dice: 2 x ceil(4/3) = 4 (p.11 FAQ); "RED" and " Red" are red, as tile names ignore
+    # case. Galactic Exchange (6) with a good typed "WHITE" on Alpha Centauri (1, brown) and 2 "White" dice in the cup
+    # owns one colour, white: +1; total 6 + 1 + 1 = 8.
+    s = score_one(tableau=["Space Piracy", "Old Earth", "New Galactic Order"], cup={"RED": 3},
+                  citizenry={" Red": 1})
+    assert s["New Galactic Order bonus"] == 4
+    s = score_one(tableau=["Alpha Centauri", "Galactic Exchange"], goods={"Alpha Centauri": ["WHITE"]},
+                  cup={"White": 2})
+    assert s["Galactic Exchange bonus"] == 1 and s["total"] == 8
+
+
+def test_one_colour_twice_in_two_spellings_is_refused_naming_it():
+    err = bad({"players": [player(cup={"white": 1, "WHITE": 2})]})
+    assert err.field == "players[0].dice.cup.WHITE"
+    assert "'white' is listed twice" in str(err)
+
+
+def test_an_unknown_colour_in_capitals_is_named_as_typed_with_the_closest_colour():
+    err = bad({"players": [player(cup={"WHTE": 1})]})
+    assert err.field == "players[0].dice.cup.WHTE" and "'WHTE'" in str(err)
+    assert list(err.suggestions) == ["white"]
+    err = bad({"players": [player(tableau=["Alpha Centauri"], goods={"Alpha Centauri": ["PINK"]})]})
+    assert err.field == 'players[0].goods["Alpha Centauri"][0]'

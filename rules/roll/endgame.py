@@ -286,13 +286,33 @@ def _parse_player(obj: Any, where: str, cat: Catalogue) -> EndPosition:
     )
 
 
+def _colour(raw: Any, path: str) -> str:
+    """A die colour as a file types it, in any case and with spaces around (``"WHITE"``, ``" Red"``) -> the colour as
+    the game names it (``"white"``; Roll for the Galaxy, p.1 Components), as tile names ignore case.
+
+    Raises:
+        ScoreInputError: not a colour of the game, with the closest colours.
+    """
+    colour = raw.strip().casefold() if isinstance(raw, str) else None
+    if colour not in COLOURS:
+        raise ScoreInputError.coded(path, "unknown_die_colour", closest_names(str(raw).strip(), COLOURS),
+                                    colour=repr(raw), colours=", ".join(COLOURS))
+    return colour
+
+
 def _parse_dice(f: Fields) -> Dice:
-    counts = {}
-    for colour, n in f.obj.items():
-        if colour not in COLOURS:
-            raise ScoreInputError.coded(f.path(colour), "unknown_die_colour", closest_names(colour, COLOURS),
-                                        colour=repr(colour), colours=", ".join(COLOURS))
-        counts[colour] = check_int(n, f.path(colour), low=0)
+    """``{colour: count >= 0}`` of one place (the cup, the citizenry, the construction zone); a colour in any case.
+
+    Raises:
+        ScoreInputError: an unknown colour, a count that is not a whole number >= 0, one colour given twice in two
+            spellings (``"white"`` and ``"WHITE"``).
+    """
+    counts: dict[str, int] = {}
+    for raw, n in f.obj.items():
+        colour = _colour(raw, f.path(raw))
+        if colour in counts:
+            raise ScoreInputError.coded(f.path(raw), "listed_twice", name=repr(colour))
+        counts[colour] = check_int(n, f.path(raw), low=0)
     return Dice.of(counts)
 
 
@@ -312,10 +332,7 @@ def _parse_goods(f: Fields, worlds: list[str], developments: list[str], cat: Cat
             raise ScoreInputError.coded(path, "roll.world_not_in_tableau", world=repr(world))
         if not isinstance(colours, list):
             raise ScoreInputError.coded(path, "roll.goods_list")
-        for i, c in enumerate(colours):
-            if c not in COLOURS:
-                raise ScoreInputError.coded(f"{path}[{i}]", "unknown_die_colour", closest_names(str(c), COLOURS),
-                                            colour=repr(c), colours=", ".join(COLOURS))
+        colours = [_colour(c, f"{path}[{i}]") for i, c in enumerate(colours)]
         if colours and not cat.worlds[world].holds_goods:
             # Roll for the Galaxy, p.7 Produce: goods go on non-gray worlds only.
             raise ScoreInputError.coded(path, "roll.gray_world", world=repr(world))
