@@ -29,6 +29,11 @@ EXPORT_NAME = re.compile(r"(?P<session>[A-Za-z0-9_-]{1,64})(?P<bgstats>\.bgstats
 session id is letters, digits, ``-`` and ``_`` (:func:`companion.session.new_id`)."""
 PICTURE_NAME = re.compile(r"station-[1-9][0-9]{0,9}")
 """A published picture's name: a camera question's station (:func:`companion.camera.station_picture.picture_key`)."""
+STATION_KIND = "station_claimed"
+"""The kind of camera question that shows a station's picture (Among the Stars' "whose station is this?")."""
+PICTURE_RETRY_S = 5
+"""Seconds a phone is told to wait (``Retry-After``) for a waiting question's picture not made yet: the box makes it at
+the camera's next read of the still table (the rate limiter, when it counts the request, says its own window)."""
 
 
 def _fresh(what: str, answer: Callable[[], Response]) -> Response:
@@ -158,15 +163,32 @@ def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a fla
     def picture_jpg(name: str) -> Response | tuple[Response, int]:
         """A small picture the view names (a camera question's station: ``station-7``), joined phones only: cached
         by the phone when asked with its current version (``?v=``), else sent uncached; 404 naming the problem for a
-        name of another shape or a picture no longer published (its question answered or gone)."""
+        name of another shape, a question no longer waiting (answered or gone) or one of a kind that has no picture;
+        503 with ``Retry-After`` (:data:`PICTURE_RETRY_S`) for a "whose station is this?" question still waiting
+        whose picture is not made yet (a box restarted since the phone's page was drawn: the next read makes it)."""
         ctx.refuse_unjoined()
         if not PICTURE_NAME.fullmatch(name):
             return _uncached(_error(404, i18n.Text("no such picture: a camera question's picture is named "
                                                    "station-<question id>")))
-        data = ctx.hub.snapshot().pictures.get(name)
+        snapshot = ctx.hub.snapshot()
+        data = snapshot.pictures.get(name)
         if data is None:
+            wanted = name.removeprefix("station-")
+            camera = snapshot.view.get("camera") if isinstance(snapshot.view, dict) else None
+            waiting = [q for q in (camera or {}).get("questions") or () if str(q.get("id")) == wanted]
+            if waiting and waiting[0].get("kind") == STATION_KIND:
+                # still waiting, its picture not made yet (a box restarted since the page was drawn: the picture is
+                # cut from the camera's next read of the table)
+                response, status = _uncached(_error(503, i18n.Text(
+                    "no picture of camera question {id} yet: it is made at the camera's next read; try again shortly",
+                    id=wanted)))
+                response.headers["Retry-After"] = str(PICTURE_RETRY_S)
+                return response, status
+            if waiting:
+                return _uncached(_error(404, i18n.Text("camera question {id} has no picture: only a “whose station "
+                                                       "is this?” question shows one", id=wanted)))
             return _uncached(_error(404, i18n.Text("no picture of camera question {id}: it is no longer waiting",
-                                                   id=name.removeprefix("station-"))))
+                                                   id=wanted)))
         version = hashlib.sha1(data, usedforsecurity=False).hexdigest()[:12]
         response = Response(data, mimetype="image/jpeg")
         response.headers["ETag"] = f'"{version}"'

@@ -263,3 +263,30 @@ def test_a_greek_phone_shows_each_station_beside_its_question_within_360_px(brow
             context.close()
     finally:
         server.shutdown()
+
+
+def test_a_waiting_questions_picture_not_made_yet_is_said_so_and_the_phone_is_told_to_retry(hub, published):
+    # the box restarted: the question is waiting again (from the record) but its picture comes with the camera's next
+    # read; a phone whose page was drawn before asks for it meanwhile
+    _loop, questions = published
+    q = questions[WITH_CUSTOMS]
+    hub.set_pictures({})
+    hub.publish(hub.snapshot().view)
+    app = create_app(hub)
+    app.testing = True
+    phone = app.test_client()
+    hub.set_pairing(Pairing("g1", SECRET, {}))
+    assert phone.get(f"/join/{SECRET}").status_code == 303
+    answer = phone.get(q["picture"])
+    assert answer.status_code == 503 and answer.is_json
+    assert answer.get_json()["error"] == (f"no picture of camera question {q['id']} yet: it is made at the camera's "
+                                          "next read; try again shortly")
+    assert int(answer.headers["Retry-After"]) > 0 and answer.headers["Cache-Control"] == "no-store"
+    greek = phone.get(q["picture"], headers={"Accept-Language": "el"})
+    assert greek.status_code == 503 and "yet" not in greek.get_json()["error"]
+    # a waiting question of another kind never has a picture; a question gone is no longer waiting
+    hub.publish({"camera": {"questions": [{"id": 41, "kind": "location_built"}]}})
+    answer = phone.get("/picture/station-41.jpg")
+    assert answer.status_code == 404 and "camera question 41 has no picture" in answer.get_json()["error"]
+    answer = phone.get(q["picture"])
+    assert answer.status_code == 404 and "it is no longer waiting" in answer.get_json()["error"]
