@@ -151,7 +151,7 @@ def demo_data_folder(command: str | None) -> Path | None:
     owner = {"pid": os.getpid(), "started": _started(os.getpid())}
     (spare / OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")  # for the next demo, if this one is killed
     os.environ[DATA_DIR_ENV] = str(spare)
-    print(_("companion demo: {problem} ({folder}); this demo keeps its games in {spare} instead and removes them "
+    print(_("companion demo: {folder}: {problem}; this demo keeps its games in {spare} instead and removes them "
             "when it stops (companion run refuses that folder)").format(problem=problem, folder=folder, spare=spare),
           file=sys.stderr)
     return spare

@@ -102,6 +102,9 @@ def test_the_demo_plays_in_a_temporary_folder_when_the_data_folder_cannot_be_wri
     assert main(["--language", lang, "demo", "--no-web", "--no-screen", "--no-gpio", "--max-frames", "1"]) == 0
     err = [line for line in capsys.readouterr().err.splitlines() if "companion demo:" in line]
     assert len(err) == 1 and words in err[0] and "/proc/nope/box" in err[0], err
+    # the folder first, then what is wrong with it and the advice, then where the games go
+    assert err[0].startswith("companion demo: /proc/nope/box: "), err
+    assert err[0].index("box.data_dir") < err[0].index(words), err
     spare = Path(_folder_named(err[0]))
     assert spare.is_dir() and spare.name.startswith("companion-demo-")  # removed when the process ends (atexit)
     assert os.environ.get("TABLETOP_DATA_DIR") in (None, "")  # the command's own, not left to the next
