@@ -40,6 +40,11 @@ NAME_MIN_SIZE = 24
 """The smallest design size (px) a player's name is drawn at in the players and score tables: a longer name is cut
 with "…" rather than shrunk below it (40 characters at 12 px were not read at arm's length)."""
 
+ERROR_MIN_PX = 12
+"""The least line height (real px, whatever the window's size) of a refusal drawn under a camera question: its height
+at the 800 x 480 layout's 16 px design size. At 480 x 320 the scaled layout drew it in 7 px lines, too small to read
+at arm's length; it is drawn larger there (:meth:`Canvas.readable_size`)."""
+
 NAME_KEPT = 8
 """The characters of a name kept before words beside it that may give way (a waiting player's "(waiting)") do."""
 
@@ -284,6 +289,15 @@ class Canvas:
         self.surface.blit(image, rect)
         self.drawn.append((text, rect, room))
         return rect
+
+    def readable_size(self, size: int, least_px: int) -> int:
+        """The smallest design size from ``size`` up whose font's line is at least ``least_px`` real px high on this
+        window (``size`` itself on the 800 x 480 layout or larger; larger on a smaller window, where the layout
+        scales down), at most four times ``size``."""
+        for at in range(size, 4 * size + 1):
+            if self.font(at).get_linesize() >= least_px:
+                return at
+        return 4 * size
 
     def sign(self, kind: str) -> str:
         """The sign of ``kind`` (:data:`SIGNS`: a severity, a level, a state): the font's symbol, else ASCII."""

@@ -17,6 +17,7 @@ from companion.screen.canvas import (
     BAD,
     BG,
     DIM,
+    ERROR_MIN_PX,
     GOOD,
     NAME_MIN_SIZE,
     PANEL,
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
 
 PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL, "unselected": (30, 34, 40)}
 """A phase tile's panel by its state; ``"unselected"``: a tile not revealed yet (its by-line says so too)."""
+
+ERROR_MOST_LINES = 4
+"""The lines a refusal under the whose-station question keeps beside its picture before the question shrinks no more
+(a longer one ends with "…"; the phones show it whole)."""
 
 QR_X = 800 - 6 - QR_SIDE
 """The QR code's left edge (design px): the game's panels end before it."""
@@ -160,8 +165,10 @@ class Table(ScreenState):
             else:
                 said = _("Camera: {question}").format(question=q.get("text", "?"))
             ts.text_fit(said, (x, ts.y(306)), width, 30, TEXT, min_size=16)
-            if q.get("error"):
-                ts.text_fit(q["error"], (x, ts.y(302) - ts.s(18)), width, 20, BAD, min_size=14)
+            if q.get("error"):   # the refusal in one line above the question, readable on the smallest window
+                least = ts.readable_size(14, ERROR_MIN_PX)
+                ts.text_fit(q["error"], (x, ts.y(304) - ts.font(least).get_linesize()), width, max(20, least), BAD,
+                            min_size=least)
         return True
 
     @staticmethod
@@ -185,16 +192,20 @@ class Table(ScreenState):
             said = _("Camera: {question}  (+{count} more)").format(question=q.get("text", "?"),
                                                                      count=len(questions) - 1)
         error = str(q.get("error") or "")
-        lines_for_error = 2 if error else 0
+        # the refusal under it, at least ERROR_MIN_PX high whatever the window (its room kept, at most
+        # ERROR_MOST_LINES lines; the question's own words shrink first)
+        error_size = ts.readable_size(16, ERROR_MIN_PX)
+        error_step = ts.font(error_size).get_linesize()
+        kept = min(len(ts.wrap_lines(error, width, error_size)), ERROR_MOST_LINES) * error_step if error else 0
         y = area.y + ts.s(6)
         for size in range(26, 13, -1):   # the largest size at which the question is whole in the room
             step = ts.font(size).get_linesize()
-            most = max(1, (bottom - y) // step - lines_for_error)
+            most = max(1, (bottom - y - kept) // step)
             if len(ts.wrap_lines(said, width, size)) <= most or size == 14:
                 y = ts.wrap(said, (x, y), width, size, TEXT, max_lines=most)
                 break
         if error:
-            ts.wrap(error, (x, y), width, 16, BAD, max_lines=max(1, (bottom - y) // ts.font(16).get_linesize()))
+            ts.wrap(error, (x, y), width, error_size, BAD, max_lines=max(1, (bottom - y) // error_step))
         return True
 
     @staticmethod
