@@ -101,6 +101,14 @@ PROBLEMS: dict[str, str] = {
     "true_or_false_got": N_("must be true or false, got {got}"),
     "eclipse.rise_species": N_("{species} is a Rise of the Ancients species, and rise_of_the_ancients is false"),
     "eclipse.reputation_tiles": N_("holds {count} tiles; the box has {most}"),
+    "eclipse.reputation_slots": N_("holds {tiles} reputation tiles, and {ambassadors} Ambassador tiles were received, "
+                                   "but the reputation track has {slots} spaces (reputation_slots): each tile kept "
+                                   "takes a space; a full track keeps a new tile only in place of one (Eclipse, "
+                                   "reputation tiles)"),
+    "eclipse.reputation_slots_fleet": N_("holds {tiles} reputation tiles, and {ambassadors} Ambassador tiles were "
+                                         "received, but the reputation track has {slots} spaces (reputation_slots) "
+                                         "and {development} one more: {most}; each tile kept takes a space (Eclipse, "
+                                         "reputation tiles; Rise of the Ancients p.5)"),
     "eclipse.reputation_bag": N_("brings the reputation tiles of {vp} VP to {count} (this player's and those listed "
                                  "before); the bag holds {most} (Eclipse, reputation tiles; Rise of the Ancients p.12 "
                                  "adds tiles for 7-9 players)"),

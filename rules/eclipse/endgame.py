@@ -177,6 +177,15 @@ PLAYER_KEYS = (
 )
 """Every field of a player object in the score file (all required)."""
 
+PLAYER_OPTIONAL_KEYS = ("reputation_slots",)
+"""A player's optional fields: ``reputation_slots``, the spaces of the reputation track printed on the player's
+species board (Eclipse, reputation tiles: each tile kept goes on a space of the track, whose spaces also take the
+Ambassador tiles received; a full track keeps a new tile only in place of one). The count differs by species and is
+printed on the boards, not in the rulebooks' text, so the file says it when the table wants it checked."""
+
+REPUTATION_SLOTS_MOST = 9
+"""The most reputation spaces a ``reputation_slots`` may say (a larger number is a typing slip)."""
+
 TOP_KEYS = ("game", "kind", "rise_of_the_ancients", "alliances_in_play", "ancient_orbital_hex", "players", "setup")
 SETUP_KEYS = ("modules", "players")
 """The optional ``setup`` object of the score file: ``modules``, the Rise of the Ancients modules the game was set up
@@ -395,7 +404,7 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str],
         ScoreInputError: naming the field (``players[1].tech_tracks.grid``).
     """
     cat = cat or catalogue()
-    f = Fields(raw, where).only(*PLAYER_KEYS)
+    f = Fields(raw, where).only(*PLAYER_KEYS, *PLAYER_OPTIONAL_KEYS)
     for key in PLAYER_KEYS:
         f.get(key)  # every field is present (fields that do not apply are 0, false, [] or null)
     name = f.str("name")
@@ -421,6 +430,7 @@ def parse_player(raw: Any, where: str, rise: bool, alliances: Sequence[str],
                                         tile=component_word(development))
     ancient_portal = read_sector_or_null(f.get("ancient_warp_portal_hex"), f.path("ancient_warp_portal_hex"), cat)
     alliance, side = _read_alliance(f, alliances)
+    _check_reputation_slots(f, reputation, f.int("ambassadors_received", low=0), developments)
     position = PlayerPosition(
         name=name, species=species, resources=resources, reputation=reputation,
         ambassadors_received=f.int("ambassadors_received", low=0), controlled_hexes=tuple(hexes),
@@ -646,6 +656,26 @@ def _check_held_once(players: Sequence[PlayerPosition]) -> None:
                 raise ScoreInputError.coded(f"players[{k}].developments[{j}]", "eclipse.development_held_twice",
                                             other=f"players[{held[dev]}]", development=component_word(dev))
             held[dev] = k
+
+
+def _check_reputation_slots(f: Fields, reputation: tuple[int, ...], ambassadors: int,
+                            developments: Sequence[str]) -> None:
+    """Refuse more reputation and Ambassador tiles than the player's reputation track has spaces for, when the file
+    says the spaces (``reputation_slots``, :data:`PLAYER_OPTIONAL_KEYS`): each tile kept takes a space of the track
+    (Eclipse, reputation tiles); Diplomatic Fleet holds one more, an Ambassador or a reputation tile (Rise of the
+    Ancients p.5).
+
+    Raises:
+        ScoreInputError: ``reputation_slots`` not a whole number 1-9; more tiles than spaces, at ``reputation``.
+    """
+    if not f.has("reputation_slots"):
+        return
+    slots = f.int("reputation_slots", low=1, high=REPUTATION_SLOTS_MOST)
+    fleet = "Diplomatic Fleet" in developments
+    if len(reputation) + ambassadors > slots + fleet:
+        code = "eclipse.reputation_slots_fleet" if fleet else "eclipse.reputation_slots"
+        raise ScoreInputError.coded(f.path("reputation"), code, tiles=len(reputation), ambassadors=ambassadors,
+                                    slots=slots, most=slots + fleet, development=component_word("Diplomatic Fleet"))
 
 
 def final_scores(data: Any) -> list[ScoreBreakdown]:
