@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from companion import i18n
+from companion.errors import BadEntry
 from rules.eclipse.endgame import final_scores
 from rules.scoring import ScoreInputError
 from tests.test_eclipse_cases import case
+from tests.test_eclipse_flow import at_final_scoring
 
 
 def refused(data) -> ScoreInputError:
@@ -53,3 +55,18 @@ def test_without_the_field_nothing_is_checked_and_a_bad_count_is_named():
         data["players"][1]["reputation_slots"] = bad
         err = refused(data)
         assert err.field == "players[1].reputation_slots" and words in str(err), (bad, str(err))
+
+
+def test_a_phones_final_position_with_more_tiles_than_spaces_is_refused_and_nothing_recorded(store):
+    # Ann (2 players: no Ambassadors received) reports two tiles of 3 VP on a track she says has one space
+    flow = at_final_scoring(store)
+    before = len(flow.session.events())
+    with pytest.raises(BadEntry) as caught:
+        flow.report("Ann", "position", {"reputation_3": 2, "reputation_slots": 1, "money": 2})
+    assert "holds 2 reputation tiles, and 0 Ambassador tiles were received, but the reputation track has 1 spaces" \
+        in str(caught.value)
+    assert len(flow.session.events()) == before
+    flow.report("Ann", "position", {"reputation_3": 2, "reputation_slots": 2, "money": 2})
+    assert flow.session.events()[-1].payload["reputation_slots"] == 2
+    form = next(f for f in flow.view()["forms"] if f["id"] == "position")
+    assert any(field["name"] == "reputation_slots" and field["optional"] for field in form["fields"])

@@ -23,6 +23,7 @@ from rules.eclipse.data import (
     catalogue,
 )
 from rules.eclipse.diplomacy import DIPLOMACY_MIN_PLAYERS
+from rules.eclipse.endgame import REPUTATION_SLOTS_MOST
 from rules.eclipse.fleet import ANCIENTS, MISSILE_COLOURS
 from rules.eclipse.mapcheck import GENERATOR_TECHS
 from rules.eclipse.rounds import ACTIONS, REACTIONS
@@ -338,6 +339,8 @@ class EclipseForms:
                                                  _cell("to", Text("Hex beyond that wormhole [q, r]"), optional=True))),
             Form("position", Text("Final position"), (
                 *(_count(f"reputation_{v}", Text("Reputation tiles worth {value}", value=v), 8) for v in (1, 2, 3, 4)),
+                _count("reputation_slots", Text("Spaces on your reputation track (optional: checked against your "
+                                                "tiles)"), REPUTATION_SLOTS_MOST, minimum=1),
                 *(_count(r, STORAGE[r], 99) for r in RESOURCES),
                 *(_count(t, TRACK_TILES[t], 7) for t in TECH_TRACKS),
                 _count("discoveries", Text("Discoveries kept as VP"), 9),

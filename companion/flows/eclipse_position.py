@@ -18,9 +18,10 @@ __all__ = ["COUNTS", "REPUTATION_VALUES", "position_payload", "position_values"]
 REPUTATION_VALUES = (1, 2, 3, 4)
 """The reputation tiles' values: the form has a count field ``reputation_<value>`` for each."""
 COUNTS = (("discoveries", "discoveries_kept_as_vp"), ("orbitals_with_cubes", "orbitals_with_cubes"),
-          ("magellan", "magellan_discoveries_discarded_or_used"))
+          ("magellan", "magellan_discoveries_discarded_or_used"), ("reputation_slots", "reputation_slots"))
 """The form's single counts and their payload keys (Discoveries kept as VP; the Exiles' Orbitals holding cubes and
-Magellan's Discoveries discarded or used, Rise of the Ancients p.14)."""
+Magellan's Discoveries discarded or used, Rise of the Ancients p.14; the spaces of the player's reputation track,
+which the tiles kept and the Ambassadors received must fit, Eclipse, reputation tiles)."""
 
 
 def position_payload(values: Mapping[str, Any]) -> dict[str, Any]:

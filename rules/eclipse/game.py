@@ -31,7 +31,14 @@ from rules.core import (
 )
 from rules.eclipse import diplomacy, fleet, map_events, reputation, rounds
 from rules.eclipse.data import BOARDS, COLOURS, DEVELOPMENTS, RARE_TECHNOLOGIES, ROUNDS, SPECIES, TITLE, catalogue
-from rules.eclipse.endgame import PLAYER_KEYS, PlayerPosition, final_scores, score_position, standings
+from rules.eclipse.endgame import (
+    PLAYER_KEYS,
+    PLAYER_OPTIONAL_KEYS,
+    PlayerPosition,
+    final_scores,
+    score_position,
+    standings,
+)
 from rules.eclipse.events import (
     ACTION_TAKEN,
     ALLIANCE_FOUNDED,
@@ -138,7 +145,7 @@ INFO = GameInfo(
 
 ROUND = N_("Game round (Action, Combat, Upkeep, Cleanup)")
 RESEARCH = N_("Research action; Rise of the Ancients p.4 Rare Technologies, p.5 Developments")
-REPORT_KEYS = tuple(k for k in PLAYER_KEYS if k not in ("name", "species"))
+REPORT_KEYS = tuple(k for k in (*PLAYER_KEYS, *PLAYER_OPTIONAL_KEYS) if k not in ("name", "species"))
 PHASE_NAMES = PHASE_WORDS
 
 
