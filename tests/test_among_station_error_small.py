@@ -48,3 +48,25 @@ def test_the_refusal_under_the_whose_station_question_is_readable_at_the_smalles
     for text, rect in drawn:
         assert rect.height >= ERROR_MIN_PX, (text, rect)
         assert rect.right <= right and rect.bottom <= size[1], (text, rect)
+
+
+@pytest.mark.parametrize("size", [(480, 320), (800, 480)])
+def test_without_the_picture_the_refusal_line_above_the_question_is_readable_too(hub, published, output_dir,  # noqa: F811
+                                                                                  size):
+    """A box restarted with the question kept has no picture until its next read: the question is one line and the
+    refusal one line above it, at least ERROR_MIN_PX high and clear of the question's line."""
+    from companion.screen.window import ScreenSnapshot
+
+    loop, questions = published
+    cam = loop.mode.camera
+    cam.confirm(questions[WITH_CUSTOMS]["id"], "Ann")
+    with pytest.raises(BadEntry) as refused:
+        cam.confirm(questions[BARE]["id"], "Ann")
+    next(q for q in cam.questions if q.id == questions[BARE]["id"]).error = refused.value.args[0]
+    loop.publish()
+    screen = TouchScreen(size=size, phone_url="http://192.168.1.20:8080/")
+    screen.render(ScreenSnapshot(view=hub.snapshot().view))
+    screen.save_png(output_dir / f"screen_among_station_error_no_picture_{size[0]}x{size[1]}.png")
+    [(line, below)] = [(t, r) for t, r, _w in screen.drawn if t.startswith("Ann has a station already")]
+    [(_q, question)] = [(t, r) for t, r, _w in screen.drawn if t.startswith("Camera: ")]
+    assert below.height >= ERROR_MIN_PX and below.bottom <= question.top, (line, below, question)

@@ -291,11 +291,12 @@ class Canvas:
         return rect
 
     def readable_size(self, size: int, least_px: int) -> int:
-        """The smallest design size from ``size`` up whose font's line is at least ``least_px`` real px high on this
-        window (``size`` itself on the 800 x 480 layout or larger; larger on a smaller window, where the layout
-        scales down), at most four times ``size``."""
+        """The smallest design size from ``size`` up whose font's line (and drawn text) is at least ``least_px`` real px
+        high on this window (``size`` itself on the 800 x 480 layout or larger; larger on a smaller window, where the
+        layout scales down), at most four times ``size``."""
         for at in range(size, 4 * size + 1):
-            if self.font(at).get_linesize() >= least_px:
+            font = self.font(at)
+            if min(font.get_linesize(), font.get_height()) >= least_px:
                 return at
         return 4 * size
 
@@ -318,7 +319,7 @@ class Canvas:
         runs out of its room."""
         text = " ".join(str(text).split())  # one line: a name or message never breaks the layout
         while size > min_size and self.font(size).size(text)[0] > width:
-            size -= 2
+            size = max(min_size, size - 2)   # never below min_size, whatever their parity
         font = self.font(size)
         if font.size(text)[0] > width:
             while text and font.size(text + ELLIPSIS)[0] > width:

@@ -167,7 +167,8 @@ class Table(ScreenState):
             ts.text_fit(said, (x, ts.y(306)), width, 30, TEXT, min_size=16)
             if q.get("error"):   # the refusal in one line above the question, readable on the smallest window
                 least = ts.readable_size(14, ERROR_MIN_PX)
-                ts.text_fit(q["error"], (x, ts.y(304) - ts.font(least).get_linesize()), width, max(20, least), BAD,
+                size = max(20, least)
+                ts.text_fit(q["error"], (x, ts.y(304) - ts.font(size).get_linesize()), width, size, BAD,
                             min_size=least)
         return True
 
