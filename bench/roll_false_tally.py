@@ -30,10 +30,8 @@ die through by definition: they keep what they do not drop.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -44,9 +42,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.roll_dice import _box, lies_on, match, readers_for, shared_dir  # noqa: E402 - after sys.path
-from bench.roll_missed_dice import Trace, follow  # noqa: E402
-from vision import scenes  # noqa: E402
+from bench.roll_dice import _box, lies_on, match  # noqa: E402 - after sys.path
+from bench.roll_missed_dice import Trace, scene_arguments, traced_scenes  # noqa: E402
 from vision.profiles import load_dice_faces  # noqa: E402
 from vision.roll_dice import RollDiceConfig, rect_box  # noqa: E402
 
@@ -100,11 +97,7 @@ def got_through(box: tuple[float, float, float, float], trace: Trace) -> tuple[s
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=20, help="scenes (default 20)")
-    ap.add_argument("--seed", type=int, default=1000, help="first scene seed (default 1000)")
-    ap.add_argument("--enroll-seed", type=int, default=7, help="enrollment seed (scene seeds stay disjoint)")
-    ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
+    ap = scene_arguments(__doc__.split("\n")[0])
     ap.add_argument("--tally-only", action="store_true", help="print the tallies only")
     args = ap.parse_args(argv)
     args.symbols = "A"
@@ -113,26 +106,19 @@ def main(argv=None) -> int:
     on_count: Counter = Counter()
     how_count: Counter = Counter()
     reported = 0
-    with tempfile.TemporaryDirectory(prefix="roll_false_") as tmp:
-        readers = readers_for("scenes", Path(tmp), fbc, args, cfg)
-        keys = list(readers)
-        for k in range(args.n):
-            seed = args.seed + k
-            key = keys[k % len(keys)]
-            sc = scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=key)
-            read, trace = follow(readers[key], sc.image, cfg)
-            reported += len(read.dice)
-            matched = {j for _, j in match(sc.dice, read.dice)}
-            for j, die in enumerate(read.dice):
-                if j in matched:
-                    continue
-                on = sits_on(die.box, [lab.box for lab in sc.dice], lies_on(die.box, sc.meta))
-                how, detail = got_through(die.box, trace)
-                on_count[on] += 1
-                how_count[how] += 1
-                if not args.tally_only:
-                    print(f"  {seed} false {die.colour}/{die.face} {die.confidence:.2f} box {_box(die.box)} on {on}: "
-                          f"{how}" + (f" ({detail})" if detail else ""), flush=True)
+    for seed, sc, _reader, read, trace in traced_scenes(args, cfg, fbc):
+        reported += len(read.dice)
+        matched = {j for _, j in match(sc.dice, read.dice)}
+        for j, die in enumerate(read.dice):
+            if j in matched:
+                continue
+            on = sits_on(die.box, [lab.box for lab in sc.dice], lies_on(die.box, sc.meta))
+            how, detail = got_through(die.box, trace)
+            on_count[on] += 1
+            how_count[how] += 1
+            if not args.tally_only:
+                print(f"  {seed} false {die.colour}/{die.face} {die.confidence:.2f} box {_box(die.box)} on {on}: "
+                      f"{how}" + (f" ({detail})" if detail else ""), flush=True)
     false = sum(on_count.values())
     print(f"scenes {args.n} (seeds {args.seed}..{args.seed + args.n - 1}), reported {reported}, false {false}")
     print("  sits on: " + ", ".join(f"{k} {v}" for k, v in on_count.most_common()))

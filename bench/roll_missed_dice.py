@@ -253,12 +253,36 @@ def follow(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> tu
     return read, trace
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def scene_arguments(description: str) -> argparse.ArgumentParser:
+    """The command line every traced-scenes bench shares: --n scenes from --seed, enrolled with --enroll-seed."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--n", type=int, default=20, help="scenes (default 20)")
     ap.add_argument("--seed", type=int, default=1000, help="first scene seed (default 1000)")
     ap.add_argument("--enroll-seed", type=int, default=7, help="enrollment seed (scene seeds stay disjoint)")
     ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
+    return ap
+
+
+def traced_scenes(args: argparse.Namespace, cfg: RollDiceConfig, fbc: dict):
+    """Each second-generator scene of ``args`` (seeds ``args.seed`` .. ``args.seed + args.n - 1``) rendered and read
+    by :func:`follow`, the readers enrolled once in a temporary folder.
+
+    Yields:
+        ``(seed, scene, reader, read, trace)`` per scene, in seed order.
+    """
+    with tempfile.TemporaryDirectory(prefix="roll_traced_") as tmp:
+        readers = readers_for("scenes", Path(tmp), fbc, args, cfg)
+        keys = list(readers)
+        for k in range(args.n):
+            seed = args.seed + k
+            key = keys[k % len(keys)]
+            sc = scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=key)
+            read, trace = follow(readers[key], sc.image, cfg)
+            yield seed, sc, readers[key], read, trace
+
+
+def main(argv=None) -> int:
+    ap = scene_arguments(__doc__.split("\n")[0])
     ap.add_argument("--causes-only", action="store_true", help="print the tally by cause only")
     ap.add_argument("--factors", action="store_true", help="each weak-symbol die's near faces: the factors of its "
                     "die weight (candidate score, NCC, die-likeness and its evidence, middle and stroke spreads)")
@@ -272,38 +296,31 @@ def main(argv=None) -> int:
     causes: Counter = Counter()
     limits: Counter = Counter()
     labelled = 0
-    with tempfile.TemporaryDirectory(prefix="roll_missed_") as tmp:
-        readers = readers_for("scenes", Path(tmp), fbc, args, cfg)
-        keys = list(readers)
-        for k in range(args.n):
-            seed = args.seed + k
-            key = keys[k % len(keys)]
-            sc = scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=key)
-            read, trace = follow(readers[key], sc.image, cfg)
-            labelled += len(sc.dice)
-            found = {i for i, _ in match(sc.dice, read.dice)}
-            under = sc.meta.get("under") or [sc.meta.get("table", "?")] * len(sc.dice)
-            for i, lab in enumerate(sc.dice):
-                if i in found:
-                    continue
-                cause, detail = lost_where(lab.box, trace, cfg.min_confidence)
-                causes[cause] += 1
-                if not args.causes_only:
-                    print(f"  {seed} miss  {lab.colour}/{lab.face} box {_box(lab.box)} on {under[i]}: {cause}"
-                          + (f" ({detail})" if detail else ""), flush=True)
-                if args.factors and cause == "weak symbol" and trace.tops is not None:
-                    idx = np.flatnonzero(near(trace.rects, lab.box))
-                    ncc = np.asarray(trace.ncc, np.float64).reshape(len(trace.rects), -1)
-                    got = weight_factors(trace.tops, ncc, cfg, idx, trace.recut)
-                    surest = max(got, key=lambda f: f["weight"])
-                    limits[limiting_factor(surest, cfg.min_confidence)] += 1
-                    for f in got:
-                        print(f"      {limiting_factor(f, cfg.min_confidence):10} "
-                              + " ".join(f"{k} {v:.2f}" for k, v in f.items() if v == v), flush=True)
-                if scales and cause == "weak symbol":
-                    got = symbol_at_scales(readers[key], sc.image, trace, lab.box, (lab.colour, lab.face), scales, cfg)
-                    print("      own/best NCC by side scale: " + ", ".join(
-                        f"x{s:g} {o:.2f}/{b:.2f}" for s, (o, b) in zip(scales, got, strict=True)), flush=True)
+    for seed, sc, reader, read, trace in traced_scenes(args, cfg, fbc):
+        labelled += len(sc.dice)
+        found = {i for i, _ in match(sc.dice, read.dice)}
+        under = sc.meta.get("under") or [sc.meta.get("table", "?")] * len(sc.dice)
+        for i, lab in enumerate(sc.dice):
+            if i in found:
+                continue
+            cause, detail = lost_where(lab.box, trace, cfg.min_confidence)
+            causes[cause] += 1
+            if not args.causes_only:
+                print(f"  {seed} miss  {lab.colour}/{lab.face} box {_box(lab.box)} on {under[i]}: {cause}"
+                      + (f" ({detail})" if detail else ""), flush=True)
+            if args.factors and cause == "weak symbol" and trace.tops is not None:
+                idx = np.flatnonzero(near(trace.rects, lab.box))
+                ncc = np.asarray(trace.ncc, np.float64).reshape(len(trace.rects), -1)
+                got = weight_factors(trace.tops, ncc, cfg, idx, trace.recut)
+                surest = max(got, key=lambda f: f["weight"])
+                limits[limiting_factor(surest, cfg.min_confidence)] += 1
+                for f in got:
+                    print(f"      {limiting_factor(f, cfg.min_confidence):10} "
+                          + " ".join(f"{k} {v:.2f}" for k, v in f.items() if v == v), flush=True)
+            if scales and cause == "weak symbol":
+                got = symbol_at_scales(reader, sc.image, trace, lab.box, (lab.colour, lab.face), scales, cfg)
+                print("      own/best NCC by side scale: " + ", ".join(
+                    f"x{s:g} {o:.2f}/{b:.2f}" for s, (o, b) in zip(scales, got, strict=True)), flush=True)
     print(f"scenes {args.n} (seeds {args.seed}..{args.seed + args.n - 1}), labelled dice {labelled}, "
           f"missed {sum(causes.values())}")
     for cause, count in causes.most_common():

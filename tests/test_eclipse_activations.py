@@ -190,12 +190,9 @@ def test_a_ship_going_on_beyond_its_movement_is_told_how_to_say_another_activati
     assert found.fix == "take the step back, or correct the Movement on the blueprint"
 
 
-def test_the_phones_step_form_says_an_interceptor_rides_in_the_bay(store):
-    """The step form's field "An Interceptor riding in an Interceptor Bay (no activation)" (yes) records the step as
-    carried: a Magellan Dreadnought's Move with two Interceptors riding along, then one more ship, is two activations
-    and no error (before, the Interceptors' steps were activations 2 and 3, the second flagged); the field is said in
-    each language, the Greek with the rulebook's Βάση Αναχαιτιστικών (p.4)."""
-    from companion import i18n
+def magellan_dreadnought_moved(store):
+    """A 2-player flow (Ann Magellan, Bob Orion Hegemony) where Ann has explored next to her home and begun a Move
+    of her Dreadnought there: the next step reported is another step of that Move."""
     from tests.test_eclipse_flow import start
 
     flow = start(store, species=["Magellan", "Orion Hegemony"])
@@ -204,6 +201,17 @@ def test_the_phones_step_form_says_an_interceptor_rides_in_the_bay(store):
     flow.report("Ann", "explore", {"sector": "106", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
     flow.report("Bob", "upgrade", {})
     flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1], "ship": "Dreadnought"})
+    return flow
+
+
+def test_the_phones_step_form_says_an_interceptor_rides_in_the_bay(store):
+    """The step form's field "An Interceptor riding in an Interceptor Bay (no activation)" (yes) records the step as
+    carried: a Magellan Dreadnought's Move with two Interceptors riding along, then one more ship, is two activations
+    and no error (before, the Interceptors' steps were activations 2 and 3, the second flagged); the field is said in
+    each language, the Greek with the rulebook's Βάση Αναχαιτιστικών (p.4)."""
+    from companion import i18n
+
+    flow = magellan_dreadnought_moved(store)
     for _ in range(2):
         flow.report("Ann", "step", {"from": [0, -2], "to": [0, -1], "ship": "Interceptor", "carried": "yes"})
     flow.report("Ann", "step", {"from": [0, -2], "to": [0, -1], "ship": "Cruiser"})
@@ -239,14 +247,8 @@ def test_a_step_both_riding_in_a_bay_and_another_activation_is_refused(store):
     the player's language, and nothing is recorded."""
     from companion import i18n
     from companion.errors import BadEntry
-    from tests.test_eclipse_flow import start
 
-    flow = start(store, species=["Magellan", "Orion Hegemony"])
-    flow.report("Ann", "home", {"sector": "221", "hex": [0, -2], "rotation": 0})
-    flow.report("Bob", "home", {"sector": "232", "hex": [0, 2], "rotation": 0})
-    flow.report("Ann", "explore", {"sector": "106", "hex": [0, -1], "rotation": 0, "from": [0, -2]})
-    flow.report("Bob", "upgrade", {})
-    flow.report("Ann", "move", {"from": [0, -2], "to": [0, -1], "ship": "Dreadnought"})
+    flow = magellan_dreadnought_moved(store)
     before = flow.session.last_seq
     with pytest.raises(BadEntry) as refused:
         flow.report("Ann", "step", {"from": [0, -2], "to": [0, -1], "ship": "Interceptor", "carried": "yes",
