@@ -62,13 +62,13 @@ def test_only_folders_of_demos_that_are_gone_are_removed(tmp_path):
 def test_a_demo_killed_with_sigkill_has_its_folder_removed_at_the_next_start(tmp_path, monkeypatch):
     """A demo whose data folder cannot be written plays in a temporary folder; killed with SIGKILL it cannot remove
     it (atexit does not run). The next demo's start removes it, and makes its own with its owner file."""
-    script = ("import os, sys, time\n"
+    script = ("import os, sys\n"
               "from companion.demo_folder import demo_data_folder\n"
               "print(demo_data_folder('demo'), flush=True)\n"
-              "time.sleep(60)\n")
+              "sys.stdin.read()\n")  # runs until killed (or its stdin closes)
     env = {**os.environ, "TMPDIR": str(tmp_path), "TABLETOP_DATA_DIR": "/proc/nope/box"}
-    demo = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    demo = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         spare = Path(demo.stdout.readline().strip())
         assert spare.parent == tmp_path and spare.name.startswith(PREFIX) and (spare / OWNER_FILE).is_file()
@@ -76,6 +76,7 @@ def test_a_demo_killed_with_sigkill_has_its_folder_removed_at_the_next_start(tmp
     finally:
         demo.send_signal(signal.SIGKILL)
         demo.wait(timeout=10)
+        demo.stdin.close()
         demo.stdout.close()
     assert spare.is_dir()  # SIGKILL: nothing removed it
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))

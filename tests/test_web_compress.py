@@ -313,10 +313,13 @@ def test_phones_asking_at_once_cost_one_compression_per_file_and_encoding(monkey
 
     calls = []
     real = webcompress._packed
+    arrived = []
+    all_in = threading.Condition()
 
-    def slow(data, coding):
+    def slow(data, coding):  # as Brotli 11 of 31 KB on the box's Pi: still compressing when the others ask
         calls.append(coding)
-        time.sleep(0.05)  # Brotli 11 of 31 KB on the box's Pi
+        with all_in:
+            all_in.wait_for(lambda: len(arrived) == 16, timeout=5)
         return real(data, coding)
 
     monkeypatch.setattr(webcompress, "_packed", slow)
@@ -327,6 +330,9 @@ def test_phones_asking_at_once_cost_one_compression_per_file_and_encoding(monkey
     def phone_asks():
         client = app.test_client()
         start.wait()
+        with all_in:
+            arrived.append(1)
+            all_in.notify_all()
         answer = client.get("/static/flow.js", headers={"Accept-Encoding": "br"})
         got.append((answer.status_code, answer.headers.get("Content-Encoding"), answer.data))
 
