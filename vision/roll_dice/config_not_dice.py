@@ -140,12 +140,6 @@ class NotDiceConfig:
             with this instead of ``chroma_sigma``, as far as the body is brighter than that colour (None: no cap;
             reads, colours and faces never change). A red die
             washed out to half its chroma, its hue still red's, read brown at 0.98 on the second generator's 109002.
-        body_doubt_scale, body_doubt_shift: the cap on a read's confidence by the body inside its box
-            (:func:`vision.roll_dice.body_doubt.capped_by_body_doubt`): the body is measured again on squares of
-            ``body_doubt_scale`` x the box's side, one in the middle and one shifted ``body_doubt_shift`` x the side
-            towards each side, and a read is at most the median chance they give its colour (None: no cap; reads,
-            colours and faces never change). A red die whose box's rim lay on a brown playmat read brown, its colour
-            posterior 0.99, on the second generator's 1024.
         hang_overlap_ramp, hang_cos_ramp, hang_reach_ramp, hang_shade_ramp: the hanging-side test
             (:func:`vision.roll_dice.sides.hanging_sides`): a face whose box overlaps a surer face's box (share of the
             smaller on ``hang_overlap_ramp``), lying from it towards the camera's nadir (cosine on ``hang_cos_ramp``)
@@ -267,8 +261,6 @@ class NotDiceConfig:
     deep_cos_ramp: tuple[float, float] = (0.3, 0.5)
     deep_full_ramp: tuple[float, float] = (0.9, 1.05)
     sheen_sigma: float | None = 0.3
-    body_doubt_scale: float | None = 0.7
-    body_doubt_shift: float = 0.12
     texture_side: float = 12.0
     texture_reach: float = 2.2
     texture_min_shift: float = 0.8

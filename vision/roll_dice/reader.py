@@ -20,7 +20,6 @@ from ..profiles import DiceProfile
 from ..timing import timed_stage
 from .assemble import _ramp, assemble_indexed, die_weights, size_evidence, symbol_weights
 from .blank import not_blank
-from .body_doubt import capped_by_body_doubt
 from .boxed import drop_boxed
 from .candidates import add_cnn_candidates, edge_map, find_candidates, load_cnn, recut_candidates, tried_sides
 from .colours import colour_posteriors, estimate_light, lit_distances
@@ -565,8 +564,6 @@ class RollDiceReader:
                            lit_distances(tops.body, self._protos, lit, cfg), self.profile.colours, returns)
         kept, dice = stage("own_side", drop_own_sides, frame, tops, kept, dice, cfg)
         kept, dice = stage("on_other", drop_on_other_dice, frame, tops, kept, dice, cfg)
-        dice = stage("body_doubt", capped_by_body_doubt, frame, tops, kept, dice, self._protos, self.profile.colours,
-                     lit, cfg)
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
