@@ -34,6 +34,16 @@ def hub():
     return StateHub()
 
 
+@pytest.fixture
+def client(hub):
+    """A phone that has not joined (no cookie) to ``hub``'s phone view, a Flask test client: it may watch only."""
+    from companion.web import create_app
+
+    app = create_app(hub)
+    app.testing = True
+    return app.test_client()
+
+
 def _make_view(values: list[int | None], seq: int = 3, history: list[list[int | None]] | None = None, **over) -> dict:
     """A view dict as in docs/contracts.md whose latest roll shows ``values`` (None = unreadable).
 

@@ -54,7 +54,7 @@ def race_setup_on_a_phone(browser, hub, store):  # noqa: F811
 def bob_asked_about_his_phase(store, hub):
     """A Roll for the Galaxy game set up, whose camera read Bob's dice (Explore 2, Settle 1) and asks the table
     "Bob selected Explore?": ``(flow, loop)``, the question published."""
-    from tests.test_camera_flow import frame_of
+    from tests.camera_tables import frame_of
 
     reader = FakeDiceReader([("white", "explore", (340, 100, 30, 30)), ("white", "explore", (380, 100, 30, 30)),
                              ("green", "settle", (420, 100, 30, 30))])

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from companion.camera import CameraFlow
-from tests.test_camera_flow import FakeDiceReader, flow_of, frame_of, halves, read_twice, setup_roll
+from tests.camera_tables import frame_of, read_twice
+from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
 
 
 def test_dice_already_on_the_strips_are_read_once_the_setup_is_reported(store):

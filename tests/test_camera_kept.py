@@ -12,7 +12,8 @@ from companion import i18n, records
 from companion.camera import CameraFlow
 from companion.flow import GameFlow
 from companion.flows import FLOWS
-from tests.test_camera_flow import FakeDiceReader, flow_of, halves, read_twice, setup_roll
+from tests.camera_tables import read_twice
+from tests.test_camera_flow import FakeDiceReader, flow_of, halves, setup_roll
 
 
 def _asked(store, tmp_path):

@@ -182,7 +182,8 @@ def test_the_camera_parts_warnings_are_said_in_the_owners_language(lang, store, 
     import numpy as np
 
     from companion.camera import CameraFlow
-    from tests.test_camera_flow import FakeDiceReader, halves, read_twice, setup_roll
+    from tests.camera_tables import read_twice
+    from tests.test_camera_flow import FakeDiceReader, halves, setup_roll
     from vision.table import Zones
 
     settings = FLOWS["roll"].settings(parse_players("Ann,Bob"), {})

@@ -128,7 +128,8 @@ def test_each_phone_offers_buttons_only_for_its_own_seats_question(browser, hub,
     from companion.camera import CameraFlow
     from device import FakeCamera
     from rules.roll.data import catalogue
-    from tests.test_camera_flow import FakeDiceReader, flow_of, frame_of, halves
+    from tests.camera_tables import frame_of
+    from tests.test_camera_flow import FakeDiceReader, flow_of, halves
     from vision.motion import StillnessDetector
     from vision.table import Zones
 

@@ -21,7 +21,8 @@ from companion.camera import CameraFlow
 from companion.cli import main
 from companion.flows.roll import too_many_dice
 from device import Frame
-from tests.test_camera_flow import among_deck, among_flow, whole_frame_for  # noqa: F401 (fixtures)
+from tests.camera_tables import whole_frame_for
+from tests.test_camera_among import among_deck, among_flow  # noqa: F401 (fixtures)
 from vision.cards import MIRROR_NOTE
 from vision.synth_table import make_scene
 from vision.table import calibrate
@@ -216,7 +217,8 @@ def test_a_newer_read_of_the_dice_replaces_the_waiting_question_so_a_selection_i
     records nothing; confirming the newer records one selection. Before, both waited and confirming both recorded
     Ann's selection twice (found with a replayed table whose dice were rolled twice)."""
     from companion.camera.answers import NotWaiting
-    from tests.test_camera_flow import SwitchingDiceReader, flow_of, halves, read_twice, setup_roll
+    from tests.camera_tables import read_twice
+    from tests.test_camera_flow import SwitchingDiceReader, flow_of, halves, setup_roll
 
     box = lambda x: (x, 100, 30, 30)  # noqa: E731 - Ann's half of the frame (halves(): x below 320)
     reader = SwitchingDiceReader([("white", "develop", box(20)), ("white", "develop", box(60))],

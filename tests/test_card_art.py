@@ -189,7 +189,8 @@ def test_the_box_drops_the_art_after_its_dice_and_card_reads(roll, store):
     # the box's read of a Roll table before Reveal: the dice pass on its own thread beside the card pass, then the
     # dice that are a tile's art dropped; the dice lying on tiles kept
     from companion.camera import CameraFlow
-    from tests.test_camera_flow import flow_of, frame_of, setup_roll
+    from tests.camera_tables import frame_of
+    from tests.test_camera_flow import flow_of, setup_roll
 
     on_tiles = [RollDieObservation(d.colour, d.face, roll.table.box_px(d), 0.9) for d in roll.on_tiles]
     bare = [c for c in roll.read if c.id is not None and not any(

@@ -24,7 +24,7 @@ from companion.flows import FLOWS
 from companion.flows.eclipse_camera import ECLIPSE_DICE
 from companion.player_names import parse_players
 from device import Frame
-from tests.test_camera_flow import run_on_touchscreen
+from tests.camera_tables import run_on_touchscreen
 from vision.hexes import build_hex_deck_from_images
 from vision.profiles import DiceProfile
 from vision.roll_dice import RollDieObservation

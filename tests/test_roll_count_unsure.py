@@ -10,7 +10,8 @@ import numpy as np
 from companion.camera import CameraFlow
 from companion.flows.roll import ROLL_CAMERA
 from companion.flows.roll_camera import SURE_FACE
-from tests.test_camera_flow import flow_of, halves, read_twice, roll_to_the_end, setup_roll
+from tests.camera_tables import read_twice
+from tests.test_camera_flow import flow_of, halves, roll_to_the_end, setup_roll
 
 
 def die(colour, face, x, y, confidence):
