@@ -13,19 +13,21 @@ die: seed, table, false, near (distance to the nearest labelled die in sides of 
 shadow or box beside a real die), colour, face, confidence, candidate score, best template NCC, die-likeness,
 rim / outline / ink evidence, pattern NCC along one axis and along two (lattice), surface returns, square outline
 (:func:`vision.roll_dice.outline.square_outline`), die weight, side px). Printed: false dice by table, beside a die
-or not, and the percentiles of each figure for the real and the false dice. The die size is searched as the reader
-searches it (not measured on the frame's blobs), so the false dice are those a read reports.
+or not, and the percentiles of each figure for the real and the false dice. Each scene is the reader's own read
+(:meth:`vision.roll_dice.RollDiceReader.read`, every stage of it), followed through its stages as
+``bench/roll_false_tally.py`` follows it (:func:`bench.roll_missed_dice.traced_scenes`), so the false dice are those
+a read reports and the figures are those of the faces they were read from (:func:`dice_evidence`).
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
-import functools
+import os
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: single-threaded BLAS, as the box sets it
 
 import cv2
 import numpy as np
@@ -33,47 +35,61 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.roll_dice import match, readers_for, shared_dir
-from vision import scenes
-from vision.profiles import load_dice_faces
-from vision.roll_dice import RollDiceConfig, RollDiceReader
-from vision.roll_dice.assemble import assemble, die_weights, symbol_weights
-from vision.roll_dice.candidates import edge_map
-from vision.roll_dice.foreground import foreground
-from vision.roll_dice.outline import square_outline
-from vision.roll_dice.reader import _cnn_boxes, _not_flat_art, _not_printed, _not_side, _not_vouched
-from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats, surface_returns
-from vision.roll_dice.tops import rect_box
+from bench.roll_dice import match  # noqa: E402 - after sys.path
+from bench.roll_missed_dice import Trace, scene_arguments, traced_scenes  # noqa: E402
+from vision.profiles import load_dice_faces  # noqa: E402
+from vision.roll_dice import RollDiceConfig, rect_box  # noqa: E402
+from vision.roll_dice.outline import square_outline  # noqa: E402
+from vision.roll_dice.shape import die_likeness, pattern_axes, pattern_repeats, surface_returns  # noqa: E402
 
 FIGURES = ("confidence", "score", "ncc", "likeness", "rim", "outline", "ink", "pattern", "lattice", "surface",
            "square", "weight", "side")
 
 
-def read_with_evidence(reader: RollDiceReader, frame: np.ndarray, cfg: RollDiceConfig) -> list[dict]:
-    """The reader's stages on ``frame`` (``uint8[H, W, 3]`` BGR), as :meth:`RollDiceReader.read` runs them (the die
-    size searched as the read searches it, not the size measured on the frame's blobs), with the evidence of each
-    reported die: one dict per die (its observation under ``"die"``, its rect, figures)."""
-    timings: dict[str, float] = {}
-    fg = foreground(frame, cfg)
-    found = _cnn_boxes(frame, reader._cnn, cfg)
-    edges = edge_map(fg[0], cfg)
-    tops_at = functools.partial(reader._tops_for, frame, fg, edges, found, cfg, timings, None)
-    evidence, _, tops, ncc = reader._search(tops_at, fg, edges, cfg, timings, {}, frame)
-    tops = _not_vouched(tops, ncc, evidence, cfg)
-    weight = die_weights(tops, ncc, cfg)
-    pattern = pattern_repeats(frame, tops.rects, cfg, weight >= cfg.min_confidence)
-    lattice = pattern_axes(frame, tops.rects, cfg, weight >= cfg.min_confidence, colour=cfg.repeat_axes_colour)[:, 1]
-    surface = surface_returns(frame, tops.rects, tops.body, cfg, weight >= cfg.min_confidence)
-    square = square_outline(frame, tops.rects, cfg, weight >= cfg.min_confidence)
-    kept = _not_side(frame, _not_flat_art(frame, _not_printed(frame, tops, ncc, cfg)[0], ncc, cfg), ncc, cfg)
-    _, colour_p = reader._colours(kept.body, symbol_weights(kept, ncc, cfg), cfg, None)
-    dice = assemble(kept, colour_p, ncc, reader.profile, cfg, reader._template_pol)
-    boxes = [rect_box(r) for r in kept.rects]
+def face_of(box: tuple[float, float, float, float], trace: Trace) -> int | None:
+    """The index into ``trace.rects`` of the top face a reported die of box ``box`` (x, y, w, h px) was read from: the
+    face whose box (:func:`vision.roll_dice.rect_box`) is ``box``, else (a die the reader recentred) the face the
+    decision kept whose centre lies nearest the box's centre; None when the trace has no face. Raises nothing."""
+    rects = np.asarray(trace.rects, np.float64).reshape(-1, 5)
+    if not len(rects):
+        return None
+    want = tuple(int(v) for v in box)
+    boxes = [rect_box(r) for r in rects]
+    if want in boxes:
+        return boxes.index(want)
+    kept = sorted(trace.kept[-1][1]) if trace.kept else list(range(len(rects)))
+    if not kept:
+        kept = list(range(len(rects)))
+    centre = np.array([box[0] + box[2] / 2.0, box[1] + box[3] / 2.0])
+    return kept[int(np.argmin(np.hypot(*(rects[kept, :2] - centre).T)))]
+
+
+def dice_evidence(frame: np.ndarray, read, trace: Trace, cfg: RollDiceConfig) -> list[dict]:
+    """The evidence of each die ``read`` reports on ``frame`` (``uint8[H, W, 3]`` BGR), from the ``trace`` of that
+    read (the reader's own read, followed through its stages by :func:`bench.roll_missed_dice.follow`). One dict per
+    reported die, in the read's order: its observation under ``"die"``, its top face's rect (``"rect"``, float[5]
+    frame px) and the figures of :data:`FIGURES`: ``score`` the candidate score and ``rim``/``outline``/``ink`` the
+    evidence of the top face as the face match read it, ``weight`` its die weight after the last lowering stage (what
+    the decision weighed), ``pattern``/``lattice``/``surface``/``square`` measured again on that face (-1 where not
+    measured), ``side`` px. A die no face of the trace gives is left out (none in a normal read)."""
+    tops = trace.tops
+    faces = [face_of(d.box, trace) for d in read.dice]
+    if tops is None or not read.dice:
+        return []
+    ncc = np.asarray(trace.ncc, np.float64).reshape(len(trace.rects), -1)
+    todo = np.zeros(len(trace.rects), bool)
+    todo[[i for i in faces if i is not None]] = True
+    weight = trace.weights[-1][1]
+    pattern = pattern_repeats(frame, tops.rects, cfg, todo)
+    lattice = pattern_axes(frame, tops.rects, cfg, todo, colour=cfg.repeat_axes_colour)[:, 1]
+    surface = surface_returns(frame, tops.rects, tops.body, cfg, todo)
+    square = square_outline(frame, tops.rects, cfg, todo)
     likeness = die_likeness(tops.evidence, cfg)
     out = []
-    for d in dice:
-        i = boxes.index(d.box)
-        r = tops.rects[i]
+    for d, i in zip(read.dice, faces, strict=True):
+        if i is None:
+            continue
+        r = trace.rects[i]
         rim, outline, ink = (float(v) for v in tops.evidence[i])
         out.append({"die": d, "rect": r, "confidence": d.confidence, "score": float(tops.scores[i]),
                     "ncc": float(ncc[i].max()) if ncc.size else 0.0, "likeness": float(likeness[i]), "rim": rim,
@@ -94,11 +110,8 @@ def crop(frame: np.ndarray, rect: np.ndarray) -> np.ndarray:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=10, help="scenes (default 10)")
-    ap.add_argument("--seed", type=int, default=1000, help="first scene seed (default 1000)")
-    ap.add_argument("--enroll-seed", type=int, default=7, help="enrollment seed (scene seeds stay disjoint)")
-    ap.add_argument("--dice-json", default=str(shared_dir() / "data" / "roll" / "dice.json"))
+    ap = scene_arguments(__doc__.split("\n")[0])
+    ap.set_defaults(n=10)
     ap.add_argument("--out", required=True, help="folder for the crops and dice.csv")
     args = ap.parse_args(argv)
     args.symbols = "A"  # readers_for's argument for the first generator; unused here
@@ -107,17 +120,11 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     fbc = load_dice_faces(args.dice_json)
     cfg = RollDiceConfig()
-    work = tempfile.TemporaryDirectory(prefix="roll_false_")   # the enrollments, removed when the bench ends
-    readers = readers_for("scenes", Path(work.name), fbc, args, cfg)
-    keys = list(readers)
     rows: list[dict] = []
-    for k in range(args.n):
-        seed = args.seed + k
-        key = keys[k % len(keys)]
-        sc = scenes.render_dice_scene(seed, faces_by_colour=fbc, edition=key)
-        ok, jpg = cv2.imencode(".png", sc.image)
-        frame = cv2.imdecode(jpg, cv2.IMREAD_COLOR)  # as the bench reads it: a written and read picture
-        read = read_with_evidence(readers[key], frame, cfg)
+    for seed, sc, _reader, dice_read, trace in traced_scenes(args, cfg, fbc):
+        k = seed - args.seed
+        frame = sc.image
+        read = dice_evidence(frame, dice_read, trace, cfg)
         matched = {j for _, j in match(sc.dice, [r["die"] for r in read])}
         labels = np.array([lab.centre for lab in sc.dice], np.float64).reshape(-1, 2)
         table = sc.meta.get("table", "?")
