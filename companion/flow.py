@@ -51,9 +51,9 @@ from typing import Any
 import rules
 from companion import flow_export, records
 from companion.errors import BadEntry, SessionError
-from companion.flow_export import BGSTATS_URL, bgstats_url
+from companion.flow_export import bgstats_url
 from companion.flow_reports import FlowReports
-from companion.flow_spec import Field, FlowBase, Form, GameSpec, TableRound, parse_form, whole_number
+from companion.flow_spec import GameSpec, TableRound
 from companion.i18n import AND, Listing, Text
 from companion.player_names import kept_seats
 from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
@@ -61,18 +61,9 @@ from rules import LAST_ROUND, BadEvent, Event, Finding, Progress, UnknownEvent
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "BGSTATS_URL",
-    "Field",
-    "FlowBase",
-    "Form",
     "GameFlow",
-    "GameSpec",
     "ALL_FINDINGS",
     "NEWEST_FINDINGS",
-    "TableRound",
-    "bgstats_url",
-    "parse_form",
-    "whole_number",
 ]
 
 TODO = {

@@ -196,7 +196,7 @@ class Library:
         Raises:
             BadEntry: no such game.
         """
-        from companion.flow import bgstats_url
+        from companion.flow_export import bgstats_url
 
         flow = self.game_flow(session_id)
         session = flow.session

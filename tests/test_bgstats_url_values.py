@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from companion.flow import BGSTATS_URL, bgstats_url
+from companion.flow_export import BGSTATS_URL, bgstats_url
 
 
 def strict(text: str):

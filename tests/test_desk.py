@@ -79,7 +79,7 @@ def test_a_json_true_or_null_is_quoted_as_the_phone_sent_it(store):
 
 
 def test_whole_numbers_in_the_spelling_a_phone_sends_are_read():
-    from companion.flow import whole_number
+    from companion.flow_spec import whole_number
 
     assert [whole_number(v, "n") for v in (3, "3", " -2 ", "+4", "007")] == [3, 3, -2, 4, 7]
 

@@ -15,8 +15,10 @@ import pytest
 
 from companion import i18n
 from companion.errors import BadEntry
-from companion.flow import BGSTATS_URL, GameFlow, bgstats_url, parse_form
+from companion.flow import GameFlow
 from companion.flow_actions import handle_action
+from companion.flow_export import BGSTATS_URL, bgstats_url
+from companion.flow_spec import parse_form
 from companion.flows import FLOWS
 from companion.player_names import check_player_name, named_player, parse_players
 from companion.screen import Screen, TouchScreen

@@ -31,8 +31,9 @@ import pytest
 
 from companion.cli import _parser
 from companion.errors import BadEntry
-from companion.flow import BGSTATS_URL, GameFlow, parse_form
-from companion.flow_spec import FIELD_KINDS, RESERVED_KEYS, FlowBase
+from companion.flow import GameFlow
+from companion.flow_export import BGSTATS_URL
+from companion.flow_spec import FIELD_KINDS, RESERVED_KEYS, FlowBase, parse_form
 from companion.flows import FLOWS
 from companion.game_options import flows_infos, game_flags, given_options, misplaced
 from companion.player_names import parse_players

@@ -17,7 +17,8 @@ import json
 import urllib.parse
 
 from companion.actions import Action
-from companion.flow import BGSTATS_URL, GameFlow
+from companion.flow import GameFlow
+from companion.flow_export import BGSTATS_URL
 from companion.flows import FLOWS
 from companion.hub import StateHub
 from companion.library import Library

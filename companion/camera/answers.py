@@ -44,7 +44,7 @@ class CameraAnswers:
     flow: Any
 
     def _question(self, qid: Any) -> Question:
-        from companion.flow import whole_number
+        from companion.flow_spec import whole_number
 
         wanted = whole_number(qid, Text("camera question id"))
         q = next((q for q in self.questions if q.id == wanted), None)

@@ -22,8 +22,8 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
     """``companion export``: 0 written; 1 unfinished game or cannot write; 2 nothing to write, or ``--json`` or
     ``--bgstats`` names a folder (a bad command line, said before the database is opened); 3 no session."""
     from companion.errors import BadEntry, SessionError, UnknownSession
-    from companion.flow import GameFlow, bgstats_url
-    from companion.flow_export import play_date_problem
+    from companion.flow import GameFlow
+    from companion.flow_export import bgstats_url, play_date_problem
     from companion.flows import FLOWS
     from companion.i18n import Text, message_of
     from companion.session import SessionStore
