@@ -111,7 +111,37 @@ def table_model(work: np.ndarray, config: RollDiceConfig) -> np.ndarray:
 
 def foreground_score(work: np.ndarray, table: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """Per-pixel "not table" score ``float32[h, w]``: the strongest of chroma change, brightening,
-    and darkening beyond what a soft shadow does (log-RGB, so independent of light level)."""
+    and darkening beyond what a soft shadow does (log-RGB, so independent of light level).
+
+    ``work`` and ``table``: ``uint8[h, w, 3]`` BGR. The numbers are those of the per-pixel formula on the
+    interleaved log-RGB difference (``d = log(work) - log(table)``, ``k`` its channel mean, chroma
+    ``sqrt(sum((d - k)^2))``), worked out channel plane by channel plane in place: each plane is contiguous and no
+    ``[h, w, 3]`` float temporary is made (about half the CPU time at 640x360)."""
+    if work.ndim != 3 or work.shape[-1] != 3 or work.dtype != np.uint8 or table.dtype != np.uint8:
+        return _foreground_score_any(work, table, config)
+    lut = _log_table(float(config.log_offset))[:, :, :1]
+    d = [cv2.LUT(p, lut) for p in cv2.split(work)]               # float32 planes, to_log's numbers
+    for p, t in zip(d, cv2.split(table), strict=True):
+        np.subtract(p, cv2.LUT(t, lut), out=p)
+    k = d[0] + d[1]                                               # channel_mean, as it adds and divides
+    k += d[2]
+    np.true_divide(k, np.intp(3), out=k, casting="unsafe")
+    for p in d:
+        np.subtract(p, k, out=p)
+        np.multiply(p, p, out=p)
+    c = d[0] + d[1]
+    c += d[2]
+    np.sqrt(c, out=c)
+    np.multiply(c, config.chroma_weight, out=c)
+    score = np.maximum(c, k * config.bright_weight, out=c)
+    dark = np.negative(k, out=d[0])
+    np.subtract(dark, config.shadow_log, out=dark)
+    np.multiply(dark, config.dark_weight, out=dark)
+    return np.maximum(score, dark, out=score)
+
+
+def _foreground_score_any(work: np.ndarray, table: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """:func:`foreground_score` of images that are not 8-bit BGR (the formula on the interleaved channels)."""
     d = to_log(work, config) - to_log(table, config)
     k = channel_mean(d)
     c = np.sqrt(channel_sum((d - k[:, :, None]) ** 2))
