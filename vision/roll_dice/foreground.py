@@ -150,11 +150,13 @@ def _foreground_score_any(work: np.ndarray, table: np.ndarray, config: RollDiceC
 
 
 def foreground(frame: np.ndarray, config: RollDiceConfig) -> tuple[np.ndarray, np.ndarray, float]:
-    """(work image, foreground mask ``uint8`` 0/255, frame-to-work scale)."""
+    """(work image ``uint8[h, w, 3]`` BGR, blurred; foreground mask ``uint8[h, w]``, 255 where
+    :func:`foreground_score` is above ``fg_threshold``, else 0; frame-to-work scale) of a ``uint8[H, W, 3]`` BGR
+    ``frame`` (:func:`work_image`: its longer side ``work_long_side`` px, or as it is when smaller)."""
     work, scale = work_image(frame, config)
     if config.work_blur > 0:
         work = cv2.GaussianBlur(work, (0, 0), config.work_blur)
     table = table_model(work, config)
     score = foreground_score(work, table, config)
-    mask = (score > config.fg_threshold).astype(np.uint8) * 255
+    mask = cv2.compare(score, float(config.fg_threshold), cv2.CMP_GT)   # 255 where above, as float32 compares
     return work, mask, scale
