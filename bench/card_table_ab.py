@@ -22,7 +22,9 @@ largest stage medians (CPU ms of the reading thread, ``time.thread_time``); per 
 every frame the same (a SHA-256 of every card read to the last bit, as ``bench/card_stages.py``; when they differ, how:
 cards paired by place, their ids, turns, the largest corner distance and confidence difference; then the same of the
 cards each names apart from the places each reads 'not in the deck', whose corners follow no card's turn, with how far
-apart the centres of those places are), and what each
+apart the centres of those places are; then every card whose read differs beyond ``--corner-tol`` px of its corners or
+``--conf-tol`` of its confidence, or whose id or standing against the scene's labels (right, '?', named wrong)
+changed), and what each
 found and identified against the scenes' labels; and the median of each frame's new over old CPU time (the same
 frame, the same round) and the sum of the second look's stage medians (``loose_*``) of each. With ``--per-frame``,
 also one line per frame (layout seed/frame seed): each version's CPU ms (median over the rounds) and its ratio to the
@@ -76,7 +78,7 @@ def wrong_names(table, cards) -> dict[str, int]:
     reader's card observations (``id``, ``confidence``, ``center_px``)."""
     from bench.full_table import _inside
 
-    polys = [(p.id, table.polygon_px(p)) for p in table.pieces if p.kind != "die"]
+    polys = table_labels(table)
     out = {"named_wrong": 0, "sure_wrong": 0, "unsure": 0}
     for c in cards:
         if c.id is None or float(c.confidence) < SURE:
@@ -155,6 +157,70 @@ def split_reads(old: list, new: list) -> tuple[dict[str, float], dict[str, float
     return named, unknown
 
 
+def card_status(labels: list[tuple[str, np.ndarray]], card) -> str:
+    """How a card read stands against the scene's labels ``labels`` ((piece id, its outline float[k, 2] px) of every
+    card piece): ``"?"`` (no id: 'not in the deck'), ``"right"`` (the id of the piece under its centre) or ``"wrong"``
+    (another piece's id, or no piece there)."""
+    from bench.full_table import _inside
+
+    if card.id is None:
+        return "?"
+    centre = np.asarray(card.corners, np.float64).mean(axis=0)
+    under = next((pid for pid, q in labels if _inside(q, centre)), None)
+    return "right" if under == card.id else "wrong"
+
+
+def _corner_gap(a, b) -> float:
+    """px: the largest distance between the corners of two reads of one place, corner by corner for a card named by
+    both (its corners follow its turn); for a place either reads 'not in the deck' (corners in the turn of whichever
+    card it looked most like) the least over the 4 turns of the other's corners."""
+    ca, cb = np.asarray(a.corners, np.float64), np.asarray(b.corners, np.float64)
+    rolls = (0,) if a.id is not None and b.id is not None else range(4)
+    return min(float(np.linalg.norm(np.roll(cb, r, axis=0) - ca, axis=1).max()) for r in rolls)
+
+
+def read_changes(old: list, new: list, labels: list[list[tuple[str, np.ndarray]]], corner_px: float = 0.25,
+                 conf: float = 0.01) -> tuple[int, list[str]]:
+    """(cards compared, one line per difference) between two reads of the same frames: per frame lists of cards
+    (``id``, ``confidence``, ``corners`` float[4, 2] px), ``labels`` each frame's (piece id, outline) of
+    :func:`card_status`. Each old card is paired with the new card whose centre is nearest, within a quarter of its
+    short side; a difference is a card of either read with no pair, or a pair whose ids or :func:`card_status`
+    differ, whose corners lie more than ``corner_px`` apart (:func:`_corner_gap`) or whose confidences differ by more
+    than ``conf``."""
+    lines: list[str] = []
+    total = 0
+    for i, (a, b, lab) in enumerate(zip(old, new, labels, strict=True)):
+        total += len(a)
+        centres = np.array([np.asarray(c.corners, np.float64).mean(axis=0) for c in b]).reshape(-1, 2)
+        paired: set[int] = set()
+        for c in a:
+            corners = np.asarray(c.corners, np.float64)
+            centre = corners.mean(axis=0)
+            short = min(float(np.linalg.norm(corners[1] - corners[0])), float(np.linalg.norm(corners[2] - corners[1])))
+            where = f"frame {i} card at ({centre[0]:.0f}, {centre[1]:.0f})"
+            gaps = np.linalg.norm(centres - centre, axis=1) if len(b) else np.array([])
+            j = int(np.argmin(gaps)) if len(gaps) else -1
+            if j < 0 or gaps[j] > 0.25 * short or j in paired:
+                lines.append(f"{where}: {c.id} ({card_status(lab, c)}) has no new card at its place")
+                continue
+            paired.add(j)
+            d = b[j]
+            sa, sb = card_status(lab, c), card_status(lab, d)
+            gap, dc = _corner_gap(c, d), abs(float(d.confidence) - float(c.confidence))
+            if c.id != d.id or sa != sb or gap > corner_px or dc > conf:
+                lines.append(f"{where}: {c.id} ({sa}, {float(c.confidence):.4f}) -> {d.id} ({sb}, "
+                             f"{float(d.confidence):.4f}), corners {gap:.3f} px apart")
+        lines.extend(f"frame {i} card at ({centres[j][0]:.0f}, {centres[j][1]:.0f}): {d.id} "
+                     f"({card_status(lab, d)}) only in the new read" for j, d in enumerate(b) if j not in paired)
+    return total, lines
+
+
+def table_labels(table) -> list[tuple[str, np.ndarray]]:
+    """(piece id, outline float[k, 2] px) of every card or tile piece of a :func:`vision.synth_full.full_table`
+    scene (its dice left out)."""
+    return [(p.id, table.polygon_px(p)) for p in table.pieces if p.kind != "die"]
+
+
 def print_per_frame(seeds: str, per_cpu: dict, per_stages: dict, cards: dict, base_ms: float) -> None:
     """Print one line per frame, in reading order (layout seeds of ``seeds``, frame seeds 0, 10, 20 each): each
     version's median CPU ms over the rounds and its ratio to ``base_ms`` (the baseline's median CPU ms), the number
@@ -172,6 +238,28 @@ def print_per_frame(seeds: str, per_cpu: dict, per_stages: dict, cards: dict, ba
               + ", ".join(f"{k} {x:.1f}" for k, x in top if x >= 0.5))
 
 
+def print_differences(cards: dict[str, list], labels: list[list[tuple[str, np.ndarray]]], corner_tol: float,
+                      conf_tol: float) -> None:
+    """Print how the two versions' reads (``cards[v]``: per frame the cards read) differ: :func:`compare_reads`,
+    :func:`split_reads`, then every card :func:`read_changes` finds beyond the tolerances (``labels``: each frame's
+    :func:`table_labels`)."""
+    d = compare_reads(cards["old"], cards["new"])
+    print(f"  reads: {d['cards']} cards, unpaired {d['unpaired']}, other ids {d['ids']}, other turns "
+          f"{d['turns']}, corners within {d['corner_px']:.3f} px, confidences within {d['conf']:.4f} "
+          f"(same id: higher {d['higher']}, lower {d['lower']}, the largest fall {d['drop']:.4f})")
+    named, unknown = split_reads(cards["old"], cards["new"])
+    print(f"    of them named: {named['cards']} cards, unpaired {named['unpaired']}, other ids "
+          f"{named['ids']}, other turns {named['turns']}, corners within {named['corner_px']:.3f} px; "
+          f"read 'not in the deck': {unknown['cards']} places, unpaired {unknown['unpaired']}, "
+          f"centres within {unknown['centre_px']:.3f} px")
+    total, changed = read_changes(cards["old"], cards["new"], labels, corner_tol, conf_tol)
+    print(f"  reads within tolerances (the same id and right/?/wrong, corners within {corner_tol} px, "
+          f"confidences within {conf_tol}): {'ALL' if not changed else 'NOT ALL'} of {total} cards; "
+          f"{len(changed)} differences" + (":" if changed else ""))
+    for line in changed:
+        print(f"    {line}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, type=Path, help="the other tree (its vision/ is read as vision_old)")
@@ -184,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-calibration", action="store_true",
                     help="read every table as `companion read` does with no calibration (pixels, the card size "
                          "from the frame); the table's corner markers stay in view")
+    ap.add_argument("--corner-tol", type=float, default=0.25,
+                    help="px: when the digests differ, list every card whose corners moved more than this (or whose "
+                         "id, right/?/wrong or confidence changed)")
+    ap.add_argument("--conf-tol", type=float, default=0.01, help="confidences that differ by more than this are listed")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     load_vision(args.old.resolve(), "vision_old")
@@ -268,15 +360,8 @@ def main(argv: list[str] | None = None) -> int:
             a, n = digest["old"].hexdigest()[:16], digest["new"].hexdigest()[:16]
             print(f"  digests old {a} new {n}: {'the same' if a == n else 'DIFFERENT'}")
             if a != n:
-                d = compare_reads(cards["old"], cards["new"])
-                print(f"  reads: {d['cards']} cards, unpaired {d['unpaired']}, other ids {d['ids']}, other turns "
-                      f"{d['turns']}, corners within {d['corner_px']:.3f} px, confidences within {d['conf']:.4f} "
-                      f"(same id: higher {d['higher']}, lower {d['lower']}, the largest fall {d['drop']:.4f})")
-                named, unknown = split_reads(cards["old"], cards["new"])
-                print(f"    of them named: {named['cards']} cards, unpaired {named['unpaired']}, other ids "
-                      f"{named['ids']}, other turns {named['turns']}, corners within {named['corner_px']:.3f} px; "
-                      f"read 'not in the deck': {unknown['cards']} places, unpaired {unknown['unpaired']}, "
-                      f"centres within {unknown['centre_px']:.3f} px")
+                print_differences(cards, [table_labels(table) for table, _, frames in tables for _ in frames],
+                                  args.corner_tol, args.conf_tol)
             # each frame's new read over its old read of the same round (the load drifts less within a pair)
             pair = [y / x for x, y in zip(cpu["old"], cpu["new"], strict=True)]
             loose = {v: sum(statistics.median(x) for k, x in stages[v].items() if k.startswith("loose_"))

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bench.card_table_ab import compare_reads, split_reads
+from bench.card_table_ab import card_status, compare_reads, read_changes, split_reads
 
 
 def _card(card_id, x: float, y: float, turns: int = 0, conf: float = 0.9, rot: float = 0.0) -> SimpleNamespace:
@@ -38,3 +38,38 @@ def test_a_card_named_by_one_read_only_is_unpaired_among_the_named():
     named, unknown = split_reads(old, new)
     assert (named["cards"], named["unpaired"]) == (1, 1)
     assert (unknown["cards"], unknown["unpaired"], unknown["centre_px"]) == (0, 1, 0.0)
+
+
+def _labels(*pieces: tuple[str, float, float]) -> list[tuple[str, np.ndarray]]:
+    """Scene labels: a 40 x 60 px piece with its top-left at (x, y) for each (id, x, y)."""
+    return [(pid, np.array([[x, y], [x + 40, y], [x + 40, y + 60], [x, y + 60]], float)) for pid, x, y in pieces]
+
+
+def test_reads_within_tolerances_list_nothing():
+    # corners 0.2 px off, confidence 0.008 lower, a place not in the deck read a quarter turn on (its corners follow
+    # whichever card it looked like) 0.1 px off: the same reads
+    lab = [_labels(("a", 100, 100), ("b", 300, 100))]
+    old = [[_card("a", 100, 100, conf=0.95), _card(None, 300, 100, conf=0.7)]]
+    new = [[_card("a", 100.2, 100, conf=0.942), _card(None, 300.1, 100, turns=1, conf=0.7)]]
+    assert read_changes(old, new, lab) == (2, [])
+
+
+def test_each_change_of_a_read_is_listed():
+    lab = [_labels(("a", 100, 100), ("b", 300, 100), ("c", 500, 100), ("d", 700, 100))]
+    old = [[_card("a", 100, 100), _card("b", 300, 100, conf=0.9), _card("x", 500, 100), _card("d", 700, 100)]]
+    # a: corners 0.3 px off; b: confidence 0.02 lower; c: named wrong ("x") -> not in the deck; d: gone; a new card
+    # read where no card was
+    new = [[_card("a", 100.3, 100), _card("b", 300, 100, conf=0.88), _card(None, 500, 100), _card("e", 900, 100)]]
+    total, lines = read_changes(old, new, lab)
+    assert total == 4 and len(lines) == 5
+    assert "corners 0.300 px apart" in lines[0]
+    assert "0.9000) -> b (right, 0.8800)" in lines[1]
+    assert "x (wrong, 0.9000) -> None (?" in lines[2]
+    assert "d (right) has no new card" in lines[3]
+    assert "e (wrong) only in the new read" in lines[4]
+
+
+def test_card_status_against_the_labels():
+    lab = _labels(("a", 100, 100))
+    assert [card_status(lab, c) for c in (_card("a", 101, 100), _card("b", 101, 100), _card("a", 400, 100),
+                                          _card(None, 100, 100))] == ["right", "wrong", "wrong", "?"]
