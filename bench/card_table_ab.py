@@ -55,6 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.card_ident import load_vision  # noqa: E402
+from bench.identify_changes import parse_seeds  # noqa: E402
 from bench.roll_table_ab import jpeg_cpu_ms  # noqa: E402
 
 
@@ -221,13 +222,13 @@ def table_labels(table) -> list[tuple[str, np.ndarray]]:
     return [(p.id, table.polygon_px(p)) for p in table.pieces if p.kind != "die"]
 
 
-def print_per_frame(seeds: str, per_cpu: dict, per_stages: dict, cards: dict, base_ms: float) -> None:
+def print_per_frame(seeds: list[int], per_cpu: dict, per_stages: dict, cards: dict, base_ms: float) -> None:
     """Print one line per frame, in reading order (layout seeds of ``seeds``, frame seeds 0, 10, 20 each): each
     version's median CPU ms over the rounds and its ratio to ``base_ms`` (the baseline's median CPU ms), the number
     of cards each read, and the new version's stages of its first-round read that take 0.5 ms or more (CPU ms of the
     reading thread), largest first. ``per_cpu[v][i]``: list of ms; ``per_stages[v][i]``: {stage: ms};
     ``cards[v][i]``: the cards read."""
-    labels = [(int(s), f) for s in seeds.split(",") for f in (0, 10, 20)]
+    labels = [(s, f) for s in seeds for f in (0, 10, 20)]
     print("  per frame (layout seed/frame seed: old ms = x baseline, new ms = x baseline, cards old/new; "
           "new stages ms)")
     for i, (seed, fs) in enumerate(labels):
@@ -260,11 +261,13 @@ def print_differences(cards: dict[str, list], labels: list[list[tuple[str, np.nd
         print(f"    {line}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments(argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
+    """The command line and its layout seeds (``--seeds``: a list and ranges, :func:`parse_seeds`); a malformed seed
+    list ends the run with a usage error naming it."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True, type=Path, help="the other tree (its vision/ is read as vision_old)")
     ap.add_argument("--games", default="race,among", help="comma-separated, from race, among, roll (its tiles)")
-    ap.add_argument("--seeds", default="1,2,3", help="layout seeds, comma-separated")
+    ap.add_argument("--seeds", default="1,2,3", help="layout seeds, comma-separated, ranges as a..b (100..109)")
     ap.add_argument("--rounds", type=int, default=2, help="rounds, each version reading every frame once per round")
     ap.add_argument("--per-frame", action="store_true",
                     help="also list every frame (layout seed, frame seed): each version's CPU ms and ratio to the "
@@ -277,6 +280,15 @@ def main(argv: list[str] | None = None) -> int:
                          "id, right/?/wrong or confidence changed)")
     ap.add_argument("--conf-tol", type=float, default=0.01, help="confidences that differ by more than this are listed")
     args = ap.parse_args(argv)
+    try:
+        seeds = parse_seeds(args.seeds)
+    except ValueError as e:
+        ap.error(f"--seeds: {e}")
+    return args, seeds
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, seeds = arguments(argv)
     cv2.setNumThreads(1)
     load_vision(args.old.resolve(), "vision_old")
     import vision_old.cards as old_cards
@@ -304,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
             gr.deck(game).save(work / f"{game}.json")
             olddeck = old_deck.DeckProfile.load(work / f"{game}.json")
             tables = []
-            for seed in (int(s) for s in args.seeds.split(",")):
+            for seed in seeds:
                 table = full_table(game, gr.ids[game], seed, (1280, 720), gr.faces)
                 first = table.render(frame_seed=0)
                 cal, old_cal = calibrations(args.no_calibration, first, table.layout, calibrate, old_table.calibrate)
@@ -350,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"== {game}: seeds {args.seeds}, {len(base)} frames; baseline JPEG q95 imread+cvtColor "
                   f"{b:.2f} ms CPU (median)")
             if args.per_frame:
-                print_per_frame(args.seeds, per_cpu, per_stages, cards, b)
+                print_per_frame(seeds, per_cpu, per_stages, cards, b)
             for v in ("old", "new"):
                 m = statistics.median(cpu[v])
                 top = sorted(((k, statistics.median(x)) for k, x in stages[v].items()), key=lambda kv: -kv[1])

@@ -73,3 +73,11 @@ def test_card_status_against_the_labels():
     lab = _labels(("a", 100, 100))
     assert [card_status(lab, c) for c in (_card("a", 101, 100), _card("b", 101, 100), _card("a", 400, 100),
                                           _card(None, 100, 100))] == ["right", "wrong", "wrong", "?"]
+
+
+def test_seeds_are_read_as_lists_and_ranges(capsys):
+    from bench.card_table_ab import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--old", "/nonexistent", "--seeds", "109..100"])
+    assert e.value.code == 2 and "runs backwards" in capsys.readouterr().err
