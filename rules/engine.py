@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from rules.core import BadEvent, Event, Finding, GameInfo, Severity, UnknownEvent
+from rules.text import Text
 
 __all__ = ["EventContext", "GameBase", "Handler"]
 
@@ -114,7 +115,8 @@ class EventContext:
         """
         name = self.event.player or self.payload.get(key)
         if name not in self.players:
-            raise self.bad(f"no player {name!r}; players: {', '.join(self.players)}")
+            raise self.bad(Text("no player {player}; players: {players}", player=repr(name),
+                                players=", ".join(self.players)))
         return name
 
     # -- findings --------------------------------------------------------------------------------

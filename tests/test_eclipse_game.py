@@ -301,7 +301,7 @@ def test_final_reports_then_the_score_with_unconfirmed_rows():
     assert ann.total == 3 + 8 + 5  # 221 (3), reputation 4 + 4, a full military track 5
     with pytest.raises(BadEvent, match="'score' is not a field"):
         play(FOUR, ("position_reported", "Ann", {"score": 10}))
-    with pytest.raises(BadEvent, match=r"Ann\.reputation\[0\]: must be between 1 and 4"):
+    with pytest.raises(BadEvent, match=r"\): reputation\[0\]: must be between 1 and 4"):
         play(FOUR, ("position_reported", "Ann", {"reputation": [5]}))
     scores = {b.player: {line.category: line.vp for line in b.lines} for b in GAME.scores(result.state)}
     # Draco (Cy): the Hive's 3 Ancients are on the board; Planta (Dee): 1 controlled hex. Both rows UNCONFIRMED.

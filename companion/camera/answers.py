@@ -103,9 +103,8 @@ class CameraAnswers:
         try:
             event = self.flow.session.append(p.kind, payload, player=player, origin="camera")
         except (BadEvent, UnknownEvent) as exc:  # the rules' reason, never the event's kind or the session's id
-            q.error = str(getattr(exc, "problem", None) or exc)
-            raise BadEntry(Text("{question} {problem}", question=p.text,
-                                problem=getattr(exc, "problem", None) or message_of(exc))) from exc
+            q.error = getattr(exc, "problem", None) or message_of(exc)  # said in each reader's language
+            raise BadEntry(Text("{question} {problem}", question=p.text, problem=q.error)) from exc
         self.questions.remove(q)
         self.keep_questions()  # with the event, in the action's transaction
         self._answered(q, Text("{what} recorded", what=self.flow.describe(event)))

@@ -121,7 +121,7 @@ class Question:
     proposal: Proposal
     asked_at: float
     choice: str | None = None
-    error: str | None = None
+    error: Any = None
     zone: str | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -91,7 +91,8 @@ def _ship(ctx: EventContext, key: str, required: bool = True) -> str | None:
         return None
     match = next((s for s in SHIP_TYPES if s.casefold() == value.strip().casefold()), None)
     if match is None:
-        raise ctx.bad(f"{key!r} must be one of {', '.join(SHIP_TYPES)}, got {value!r}")
+        problem = Text("must be one of {actions}, got {got}", actions=", ".join(SHIP_TYPES), got=repr(value))
+        raise ctx.bad(Text("{field}: {problem}", field=key, problem=problem))
     return match
 
 

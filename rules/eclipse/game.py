@@ -162,6 +162,18 @@ def _check_reputation(state: EclipseState, ctx: EventContext, pos: PlayerPositio
     _say(ctx, reputation.table_verdicts(hands, pos.reputation, in_bag), None)
 
 
+def _position_problem(exc: ScoreInputError, name: str) -> Text | str:
+    """A final position's refusal as its player reads it: the problem (a :class:`rules.text.Text`, said in each
+    player's language) after the field it is about, without the player's name the score file's path starts with
+    (``Ann.reputation`` -> "reputation"; the reputation tiles' field in words)."""
+    if exc.suggestions or not isinstance(exc.problem, Text):
+        return exc.args[0]
+    field = exc.field.removeprefix(name).lstrip(".")
+    if field == "reputation":
+        return Text("{field}: {problem}", field=Text("reputation"), problem=exc.problem)
+    return Text("{field}: {problem}", field=field, problem=exc.problem) if field else exc.problem
+
+
 def _reported_tiles(report: Mapping[str, Any] | None) -> tuple[int, ...]:
     """The reputation tiles of a stored report (checked when it was reported): their values 1-4."""
     raw = (report or {}).get("reputation")
@@ -322,11 +334,12 @@ class EclipseGame(GameBase):
         report = {k: v for k, v in ctx.payload.items() if k != "player"}
         unknown = [k for k in report if k not in REPORT_KEYS]
         if unknown:
-            raise ctx.bad(f"{unknown[0]!r} is not a field of a player's position (fields: {', '.join(REPORT_KEYS)})")
+            raise ctx.bad(Text("{field} is not a field of a player's position (fields: {fields})",
+                               field=repr(unknown[0]), fields=", ".join(REPORT_KEYS)))
         try:
             pos = player_position(state, state.player(name), report=report, where=name)
         except ScoreInputError as exc:
-            raise ctx.bad(str(exc)) from None
+            raise ctx.bad(_position_problem(exc, name)) from None
         _check_reputation(state, ctx, pos)
         if not state.rounds.over:
             ctx.finding(Text("{player} reports their final position before round {round} is over; it is kept for the "

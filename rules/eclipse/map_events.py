@@ -33,7 +33,7 @@ from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_t
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS, component_word
 from rules.engine import EventContext
-from rules.text import N_, Listing, Text
+from rules.text import N_, OR, Listing, Text
 
 __all__ = [
     "ancients_destroyed",
@@ -84,7 +84,7 @@ def has_generator(state: EclipseState, name: str | None) -> bool:
 def _rotation(ctx: EventContext) -> int:
     rotation = ctx.require("rotation", int)
     if not 0 <= rotation <= 5:
-        raise ctx.bad(f"'rotation' is 0-5 clockwise steps, got {rotation}")
+        raise ctx.bad(Text("the rotation is 0-5 clockwise steps, got {rotation}", rotation=rotation))
     return rotation
 
 
@@ -95,8 +95,10 @@ def hex_placed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     try:
         sector = catalogue().sector(sector_id)
     except UnknownSector as exc:
-        hint = f"; did you mean {' or '.join(exc.suggestions)}?" if exc.suggestions else ""
-        raise ctx.bad(f"no sector {sector_id!r}" + hint) from None
+        problem = Text("no sector {sector} in Eclipse or Rise of the Ancients", sector=repr(sector_id))
+        if exc.suggestions:
+            problem = Text("{problem}; did you mean {names}?", problem=problem, names=Listing(exc.suggestions, OR))
+        raise ctx.bad(problem) from None
     at = cell(ctx)
     placed = PlacedHex(sector, at, _rotation(ctx))
     player = _acting(ctx)

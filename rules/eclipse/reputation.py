@@ -8,9 +8,11 @@ impossible). No player, and no table's reports together, can hold more tiles of 
 beyond it is a finding (the report is kept, as the engine keeps every other play that breaks a rule; the table
 corrects it).
 
-The reputation track on each species board limits them too (its spaces also take the Ambassador tiles received),
-but the number of spaces per species is printed on the boards and given in no rulebook text we have, so it is not
-checked here.
+The reputation track on each species board limits them too: each tile kept and each Ambassador tile received takes
+a space, and Diplomatic Fleet adds one (Rise of the Ancients p.5). The number of spaces per species is printed on the
+boards and given in no stored rulebook text, so the player gives it (``reputation_slots`` in a score file, "Spaces on
+your reputation track" in the Final position form): more tiles and Ambassadors than that is refused, naming both counts
+(:func:`rules.eclipse.endgame.parse_player`), and nothing is recorded. Without it the spaces are not checked.
 """
 
 from __future__ import annotations
