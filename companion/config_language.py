@@ -5,9 +5,10 @@ or a country's code taken for a language's (``"gr"``, ``"gb"``) is refused with 
 :meth:`companion.config.Setting.value_of` ("did you mean "el"?").
 
 A language tag is read as BCP 47 says, through Babel's ``Locale.parse``: ``"el-GR"`` is Greek, but ``"el-"`` (an
-empty subtag) or ``"el-1"`` is no tag at all, refused saying so (:func:`language_refusal`); a code that is another
-language's (``"uk"``: Ukrainian, not the United Kingdom; ``"cy"``: Welsh) is refused naming that language and the
-box's own, with no guess among them."""
+empty subtag), ``"el-1"`` or ``"uk-"`` is no tag at all, refused saying so (:func:`language_refusal`); a code that is
+another language's (``"uk"``: Ukrainian, not the United Kingdom; ``"cy"``: Welsh) is refused naming that language and
+the box's own, with no guess among them. The phones' language cookie and ``Accept-Language`` are read by the same
+:func:`language_code` (:func:`companion.i18n.pick_language`)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,10 @@ def language_refusal(written: str, allowed: tuple[str, ...]) -> Text | None:
     text = _plain(written)
     primary = text.split("-", 1)[0]
     listed = ", ".join(allowed)
+    if "-" in text and primary not in LANGUAGES and re.fullmatch(r"[a-z]{2,3}|[a-z]{5,8}", primary) and \
+            not _well_formed(text):  # "uk-": no tag at all, whatever language "uk" is
+        return Text('{value} is not one of {allowed}: not a language tag (a part after "-" is empty or not a region)',
+                    value=_shown(written), allowed=listed)
     if "-" in text and primary in LANGUAGES and not _well_formed(text):
         return Text('{value} is not one of {allowed}: not a language tag (a part after "-" is empty or not a region); '
                     'write "{language}", or "{language}-" and a region such as "{example}"', value=_shown(written),

@@ -29,6 +29,7 @@ import io
 import logging
 import os
 import threading
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,7 @@ __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "
            "current_language", "enter_language", "leave_language", "format_datetime", "Moment", "LanguageName",
            "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
-           "pgettext", "pick_language", "plural", "plurals", "say", "say_template",
+           "pgettext", "pick_language", "chosen_language", "plural", "plurals", "say", "say_template",
            "set_box_language", "text_of", "translations", "use_language", "in_game"]
 
 log = logging.getLogger(__name__)
@@ -469,33 +470,60 @@ def _said_error(exc: BaseException) -> Text | None:
     return Text(hint, problem=said) if isinstance(hint, str) else said
 
 
+MAX_OFFERED = 32
+"""The most ``Accept-Language`` entries read (a browser sends a handful; the rest of a longer header is left)."""
+
+
+def chosen_language(chosen: Any) -> str | None:
+    """The box's language a phone's language cookie names, read as ``box.language`` and ``--language`` read a
+    language (:func:`companion.config_language.language_code`: ``"el"``, ``"el-GR"``), or None: no cookie, one of
+    another language, or no language tag (``"el-"``, ``"uk-"``, ``"el-1"``), which the phone's page then ignores and
+    clears."""
+    from companion.config_language import language_code  # it reads the language names of this module
+
+    if not isinstance(chosen, str) or not chosen.strip() or len(chosen) > 100:
+        return None
+    return language_code(chosen)
+
+
 def pick_language(chosen: str | None, accept_language: Iterable[tuple[str, float]] | str | None = None,
                   default: str | None = None) -> str:
-    """A phone's language: the one it ``chosen`` on the page (a cookie), else the best of the browser's
-    ``Accept-Language`` (``[(code, quality)]`` as werkzeug parses it, or the header text), else ``default``
-    (the box's)."""
-    code = str(chosen or "").replace("_", "-").split("-")[0].strip().lower()
-    if code in LANGUAGES:
+    """A phone's language: the one it ``chosen`` on the page (a cookie, :func:`chosen_language`), else the best of
+    the browser's ``Accept-Language`` (``[(code, quality)]`` as werkzeug parses it, or the header text, RFC 9110
+    12.5.4) among the box's languages, else ``default`` (the box's). Each tag is read as ``box.language`` reads one:
+    ``"el-GR"`` is Greek, ``"el-"`` or ``"uk-"`` is no tag and is passed over, as is an entry whose quality is not a
+    number from 0 to 1; a header holding nothing the box speaks gives ``default``. Never raises on what a phone
+    sends."""
+    code = chosen_language(chosen)
+    if code is not None:
         return code
     offered: list[tuple[str, float]] = []
     if isinstance(accept_language, str):
-        for part in accept_language.split(","):
-            code, _sep, params = part.strip().partition(";")
-            quality = 1.0
-            if params.strip().startswith("q="):
-                try:
-                    quality = float(params.strip()[2:])
-                except ValueError:
-                    quality = 0.0
-            if code:
-                offered.append((code, quality))
+        for part in accept_language.split(",")[:MAX_OFFERED]:
+            tag, _sep, params = part.strip().partition(";")
+            quality = _quality(params)
+            if tag.strip() and quality is not None:
+                offered.append((tag.strip(), quality))
     elif accept_language is not None:
-        offered = [(str(code), float(q)) for code, q in accept_language]
-    for code, _quality in sorted(offered, key=lambda cq: -cq[1]):
-        base = code.replace("_", "-").split("-")[0].lower()
-        if base in LANGUAGES and _quality > 0:
-            return base
+        offered = [(str(tag), float(q)) for tag, q in list(accept_language)[:MAX_OFFERED]]
+    for tag, quality in sorted(offered, key=lambda tq: -tq[1]):  # stable: equal qualities keep the header's order
+        code = chosen_language(tag) if quality > 0 else None
+        if code is not None:
+            return code
     return _known(default or _box)
+
+
+def _quality(params: str) -> float | None:
+    """An ``Accept-Language`` entry's weight (``"q=0.8"`` -> 0.8; none: 1.0), None when it is no weight from 0 to 1
+    (RFC 9110 12.4.2: at most three decimals)."""
+    for param in params.split(";"):
+        name, _sep, value = param.strip().partition("=")
+        if name.strip().lower() == "q":
+            value = value.strip()
+            if not re.fullmatch(r"0(?:\.\d{0,3})?|1(?:\.0{0,3})?", value):
+                return None
+            return float(value)
+    return 1.0
 
 
 def messages(lang: str) -> dict[str, str]:

@@ -249,6 +249,16 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         g.language = lang
         g.language_token = i18n.enter_language(lang)
 
+    @app.after_request
+    def clear_a_cookie_naming_no_language(response: Response) -> Response:
+        """A language cookie that names none of the box's languages as a language tag (``"el-"``, ``"uk-"``, a
+        damaged value) was ignored for this page (:func:`companion.i18n.chosen_language`): it is cleared, so the
+        phone's browser language and the picker decide from now on."""
+        kept = request.cookies.get(LANG_COOKIE)
+        if kept is not None and i18n.chosen_language(kept) is None:
+            response.delete_cookie(LANG_COOKIE, path="/", samesite="Strict")
+        return response
+
     @app.teardown_request
     def back_to_the_boxs_language(_exc: BaseException | None) -> None:
         token = g.pop("language_token", None)
