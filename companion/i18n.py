@@ -28,8 +28,8 @@ import gettext
 import io
 import logging
 import os
-import threading
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any

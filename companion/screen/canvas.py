@@ -45,6 +45,12 @@ ERROR_MIN_PX = 12
 at the 800 x 480 layout's 16 px design size. At 480 x 320 the scaled layout drew it in 7 px lines, too small to read
 at arm's length; it is drawn larger there (:meth:`Canvas.readable_size`)."""
 
+READ_MIN_PX = 12
+"""The least height (real px) of any text drawn on a touchscreen smaller than the 800 x 480 layout: a status line, a
+table's heading, a camera question, a button's word. The layout is made for 800 x 480 and scaled; at 480 x 320 its
+smaller sizes drew 5-10 px text, too small to read at arm's length. :meth:`Canvas.font` never makes a smaller font,
+so a text with no room at it wraps or ends with "…" (:meth:`Canvas.text_fit`, :meth:`Canvas.wrap`)."""
+
 NAME_KEPT = 8
 """The characters of a name kept before words beside it that may give way (a waiting player's "(waiting)") do."""
 
@@ -135,6 +141,25 @@ PLACE_MOST = 16
 "[q, r]"; a longer bracket (a list) may wrap inside."""
 
 _WRAP_WORD = re.compile(rf"\S*\[[^\[\]\n]{{0,{PLACE_MOST}}}\]\S*|(?:[^\W\d_]+ )?\(-?\d{{1,3}}, -?\d{{1,3}}\)\S*|\S+")
+
+
+def _hyphenated(text: str, font: pygame.font.Font, width: int) -> tuple[str, str] | None:
+    """``text`` as two lines of at most ``width`` px in ``font``, broken between words where it can, else inside a
+    word with a hyphen (at least 3 letters on each side), the most even pair; None when no break fits."""
+    pairs = []
+    for k in range(3, len(text) - 2):
+        head, tail = text[:k], text[k:]
+        if head.endswith(" ") or tail.startswith(" "):
+            pair = (head.strip(), tail.strip())
+        elif head[-1].isalpha() and tail[0].isalpha() and head[-2:-1].isalpha() and tail[1:2].isalpha() and \
+                head[-3:-2].isalpha() and tail[2:3].isalpha():
+            pair = (head + "-", tail)
+        else:
+            continue
+        widths = [font.size(line)[0] for line in pair]
+        if max(widths) <= width:
+            pairs.append((max(widths) + (0 if pair[0][-1:] != "-" else width // 4), pair))
+    return min(pairs)[1] if pairs else None
 
 
 def wrap_words(text: Any) -> list[str]:
@@ -247,6 +272,11 @@ class Canvas:
     def y(self, v: float) -> int:
         return round(v * self._sy)
 
+    def design_y(self, px: float) -> int:
+        """Real px down the window as design px (the inverse of :meth:`y`, rounded up): how far a layout moves down
+        under text drawn at its real size."""
+        return -int(-px // self._sy)
+
     def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         return pygame.Rect(self.x(x), self.y(y), self.x(w), self.y(h))
 
@@ -255,14 +285,27 @@ class Canvas:
     def font(self, size: int) -> pygame.font.Font:
         """The touchscreen's font at design size ``size`` (px, scaled): DejaVu or Noto when installed
         (:func:`companion.screen.fonts.font_file`: Greek, Polish and Hungarian letters), else pygame's own; a symbol it
-        has no glyph for is left out, never drawn as an empty box (:class:`companion.screen.fonts.ScreenFont`)."""
+        has no glyph for is left out, never drawn as an empty box (:class:`companion.screen.fonts.ScreenFont`). Never
+        less than :data:`READ_MIN_PX` real px high: on a window smaller than 800 x 480 a small design size is drawn
+        at the least readable size instead (the 800 x 480 layout and larger ones keep the sizes they were made
+        with)."""
         size = self.s(size)
         font = self._fonts.get(size)
         if font is None:
-            path = font_file()
-            font = self._fonts[size] = (ScreenFont(path, max(1, round(size * PYGAME_DEFAULT_SCALE)))
-                                        if path else ScreenFont(None, size))
+            font = self._fonts[size] = self._real_font(size)
+            if min(self._sx, self._sy) < 1 and min(font.get_linesize(), font.get_height()) < READ_MIN_PX:
+                at = size
+                while min(font.get_linesize(), font.get_height()) < READ_MIN_PX and at < 4 * READ_MIN_PX:
+                    at += 1
+                    font = self._real_font(at)
+                self._fonts[size] = font
         return font
+
+    @staticmethod
+    def _real_font(px: int) -> pygame.font.Font:
+        """The font of ``px`` real px (DejaVu or Noto, else pygame's own)."""
+        path = font_file()
+        return ScreenFont(path, max(1, round(px * PYGAME_DEFAULT_SCALE))) if path else ScreenFont(None, px)
 
     def render_text(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
         """Rendered text, cached (the same labels are drawn every frame; text is slow on a Pi)."""
@@ -446,7 +489,8 @@ class Canvas:
 
     def button_label(self, label: str, rect: pygame.Rect, colour: tuple[int, int, int]) -> None:
         """A button's label on one line (44 down to 22), else on two lines (a longer word in another language),
-        else one line down to 16, cut with "…" only when nothing else fits."""
+        else one line down to 16, else (a small window, where text is no smaller than :data:`READ_MIN_PX`) broken
+        inside its longest word with a hyphen over two lines, cut with "…" only when nothing else fits."""
         text, width = " ".join(str(label).split()), rect.width - 12
         if self.font(22).size(text)[0] > width and " " in text:
             words = wrap_words(text)
@@ -462,8 +506,16 @@ class Canvas:
                     self.text(top, (rect.centerx, rect.centery - step // 2), size, colour, "center", room=width)
                     self.text(bottom, (rect.centerx, rect.centery + step // 2), size, colour, "center", room=width)
                     return
-        self.text_fit(text, rect.center, width, 44, colour, anchor="center",
-                      min_size=22 if self.font(22).size(text)[0] <= width else 16)
+        least = 22 if self.font(22).size(text)[0] <= width else 16
+        font = self.font(least)
+        if font.size(text)[0] > width and 2 * font.get_linesize() <= rect.height - 2:
+            pair = _hyphenated(text, font, width)
+            if pair is not None:
+                step = font.get_linesize()
+                self.text(pair[0], (rect.centerx, rect.centery - step // 2), least, colour, "center", room=width)
+                self.text(pair[1], (rect.centerx, rect.centery + step // 2), least, colour, "center", room=width)
+                return
+        self.text_fit(text, rect.center, width, 44, colour, anchor="center", min_size=least)
 
     def draw_frame(self, frame: np.ndarray | None, area: pygame.Rect) -> None:
         pygame.draw.rect(self.surface, (0, 0, 0), area)
@@ -521,8 +573,12 @@ class Canvas:
 
     def draw_seat_dot(self, colour: Any, centre: tuple[int, int], radius: int) -> None:
         """A player's seat colour as a dot with its sign (:func:`seat_sign`) in it, so the colour is not the only
-        signal, ringed in light grey so that a dark dot (black) shows on the dark screen."""
+        signal, ringed in light grey so that a dark dot (black) shows on the dark screen. On a small window the dot
+        grows to hold its sign at :data:`READ_MIN_PX` (Greek "Κο" at 480 x 320) rather than cutting it."""
         rgb = seat_rgb(colour)
+        if colour and radius >= self.s(7):
+            least = self.font(8)
+            radius = max(radius, (max(least.size(seat_sign(colour))[0] + 2, least.get_height() - 2) + 1) // 2)
         pygame.draw.circle(self.surface, rgb, centre, radius)
         pygame.draw.circle(self.surface, (200, 205, 212), centre, radius + max(1, self.s(2)), max(1, self.s(2)))
         if colour and radius >= self.s(7):

@@ -130,13 +130,17 @@ class Table(ScreenState):
             return False
         if not misplays and self._station_question(ts, questions, top):
             return True
+        width = ts.x(QR_X - 12) - ts.s(20)
+        asked, size = _question_lines(ts, questions, width)
+        step = ts.font(size).get_linesize()
+        extra = max(0, ts.y(306) + len(asked) * step - ts.y(336))   # real px the question needs above its line
         if not misplays:  # a question only: the players' table stays in view above it
-            self._players(ts, view.get("game") or {}, ts.rect(6, top, 600, 292 - top))
-            top = 296
+            self._players(ts, view.get("game") or {}, ts.rect(6, top, 600, 292 - top - ts.design_y(extra)))
+            top = 296 - ts.design_y(extra)
         area = ts.rect(6, top, QR_X - 12, 398 - top)
         pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
-        x, y, width = area.x + ts.s(12), area.y + ts.s(6), area.width - ts.s(20)
-        bottom = ts.y(334) if questions else area.bottom
+        x, y = area.x + ts.s(12), area.y + ts.s(6)
+        bottom = ts.y(334) - extra if questions else area.bottom
         for m in misplays:
             if y + ts.s(84) > bottom:
                 break
@@ -158,17 +162,13 @@ class Table(ScreenState):
             y += ts.s(8)
         if questions:
             q = questions[0]
-            if len(questions) > 1:
-                said = _("Camera: {question}  (+{count} more)").format(
-                    question=q.get("text", "?"), count=len(questions) - 1
-                )
-            else:
-                said = _("Camera: {question}").format(question=q.get("text", "?"))
-            ts.text_fit(said, (x, ts.y(306)), width, 30, TEXT, min_size=16)
+            first = ts.y(306) - extra
+            for k, line in enumerate(asked):
+                ts.text_fit(line, (x, first + k * step), width, size, TEXT, min_size=size)
             if q.get("error"):   # the refusal in one line above the question, readable on the smallest window
                 least = ts.readable_size(14, ERROR_MIN_PX)
                 size = max(20, least)
-                ts.text_fit(q["error"], (x, ts.y(304) - ts.font(size).get_linesize()), width, size, BAD,
+                ts.text_fit(q["error"], (x, first - 2 - ts.font(size).get_linesize()), width, size, BAD,
                             min_size=least)
         return True
 
@@ -267,10 +267,10 @@ class Table(ScreenState):
             # at the largest size down to 14 px where it fits two lines whole; only a longer one is cut with '…'
             size = next((at for at in range(18, 13, -1) if len(ts.wrap_lines(note, room, at)) <= 2), 14)
             below = ts.wrap(note, (ts.x(10), ts.y(y)), room, size, DIM, max_lines=2)
-            y += max(26, round((below - ts.y(y)) / ts.s(1)) + 4)
+            y += max(26, ts.design_y(below - ts.y(y)) + 4)
         else:
-            ts.text_fit(note, (ts.x(10), ts.y(y)), room, 26, DIM, min_size=14)
-            y += 26
+            line = ts.text_fit(note, (ts.x(10), ts.y(y)), room, 26, DIM, min_size=14)
+            y += max(26, ts.design_y(line.height))
         if not self._camera_panel(ts, view, y):
             throws = game.get("throws") or []
             findings = view.get("findings") or []
@@ -310,9 +310,9 @@ class Table(ScreenState):
         if markers:
             message = markers.get("message") or _("calibration markers moved")
             ts.hint(_("{sign} Markers moved").format(sign=ts.sign("WARN")), (qr.centerx, qr.y - ts.s(3)), qr.width,
-                    WARN)
-        elif ts.url(view):
-            ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM)
+                    WARN, max_lines=3)
+        elif ts.url(view):  # three lines at most: on a small window its words are no smaller (READ_MIN_PX)
+            ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM, max_lines=3)
         left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
         status_lines(ts, message, pygame.Rect(left, ts.y(404), ts.x(794) - left, ts.y(48)))
         ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(22)), size=18)
@@ -663,3 +663,22 @@ def score_table(ts: TouchScreen, result: dict[str, Any], table: pygame.Rect, win
     if rule:  # below the totals as drawn (a long table's totals are taller than its rows)
         ts.text_fit(_("Rule: {rule}").format(rule=rule), (table.x, bottom + ts.s(2)), table.width, 18, DIM,
                     min_size=11)
+
+
+def _question_lines(ts: TouchScreen, questions: list[dict[str, Any]], width: int) -> tuple[list[str], int]:
+    """The oldest camera question as the touchscreen draws it ("Camera: Bob selected Explore?", with "(+2 more)"
+    when more wait): ``(lines, design size)``, one line at the largest size from 30 down to 16 where it fits
+    ``width`` px, else wrapped over at most two lines at 16 (at least :data:`companion.screen.canvas.READ_MIN_PX`
+    real px high; a longer question's second line ends with "…"). No question: ``([], 30)``."""
+    if not questions:
+        return [], 30
+    q = questions[0]
+    if len(questions) > 1:
+        said = _("Camera: {question}  (+{count} more)").format(question=q.get("text", "?"), count=len(questions) - 1)
+    else:
+        said = _("Camera: {question}").format(question=q.get("text", "?"))
+    said = " ".join(str(said).split())
+    for size in range(30, 15, -2):
+        if ts.font(size).size(said)[0] <= width:
+            return [said], size
+    return ts.wrap_lines(said, width, 16, 2), 16
