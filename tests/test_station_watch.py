@@ -107,7 +107,8 @@ def test_unrecognised_cards_are_unsure_not_built() -> None:
     assert change is None
     assert "the card 1 right of the Main Reactor is not recognised yet" in w.unsure
     assert "the card 1 below the Main Reactor is not recognised yet" in w.unsure
-    assert "Turret lies between cells: push it flush against its neighbour" in w.unsure
+    assert "Turret lies between cells: push it flush against its neighbour (rulebook 5.1 'Grid and adjacency': a " \
+        "card shares a full edge with its station)" in w.unsure
     assert any("'not_a_card'" in u and "not an Among the Stars card" in u for u in w.unsure)
 
 
@@ -130,7 +131,8 @@ def test_a_zone_without_its_main_reactor_says_so_not_that_each_card_lies_between
                     "hu": "Ann asztalrészén nem látszik a Főreaktor: az állomás mezőit ettől számoljuk (az állomás a "
                           "játékosa asztalrészén van?)"}
     assert feed(w, [SeenCard("turret", None, 0.9)]) is None   # the Main Reactor in view: this one is off the grid
-    assert [str(u) for u in w.unsure] == ["Turret lies between cells: push it flush against its neighbour"]
+    assert [str(u) for u in w.unsure] == ["Turret lies between cells: push it flush against its neighbour (rulebook "
+                                          "5.1 'Grid and adjacency': a card shares a full edge with its station)"]
 
 
 def test_new_places_in_the_order_a_station_grows() -> None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.camera.watch import AgreeingReads, SeenCard, check_confidence, seen_cards
-from companion.i18n import Text
+from companion.i18n import Text, plural
 from rules.among_the_stars.data import Catalogue, UnknownCard, catalogue
 from rules.among_the_stars.station import Cell, neighbour_cells, station_place
 
@@ -134,6 +134,8 @@ class StationWatcher:
     def _layout(self, seen: Sequence[SeenCard]) -> tuple[dict[Cell, str], list[str]]:
         layout: dict[Cell, str] = {}
         unsure: list[str] = []
+        between: list[str] = []   # grouped below: an uncalibrated table may show many at each read
+        unread: list[str] = []
         best: dict[Cell, float] = {}
         if seen and all(s.cell is None for s in seen):   # no Main Reactor here: no card has a cell (rulebook 3 Setup)
             return layout, [Text("no {reactor} seen in {player}'s part of the table: a station's cells are counted "
@@ -142,10 +144,11 @@ class StationWatcher:
         for s in seen:
             if s.cell is None:
                 what = self._name(s.card) if s.card and s.confidence >= self.min_confidence else Text("a card")
-                unsure.append(Text("{card} lies between cells: push it flush against its neighbour", card=what))
+                between.append(Text("{card} lies between cells: push it flush against its neighbour (rulebook 5.1 "
+                                    "'Grid and adjacency': a card shares a full edge with its station)", card=what))
                 continue
             if s.card is None or s.confidence < self.min_confidence:
-                unsure.append(Text("the card {cell} is not recognised yet", cell=_text(s.cell)))
+                unread.append(Text("the card {cell} is not recognised yet", cell=_text(s.cell)))
                 continue
             try:
                 card_id = self.cat.card(s.card).id
@@ -166,8 +169,8 @@ class StationWatcher:
             kept = sorted(at, key=lambda c: (self.layout.get(c) != card_id, -best[c]))
             for cell in kept[copies:] if 0 < copies < len(at) else ():
                 del layout[cell]
-                unsure.append(Text("the card {cell} is not recognised yet", cell=_text(cell)))
-        return layout, unsure
+                unread.append(Text("the card {cell} is not recognised yet", cell=_text(cell)))
+        return layout, _grouped(between, unread) + unsure
 
     def _accept(self, layout: dict[Cell, str]) -> StationChange | None:
         before = dict(self.layout)
@@ -224,3 +227,28 @@ class StationWatcher:
 def _text(cell: Cell) -> Text:
     """A station place as the player finds it from their Main Reactor (rules' ``station_place``)."""
     return station_place(cell)
+
+
+GROUPED_FROM = 3
+"""As many notes of one kind on one read (cards between cells, cards not recognised) are said as one note with their
+count: a table read with no calibration may leave most cards of a station unrecognised, and a line each at every read
+buries the notes that matter."""
+
+
+def _grouped(between: list[str], unread: list[str]) -> list[str]:
+    """The notes of cards between cells and of cards not recognised, each kind as its own lines while there are fewer
+    than :data:`GROUPED_FROM`, else one line with the count ("3 cards are not recognised yet: …")."""
+    out: list[str] = []
+    if len(between) >= GROUPED_FROM:
+        out.append(plural("{n} card lies between cells: push it flush against its neighbour (rulebook 5.1 'Grid and "
+                          "adjacency': a card shares a full edge with its station)",
+                          "{n} cards lie between cells: push each flush against its neighbour (rulebook 5.1 'Grid and "
+                          "adjacency': a card shares a full edge with its station)", len(between)))
+    else:
+        out += between
+    if len(unread) >= GROUPED_FROM:
+        out.append(plural("{n} card is not recognised yet: straighten it, move hands and glare away",
+                          "{n} cards are not recognised yet: straighten them, move hands and glare away", len(unread)))
+    else:
+        out += unread
+    return out

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.camera import CardPass, Observed, Proposal
 from companion.camera.preview import misplays
-from companion.camera.station import StationChange, StationWatcher, growth_order
+from companion.camera.station import GROUPED_FROM, StationChange, StationWatcher, growth_order
 from companion.camera.station_seats import Seat
 from companion.errors import BadEntry
 from companion.flow_spec import Board, Cell, Column, Field, FlowBase, Form, TableRound
@@ -619,9 +619,14 @@ class AmongCamera:
         if change is None:
             return Observed(notes=notes) if notes else None
         out = Observed(misplays=self._misplays(flow, player, before, built, change), notes=notes)
-        for name, cell in change.missing:
-            out.notes.append(Text("{card} ({cell}) is not seen (kept in the station)", card=_card_word(name),
-                                  cell=_cell_text(cell)))
+        if len(change.missing) >= GROUPED_FROM:   # a hand over the station: one line, not one a card
+            out.notes.append(plural("{n} card of the station is not seen (kept in the station)",
+                                    "{n} cards of the station are not seen (kept in the station)",
+                                    len(change.missing)))
+        else:
+            for name, cell in change.missing:
+                out.notes.append(Text("{card} ({cell}) is not seen (kept in the station)", card=_card_word(name),
+                                      cell=_cell_text(cell)))
         for name, a, b in change.moved:
             out.withdraw.append(self._proposal(player, name, a).key)
             if built.get(a, {}).get("card") == name:

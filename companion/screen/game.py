@@ -306,6 +306,8 @@ class Table(ScreenState):
         said = camera.get("reader_briefs") or camera.get("reader_notes") or []
         if said:  # what the readers tell the players (the camera's mirror) comes before the status
             message = " ".join(said)
+        elif station_notes(camera):  # each player's own are on their phone: the table sees how many
+            message = f"{station_notes(camera)}  {message}".strip()
         qr = self.qr_rect(ts)
         if markers:
             message = markers.get("message") or _("calibration markers moved")
@@ -682,3 +684,15 @@ def _question_lines(ts: TouchScreen, questions: list[dict[str, Any]], width: int
         if ts.font(size).size(said)[0] <= width:
             return [said], size
     return ts.wrap_lines(said, width, 16, 2), 16
+
+
+def station_notes(camera: dict[str, Any]) -> str:
+    """How many notes the camera has for each player about what it sees of their cards (Among the Stars: a card not
+    seen, one between cells, cards not recognised), "Camera notes (on the phones): Ann 2, Bob 1"; each
+    phone shows its player's own (``camera["notes"]``). "" when there are none."""
+    notes = camera.get("notes") or {}
+    counts = [(name, len(said)) for name, said in notes.items() if name and isinstance(said, list) and said]
+    if not counts:
+        return ""
+    return _("Camera notes (on the phones): {counts}").format(
+        counts=", ".join(f"{name} {n}" for name, n in counts))

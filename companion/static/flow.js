@@ -243,6 +243,13 @@
     const notes = $("reader-notes");
     notes.replaceChildren(...(camera.reader_notes || []).map((text) => el("li", "", text)));
     notes.hidden = !(camera.reader_notes || []).length;
+    // what the camera sees of this phone's own cards (a card not seen, one between cells, cards not recognised);
+    // the touchscreen shows only how many each player has
+    const mine = seat();
+    const own = (mine && (camera.notes || {})[mine]) || [];
+    const ownList = $("station-notes");
+    ownList.replaceChildren(...own.map((text) => el("li", "", text)));
+    ownList.hidden = !own.length;
     const misplays = $("misplays");
     misplays.replaceChildren();
     for (const m of camera.misplays || []) {
@@ -331,7 +338,7 @@
       questions.append(li);
     }
     section.hidden = !camera.markers && !(camera.reader_notes || []).length && !(camera.misplays || []).length
-      && !(camera.questions || []).length;
+      && !(camera.questions || []).length && !own.length;
   }
 
   // The columns each player's row shows are the game's own (game.columns: Tableau, Credits, VP by default).
