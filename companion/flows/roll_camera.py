@@ -163,7 +163,10 @@ class RollCamera(TableauCamera):
         Galaxy, p.8 Victory), so a guess could give or take VP. It is left out and
         the question names the colours it looks like, for the player to correct with Dice counted (``read["unsure"]``
         ``{colour: n}`` keeps them). In the cup step the unsure dice are those the cup added: unsure now less unsure
-        in the step before, by colour.
+        in the step before, by colour; a die read unsure now where the step before read a die of the same colour
+        surely (the same place, :func:`sure_before`) is that die, still lying where it lay: its colour was sure once
+        in the same count, so it is not unsure (before, a sure die the cup added of that colour was left out in its
+        place, one die undercounted).
 
         Args:
             dice: this step's read, player -> die JSON objects (``colour``, ``face``, ``box``, ``confidence`` 0-1).
@@ -185,6 +188,7 @@ class RollCamera(TableauCamera):
             if place == "cup" and name in before:
                 earlier = list(before[name])
                 counted = have - Dice.of(colour_counts(earlier))
+                unsure = Dice.of(colour_counts([d for d in unsure_colours(seen) if not sure_before(d, earlier)]))
                 unsure = unsure - Dice.of(colour_counts(unsure_colours(earlier)))  # the cup's new unsure dice
             else:
                 goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
@@ -229,6 +233,27 @@ def unsure_colours(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The dice of ``dice`` (die JSON objects) with a colour read less surely than :data:`SURE_FACE` (a missing
     confidence counts as sure, as in the phase questions)."""
     return [d for d in dice if d.get("colour") and float(d.get("confidence", 1.0)) < SURE_FACE]
+
+
+def sure_before(die: Mapping[str, Any], earlier: list[dict[str, Any]]) -> bool:
+    """Whether the step before read a die of ``die``'s colour surely (:data:`SURE_FACE` or more) where ``die`` lies:
+    their top faces' centres (``box`` ``[x, y, w, h]``, frame px) within half a die of each other (two dice never
+    lie so near, so a die of the step before stands for one die now). A die with no box, or moved farther, is not
+    vouched for: it stays unsure."""
+    box = die.get("box")
+    if not (isinstance(box, (list, tuple)) and len(box) == 4):
+        return False
+    x, y, w, h = (float(v) for v in box)
+    for d in earlier:
+        other = d.get("box")
+        if d.get("colour") != die.get("colour") or float(d.get("confidence", 1.0)) < SURE_FACE or \
+                not (isinstance(other, (list, tuple)) and len(other) == 4):
+            continue
+        ox, oy, ow, oh = (float(v) for v in other)
+        reach = max(w, h, ow, oh) / 2
+        if abs((x + w / 2) - (ox + ow / 2)) <= reach and abs((y + h / 2) - (oy + oh / 2)) <= reach:
+            return True
+    return False
 
 
 SURE_FACE = 0.6
