@@ -43,7 +43,7 @@ ACTION_WORDS: dict[Action, str] = {
     Action.BACK: N_("Back"),
     Action.CHOOSE_GAME: N_("Choose a game"),
     Action.RESUME_GAME: N_("Resume"),
-    Action.OPEN_GAME: N_("History"),
+    Action.OPEN_GAME: N_("A game from History"),   # a game's row in History, and its "All games"
     Action.EXPORT_GAME: N_("Export"),
     Action.TABLE_OK: N_("Looks right: play"),
     Action.CHANGE_SETTING: N_("Settings"),

@@ -356,8 +356,8 @@ def test_an_action_that_does_not_apply_is_named_as_the_phone_posts_it_and_where_
     assert loop.mode_name is ModeName.PLAY
     answer = loop.dispatch({"action": Action.OPEN_GAME, "origin": "phone", "session": "x"})
     assert answer.error is not None
-    assert say(answer.error, "pl") == "Historia nie ma teraz zastosowania (gra w toku)"
-    assert say(answer.error, "en") == "History does not apply now (a game in play)"
+    assert say(answer.error, "pl") == "Gra z historii nie ma teraz zastosowania (gra w toku)"
+    assert say(answer.error, "en") == "A game from History does not apply now (a game in play)"
 
 
 def test_a_history_action_during_a_setup_names_what_is_refused_not_the_setup_steps(store, tmp_path):
@@ -371,8 +371,8 @@ def test_a_history_action_during_a_setup_names_what_is_refused_not_the_setup_ste
     do(loop, "setup_player", player="Ann")
     assert loop.mode_name is ModeName.SETUP
     answer = loop.dispatch({"action": Action.OPEN_GAME, "origin": "phone", "session": "x"})
-    assert say(answer.error, "en") == "History does not apply now (a game being set up)"
-    assert say(answer.error, "pl") == "Historia nie ma teraz zastosowania (przygotowanie gry)"
+    assert say(answer.error, "en") == "A game from History does not apply now (a game being set up)"
+    assert say(answer.error, "pl") == "Gra z historii nie ma teraz zastosowania (przygotowanie gry)"
     assert loop.mode_name is ModeName.SETUP and [p["name"] for p in loop.view()["game"]["players"]] == ["Ann"]
     answer = loop.dispatch({"action": Action.REPORT, "origin": "phone", "player": "Ann", "form": "phase",
                             "values": {}})

@@ -97,9 +97,9 @@ BUTTON_IDS = re.compile(r"\b(games|history|back|choose|resume|open|export|table_
 
 @pytest.mark.parametrize(("lang", "route", "body", "words"), [
     ("pl", "/api/box", {"action": "fly"},
-     "Gry, Historia, Wstecz, Wybierz grę, Wznów, Eksport, Wygląda dobrze: grajcie"),
+     "Gry, Historia, Wstecz, Wybierz grę, Wznów, Gra z historii, Eksport, Wygląda dobrze: grajcie"),
     ("el", "/api/box", {"action": 5},
-     "Παιχνίδια, Ιστορικό, Πίσω, Επιλέξτε παιχνίδι, Συνέχεια, Εξαγωγή, Σωστό: παίξτε"),
+     "Παιχνίδια, Ιστορικό, Πίσω, Επιλέξτε παιχνίδι, Συνέχεια, Παιχνίδι από το Ιστορικό, Εξαγωγή, Σωστό: παίξτε"),
     ("hu", "/api/setup", {"action": "fly"},
      "Játékos hozzáadása, Eltávolítás, Átnevezés, játékos beállítása, játékbeállítás, Egyenlő felosztás, Indítás"),
     ("pl", "/api/setup", {},
@@ -109,8 +109,9 @@ BUTTON_IDS = re.compile(r"\b(games|history|back|choose|resume|open|export|table_
 ])
 def test_a_choice_no_button_makes_lists_the_buttons_by_their_labels(hub, make_view, lang, route, body, words):
     """A body whose "action" (or a camera question's "answer") is no button's is refused naming the buttons as the
-    screens label them, in the phone's language (History once: "open" shows the same word); the API's names stay in
-    the answer's "allowed" for a page's programmer."""
+    screens label them, in the phone's language, one word for each name (a game opened from History is "A game from
+    History", no longer a second "History"); the API's names stay in the answer's "allowed" for a page's
+    programmer."""
     phone = _joined(hub, make_view, lang)
     key = "answer" if route == "/api/camera" else "action"
     r = phone.post(route, json={**body, "version": 1, "key": "k1"})
@@ -118,6 +119,7 @@ def test_a_choice_no_button_makes_lists_the_buttons_by_their_labels(hub, make_vi
     assert r.status_code == 400 and r.get_json()["field"] == key, said
     assert r.get_json()["allowed"] == list(phone_names(route.removeprefix("/api/")))
     assert said.endswith(words) and not BUTTON_IDS.search(said.replace(words, "")), said
+    assert len(words.split(", ")) == len(r.get_json()["allowed"])   # the words and the names agree, one each
     if body.get(key) == "fly":
         assert "\"fly\"" in said, said
     assert hub.take_actions() == []
