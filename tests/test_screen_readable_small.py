@@ -58,3 +58,25 @@ def test_a_buttons_long_word_breaks_with_a_hyphen_rather_than_shrinking(store, h
     broken = [head[:-1] + tail for head, tail in zip(texts, texts[1:], strict=False)
               if head.endswith("-") and len(head) > 3]
     assert "Kolonizacja" in broken, texts   # Settle's word on a 58 px button: two halves, each 3 letters or more
+
+
+@pytest.mark.parametrize("lang", ["el", "pl", "hu"])
+def test_a_yes_button_too_long_for_a_small_window_says_confirm_and_the_question_names_the_answer(store, hub, lang):
+    """At 480 x 320 "Igen: Felfedezés" (Yes: Explore) drew as "Igen: F…"; the question above names the phase, so the
+    button says Confirm whole. At 800 x 480 it keeps "Yes: Explore"."""
+    bob_asked_about_his_phase(store, hub)
+    i18n.set_box_language(lang)
+    try:
+        small = TouchScreen(size=(480, 320), phone_url="http://192.168.1.20:8080/")
+        small.render(hub.snapshot())
+        large = TouchScreen(size=(800, 480), phone_url="http://192.168.1.20:8080/")
+        large.render(hub.snapshot())
+        confirm, explore = i18n.say(i18n.Text("Confirm"), lang), i18n.say(i18n.Text("Explore"), lang)
+        labels = small.buttons["camera_confirm"].label, large.buttons["camera_confirm"].label
+    finally:
+        i18n.set_box_language("en")
+    assert labels[0] == confirm and confirm != "Confirm", labels
+    texts = [t for t, _r, _w in small.drawn]
+    halves = [head[:-1] + tail for head, tail in zip(texts, texts[1:], strict=False) if head.endswith("-")]
+    assert confirm in texts or confirm in halves, texts   # drawn whole, on two lines if need be
+    assert labels[1].endswith(explore), labels

@@ -487,6 +487,15 @@ class Canvas:
             pygame.draw.rect(self.surface, fill, button.rect, border_radius=self.s(10))
             self.button_label(button.label, button.rect, colour)
 
+    def label_fits(self, label: str, width: int, height: int) -> bool:
+        """Whether :meth:`button_label` draws ``label`` whole on a button of ``width`` x ``height`` px (one line at
+        16 or more, or two lines, a word broken with a hyphen if need be), never ending it with "…"."""
+        text, room = " ".join(str(label).split()), width - 12
+        font = self.font(16)
+        if font.size(text)[0] <= room:
+            return True
+        return 2 * font.get_linesize() <= height - 2 and _hyphenated(text, font, room) is not None
+
     def button_label(self, label: str, rect: pygame.Rect, colour: tuple[int, int, int]) -> None:
         """A button's label on one line (44 down to 22), else on two lines (a longer word in another language),
         else one line down to 16, else (a small window, where text is no smaller than :data:`READ_MIN_PX`) broken

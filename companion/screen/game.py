@@ -110,6 +110,10 @@ class Table(ScreenState):
             area = ts.rect(12, 338, QR_X - 24, 56)
             gap = ts.s(8)
             width = (area.width - gap * (len(answers) - 1)) // len(answers)
+            if proposed and answers[0][3] == "camera_confirm" and not ts.label_fits(answers[0][1], width, area.height):
+                # a small window: "Yes: Explore" fits its button at no readable size; the question above names the
+                # answer, so the button says Confirm rather than "Yes: E…"
+                answers[0] = (answers[0][0], _("Confirm"), *answers[0][2:])
             for k, (action, label, payload, key) in enumerate(answers):
                 buttons.append(
                     Button(
