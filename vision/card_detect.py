@@ -266,7 +266,7 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
             out.append(b.quad)
         else:
             scale = math.sqrt(local / base_area)
-            parts = split_blob(img, b, (card_px[0] * scale, card_px[1] * scale), config)
+            parts = split_blob(img, b, (card_px[0] * scale, card_px[1] * scale), config, own_lines=not known)
             parts = [q for q, e in zip(parts, outline_strengths(gmag, parts), strict=True) if e >= config.min_edge]
             if (doubtful is not None and known and parts and not _cut_by_edge(b, img.shape[:2])
                     and lattice_fit(b, parts) < config.split_doubt_fit):

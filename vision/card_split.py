@@ -21,7 +21,8 @@ from .card_outline import outline_response
 from .quads import order_quads
 from .raster import rotation_canvas
 
-__all__ = ["cell_sums", "dominant_angle", "lattice_fit", "lattice_scores", "nudged_cells", "split_blob"]
+__all__ = ["SHIFT_REACH", "cell_sums", "dominant_angle", "lattice_fit", "lattice_scores",
+           "nudged_cells", "row_and_column_shifts", "split_blob"]
 
 #: np.histogram adds its weights up in runs of this many values (its ``_range`` block); the masked histogram of
 #: :func:`dominant_angle` keeps those runs so its sums are the same numbers.
@@ -170,7 +171,8 @@ def _lattices(box: tuple[float, float, float, float], cw: float, ch: float) -> d
     return {key: out[key] for key in sorted(out)}
 
 
-def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: Any) -> list[np.ndarray]:
+def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: Any,
+               own_lines: bool = False) -> list[np.ndarray]:
     """Cards in a blob of touching cards (a station, a row of overlapping-free tiles, a card under a hand).
 
     ``img``: uint8[H, W, 3] BGR; ``blob``: a :class:`vision.card_detect.Blob` of it; ``card``: (short, long) card
@@ -181,6 +183,11 @@ def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: An
     landscape, every gap between cells, anchored at each of the blob's corners and moved by up to 12 % of a card)
     is scored by the cells' overlap with the blob and their outline response (:func:`lattice_scores`), the first
     best kept; each of its cells whose inside is foreground then moves to the strongest outline nearby.
+
+    ``own_lines`` (no calibration: the card's size is guessed from the frame, and a camera's slant makes a station's
+    far rows smaller and its columns lean): each row of the best lattice, then each column, is moved along itself
+    to where its cells lie on the cards' own outlines (:func:`row_and_column_shifts`), so a row of cards standing a
+    third of a card off the lattice the whole blob fits is cut on its cards.
     """
     H, W = img.shape[:2]
     x, y, bw, bh = cv2.boundingRect(blob.contour)
@@ -199,12 +206,14 @@ def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: An
     xmin, ymin, xmax, ymax = float(bx), float(by), float(bx + bw - 1), float(by + bh - 1)
     best = None
     blob_area = float(cv2.countNonZero(m8))   # the sum of the 0/1 mask, exactly
+    canvases: dict[tuple[float, float], np.ndarray] = {}   # each way's occupancy canvas
     for cw, ch in ((card[0], card[1]), (card[1], card[0])):
         resp = outline_response(gx, gy, cw, ch)
         occ = cv2.boxFilter(mm, -1, (max(3, int(round(cw))), max(3, int(round(ch)))), normalize=True,
                             borderType=cv2.BORDER_CONSTANT)
         resp = np.where(occ >= config.split_min_occupancy, resp, 0.0)
         rmax = max(float(resp.max()), 1e-6)   # the response is read normalised by it, at the lattices' points only
+        canvases[(cw, ch)] = occ
         # a lattice of cards anchored near the blob's top-left, pitch = card + a small gap; score = IoU of
         # the occupied cells with the blob (outer outline) + a little of the card-outline edge response
         ox = np.arange(-int(0.12 * cw), int(0.12 * cw) + 1)
@@ -242,20 +251,98 @@ def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: An
                         best = (sc, cw, ch, resp, X[ax][ix], Y[ay][iy], px_, py_)
     if best is None or best[0] <= 0:
         return []
-    return nudged_cells(best, config, R, (x0, y0))
+    if not own_lines:
+        return nudged_cells(best, config, R, (x0, y0))
+    _, cw, ch, resp, Xs, Ys, _, _ = best
+    cx, cy = row_and_column_shifts(canvases[(cw, ch)], m8, np.asarray(Xs), np.asarray(Ys), (cw, ch),
+                                   config.split_min_occupancy)
+    return nudged_cells(best, config, R, (x0, y0), (cx, cy))
 
 
-def nudged_cells(best: tuple, config: Any, R: np.ndarray, origin: tuple[int, int]) -> list[np.ndarray]:
+#: How far (a share of the card's side along it) :func:`row_and_column_shifts` moves a row or a column of a lattice.
+SHIFT_REACH = 0.45
+#: Shifts whose fit (intersection over union) is within this of the best fit a band of cards about as well.
+SHIFT_TIE = 0.01
+
+
+def _band_fit(occ: np.ndarray, at: np.ndarray, min_occupancy: float, cell: tuple[float, float],
+              area: float) -> np.ndarray:
+    """float64[S]: the intersection over union with a band of the blob (``area`` px) of the cells at each shift
+    (``at`` int[N, S]: the flat canvas index of each of the N cells' centres at each shift), each cell counted where
+    at least ``min_occupancy`` of it is the blob (``occ`` float32[H, W] as :func:`lattice_scores`)."""
+    o = np.take(occ.reshape(-1), at).astype(np.float64)
+    on = o >= min_occupancy
+    cell_area = cell[0] * cell[1]
+    return (o * on).sum(axis=0) * cell_area / (area + ((1.0 - o) * on).sum(axis=0) * cell_area)
+
+
+def _middle_best(scores: np.ndarray, shifts: np.ndarray, tol: float = SHIFT_TIE) -> int:
+    """The middle of the run of shifts (``shifts`` int[S], in order) around the best score (float[S]) that score
+    within ``tol`` of it: where a guessed card smaller than the cards fits a band of them equally well over a few
+    pixels, its cells are set in the middle of that run (each end of the band off by the same)."""
+    k = int(np.argmax(scores))
+    good = scores >= scores[k] - tol
+    lo = k
+    while lo > 0 and good[lo - 1]:
+        lo -= 1
+    hi = k
+    while hi + 1 < len(good) and good[hi + 1]:
+        hi += 1
+    return int(round((int(shifts[lo]) + int(shifts[hi])) / 2))
+
+
+def row_and_column_shifts(occ: np.ndarray, mask: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+                          cell: tuple[float, float], min_occupancy: float,
+                          reach: float = SHIFT_REACH) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's centre (int[R * C] canvas px x, then y; the cells row by row) of a lattice of columns ``xs``
+    (int[C]) and rows ``ys`` (int[R]) after each row is moved along x, then each column along y, by the whole pixels
+    (at most ``reach`` of the cell's side along it; ``cell`` = (width, height) px) that fit its cells best to the
+    part of the blob (``mask`` uint8[H, W] of the canvas) in its band (the row's cell height, the column's cell
+    width): their intersection over union with it (:func:`_band_fit`; ``occ``, ``min_occupancy`` as
+    :func:`lattice_scores`), the middle of the shifts that fit about as well (:func:`_middle_best`).
+
+    Cards touching in a station stand in rows and columns, but a camera's slant makes a station's far rows smaller
+    and its columns lean, and hands push a row a little off the next: one lattice for the whole blob then cuts a
+    row a third of a card off its cards, where the row's own ends on the cloth show where its cards are."""
+    h, w = mask.shape
+    cw, ch = cell
+    inside = (mask > 0).astype(np.float64)
+    per_row, per_col = inside.sum(axis=1), inside.sum(axis=0)
+    xs, ys = np.asarray(xs, np.intp), np.asarray(ys, np.intp)
+    sx = np.arange(-int(reach * cw), int(reach * cw) + 1)
+    sy = np.arange(-int(reach * ch), int(reach * ch) + 1)
+    cx = np.empty((len(ys), len(xs)), np.intp)
+    for i, y in enumerate(ys):
+        y = int(y)
+        area = float(per_row[max(0, int(round(y - ch / 2))):max(0, int(round(y + ch / 2)))].sum())
+        at = y * w + np.clip(xs[:, None] + sx[None, :], 0, w - 1)           # [C, S]: the cells first
+        cx[i] = np.clip(xs + _middle_best(_band_fit(occ, at, min_occupancy, cell, max(area, 1.0)), sx), 0, w - 1)
+    cy = np.empty((len(ys), len(xs)), np.intp)
+    for j in range(len(xs)):
+        x = int(np.median(cx[:, j]))
+        area = float(per_col[max(0, int(round(x - cw / 2))):max(0, int(round(x + cw / 2)))].sum())
+        at = np.clip(ys[:, None] + sy[None, :], 0, h - 1) * w + cx[:, j][:, None]   # [R, S]
+        cy[:, j] = np.clip(ys + _middle_best(_band_fit(occ, at, min_occupancy, cell, max(area, 1.0)), sy), 0, h - 1)
+    return cx.ravel(), cy.ravel()
+
+
+def nudged_cells(best: tuple, config: Any, R: np.ndarray, origin: tuple[int, int],
+                 centres: tuple[np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
     """float[4, 2] img px quads of the cells of the best lattice (``best``: (score, cell width, cell height, outline
     response of the canvas, columns' and rows' centres, pitches)), each moved by up to ``split_refine`` of the
     card to the strongest outline response nearby (the first strongest, row by row, in the window of the canvas
     around it; a cell with none there is left out), row by row; ``R`` maps the roi (at ``origin`` in img px) onto
-    the canvas. Every cell's window is searched, and every corner mapped back, at once."""
+    the canvas. Every cell's window is searched, and every corner mapped back, at once. ``centres``: each cell's
+    centre (int[N] canvas px x, y; row by row) where its row and column were moved (:func:`row_and_column_shifts`),
+    None: the lattice's own."""
     _, cw, ch, resp, Xs, Ys, _, _ = best
     wx, wy = max(1, int(config.split_refine * cw)), max(1, int(config.split_refine * ch))
     # each cell's window of the canvas, the part off the canvas -inf (never the strongest, and no response there)
     off = np.pad(resp, ((wy, wy), (wx, wx)), constant_values=-np.inf)
-    cx, cy = np.tile(np.asarray(Xs), len(Ys)), np.repeat(np.asarray(Ys), len(Xs))   # the cells, row by row
+    if centres is None:
+        cx, cy = np.tile(np.asarray(Xs), len(Ys)), np.repeat(np.asarray(Ys), len(Xs))   # the cells, row by row
+    else:
+        cx, cy = (np.asarray(v, np.intp) for v in centres)
     win = np.lib.stride_tricks.sliding_window_view(off, (2 * wy + 1, 2 * wx + 1))[cy, cx].reshape(len(cx), -1)
     k = win.argmax(axis=1)
     keep = np.take_along_axis(win, k[:, None], axis=1)[:, 0] > 0.0
