@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .card_detect import CardsConfig
 from .observations import CardObservation
-from .table import zones_of
+from .table import TableCalibration, Zones, zones_of
 
-__all__ = ["assign_cells", "assign_rows_cols"]
+__all__ = ["assign_cells", "assign_rows_cols", "layout_observations", "quad_sizes"]
 
 
 def _up_vectors(quads_frame: np.ndarray) -> np.ndarray:
@@ -37,7 +38,7 @@ def _rotation_deg(up: np.ndarray) -> float:
     return 180.0 if a <= -180.0 else a
 
 
-def _quad_sizes(quads: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+def quad_sizes(quads: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """float[N, 2]: :func:`vision.quads.quad_size` (short, long side) of each ordered quad (float[4, 2], or all as
     float[N, 4, 2]), at once."""
     if len(quads) == 0:
@@ -102,8 +103,27 @@ def assign_cells(centres: np.ndarray, ups: np.ndarray, sizes: np.ndarray, anchor
     return out
 
 
-def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones,
-            c: CardsConfig) -> list[CardObservation]:
+def layout_observations(frame: np.ndarray, quads: Sequence[np.ndarray], ids: Sequence[str | None],
+                        confs: Sequence[float], sources: Sequence[str], crops: Sequence[np.ndarray] | None,
+                        deck: Any, calibration: TableCalibration | None, zones: Zones | None,
+                        c: CardsConfig) -> list[CardObservation]:
+    """The :class:`vision.observations.CardObservation` of each card read (the ``layout`` stage of
+    :func:`vision.cards.read_cards`), sorted by row, column and x.
+
+    Args:
+        frame: uint8[H, W, 3] BGR, the frame read (unused but for its place in the stage's arguments).
+        quads: float[4, 2] frame px corners of each card, clockwise from its top-left as it reads.
+        ids, confs, sources, crops: per card its id (None: not identified), confidence (0-1), where the id came from
+            (``"reference"``, ``"sticker"``) and its rectified crop (uint8[h, w, 3]; None: no crops kept).
+        deck: the deck read against (its ``card_mm`` (short, long) mm sets the mm per px without a calibration;
+            None or no ``card_mm``: ``c.fallback_card_mm``).
+        calibration: table calibration (centres in table mm), or None (mm estimated from the cards' median short
+            side in px).
+        zones: player zones (:func:`vision.table.zones_of`), or None.
+        c: ``row_gap``, ``col_gap`` (:func:`assign_rows_cols`), ``cell_tolerance`` and ``anchor_id``
+            (:func:`assign_cells`, one grid per player zone around that zone's surest anchor card; Among the Stars
+            rulebook 5.1 'Grid and adjacency': a station grows from its Main Reactor).
+    """
     n = len(quads)
     if n == 0:
         return []
@@ -113,11 +133,11 @@ def _layout(frame, quads, ids, confs, sources, crops, deck, calibration, zones,
         qf = calibration.to_mm(quads_px.reshape(-1, 2)).reshape(n, 4, 2)
     else:
         card_mm = getattr(deck, "card_mm", None) or c.fallback_card_mm
-        px_per_mm = float(np.median(_quad_sizes(quads_px)[:, 0])) / float(card_mm[0])
+        px_per_mm = float(np.median(quad_sizes(quads_px)[:, 0])) / float(card_mm[0])
         qf = quads_px / px_per_mm
     centres = qf.mean(axis=1)
     ups = _up_vectors(qf)
-    sizes = _quad_sizes(qf)
+    sizes = quad_sizes(qf)
     # row/col along the table axes: axis-aligned extents of each card
     ext = qf.max(axis=1) - qf.min(axis=1)
     rows, cols = assign_rows_cols(centres, ext, c)

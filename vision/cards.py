@@ -37,7 +37,7 @@ import numpy as np
 
 from .card_detect import CardsConfig, crop_size, find_card_quads, rectify_table
 from .card_features import reusing_features
-from .card_layout import _layout, _quad_sizes
+from .card_layout import layout_observations, quad_sizes
 from .card_light import LightConfig, evened_scores
 from .card_match import SearchView, no_card_here, refine_identifications
 from .card_rows import split_rows
@@ -291,8 +291,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             crops = [crops[k] for k in kept]
 
     # geometry in the layout frame
-    obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, crops if keep_crops else None,
-                      deck, calibration, zones, c)
+    obs = timed_stage(t, "layout", layout_observations, frame, quads, ids, confs, sources,
+                      crops if keep_crops else None, deck, calibration, zones, c)
     return CardsRead(frame.shape[1], frame.shape[0], tuple(obs), markers, t, tuple(notes))
 
 
@@ -412,7 +412,7 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     h, w = frame.shape[:2]
     if calibration is not None and (calibration.lens is not None or tuple(calibration.frame_size) != (w, h)):
         return read_cards(frame, deck, calibration, zones, c, tc, check_moved, explained=explained)
-    sides = _quad_sizes([o.corners for o in previous])
+    sides = quad_sizes([o.corners for o in previous])
     if len(sides):
         short, card = (float(v) for v in np.median(sides, axis=0))
     elif calibration is not None and deck is not None:
@@ -463,7 +463,8 @@ def read_cards_changes(frame: np.ndarray, previous: tuple[CardObservation, ...],
     confs = [o.confidence for o in obs_all]
     sources = [o.source for o in obs_all]
     markers = recheck_markers(frame, calibration, changed, markers, tc, check_moved, t)
-    obs = timed_stage(t, "layout", _layout, frame, quads, ids, confs, sources, None, deck, calibration, zones, c)
+    obs = timed_stage(t, "layout", layout_observations, frame, quads, ids, confs, sources, None, deck, calibration,
+                      zones, c)
     return CardsRead(w, h, tuple(obs), markers, t, tuple(sorted(notes)))
 
 
