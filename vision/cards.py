@@ -71,6 +71,7 @@ __all__ = [
     "read_cards",
     "read_cards_changes",
     "sticker_ids",
+    "table_markers",
 ]
 
 
@@ -159,6 +160,60 @@ def sticker_ids(frame: np.ndarray, quads: list[np.ndarray], deck: Any, config: C
             if cv2.pointPolygonTest(q.astype(np.float32).reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) >= 0:
                 out[k] = mapping[mid]
     return out
+
+
+def table_markers(frame: np.ndarray, quads: Sequence[np.ndarray], config: CardsConfig,
+                  table_config: TableConfig) -> list[bool]:
+    """Per quad (float[4, 2] frame px of ``frame``, uint8[H, W, 3] BGR), whether it holds a table marker: an ArUco
+    marker of ``table_config``'s dictionary whose id is below ``config.sticker_ids_from`` (the ids from there up are
+    card stickers, :func:`sticker_ids`) with its centre inside the quad. A calibration marker on its white paper is
+    square and lies flat like a Roll for the Galaxy tile, and with no calibration nothing else says it is no card.
+    Each quad's own box (a quarter of its side around it) is searched, not the whole frame: only the few places no
+    deck knows are asked about."""
+    h, w = frame.shape[:2]
+    out = []
+    for q in quads:
+        q = np.asarray(q, np.float64).reshape(4, 2)
+        pad = 0.25 * float(np.max(q.max(axis=0) - q.min(axis=0)))
+        x0, y0 = (int(max(0.0, np.floor(v - pad))) for v in q.min(axis=0))
+        x1, y1 = int(min(w, np.ceil(q[:, 0].max() + pad))), int(min(h, np.ceil(q[:, 1].max() + pad)))
+        if min(x1 - x0, y1 - y0) < MIN_SIDE_PX:
+            out.append(False)
+            continue
+        poly = q.astype(np.float32).reshape(-1, 1, 2)
+        found = detect_markers(np.ascontiguousarray(frame[y0:y1, x0:x1]), table_config)
+        out.append(any(mid < config.sticker_ids_from
+                       and cv2.pointPolygonTest(poly, tuple(float(v) for v in m.mean(axis=0) + (x0, y0)), False) >= 0
+                       for mid, m in found.items()))
+    return out
+
+
+def _not_markers(frame: np.ndarray, quads: list[np.ndarray], ids: Sequence[str | None],
+                 calibration: TableCalibration | None, config: CardsConfig, table_config: TableConfig,
+                 t: dict[str, float]) -> list[int]:
+    """Indices into ``quads`` (float[4, 2] frame px) of the places to keep: all with a ``calibration`` (its markers'
+    places are left out where the quads are found), else all but those no deck knows (``ids`` None) that hold a table
+    marker (:func:`table_markers`, timed as ``table_markers``)."""
+    asked = [] if calibration is not None else [k for k, cid in enumerate(ids) if cid is None]
+    if not asked:
+        return list(range(len(quads)))
+    marks = set(k for k, m in zip(asked, timed_stage(t, "table_markers", table_markers, frame,
+                                                     [quads[k] for k in asked], config, table_config), strict=True)
+                if m)
+    return [k for k in range(len(quads)) if k not in marks]
+
+
+def _reported(frame: np.ndarray, quads: list[np.ndarray], loose: list[bool], ids: list[str | None],
+              confs: list[float], identified: bool, calibration: TableCalibration | None, config: CardsConfig,
+              table_config: TableConfig, t: dict[str, float]) -> list[int]:
+    """Indices of the cards :func:`read_cards` reports: :func:`_kept_loose` (at ``config.loose_min_confidence`` when
+    a deck ``identified`` them, else none of the second look's), and where no deck identified them, without the table
+    markers (:func:`_not_markers`: a deck's read leaves them out before its rows and mirror stages)."""
+    kept = _kept_loose(quads, loose, ids, confs, config.loose_min_confidence if identified else math.inf)
+    if identified:
+        return kept
+    return [kept[k] for k in _not_markers(frame, [quads[k] for k in kept], [None] * len(kept), calibration, config,
+                                          table_config, t)]
 
 
 def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: TableCalibration | None = None,
@@ -262,6 +317,10 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                 found = list(quads)
                 results, quads, crops = timed_stage(t, "identify", identify_and_refine, deck, frame, quads, crops,
                                                     c.mirror, view, loose)
+                # a table marker is no card (nor a row of them, nor a reason to doubt the mirror setting)
+                keep = _not_markers(frame, quads, [r.card_id for r, _m in results], calibration, c, tc, t)
+                results, quads, crops, loose, found = ([v[k] for k in keep] for v in (results, quads, crops, loose,
+                                                                                       found))
                 results, quads, crops, loose = timed_stage(t, "rows", _rows, deck, frame, asp, quads, crops, results,
                                                            loose, c, found, view is None)
                 ids, confs, sources = [None] * len(quads), [0.0] * len(quads), ["reference"] * len(quads)
@@ -285,7 +344,7 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
                                                       [r for r, lo in zip(results, loose, strict=True) if not lo],
                                                       [x for x, lo in zip(crops, loose, strict=True) if not lo]):
                     notes.append(MIRROR_NOTE)
-        kept = _kept_loose(quads, loose, ids, confs, c.loose_min_confidence if deck is not None else math.inf)
+        kept = _reported(frame, quads, loose, ids, confs, deck is not None, calibration, c, tc, t)
         if len(kept) < len(quads):
             quads, ids, confs, sources = ([v[k] for k in kept] for v in (quads, ids, confs, sources))
             crops = [crops[k] for k in kept]
