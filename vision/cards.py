@@ -72,6 +72,7 @@ __all__ = [
     "read_cards_changes",
     "sticker_ids",
     "table_markers",
+    "whole_frame_card",
 ]
 
 
@@ -203,6 +204,40 @@ def _not_markers(frame: np.ndarray, quads: list[np.ndarray], ids: Sequence[str |
     return [k for k in range(len(quads)) if k not in marks]
 
 
+def whole_frame_card(frame: np.ndarray, deck: DeckProfile | None, aspect: float | None, config: CardsConfig,
+                     select: Callable[[np.ndarray], bool] | None = None) -> tuple[list[np.ndarray], list[bool]]:
+    """([the whole frame's quad float[4, 2] px], [True]) for a photo filled by one card, or ([], []).
+
+    With no calibration the table's colours are fitted on the frame's border; where one card fills the photo that
+    border is the card's own, so no card stands out of it. When the frame's long/short side is within
+    ``config.aspect_tol`` of the card's (``aspect``, long/short) and ``select`` (if given) accepts it, the whole frame
+    is offered as a place of the second look (``loose``): identified only if the deck's coarse distance is near a card
+    (:func:`screen_loose`) and reported only if the deck knows it at ``config.loose_min_confidence``; with no
+    ``deck`` nothing could tell, and none is offered."""
+    h, w = frame.shape[:2]
+    if aspect is None or deck is None:
+        return [], []
+    card = max(aspect, 1.0 / aspect)
+    if abs((max(h, w) / min(h, w)) / card - 1.0) > config.aspect_tol:
+        return [], []
+    q = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    if select is not None and not select(q):
+        return [], []
+    return [q], [True]
+
+
+def _uncalibrated_quads(frame: np.ndarray, deck: DeckProfile | None, aspect: float | None, config: CardsConfig,
+                        t: dict[str, float], memory: TableMemory | None,
+                        select: Callable[[np.ndarray], bool] | None) -> tuple[list[np.ndarray], list[bool]]:
+    """:func:`read_cards`' places with no calibration: the detector's (``find_card_quads``, frame px; those
+    ``select`` accepts), none loose; where it finds none, the whole frame when one card may fill it
+    (:func:`whole_frame_card`)."""
+    quads = [q for q in find_card_quads(frame, config, aspect, t, memory=memory)[0] if select is None or select(q)]
+    if quads:
+        return quads, [False] * len(quads)
+    return whole_frame_card(frame, deck, aspect, config, select)
+
+
 def _reported(frame: np.ndarray, quads: list[np.ndarray], loose: list[bool], ids: list[str | None],
               confs: list[float], identified: bool, calibration: TableCalibration | None, config: CardsConfig,
               table_config: TableConfig, t: dict[str, float]) -> list[int]:
@@ -290,9 +325,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         quads, quads_top, loose = [quads[k] for k in keep], [quads_top[k] for k in keep], [loose[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
-        quads = [q for q in find_card_quads(frame, c, aspect, t, memory=memory)[0] if select is None or select(q)]
+        quads, loose = _uncalibrated_quads(frame, deck, aspect, c, t, memory, select)
         _give_due(defer, [], None, None)   # no second look without the card's size in px
-        loose = [False] * len(quads)
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration,
                           tc) if (calibration is not None and check_moved) else None
