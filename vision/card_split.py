@@ -4,7 +4,8 @@
 lattice of card-sized cells to it (:func:`lattice_scores`: the cells' intersection over union with the blob plus
 a little of the card-outline edge response at their centres, every gap, anchor and offset scored in one pass) and
 nudges each cell of the best lattice to the strongest outline nearby. :func:`lattice_fit` says how well a
-lattice's cards explain their blob (the table's art touching the cards explains it poorly).
+lattice's cards explain their blob (the table's art touching the cards explains it poorly). With no calibration
+each row and column of the best lattice is first fitted to its own band of the blob (:func:`row_and_column_shifts`).
 
 Units: pixels of the image the blob is in (the detector's work image); quads are float[4, 2], clockwise from the
 card's top-left (:func:`vision.quads.order_quad`).
@@ -186,8 +187,9 @@ def split_blob(img: np.ndarray, blob: Any, card: tuple[float, float], config: An
 
     ``own_lines`` (no calibration: the card's size is guessed from the frame, and a camera's slant makes a station's
     far rows smaller and its columns lean): each row of the best lattice, then each column, is moved along itself
-    to where its cells lie on the cards' own outlines (:func:`row_and_column_shifts`), so a row of cards standing a
-    third of a card off the lattice the whole blob fits is cut on its cards.
+    to where its cells best fit the part of the blob in its band, whose ends on the cloth are its own cards' edges
+    (:func:`row_and_column_shifts`), so a row of cards standing a third of a card off the lattice the whole blob
+    fits is cut on its cards.
     """
     H, W = img.shape[:2]
     x, y, bw, bh = cv2.boundingRect(blob.contour)
