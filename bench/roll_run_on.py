@@ -169,6 +169,8 @@ def main(argv=None) -> int:
         return 0
     seeds, real, run, best = (np.array(v) for v in zip(*got, strict=True))
     for name, sel in ((f"{args.seed}-{args.split - 1}", seeds < args.split), (f"{args.split}-", seeds >= args.split)):
+        if not sel.any():
+            continue                                            # a half with no seeds in this run
         r, f = run[sel & real], run[sel & ~real]
         print(f"seeds {name}: real {len(r)}, run-on at 50/90/95/99 % "
               + " / ".join(f"{v:.2f}" for v in (np.percentile(r, [50, 90, 95, 99]) if len(r) else []))
