@@ -8,6 +8,7 @@ Usage::
     python bench/roll_missed_dice.py --n 20 --seed 1020 --causes-only
     python bench/roll_missed_dice.py --n 20 --seed 1040 --scales 1,1.15,1.3,1.45,1.6   # weak symbols by face side
     python bench/roll_missed_dice.py --n 20 --seed 1020 --factors   # weak symbols: the factors of each die weight
+    python bench/roll_missed_dice.py --n 30 --seed 1000 --classes --crops /tmp/misses   # missed dice by class
 
 One line per missed die (its scene seed, truth, label box, what it lies on) with where it was lost, and a tally by
 cause at the end; with ``--factors``, each weak symbol's near faces with the factors of their die weight
@@ -26,6 +27,11 @@ inside the face's box (the bench's own matching rule). Causes, in the order of t
     dropped <stage> kept by the decision and left out by ``boxed``, ``own_side``, ``on_other`` or ``blank``
     reported off    a die is reported near it but the bench matched that die to another label (or its box misses)
 
+With ``--classes``, each missed die also gets where it lies (:func:`situation`: merged with a neighbour's reported
+die, touching a neighbour, across a player board's edge, at the frame's edge, or in the open) and the tallies are
+printed as tables by stage and situation, by colour and by what it lies on (:func:`class_table`); ``--crops DIR``
+saves each missed die's surroundings as a PNG (its top face outlined green, reported dice red, 2x).
+
 The reader is followed through its stage timer (:func:`vision.timing.timed_stage`, as :mod:`bench.roll_stage_cpu`
 does) and the faces found at each size through its per-size top-face cut; the read itself is not changed.
 """
@@ -42,6 +48,7 @@ from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: single-threaded BLAS, as the box sets it
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -281,6 +288,98 @@ def traced_scenes(args: argparse.Namespace, cfg: RollDiceConfig, fbc: dict):
             yield seed, sc, readers[key], read, trace
 
 
+#: Where a missed die lies, in the order :func:`situation` names the first that holds.
+SITUATIONS = ("merged", "touching", "board edge", "frame edge", "open")
+
+
+def quad_side(quad) -> float:
+    """The mean edge length (px) of a die's top-face ``quad`` (``[(x, y)] * 4`` picture px). Raises nothing."""
+    q = np.asarray(quad, np.float64).reshape(-1, 2)
+    return float(np.mean(np.hypot(*(np.roll(q, -1, 0) - q).T)))
+
+
+def quad_gap(a, b) -> float:
+    """The gap (px) between two convex top-face quads (``[(x, y)] * 4`` picture px): the shortest distance from a
+    corner of one to the other's outline, 0 when they overlap. Raises nothing."""
+    pa = np.asarray(a, np.float32).reshape(-1, 1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 1, 2)
+    gaps = [cv2.pointPolygonTest(pb, (float(x), float(y)), True) for x, y in pa.reshape(-1, 2)]
+    gaps += [cv2.pointPolygonTest(pa, (float(x), float(y)), True) for x, y in pb.reshape(-1, 2)]
+    if max(gaps) >= 0:   # a corner of one inside the other
+        return 0.0
+    return float(-max(gaps))
+
+
+def situation(i: int, labels, dice_boxes, matched: dict[int, int], meta: dict, frame_size: tuple[int, int],
+              touch: float = 0.15, edge: float = 0.6) -> str:
+    """Where missed labelled die ``i`` of ``labels`` (:class:`vision.synth.DieLabel`, picture px) lies, the first of
+    :data:`SITUATIONS` that holds:
+
+    - ``merged``: a reported die's box (``dice_boxes``, ``(x, y, w, h)`` px) holds its centre but the bench matched that
+      die to another label (``matched``: label index -> die index): two dice read as one;
+    - ``touching``: another labelled die's top face lies within ``touch`` x its side (:func:`quad_gap`);
+    - ``board edge``: a player board's outline (``meta["boards"]``, ``[[x, y], ...]`` px) passes within ``edge`` x
+      its side of its centre (half on, half off a board);
+    - ``frame edge``: its centre lies within one side of the frame's border (``frame_size``: (width, height) px);
+    - ``open``: none of these.
+
+    Raises ``IndexError`` for an ``i`` outside ``labels``."""
+    lab = labels[i]
+    side = quad_side(lab.quad)
+    cx, cy = lab.centre
+    others = {j for k, j in matched.items() if k != i}
+    for j, (x, y, w, h) in enumerate(dice_boxes):
+        if j in others and inside(lab.centre, (x, y, w, h)):
+            return "merged"
+    if any(quad_gap(lab.quad, o.quad) <= touch * side for k, o in enumerate(labels) if k != i):
+        return "touching"
+    for outline in meta.get("boards") or []:
+        poly = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+        if len(poly) >= 3 and abs(cv2.pointPolygonTest(poly, (float(cx), float(cy)), True)) <= edge * side:
+            return "board edge"
+    width, height = frame_size
+    if min(cx, cy, width - cx, height - cy) <= side:
+        return "frame edge"
+    return "open"
+
+
+def class_table(rows: list[tuple[str, str]], title: str) -> list[str]:
+    """The lines of one tally table: ``rows`` as (row name, column name) pairs, one per missed die, counted with a
+    total a row and a column, rows by their total (largest first), columns likewise. Raises nothing."""
+    count = Counter(rows)
+    row_total = Counter(r for r, _ in rows)
+    col_total = Counter(c for _, c in rows)
+    cols = [c for c, _ in col_total.most_common()]
+    width = max([len(title)] + [len(r) for r in row_total] + [5])
+    lines = [f"{title:{width}} " + " ".join(f"{c:>10}" for c in cols) + f" {'total':>6}"]
+    for r, total in row_total.most_common():
+        lines.append(f"{r:{width}} " + " ".join(f"{count[(r, c)]:>10}" for c in cols) + f" {total:>6}")
+    lines.append(f"{'total':{width}} " + " ".join(f"{col_total[c]:>10}" for c in cols) + f" {len(rows):>6}")
+    return lines
+
+
+def save_crop(folder: Path, name: str, image: np.ndarray, lab, dice_boxes) -> Path:
+    """Writes ``folder/name.png``: the part of ``image`` (``uint8[H, W, 3]`` BGR) within two sides of labelled die
+    ``lab``'s centre, shown 2x, its top face outlined green and every reported die's box red. Returns the path; raises
+    ``OSError`` when the folder cannot be written."""
+    side = quad_side(lab.quad)
+    h, w = image.shape[:2]
+    cx, cy = lab.centre
+    x0, y0 = max(0, int(cx - 2 * side)), max(0, int(cy - 2 * side))
+    x1, y1 = min(w, int(cx + 2 * side) + 1), min(h, int(cy + 2 * side) + 1)
+    crop = cv2.resize(image[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    quad = ((np.asarray(lab.quad, np.float64) - (x0, y0)) * 2).round().astype(np.int32).reshape(-1, 1, 2)
+    cv2.polylines(crop, [quad], True, (0, 255, 0), 1)
+    for x, y, bw, bh in dice_boxes:
+        p = (int(round((x - x0) * 2)), int(round((y - y0) * 2)))
+        cv2.rectangle(crop, p, (p[0] + int(round(bw * 2)), p[1] + int(round(bh * 2))), (0, 0, 255), 1)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    if not cv2.imwrite(str(path), crop):
+        raise OSError(f"could not write {path}")
+    return path
+
+
 def main(argv=None) -> int:
     ap = scene_arguments(__doc__.split("\n")[0])
     ap.add_argument("--causes-only", action="store_true", help="print the tally by cause only")
@@ -288,6 +387,9 @@ def main(argv=None) -> int:
                     "die weight (candidate score, NCC, die-likeness and its evidence, middle and stroke spreads)")
     ap.add_argument("--scales", default="", help="side scales (e.g. 1,1.15,1.3,1.45,1.6): each weak-symbol die's own "
                     "symbol NCC (and the best template's) after a second look at each scale alone")
+    ap.add_argument("--classes", action="store_true", help="also where each missed die lies (merged, touching, "
+                    "board edge, frame edge, open) and tables by stage and situation, colour and surface")
+    ap.add_argument("--crops", default="", help="folder for a PNG of each missed die's surroundings")
     args = ap.parse_args(argv)
     args.symbols = "A"
     scales = tuple(float(v) for v in args.scales.split(",") if v.strip())
@@ -296,18 +398,29 @@ def main(argv=None) -> int:
     causes: Counter = Counter()
     limits: Counter = Counter()
     labelled = 0
+    rows: list[dict[str, str]] = []
     for seed, sc, reader, read, trace in traced_scenes(args, cfg, fbc):
         labelled += len(sc.dice)
-        found = {i for i, _ in match(sc.dice, read.dice)}
+        matched = dict(match(sc.dice, read.dice))
+        found = set(matched)
+        boxes = [d.box for d in read.dice]
         under = sc.meta.get("under") or [sc.meta.get("table", "?")] * len(sc.dice)
         for i, lab in enumerate(sc.dice):
             if i in found:
                 continue
             cause, detail = lost_where(lab.box, trace, cfg.min_confidence)
             causes[cause] += 1
+            where = ""
+            if args.classes:
+                place = situation(i, sc.dice, boxes, matched, sc.meta, (sc.image.shape[1], sc.image.shape[0]))
+                rows.append({"stage": cause, "situation": place, "colour": lab.colour, "on": str(under[i])})
+                where = f" [{place}]"
+            if args.crops:
+                save_crop(Path(args.crops), f"{seed}-{i:02d}-{lab.colour}-{cause.replace(' ', '_')}", sc.image, lab,
+                          boxes)
             if not args.causes_only:
                 print(f"  {seed} miss  {lab.colour}/{lab.face} box {_box(lab.box)} on {under[i]}: {cause}"
-                      + (f" ({detail})" if detail else ""), flush=True)
+                      + (f" ({detail})" if detail else "") + where, flush=True)
             if args.factors and cause == "weak symbol" and trace.tops is not None:
                 idx = np.flatnonzero(near(trace.rects, lab.box))
                 ncc = np.asarray(trace.ncc, np.float64).reshape(len(trace.rects), -1)
@@ -325,6 +438,9 @@ def main(argv=None) -> int:
           f"missed {sum(causes.values())}")
     for cause, count in causes.most_common():
         print(f"  {cause:22} {count}")
+    if rows:
+        for row, col in (("stage", "situation"), ("colour", "stage"), ("on", "stage"), ("on", "situation")):
+            print("\n".join(class_table([(r[row], r[col]) for r in rows], f"{row} x {col}")))
     if limits:
         print("weak symbols by the factor that keeps the surest face near each under min_confidence:")
         for name, count in limits.most_common():
