@@ -140,6 +140,12 @@ class NotDiceConfig:
             with this instead of ``chroma_sigma``, as far as the body is brighter than that colour (None: no cap;
             reads, colours and faces never change). A red die
             washed out to half its chroma, its hue still red's, read brown at 0.98 on the second generator's 109002.
+        light_doubt_warm, light_doubt_tint: how far (log units, sigmas) the frame's light found from its dice may be
+            off along the lamps' warm-cool axis and across it (green-magenta), for a cap on a read's confidence
+            (:func:`vision.roll_dice.light_doubt.capped_by_light_doubt`): a read is at most as sure as its body is of
+            the read colour with that doubt added to its noise along those axes, so a die a small change of light
+            would turn into another colour (blue and white, red and yellow) is asked about (``light_doubt_warm``
+            None: no cap; reads, colours and faces never change).
         hang_overlap_ramp, hang_cos_ramp, hang_reach_ramp, hang_shade_ramp: the hanging-side test
             (:func:`vision.roll_dice.sides.hanging_sides`): a face whose box overlaps a surer face's box (share of the
             smaller on ``hang_overlap_ramp``), lying from it towards the camera's nadir (cosine on ``hang_cos_ramp``)
@@ -261,6 +267,8 @@ class NotDiceConfig:
     deep_cos_ramp: tuple[float, float] = (0.3, 0.5)
     deep_full_ramp: tuple[float, float] = (0.9, 1.05)
     sheen_sigma: float | None = 0.3
+    light_doubt_warm: float | None = 0.08
+    light_doubt_tint: float = 0.05
     texture_side: float = 12.0
     texture_reach: float = 2.2
     texture_min_shift: float = 0.8

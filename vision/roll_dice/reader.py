@@ -29,6 +29,7 @@ from .faces import distinctive_templates, match_faces_polarised, relocate_faces,
 from .foreground import foreground
 from .glare import face_glare
 from .kept import Aside, Boxes, Kept
+from .light_doubt import capped_by_light_doubt
 from .not_dice import _not_flat_art, _not_hanging, _not_pattern, _not_printed, _not_side, _not_texture, _not_vouched
 from .observations import MEASURED_SIZE, Candidates, RollDiceRead, TopFaces
 from .on_other import drop_on_other_dice
@@ -564,6 +565,8 @@ class RollDiceReader:
                            lit_distances(tops.body, self._protos, lit, cfg), self.profile.colours, returns)
         kept, dice = stage("own_side", drop_own_sides, frame, tops, kept, dice, cfg)
         kept, dice = stage("on_other", drop_on_other_dice, frame, tops, kept, dice, cfg)
+        dice = stage("light_doubt", capped_by_light_doubt, tops.body, kept, dice, self._protos, self.profile.colours,
+                     lit, cfg)
         dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
