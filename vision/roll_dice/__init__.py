@@ -119,6 +119,11 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     a surer die of another colour beside it (that die's body colour, joined to the square's border) lies half on that
     die and half on the cloth or board: two dice's tops lie in one plane and never overlap, so it is left out. A
     symbol printed in that colour in its own middle is not counted.
+8c'''. ``light_doubt`` (:func:`.light_doubt.capped_by_light_doubt`) -- the light found from the dice may be off a
+    little (a white balance's own error, a lamp off the black-body line): each read is made no surer than its body is
+    of its colour with ``light_doubt_warm`` and ``light_doubt_tint`` (log units) added to its noise along the lamps'
+    warm-cool axis and across it, so a blue die a slightly cooler light would show white, or a red die a greener one
+    yellow, is asked about. Only confidences change.
 8d. ``blank`` (:func:`.blank.not_blank`, :func:`.blank.blank_faces`) -- a die whose middle is as flat as paper
     beside the other dice read in its colour (its stroke spread at most 0.3 of the plainest of theirs: the same
     print under the same light) and whose symbol matches poorly is an empty check of a cloth or an empty box of a
