@@ -323,7 +323,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
     notifier.status(running_status(source.name, phone_url))
     # SIGTERM (systemctl stop) stops the loop as Ctrl-C does; the caller's handler is given back at the end (a test
     # or a script that runs the box in its own process keeps its own)
-    before_sigterm = signal.signal(signal.SIGTERM, lambda *_: loop.stop())
+    before_sigterm = signal.signal(signal.SIGTERM, _stop_on_sigterm(loop))
     # Ctrl-C stops the loop after its pass, as SIGTERM does: an interrupt raised in the middle of a pass could land
     # in a lock being taken back and surface as another error, taken for one failed pass. A second Ctrl-C while the
     # loop still turns stops it at once; while the box closes, Ctrl-C waits for it to close (nothing is lost)
@@ -397,6 +397,20 @@ def _stop_on_interrupt(loop: Any, clock: Callable[[], float] = time.monotonic,
             asked.append(clock())
             log.info("%s", _("stopping: Ctrl-C (press it again after {seconds:.0f} s to stop at once)").format(
                 seconds=insist_s))  # read at the table, as the box stops: in the run's language
+        loop.stop()
+
+    return handler
+
+
+def _stop_on_sigterm(loop: Any) -> Callable[[int, Any], None]:
+    """The box's SIGTERM handler while ``loop`` turns (``systemctl stop``, ``kill``): asks the loop to stop after its
+    pass, as Ctrl-C does, and says so once, so the log tells a service stop from the end of a replay or a Ctrl-C."""
+    said: list[bool] = []
+
+    def handler(signum: int, frame: Any) -> None:
+        if not said:
+            said.append(True)
+            log.info("%s", _("stopping: SIGTERM (a service stop or kill): the box closes its record and stops"))
         loop.stop()
 
     return handler
