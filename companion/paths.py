@@ -201,7 +201,8 @@ def _write_key(fd: int, key: bytes) -> None:
         os.fsync(file.fileno())
 
 
-def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: int | None = None) -> None:
+def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: int | None = None,
+                make_folder: bool = True) -> None:
     """Write ``content`` as the file ``path``, whole or not at all, and (``sync``) on the storage before this returns.
 
     The content goes to a temporary file beside ``path``, is flushed (and fsync'd), then renamed over ``path``: a
@@ -216,6 +217,8 @@ def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: in
             loss in a power cut costs nothing (the ``--screenshot`` picture).
         mode: the new file's permission bits (0o644: others may read it, as a picture to look at); None keeps it
             readable by the box's user alone (0o600), as a settings or key file.
+        make_folder: make ``path``'s folder when it is missing; False: a missing folder is an OSError (ENOENT), as
+            for a file the user named (``companion export --json``), whose folder is theirs to make.
 
     Raises:
         OSError: the folder cannot be made or written, or the storage refused the data (``errno.ENOSPC`` on a full
@@ -224,7 +227,8 @@ def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: in
     import tempfile
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if make_folder:
+        path.parent.mkdir(parents=True, exist_ok=True)
     data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
     fd, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
     try:
