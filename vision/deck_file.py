@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 import zipfile
 import zlib
 from pathlib import Path
@@ -18,6 +16,7 @@ import numpy as np
 
 from .card_features import IdConfig
 from .errors import N_, VisionError
+from .whole_file import write_whole
 
 if TYPE_CHECKING:
     from .deck import DeckProfile
@@ -60,26 +59,6 @@ class DeckVersionError(DeckError):
 _LEGACY_CONFIG = {"flatten_light": False, "amp_weight": 0.0}
 
 
-def _write_whole(path: Path, data: bytes) -> None:
-    """Write ``data`` as ``path`` whole or not at all: a spare file beside it, synced, renamed over it. A full card
-    (ENOSPC) or a kill part way leaves the deck already at ``path`` as it was, and no spare file.
-
-    Raises:
-        OSError: the folder cannot be written or the storage refused the data.
-    """
-    fd, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            os.fchmod(out.fileno(), 0o644)  # readable as the deck it replaces was
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(spare, path)
-    except BaseException:
-        Path(spare).unlink(missing_ok=True)
-        raise
-
-
 class DeckFile:
     """Saving and loading a deck profile (mixed into :class:`vision.deck.DeckProfile`, whose fields it writes)."""
 
@@ -101,7 +80,7 @@ class DeckFile:
             extra["art"] = np.stack([np.asarray(a, np.uint8) for a in self.art.values()])
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32), **extra)
-        _write_whole(path, buf.getvalue())
+        write_whole(path, buf.getvalue())
         return path
 
     @classmethod

@@ -20,6 +20,7 @@ side by side; the JSON records the npz's SHA-256.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import zipfile
 import zlib
@@ -30,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import N_, VisionError
+from .whole_file import write_whole
 
 __all__ = [
     "DEFAULT_DICE_SET",
@@ -108,8 +110,10 @@ class DiceProfile:
             p = p.with_suffix(".json")
         p.parent.mkdir(parents=True, exist_ok=True)
         npz = p.with_suffix(".npz")
-        np.savez_compressed(npz, colour_means=np.asarray(self.colour_means, np.float64),
+        buf = io.BytesIO()
+        np.savez_compressed(buf, colour_means=np.asarray(self.colour_means, np.float64),
                             templates=np.asarray(self.templates, np.float32))
+        arrays = buf.getvalue()
         meta = {
             "format": PROFILE_FORMAT,
             "version": self.version,
@@ -121,9 +125,12 @@ class DiceProfile:
             "dice_seen": self.dice_seen,
             "dice_set": self.dice_set,
             "arrays": npz.name,
-            "arrays_sha256": hashlib.sha256(npz.read_bytes()).hexdigest(),
+            "arrays_sha256": hashlib.sha256(arrays).hexdigest(),
         }
-        p.write_text(json.dumps(meta, indent=1))
+        # each file whole or not at all: a full card while the arrays are written keeps the profile already there
+        # (before, its arrays were cut short and it no longer loaded); the JSON, naming the arrays' hash, goes last
+        write_whole(npz, arrays)
+        write_whole(p, json.dumps(meta, indent=1).encode("utf-8"))
         return p
 
     @classmethod
