@@ -152,7 +152,10 @@ def box_name_setting(value: Any) -> str:
     if len(text.encode("utf-8")) > 63:  # a DNS-SD service instance name is at most 63 bytes (RFC 6763 §4.1.1)
         raise ValueError(Text("{size} bytes: a box name is at most 63 bytes (it names the box on the network)",
                               size=len(text.encode("utf-8"))))
-    if any(ord(c) < 32 or c in ".\\" for c in text):
+    # control and invisible format characters too (U+202E turns the name around where it is drawn, U+2028 breaks
+    # its line, U+200B hides in it); U+200D stays, as it joins an emoji such as 👩‍🚀
+    if any(c in ".\\" or (unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") and c != "\u200d")
+           for c in text):
         raise ValueError(Text("a box name has no dots, backslashes or control characters"))
     if not any(ch.isalnum() for ch in text):  # "Τραπέζι" is a name: its network name is spelt in a-z (host_label)
         raise ValueError(
