@@ -54,6 +54,22 @@ class _MissingArgument(Exception):
     """argparse found a required argument missing on a command line that also holds an unknown option."""
 
 
+class SpacesOnly(argparse.HelpFormatter):
+    """argparse's help layout with lines broken at spaces only: argparse's own also broke at hyphens, so a path
+    (``.../tabletop-`` / ``companion/config.toml``), ``DIR/<card-id>/`` or ``--dice-profile`` came out cut in two."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose bad command line is two lines on stderr: the usage, and
     ``PROG: error: what`` (exit 2). A usage longer than one line (``companion run`` and ``demo`` have some forty
@@ -65,6 +81,7 @@ class Parser(argparse.ArgumentParser):
     argparse's "expected one argument"."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", SpacesOnly)
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-\.?\d")  # argparse's own test for "a value, not an option"
 

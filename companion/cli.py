@@ -428,7 +428,22 @@ def _parser(flows: Mapping[str, Any] | None = None) -> argparse.ArgumentParser:
     from companion.owner_commands import add_owner_parsers
 
     add_owner_parsers(sub)  # config show|check, doctor
+    _described(parser)
     return parser
+
+
+def _described(parser: argparse.ArgumentParser) -> None:
+    """Give each command's parser (``doctor``, ``enroll cards`` ...) without a description of its own the line the
+    list of commands shows for it, so its ``--help`` says what it does, not only its options."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for listed in action._choices_actions:
+                command = action.choices.get(listed.dest)
+                if command is None:
+                    continue
+                if command.description is None and listed.help:
+                    command.description = listed.help
+                _described(command)
 
 
 class _FittedStream:
