@@ -10,6 +10,8 @@ from pathlib import Path
 
 import platformdirs
 
+from vision.whole_file import write_whole
+
 __all__ = ["APP_NAME", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "data_dir_is_a_file",
            "data_dir_problem", "default_db_path", "demo_db_path", "demo_settings_path", "web_secret_key",
            "write_whole"]
@@ -199,47 +201,3 @@ def _write_key(fd: int, key: bytes) -> None:
         file.write(key.hex() + "\n")
         file.flush()
         os.fsync(file.fileno())
-
-
-def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: int | None = None,
-                make_folder: bool = True) -> None:
-    """Write ``content`` as the file ``path``, whole or not at all, and (``sync``) on the storage before this returns.
-
-    The content goes to a temporary file beside ``path``, is flushed (and fsync'd), then renamed over ``path``: a
-    power cut or a kill leaves the old file or the new one, never half of one, and a file said to be written is not
-    found empty after a power cut. When a step fails (a full or read-only card) the temporary file is removed and
-    any file already at ``path`` is left as it was.
-
-    Args:
-        path: the file to write; its folder is made if missing.
-        content: the whole content: text (written as UTF-8) or bytes.
-        sync: wait for the storage (fsync) before the rename; False for a file rewritten at every read, whose
-            loss in a power cut costs nothing (the ``--screenshot`` picture).
-        mode: the new file's permission bits (0o644: others may read it, as a picture to look at); None keeps it
-            readable by the box's user alone (0o600), as a settings or key file.
-        make_folder: make ``path``'s folder when it is missing; False: a missing folder is an OSError (ENOENT), as
-            for a file the user named (``companion export --json``), whose folder is theirs to make.
-
-    Raises:
-        OSError: the folder cannot be made or written, or the storage refused the data (``errno.ENOSPC`` on a full
-            card).
-    """
-    import tempfile
-
-    path = Path(path)
-    if make_folder:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
-    fd, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            if mode is not None:
-                os.fchmod(out.fileno(), mode)
-            out.write(data)
-            out.flush()
-            if sync:
-                os.fsync(out.fileno())
-        os.replace(spare, path)
-    except BaseException:
-        Path(spare).unlink(missing_ok=True)
-        raise

@@ -80,7 +80,7 @@ class DeckFile:
             extra["art"] = np.stack([np.asarray(a, np.uint8) for a in self.art.values()])
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32), **extra)
-        write_whole(path, buf.getvalue())
+        write_whole(path, buf.getvalue(), mode=0o644, make_folder=False)
         return path
 
     @classmethod

@@ -129,8 +129,8 @@ class DiceProfile:
         }
         # each file whole or not at all: a full card while the arrays are written keeps the profile already there
         # (before, its arrays were cut short and it no longer loaded); the JSON, naming the arrays' hash, goes last
-        write_whole(npz, arrays)
-        write_whole(p, json.dumps(meta, indent=1).encode("utf-8"))
+        write_whole(npz, arrays, mode=0o644, make_folder=False)
+        write_whole(p, json.dumps(meta, indent=1).encode("utf-8"), mode=0o644, make_folder=False)
         return p
 
     @classmethod
