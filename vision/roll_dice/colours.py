@@ -5,10 +5,14 @@ black counts less."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 import numpy as np
 
 from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
+from .observations import RollDieObservation
 
 __all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "channel_sigma", "colour_distances", "colour_posteriors",
            "estimate_light", "has_white_die", "lit_distances", "white_offset"]
@@ -141,6 +145,25 @@ def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, c
     p = np.exp(logits)
     p /= p.sum(1, keepdims=True)
     return p[:, :-1]
+
+
+def chances_of_distances(d: np.ndarray) -> np.ndarray:
+    """The chance ``float[N, C]`` of each enrolled colour from distances ``d`` ``float[N, C]`` (squared, in units
+    of the die's noise), among the enrolled colours alone (as :func:`vision.roll_dice.assemble.colour_sure` counts
+    them: no "none of these"): ``exp(-d / 2)`` normalised over the colours. Raises nothing."""
+    if d.size == 0:
+        return d
+    p = np.exp(-0.5 * (d - d.min(1, keepdims=True)))
+    return p / p.sum(1, keepdims=True)
+
+
+def capped_by_chances(chances: np.ndarray, dice: Sequence[RollDieObservation],
+                      colours: Sequence[str]) -> tuple[RollDieObservation, ...]:
+    """The reads ``dice`` each made no surer than ``chances[j]`` (``float[len(dice), C]``, colours in the order of
+    ``colours``) gives its read colour. Raises ``ValueError`` for a read of a colour not in ``colours``."""
+    order = list(colours)
+    cap = [float(chances[j, order.index(obs.colour)]) for j, obs in enumerate(dice)]
+    return tuple(obs if obs.confidence <= c else replace(obs, confidence=c) for obs, c in zip(dice, cap, strict=True))
 
 
 def estimate_light(body: np.ndarray, protos: np.ndarray, config: RollDiceConfig,

@@ -22,11 +22,10 @@ their colours and faces stay as read.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
-from .colours import TINT_AXIS, WARM_AXIS, _scaled_protos, channel_sigma
+from .colours import TINT_AXIS, WARM_AXIS, _scaled_protos, capped_by_chances, chances_of_distances, channel_sigma
 from .config import RollDiceConfig
 from .observations import RollDieObservation
 
@@ -75,11 +74,7 @@ def light_doubt_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarr
     """The chance ``float[N, C]`` of each enrolled colour for body colours ``float[N, 3]`` (log-RGB) among the
     enrolled colours (as :func:`vision.roll_dice.assemble.colour_sure` counts them: no "none of these"), in the
     metric of :func:`light_doubt_distances`: ``exp(-d / 2)`` normalised over the colours. Raises nothing."""
-    d = light_doubt_distances(body, protos, light, config)
-    if d.size == 0:
-        return d
-    p = np.exp(-0.5 * (d - d.min(1, keepdims=True)))
-    return p / p.sum(1, keepdims=True)
+    return chances_of_distances(light_doubt_distances(body, protos, light, config))
 
 
 def capped_by_light_doubt(body: np.ndarray, kept: Sequence[tuple[int, RollDieObservation]],
@@ -96,6 +91,4 @@ def capped_by_light_doubt(body: np.ndarray, kept: Sequence[tuple[int, RollDieObs
     if len(kept) != len(dice):
         raise ValueError(f"{len(dice)} reads for {len(kept)} top faces kept")
     idx = np.array([i for i, _ in kept], np.int64)
-    p = light_doubt_posteriors(np.asarray(body)[idx], protos, light, config)
-    cap = [float(p[j, list(colours).index(obs.colour)]) for j, obs in enumerate(dice)]
-    return tuple(obs if obs.confidence <= c else replace(obs, confidence=c) for obs, c in zip(dice, cap, strict=True))
+    return capped_by_chances(light_doubt_posteriors(np.asarray(body)[idx], protos, light, config), dice, colours)

@@ -8,11 +8,10 @@ is asked about."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
-from .colours import _scaled_protos, _white_index, channel_sigma
+from .colours import _scaled_protos, _white_index, capped_by_chances, chances_of_distances, channel_sigma
 from .config import RollDiceConfig
 from .foreground import LOG_RGB_BASIS
 from .observations import RollDieObservation
@@ -57,11 +56,7 @@ def sheen_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, co
     """The chance ``float[N, C]`` of each enrolled colour for body colours ``float[N, 3]`` (log-RGB), among the
     enrolled colours (as :func:`vision.roll_dice.assemble.colour_sure` counts them: no "none of these"), in the
     metric of :func:`sheen_distances`: ``exp(-d / 2)`` normalised over the colours. Raises nothing."""
-    d = sheen_distances(body, protos, light, config)
-    if d.size == 0:
-        return d
-    p = np.exp(-0.5 * (d - d.min(1, keepdims=True)))
-    return p / p.sum(1, keepdims=True)
+    return chances_of_distances(sheen_distances(body, protos, light, config))
 
 
 def capped_by_sheen(body: np.ndarray, kept: Sequence[tuple[int, RollDieObservation]],
@@ -76,6 +71,4 @@ def capped_by_sheen(body: np.ndarray, kept: Sequence[tuple[int, RollDieObservati
     if config.sheen_sigma is None or not dice:
         return dice
     idx = np.array([i for i, _ in kept], np.int64)
-    p = sheen_posteriors(np.asarray(body)[idx], protos, light, config)
-    cap = [float(p[j, list(colours).index(obs.colour)]) for j, obs in enumerate(dice)]
-    return tuple(obs if obs.confidence <= c else replace(obs, confidence=c) for obs, c in zip(dice, cap, strict=True))
+    return capped_by_chances(sheen_posteriors(np.asarray(body)[idx], protos, light, config), dice, colours)
