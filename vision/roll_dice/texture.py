@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..raster import Halvings
 from .config import RollDiceConfig
 from .tops import rect_box
 
@@ -35,6 +36,9 @@ def table_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, 
     ``texture_reach`` of its sides, at the shifts of at least ``texture_min_shift`` sides (not the face itself) that
     do not land within ``texture_apart`` sides of another face of ``dice``; the figure is its ``texture_copies``-th best
     copy, the copies at least ``texture_min_shift`` sides apart (a lattice has many; a die's twin is one).
+    The region round a face is scaled by cutting it from the frame's exact halvings, made once a call
+    (:meth:`vision.raster.Halvings.cut`: a level's 2x2-averaged blocks, then one bilinear resize by the factor left,
+    in (1/2, 1]), not by an area resize from the frame at a new non-integer factor per face.
 
     Args:
         frame: ``uint8[H, W, 3]`` BGR.
@@ -61,6 +65,7 @@ def table_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, 
     px = float(config.texture_side)
     min_shift = config.texture_min_shift * px
     apart = config.texture_apart * px
+    halves = Halvings(frame)                             # each level made when a face's cut first needs it
     for i in np.flatnonzero(todo):
         s = sides[i]
         f = px / s
@@ -68,8 +73,12 @@ def table_repeats(frame: np.ndarray, rects: np.ndarray, config: RollDiceConfig, 
         cx, cy = centres[i]
         x0, y0 = int(max(0, cx - reach)), int(max(0, cy - reach))
         x1, y1 = int(min(fw, cx + reach)), int(min(fh, cy + reach))
-        region = cv2.resize(frame[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        mx, my = (cx - x0) * f, (cy - y0) * f          # the face's middle in the scaled region
+        if f < 1.0 and x1 > x0 and y1 > y0:            # a level's 2x2-averaged blocks, then one bilinear resize
+            region, fx, fy, ox, oy = halves.cut(x0, y0, x1, y1, f)
+            mx, my = (cx - ox) * fx, (cy - oy) * fy      # the face's middle in the scaled region
+        else:
+            region = cv2.resize(frame[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            mx, my = (cx - x0) * f, (cy - y0) * f          # the face's middle in the scaled region
         half = int(round(0.5 * px))
         tx0, ty0 = int(round(mx)) - half, int(round(my)) - half
         tx1, ty1 = tx0 + 2 * half + 1, ty0 + 2 * half + 1
