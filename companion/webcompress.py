@@ -112,7 +112,7 @@ def accepted_encodings(header: str | None) -> dict[str, float]:
     """
     named: dict[str, float] = {}
     anything = 0.0
-    for value, quality in parse_accept_header(header or ""):
+    for value, quality in _entries(header or ""):
         coding = value.split(";", 1)[0].strip().lower()  # "gzip; level=1" is gzip
         if coding == "*":
             anything = max(anything, quality)
@@ -120,6 +120,22 @@ def accepted_encodings(header: str | None) -> dict[str, float]:
             named[coding] = max(named.get(coding, 0.0), quality)
     weights = {coding: named.get(coding, anything) for coding in ALGORITHMS}
     return {coding: q for coding, q in weights.items() if q > 0}
+
+
+def _entries(header: str) -> list[tuple[str, float]]:
+    """``[(value, weight)]`` of an ``Accept-Encoding`` header as werkzeug's parser reads it; where the parser fails on
+    the whole header (an option name it cannot write back, ``gzip;*68=3``: ``IndexError``), each entry alone, an
+    entry it fails on being dropped. Raises nothing on what a phone sends."""
+    try:
+        return list(parse_accept_header(header))
+    except (IndexError, ValueError):
+        entries: list[tuple[str, float]] = []
+        for part in header.split(","):
+            try:
+                entries.extend(parse_accept_header(part))
+            except (IndexError, ValueError):
+                continue
+        return entries
 
 
 def _what_the_phone_accepts() -> None:
