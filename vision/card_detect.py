@@ -26,7 +26,7 @@ from .card_config import CardsConfig, crop_size
 from .card_leftover import die_sized, die_top_shaped, place_share
 from .card_mat import without_printed_lines
 from .card_outline import quad_axes, snap_to_outline
-from .card_pitch import choose_card_size, edge_pitch
+from .card_pitch import PITCH_GAP, choose_card_size, edge_pitch
 from .card_split import lattice_fit, split_blob
 from .foreground import TableMemory, foreground_mask
 from .frames import validate_frame
@@ -209,7 +209,7 @@ def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
         return cells >= config.pitch_cells
 
     size = choose_card_size([quad_size(b.quad) for b in singles], areas, None if found is None else found.short,
-                            aspect, cells_hold_cards=cards_inside)
+                            aspect, cells_hold_cards=cards_inside, pitch_long=None if found is None else found.long)
     return size if size is not None else card_size_estimate(blobs, aspect, config)
 
 
@@ -256,10 +256,12 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
         return [b.quad for b in blobs if b.fill >= config.min_fill]
     base_area = card_px[0] * card_px[1]
     singles = [b for b in blobs if is_single(b, aspect, None, config)]
+    lost = 1.0   # how much larger a card is than its blob where the card's border dropped out of the foreground
     if edges:   # a pair or a block of cards shaped like one card tells nothing of the card's size nearby
         singles = [b for b in singles if is_single(b, aspect, base_area, config)]
+        lost = border_lost(singles, base_area)
     for b in blobs:
-        local = base_area if known else _local_area(b, singles, base_area)
+        local = base_area if known else _local_area(b, singles, base_area, lost)
         if b.area < config.min_rel_area * local:
             continue
         if is_single(b, aspect, local, config):
@@ -273,20 +275,32 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
                 doubtful.extend(parts)
             else:
                 out.extend(parts)
-    lone = [b.quad for b in small if is_single(b, aspect, base_area if known else _local_area(b, singles, base_area),
-                                               config)]
+    lone = [b.quad for b in small
+            if is_single(b, aspect, base_area if known else _local_area(b, singles, base_area, lost), config)]
     if lone:   # a lone card smaller than the frame's share: whole, and with a card's crisp outline
         out.extend(q for q, e in zip(lone, outline_strengths(gmag, lone), strict=True) if e >= config.min_edge)
     return out
 
 
-def _local_area(b: Blob, singles: list[Blob], base_area: float) -> float:
+def border_lost(singles: list[Blob], card_area: float) -> float:
+    """How many times larger the card's area ``card_area`` (px^2, from the edges' spacing with no calibration) is
+    than the median area of the blobs shaped like one card (``singles``) when they are smaller than it by more than
+    a gap between touching cards (:data:`vision.card_pitch.PITCH_GAP` on each side): a card's border printed in a
+    colour near the table's drops out of the foreground, and such a blob is the card's art alone. 1.0 when they
+    are not, or there is none."""
+    if not singles:
+        return 1.0
+    med = float(np.median([s.area for s in singles]))
+    return card_area / med if med * (1.0 + PITCH_GAP) ** 2 < card_area else 1.0
+
+
+def _local_area(b: Blob, singles: list[Blob], base_area: float, lost: float = 1.0) -> float:
     """A card's area in px^2 near blob ``b`` with no calibration (perspective makes near cards bigger): the median
-    area of the (up to) 4 ``singles`` nearest it, ``b`` left out; ``base_area`` when there is none or that median is
-    not within 0.5-2 times it."""
+    area of the (up to) 4 ``singles`` nearest it, ``b`` left out, times ``lost`` (:func:`border_lost`: the card's
+    border missing from those blobs); ``base_area`` when there is none or that is not within 0.5-2 times it."""
     near = sorted(singles, key=lambda s: float(np.linalg.norm(s.centre - b.centre)))
     near = [s for s in near if s is not b][:4]
-    local = float(np.median([s.area for s in near])) if near else base_area
+    local = float(np.median([s.area for s in near])) * lost if near else base_area
     return local if 0.5 * base_area <= local <= 2.0 * base_area else base_area
 
 

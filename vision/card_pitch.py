@@ -84,9 +84,10 @@ def _blob_profiles(img: np.ndarray, blobs: Sequence[Any], max_blobs: int) -> lis
 
 
 def _pitch_of(profiles: list[_Upright], aspect: float, min_side: float,
-              max_lag: int) -> tuple[float, bool] | None:
-    """(short side px, whether the cards lie with it across the columns: portrait) of the blobs' ``profiles``
-    (:func:`_blob_profiles`), or None: see :func:`card_pitch`."""
+              max_lag: int) -> tuple[float, float, bool] | None:
+    """(short side px, long side px, whether the cards lie with the short side across the columns: portrait) of the
+    blobs' ``profiles`` (:func:`_blob_profiles`), or None: the spacing :func:`card_pitch` chooses on both axes at
+    once, then each side at its own axis's peak near it (:func:`peak_near`)."""
     acc_x, acc_y = np.zeros(max_lag + 1), np.zeros(max_lag + 1)
     for u in profiles:
         acc_x += u.area * _repeats(u.px, max_lag)
@@ -103,7 +104,35 @@ def _pitch_of(profiles: list[_Upright], aspect: float, min_side: float,
         score = max(portrait, landscape)
         if score > 0 and (best is None or score > best[0]):
             best = (score, float(s), portrait >= landscape)
-    return None if best is None else (best[1], best[2])
+    if best is None:
+        return None
+    _, s, portrait = best
+    across, along = (acc_x, acc_y) if portrait else (acc_y, acc_x)
+    return peak_near(across, s), peak_near(along, s * long_), portrait
+
+
+#: How far (a share of the spacing, at least :data:`PEAK_MIN_REACH` px) :func:`peak_near` looks for the repetition's
+#: own peak around the spacing the search for both axes together chose: a camera's slant shortens a card's side
+#: along its tilt by a few per cent, and the search scores each spacing by the best lag within 2 px.
+PEAK_REACH = 0.08
+PEAK_MIN_REACH = 3
+
+
+def peak_near(acc: np.ndarray, lag: float, reach: float = PEAK_REACH) -> float:
+    """The lag in px (to a tenth of a pixel or so) of the highest peak of ``acc`` (float[L], a repetition by lag,
+    :func:`_repeats`) within ``reach`` of ``lag`` (at least :data:`PEAK_MIN_REACH` px): its highest value there,
+    moved by the parabola through it and its two neighbours; ``lag`` itself when that window holds no lag of ``acc``
+    or its highest value lies at the window's end (no peak inside it)."""
+    d = max(float(PEAK_MIN_REACH), reach * lag)
+    lo, hi = max(1, int(np.ceil(lag - d))), min(acc.size - 2, int(np.floor(lag + d)))
+    if hi <= lo:
+        return float(lag)
+    k = lo + int(np.argmax(acc[lo:hi + 1]))
+    if k in (lo, hi):
+        return float(lag)
+    a, b, c = float(acc[k - 1]), float(acc[k]), float(acc[k + 1])
+    bend = a - 2.0 * b + c
+    return float(k) if bend >= 0 else float(k) + 0.5 * (a - c) / bend
 
 
 def card_pitch(img: np.ndarray, blobs: Sequence[Any], aspect: float, min_side: float,
@@ -197,13 +226,16 @@ class EdgePitch:
     """The spacing of the cards' edges found in a frame's blobs (:func:`edge_pitch`).
 
     Attributes:
-        short: the card's short side in px (gap included; 0.5 px steps).
+        short: the card's short side in px (gap included), at its axis's own peak of repetition (:func:`peak_near`).
+        long: the card's long side in px (gap included), likewise: a camera's slant makes it more or less than
+            ``short`` times the deck's aspect.
         portrait: whether the short side lies along the blobs' upright columns (else along their rows).
         aspect: the deck's long/short side ratio it was found for.
         img: the work image (uint8[H, W, 3] BGR) and profiles: the blobs upright, it was found in.
     """
 
     short: float
+    long: float
     portrait: bool
     aspect: float
     img: np.ndarray = field(repr=False)
@@ -249,12 +281,19 @@ def edge_pitch(img: np.ndarray, blobs: Sequence[Any], aspect: float, min_side: f
     max_lag = int(0.5 * min(H, W))
     profiles = _blob_profiles(img, blobs, max_blobs)
     found = _pitch_of(profiles, aspect, min_side, max_lag)
-    return None if found is None else EdgePitch(found[0], found[1], aspect, img, profiles)
+    return None if found is None else EdgePitch(found[0], found[1], found[2], aspect, img, profiles)
+
+
+#: The largest gap between touching cards as a share of the card's short side (the gaps the split's lattices try,
+#: :func:`vision.card_split._lattices`): the edges' spacing is the card and that gap; a blob shaped like one card
+#: smaller than the spacing by more than it has lost the card's border from the foreground.
+PITCH_GAP = 0.06
 
 
 def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: Sequence[float],
                      pitch: float | None, aspect: float, band: tuple[float, float] = (0.5, 1.7),
-                     cells_hold_cards: bool | Callable[[], bool] = True) -> tuple[float, float] | None:
+                     cells_hold_cards: bool | Callable[[], bool] = True,
+                     pitch_long: float | None = None) -> tuple[float, float] | None:
     """(short, long) card size in px from the blobs shaped like one card, checked against the edges' pitch.
 
     Args:
@@ -264,20 +303,35 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
         band: a blob shaped like one card is taken as one card when its area is within this range of times the
             pitch's card area (``pitch^2 * aspect``): a block of two or more touching cards is beyond it.
         cells_hold_cards: whether the cells the pitch implies hold cards (:meth:`EdgePitch.cells`), or a function
-            telling it (asked only when no blob agrees); when not (a playmat's printed grid, a checked cloth), the
-            pitch counts only where a blob shaped like one card agrees with it.
+            telling it (asked only when no blob agrees, or when the blobs that agree are smaller than the pitch);
+            when not (a playmat's printed grid, a checked cloth), the pitch counts only where a blob shaped like one
+            card agrees with it.
+        pitch_long: the long side in px the edges' spacing measured on its own axis (:attr:`EdgePitch.long`), or
+            None: ``pitch * aspect``.
 
     Returns:
-        The median size of the blobs within ``band`` when any; else the pitch's card (``pitch``,
-        ``pitch * aspect``) when its cells hold cards; None otherwise.
+        The median size of the blobs within ``band`` when any, unless their median short side is smaller than the
+        pitch by more than :data:`PITCH_GAP` of it and the pitch's cells hold cards: a card's border printed in a
+        colour near the table's drops out of the foreground, so the blob is the card's art alone, while the
+        spacing of the edges of touching cards (their art's too) is the whole card's; then the pitch's card
+        (``pitch``, ``pitch_long``). With no blob within ``band``, the pitch's card when its cells hold cards;
+        None otherwise.
     """
     if pitch is None:
         return None
+    long_side = float(pitch_long) if pitch_long is not None else float(pitch * max(aspect, 1.0 / aspect))
     area = pitch * pitch * max(aspect, 1.0 / aspect)
     kept = [sz for sz, a in zip(single_sizes, single_areas, strict=True) if band[0] * area <= a <= band[1] * area]
+
+    def holds_cards() -> bool:
+        return bool(cells_hold_cards() if callable(cells_hold_cards) else cells_hold_cards)
+
     if kept:
         arr = np.asarray(kept, np.float64)
-        return float(np.median(arr[:, 0])), float(np.median(arr[:, 1]))
-    if not (cells_hold_cards() if callable(cells_hold_cards) else cells_hold_cards):
+        short, long_ = float(np.median(arr[:, 0])), float(np.median(arr[:, 1]))
+        if short * (1.0 + PITCH_GAP) < pitch and holds_cards():   # the border lost from the blobs
+            return float(pitch), long_side
+        return short, long_
+    if not holds_cards():
         return None
-    return float(pitch), float(pitch * max(aspect, 1.0 / aspect))
+    return float(pitch), long_side
