@@ -46,10 +46,11 @@ def _card(img: np.ndarray, x0: int, y0: int, cw: int, ch: int, border: tuple[int
                    tuple(int(v) for v in rng.integers(120, 255, 3)), -1)
 
 
-def _table(short: int, seed: int) -> tuple[np.ndarray, tuple[int, int], list[tuple[float, float]]]:
+def _table(short: int, seed: int, alone: int = 1) -> tuple[np.ndarray, tuple[int, int], list[tuple[float, float]]]:
     """(uint8[720, 1280, 3] BGR frame, (short, long) card size px, every card's centre px): three blocks of
     touching portrait cards (5 x 2, 2 x 4, 3 x 1; light borders round darker panels, none shaped like one card) and
-    one card alone whose border is the cloth's colour, on a plain cloth with sensor noise."""
+    ``alone`` cards alone, one above the other, whose border is the cloth's colour, on a plain cloth with sensor
+    noise."""
     rng = np.random.default_rng(seed)
     img = np.zeros((720, 1280, 3), np.uint8)
     img[:] = CLOTH
@@ -63,15 +64,17 @@ def _table(short: int, seed: int) -> tuple[np.ndarray, tuple[int, int], list[tup
                       tuple(int(v) for v in rng.integers(20, 140, 3)), rng)
                 centres.append((x + c * cw + cw / 2, 180 + r * ch + ch / 2))
         x += cols * cw + 90
-    _card(img, x, 200, cw, ch, CLOTH, (215, 225, 235), rng)   # alone: its blob is the light panel only
-    centres.append((x + cw / 2, 200 + ch / 2))
+    for k in range(alone):   # alone: each one's blob is its light panel only
+        _card(img, x, 180 + k * (ch + 40), cw, ch, CLOTH, (215, 225, 235), rng)
+        centres.append((x + cw / 2, 180 + k * (ch + 40) + ch / 2))
     img = np.clip(img.astype(np.int16) + rng.integers(-3, 4, img.shape), 0, 255).astype(np.uint8)
     return img, (cw, ch), centres
 
 
-@pytest.mark.parametrize("short,seed", [(46, 1), (52, 2), (60, 3)])
-def test_card_size_is_the_whole_card_not_its_art(short, seed):
-    frame, (cw, ch), _ = _table(short, seed)
+@pytest.mark.parametrize("short,seed,alone", [(46, 1, 1), (52, 2, 1), (60, 3, 1), (46, 6, 2), (56, 7, 3)])
+def test_card_size_is_the_whole_card_not_its_art(short, seed, alone):
+    # one card alone, or two or three that agree on the size of their art
+    frame, (cw, ch), _ = _table(short, seed, alone)
     c = CardsConfig()
     img, s = resize_for_work(frame, c)
     blobs = blobs_of(fill_holes(foreground_mask(img, c)), c)
@@ -84,14 +87,14 @@ def test_card_size_is_the_whole_card_not_its_art(short, seed):
     assert abs(size[1] - ch * s) <= 0.05 * ch * s
 
 
-@pytest.mark.parametrize("short,seed", [(46, 4), (54, 5)])
-def test_every_card_is_cut_at_its_own_size(short, seed):
-    frame, (cw, ch), centres = _table(short, seed)
+@pytest.mark.parametrize("short,seed,alone", [(46, 4, 1), (54, 5, 2)])
+def test_every_card_is_cut_at_its_own_size(short, seed, alone):
+    frame, (cw, ch), centres = _table(short, seed, alone)
     quads = find_card_quads(frame, CardsConfig(), ASPECT)[0]
     for x, y in centres:
         near = [q for q in quads if np.hypot(*(q.mean(axis=0) - (x, y))) <= 0.25 * cw]
         assert near, f"no card found at ({x:.0f}, {y:.0f})"
-    in_blocks = [q for q in quads if q.mean(axis=0)[0] < centres[-1][0] - cw]
+    in_blocks = [q for q in quads if q.mean(axis=0)[0] < centres[-1][0] - cw]   # the cards alone are their art
     sizes = np.array([quad_size(q) for q in in_blocks])
     # the blocks' cards are cut at the card's size (within the 6 % of a gap the split allows, and 2 px)
     assert np.all(np.abs(sizes[:, 0] - cw) <= 0.06 * cw + 2)

@@ -191,18 +191,35 @@ def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
     lying card's shape, as in an Among the Stars station) or one card alone: the spacing of the other blobs' edges
     overrules it only where they show a lattice of cards at that spacing (:meth:`vision.card_pitch.EdgePitch.cells`
     measured, not None, and at least ``pitch_cells``) and the lone blob is no card of it (``choose_card_size``'s
-    band); a blob alone in the frame (a card photographed on its own) keeps its size."""
+    band); a blob alone in the frame (a card photographed on its own) keeps its size.
+
+    A card's border printed in a colour near the cloth's drops out of the foreground, and a blob shaped like one
+    card is then its art alone: where the blobs shaped like one card are smaller than the spacing of the touching
+    cards' edges by more than a gap between cards (:data:`vision.card_pitch.PITCH_GAP`) and that spacing's cells
+    hold cards, the spacing is the card (each side measured on its own axis,
+    :attr:`vision.card_pitch.EdgePitch.long`); where they agree among themselves, the blobs of several touching cards
+    beside them (larger than ``size_agree`` times the largest of them) are asked so too, and a frame of cards lying
+    apart (no such blob) keeps their size."""
     singles = [b for b in blobs if is_single(b, aspect, None, config)]
     areas = [b.area for b in singles]
     lone = singles[0] if len(singles) == 1 and len(blobs) > 1 else None
-    if lone is None and singles and max(areas) <= config.size_agree * min(areas):   # the blobs shaped like a card agree
-        return card_size_estimate(blobs, aspect, config)
     h, w = img.shape[:2]
     long_ = max(aspect, 1.0 / aspect)
+    if lone is None and singles and max(areas) <= config.size_agree * min(areas):   # the blobs shaped like a card agree
+        size = card_size_estimate(blobs, aspect, config)
+        blocks = [b for b in blobs if b.area > config.size_agree * max(areas)]   # blobs of several touching cards
+        if size is None or not blocks:
+            return size
+        found = edge_pitch(img, blocks, aspect, 0.7 * math.sqrt(config.min_area_frac * h * w / long_))
+        if found is None or size[0] * (1.0 + PITCH_GAP) >= found.short:
+            return size
+        cells = found.cells()   # the border lost from every card alone, where the blocks' cells hold cards
+        return (found.short, found.long) if cells is not None and cells >= config.pitch_cells else size
     found = edge_pitch(img, [b for b in blobs if b is not lone], aspect,
                        0.7 * math.sqrt(config.min_area_frac * h * w / long_))
 
-    def cards_inside() -> bool:   # asked only when no blob shaped like a card agrees with the spacing
+    def cards_inside() -> bool:   # asked only when no blob shaped like a card agrees with the spacing, or they are
+        # smaller than it (the border lost)
         cells = found.cells() if found is not None else None
         if cells is None:   # no blob holds two cells: a lone card-shaped blob keeps its size, else as before
             return lone is None
