@@ -10,7 +10,10 @@ The edges between touching cards are long straight lines a card's side apart. :f
 upright (its dominant gradient direction), sums its vertical and horizontal edge ridges along each axis, and
 finds the spacing at which those profiles repeat (their autocorrelation, summed over the blobs by area): for the
 deck's aspect, the card's short side is the spacing ``s`` where the profiles repeat at ``s`` along one axis and
-``s * aspect`` along the other. Art inside a card makes short edges that do not line up from card to card.
+``s * aspect`` along the other, each side then measured at its own axis's peak near it (a camera's slant makes the
+long side more or less than ``s * aspect``). The spacing counts a card's whole border even where that border, printed
+near the cloth's colour, drops out of the foreground: the art of touching cards repeats at it too. Art inside a
+card makes short edges that do not line up from card to card.
 
 A playmat printed with a grid, or a checked cloth, repeats too, at its own spacing. :meth:`EdgePitch.cells` tells
 them apart: each card is a picture of its own, so the cells of a lattice of cards differ from one another, while a
@@ -147,9 +150,10 @@ def card_pitch(img: np.ndarray, blobs: Sequence[Any], aspect: float, min_side: f
         min_side: the smallest short side in px to consider (a card smaller than the detector's minimum area).
 
     Returns:
-        The short side ``s`` in px (0.5 px steps) maximising the blobs' area-weighted edge repetition at ``s``
-        along one axis plus at ``s * aspect`` along the other (portrait or landscape cards), or None when no blob
-        or no spacing above ``min_side`` fits in the frame.
+        The short side in px: the spacing ``s`` (0.5 px steps) maximising the blobs' area-weighted edge repetition
+        at ``s`` along one axis plus at ``s * aspect`` along the other (portrait or landscape cards), then moved to
+        the repetition's own peak near it along its axis (:func:`peak_near`, a fraction of a pixel); None when no
+        blob or no spacing above ``min_side`` fits in the frame.
     """
     found = edge_pitch(img, blobs, aspect, min_side, max_blobs)
     return None if found is None else found.short
