@@ -14,7 +14,9 @@ A profile is what the reader knows about the owner's dice, learned from photos a
 Building one from photos is :func:`vision.roll_dice.build_profile` (the reader's own detection).
 
 On disk: ``NAME.json`` (versioned metadata, colours, allowed pairs) and ``NAME.npz`` (arrays),
-side by side; the JSON records the npz's SHA-256.
+side by side; the JSON names its arrays file and records its SHA-256. A profile written again is replaced whole or
+not at all (:meth:`DiceProfile.save`): while it is written the JSON names a spare arrays file
+``NAME.<16 hex digits>.npz`` for a moment, and a power cut at any step leaves the old profile or the new one.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import zipfile
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -104,7 +107,19 @@ class DiceProfile:
         return replace(self, allowed=tuple(sorted({(str(c), str(f)) for c, f in pairs})))
 
     def save(self, path: str | Path) -> Path:
-        """Write ``path`` (JSON, suffix forced to ``.json``) and the sibling ``.npz``; return the JSON path."""
+        """Write ``path`` (JSON, suffix forced to ``.json``) and the sibling ``.npz``; return the JSON path.
+
+        The profile is replaced whole or not at all: each step writes one file whole (:func:`write_whole`) and leaves
+        a JSON whose arrays file is there and matches it, so a power cut or a kill between any two steps leaves the
+        old profile or the new one, never a JSON naming arrays of the other (which :meth:`load` refuses as changed).
+        The steps: the new arrays as a spare file ``NAME.<hash>.npz``; the JSON naming it (the new profile from
+        here); the arrays again as ``NAME.npz`` (named by no JSON now); the JSON naming ``NAME.npz``; the spare file
+        removed. A spare arrays file left by a save cut short is removed by the next save.
+
+        Raises:
+            OSError: the folder is missing or cannot be written, or the card is full (``errno.ENOSPC``): the profile
+                already there loads as before.
+        """
         p = Path(path)
         if p.suffix != ".json":
             p = p.with_suffix(".json")
@@ -114,6 +129,7 @@ class DiceProfile:
         np.savez_compressed(buf, colour_means=np.asarray(self.colour_means, np.float64),
                             templates=np.asarray(self.templates, np.float32))
         arrays = buf.getvalue()
+        sha = hashlib.sha256(arrays).hexdigest()
         meta = {
             "format": PROFILE_FORMAT,
             "version": self.version,
@@ -125,12 +141,14 @@ class DiceProfile:
             "dice_seen": self.dice_seen,
             "dice_set": self.dice_set,
             "arrays": npz.name,
-            "arrays_sha256": hashlib.sha256(arrays).hexdigest(),
+            "arrays_sha256": sha,
         }
-        # each file whole or not at all: a full card while the arrays are written keeps the profile already there
-        # (before, its arrays were cut short and it no longer loaded); the JSON, naming the arrays' hash, goes last
+        spare = p.with_name(f"{p.stem}.{sha[:16]}.npz")
+        write_whole(spare, arrays, mode=0o644, make_folder=False)
+        write_whole(p, _meta_bytes({**meta, "arrays": spare.name}), mode=0o644, make_folder=False)
         write_whole(npz, arrays, mode=0o644, make_folder=False)
-        write_whole(p, json.dumps(meta, indent=1).encode("utf-8"), mode=0o644, make_folder=False)
+        write_whole(p, _meta_bytes(meta), mode=0o644, make_folder=False)
+        _remove_spares(p)
         return p
 
     @classmethod
@@ -207,6 +225,28 @@ class DiceProfile:
         if means.shape != (len(prof.colours), 3) or templates.shape[0] != len(prof.template_pairs):
             raise NotAProfile.said(N_("dice profile {path}: array shapes do not match the metadata"), path=str(p))
         return prof
+
+
+def _meta_bytes(meta: dict) -> bytes:
+    """A profile's JSON file's bytes."""
+    return json.dumps(meta, indent=1).encode("utf-8")
+
+
+def _remove_spares(path: Path) -> None:
+    """Remove the spare arrays files (``NAME.<16 hex digits>.npz``) of the profile whose JSON is ``path`` (just
+    written, naming ``NAME.npz``); one that cannot be removed is left (it costs room, nothing else), and so is the
+    arrays file of another profile whose name only looks so (its ``.json`` beside it)."""
+    spare = re.compile(re.escape(path.stem) + r"\.[0-9a-f]{16}\.npz")
+    try:
+        names = [child for child in path.parent.iterdir()
+                 if spare.fullmatch(child.name) and not child.with_suffix(".json").exists()]
+    except OSError:
+        return
+    for child in names:
+        try:
+            child.unlink()
+        except OSError:
+            pass
 
 
 def migrate(meta: dict, path: Path) -> dict:

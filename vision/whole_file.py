@@ -10,6 +10,8 @@ import os
 import tempfile
 from pathlib import Path
 
+__all__ = ["write_whole"]
+
 
 def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: int | None = None,
                 make_folder: bool = True) -> None:
@@ -17,8 +19,9 @@ def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: in
 
     The content goes to a temporary file beside ``path``, is flushed (and fsync'd), then renamed over ``path``: a
     power cut or a kill leaves the old file or the new one, never half of one, and a file said to be written is not
-    found empty after a power cut. When a step fails (a full or read-only card) the temporary file is removed and
-    any file already at ``path`` is left as it was.
+    found empty after a power cut (with ``sync``, its folder is synced after the rename too, so files written one
+    after the other reach the storage in that order). When a step fails (a full or read-only card) the temporary
+    file is removed and any file already at ``path`` is left as it was.
 
     Args:
         path: the file to write; its folder is made if missing.
@@ -51,3 +54,21 @@ def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: in
     except BaseException:
         Path(spare).unlink(missing_ok=True)
         raise
+    if sync:
+        _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Put ``folder``'s list of names (a rename just made in it) on the storage; a system or file system that cannot
+    sync a folder (no ``O_DIRECTORY``, EINVAL) is passed over: the file itself is on the storage already."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+    try:
+        fd = os.open(folder, flags)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
