@@ -16,7 +16,7 @@ import numpy as np
 
 from .card_features import IdConfig
 from .errors import N_, VisionError
-from .whole_file import write_whole
+from .whole_file import BY_UMASK, write_whole
 
 if TYPE_CHECKING:
     from .deck import DeckProfile
@@ -63,7 +63,13 @@ class DeckFile:
     """Saving and loading a deck profile (mixed into :class:`vision.deck.DeckProfile`, whose fields it writes)."""
 
     def save(self, path: str | Path) -> Path:
-        """Write the profile as a compressed ``.npz`` (arrays + a versioned JSON header)."""
+        """Write the profile as a compressed ``.npz`` (arrays + a versioned JSON header), whole or not at all
+        (:func:`vision.whole_file.write_whole`), its permission bits as a plain write gives them (a new deck by the
+        umask, a deck written again keeps its own); returns ``path``.
+
+        Raises:
+            OSError: the folder is missing or cannot be written, or the card is full: a deck already there is kept.
+        """
         path = Path(path)
         meta = {
             "version": DECK_VERSION, "name": self.name, "aspect": self.aspect, "card_mm": list(self.card_mm),
@@ -80,7 +86,7 @@ class DeckFile:
             extra["art"] = np.stack([np.asarray(a, np.uint8) for a in self.art.values()])
         np.savez_compressed(buf, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
                             struct=self.struct.astype(np.float32), colour=self.colour.astype(np.float32), **extra)
-        write_whole(path, buf.getvalue(), mode=0o644, make_folder=False)
+        write_whole(path, buf.getvalue(), mode=BY_UMASK, make_folder=False)
         return path
 
     @classmethod

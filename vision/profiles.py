@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import N_, VisionError
-from .whole_file import write_whole
+from .whole_file import BY_UMASK, write_whole
 
 __all__ = [
     "DEFAULT_DICE_SET",
@@ -114,7 +114,8 @@ class DiceProfile:
         old profile or the new one, never a JSON naming arrays of the other (which :meth:`load` refuses as changed).
         The steps: the new arrays as a spare file ``NAME.<hash>.npz``; the JSON naming it (the new profile from
         here); the arrays again as ``NAME.npz`` (named by no JSON now); the JSON naming ``NAME.npz``; the spare file
-        removed. A spare arrays file left by a save cut short is removed by the next save.
+        removed. A spare arrays file left by a save cut short is removed by the next save. The files' permission
+        bits are as a plain write gives them: a new file's by the umask, a file written again keeps its own.
 
         Raises:
             OSError: the folder is missing or cannot be written, or the card is full (``errno.ENOSPC``): the profile
@@ -144,10 +145,10 @@ class DiceProfile:
             "arrays_sha256": sha,
         }
         spare = p.with_name(f"{p.stem}.{sha[:16]}.npz")
-        write_whole(spare, arrays, mode=0o644, make_folder=False)
-        write_whole(p, _meta_bytes({**meta, "arrays": spare.name}), mode=0o644, make_folder=False)
-        write_whole(npz, arrays, mode=0o644, make_folder=False)
-        write_whole(p, _meta_bytes(meta), mode=0o644, make_folder=False)
+        write_whole(spare, arrays, mode=BY_UMASK, make_folder=False)
+        write_whole(p, _meta_bytes({**meta, "arrays": spare.name}), mode=BY_UMASK, make_folder=False)
+        write_whole(npz, arrays, mode=BY_UMASK, make_folder=False)
+        write_whole(p, _meta_bytes(meta), mode=BY_UMASK, make_folder=False)
         _remove_spares(p)
         return p
 
