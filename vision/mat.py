@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from .table import A4_MM, TableConfig, mat_layout
+from .whole_file import BY_UMASK, write_whole
 
 __all__ = ["render_marker", "render_mat", "write_mat", "write_pdf_gray"]
 
@@ -58,7 +59,13 @@ def render_mat(dpi: int = 300, config: TableConfig | None = None) -> np.ndarray:
 
 
 def write_pdf_gray(path: str | Path, gray: np.ndarray, page_mm: tuple[float, float] = A4_MM) -> Path:
-    """Write ``gray`` (uint8[H, W]) as a one-page PDF filling a page of ``page_mm`` (Flate-compressed DeviceGray)."""
+    """Write ``gray`` (uint8[H, W]) as a one-page PDF filling a page of ``page_mm`` (Flate-compressed DeviceGray), whole
+    or not at all (:func:`vision.whole_file.write_whole`: a file already at ``path`` is kept when the writing fails);
+    returns ``path``.
+
+    Raises:
+        OSError: the file cannot be written (its folder missing, a full card); ``strerror`` is the system's reason.
+    """
     path = Path(path)
     h, w = gray.shape
     pw, ph = page_mm[0] / 25.4 * 72.0, page_mm[1] / 25.4 * 72.0
@@ -83,14 +90,16 @@ def write_pdf_gray(path: str | Path, gray: np.ndarray, page_mm: tuple[float, flo
     for off in offsets:
         out += f"{off:010d} 00000 n \n".encode()
     out += f"trailer\n<< /Size {len(objs) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
+    write_whole(path, bytes(out), mode=BY_UMASK, make_folder=False)
     return path
 
 
 def write_mat(path: str | Path, dpi: int = 300, config: TableConfig | None = None) -> Path:
     """Write the calibration sheet to ``path``: ``.pdf`` -> A4 PDF, anything else -> PNG (300 dpi by default).
 
-    Returns the path written.
+    Returns the path written. The file is written whole or not at all (:func:`vision.whole_file.write_whole`): a
+    sheet or any file already at ``path`` (``print-mat --force``) is kept when the writing fails (a full card, a
+    power cut); its permission bits are as a plain write gives them (the umask).
 
     Raises:
         OSError: the file cannot be written (``strerror``: the system's reason).
@@ -102,5 +111,5 @@ def write_mat(path: str | Path, dpi: int = 300, config: TableConfig | None = Non
     ok, png = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 6])
     if not ok:
         raise OSError(f"could not encode the sheet for {path} as PNG")
-    path.write_bytes(png.tobytes())  # an OSError with the system's reason (cv2.imwrite only says False)
+    write_whole(path, png.tobytes(), mode=BY_UMASK, make_folder=False)  # an OSError with the system's reason
     return path

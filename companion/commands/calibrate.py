@@ -15,8 +15,9 @@ from companion.i18n import _, os_reason, say
 
 def cmd_print_mat(path: Path, force: bool = False) -> int:
     """``companion print-mat PATH [--force]``: write the calibration sheet, making its folder when missing; a file
-    already at ``PATH`` (an earlier sheet, or a photo) is replaced only with ``force``. 0 written, 1 cannot write
-    (or a file is there), 2 not a .png or .pdf name, or a folder (a bad command line)."""
+    already at ``PATH`` (an earlier sheet, or a photo) is replaced only with ``force``, whole or not at all (a full
+    card or a power cut keeps it, :func:`vision.mat.write_mat`). 0 written, 1 cannot write (or a file is there), 2
+    not a .png or .pdf name, or a folder (a bad command line)."""
     from vision.mat import write_mat
 
     if path.suffix.lower() not in (".png", ".pdf"):
