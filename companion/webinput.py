@@ -11,12 +11,13 @@ language): the field's name, the value sent and the example body are its paramet
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from flask import request
+from flask import current_app, request
 from werkzeug.exceptions import BadRequest
 
 from companion.flow_forms import in_form, not_whole
@@ -49,14 +50,17 @@ JSON_OBJECT = Text("a JSON object")
 
 
 class BadInput(ValueError):
-    """A field of a request is missing or has the wrong shape; ``field`` names it (None: the whole body)."""
+    """A field of a request is missing or has the wrong shape; ``field`` names it (None: the whole body). ``status``
+    is the HTTP status of the answer: 400, or 415 for a body in a charset the box does not read."""
 
-    def __init__(self, message: str | Text, field: str | None = None, allowed: tuple[str, ...] | None = None) -> None:
+    def __init__(self, message: str | Text, field: str | None = None, allowed: tuple[str, ...] | None = None,
+                 status: int = 400) -> None:
         super().__init__(message)
         self.field = field
         self.allowed = allowed
         """The values the field takes, as the API names them (None: not a choice); the message names them by the
         words the screens show."""
+        self.status = status
 
 
 def _shown(value: Any) -> str:
@@ -67,14 +71,22 @@ def _shown(value: Any) -> str:
 def json_body(example: str, shape: str | None = None) -> dict[str, Any]:
     """The request's JSON object (``shape`` says what it must be, in the message when it is not one).
 
+    A body whose ``Content-Type`` names a charset other than UTF-8 (``application/json; charset=utf-16``, as some
+    phones' libraries send) is read in that charset (:func:`_declared_text`); without one, or with UTF-8, the bytes
+    are read as JSON reads them (UTF-8, or UTF-16/32 told by their zero bytes).
+
     Raises:
-        BadInput: not JSON (wrong content type, invalid, nested too deep) or not an object.
+        BadInput: not JSON (wrong content type, invalid, nested too deep, not text in the charset it names) or not
+            an object; a charset the box does not read is a 415 naming it.
     """
     if not request.is_json:
         raise BadInput(Text('send JSON with "Content-Type: application/json", e.g. {example}', example=example))
     try:
-        body = request.get_json()
-    except BadRequest as exc:  # not JSON at all (``null`` is JSON: said below as not an object)
+        text = _declared_text(example)
+        body = request.get_json() if text is None else current_app.json.loads(text)
+    except (BadRequest, ValueError) as exc:  # not JSON at all (``null`` is JSON: said below as not an object)
+        if isinstance(exc, BadInput):
+            raise
         if _number_too_long(exc):
             # valid JSON with a number of more than 4300 digits (Python refuses to convert it), as a file says it
             raise BadInput(Text("the body holds a number too long to be read (more than 4300 digits); send e.g. "
@@ -86,6 +98,37 @@ def json_body(example: str, shape: str | None = None) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadInput(Text("the body must be {shape}, e.g. {example}", shape=shape or JSON_OBJECT, example=example))
     return body
+
+
+_UTF8 = codecs.lookup("utf-8").name
+
+
+def _declared_text(example: str) -> str | None:
+    """The body as text in the charset its ``Content-Type`` names (werkzeug's ``mimetype_params``), or None when it
+    names none or UTF-8 (the bytes go to the JSON reader as they are).
+
+    Raises:
+        BadInput: a charset Python has no text codec for (``"x-nonsense"``, ``"base64"``): 415 naming it; bytes
+            that are no text in the charset named (an odd number of bytes for UTF-16): 400 naming it.
+    """
+    charset = request.mimetype_params.get("charset")
+    if charset is None:
+        return None
+    try:
+        if codecs.lookup(charset).name == _UTF8:
+            return None
+    except (LookupError, ValueError, TypeError):
+        pass  # said below, as a charset with no text codec
+    data = request.get_data(cache=True)
+    try:
+        text = data.decode(charset)
+        return text[1:] if text.startswith("\ufeff") else text  # a byte-order mark is no part of the JSON
+    except (LookupError, ValueError, TypeError) as exc:
+        if isinstance(exc, UnicodeError):  # UnicodeDecodeError, or a codec that refuses everything ("undefined")
+            raise BadInput(Text("the body is not text in {charset}, the charset its Content-Type names: send the JSON "
+                                "in UTF-8, e.g. {example}", charset=_shown(charset), example=example)) from None
+        raise BadInput(Text("the box does not read the charset {charset}: send the JSON in UTF-8, e.g. {example}",
+                            charset=_shown(charset), example=example), status=415) from None
 
 
 def _number_too_long(exc: BaseException) -> bool:
