@@ -15,6 +15,7 @@ from flask import Flask, Response, g, jsonify, request, session
 from companion import i18n
 from companion.webcontext import PhoneContext
 from companion.webcontext import error_answer as _error
+from companion.webserver import WATCH_END
 from companion.webstream import findings_text, json_text, sse_stream, state_json, unsent
 
 __all__ = ["EXPORT_NAME", "NOT_OVER", "register_reads"]
@@ -139,6 +140,12 @@ def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a fla
 
         lang = g.get("language")  # the stream is written after this request's context is gone
         given_back = threading.Lock()
+        # the server watches the connection from now: a phone that drops the stream frees it at once, and the
+        # stream, looking at ``gone``, ends within STOP_CHECK_S (its slot and worker back), not at its next write
+        watch = request.environ.get(WATCH_END)
+        if callable(watch):
+            watch()
+        gone = request.environ.get("waitress.client_disconnected")
 
         def give_back() -> None:
             """The slot back, once: when the stream ends, or when the server closes an answer it never sent (a HEAD,
@@ -149,7 +156,8 @@ def register_reads(app: Flask, ctx: PhoneContext) -> None:  # noqa: C901 - a fla
         def events() -> Iterator[str]:
             try:
                 yield from sse_stream(ctx.hub, heartbeat_s=ctx.heartbeat_s, stop=ctx.stop,
-                                      me=lambda: ctx.me_of(cookie, ctx.hub.pairing()), lang=lang)
+                                      me=lambda: ctx.me_of(cookie, ctx.hub.pairing()), lang=lang,
+                                      gone=gone if callable(gone) else None)
             finally:
                 give_back()
 

@@ -10,7 +10,9 @@ reaches the phones when it is published.
 The bounds (all per box; see :class:`ServerLimits`):
 
 - at most ``connections`` open connections in all and ``per_client`` from one address (more from one
-  address are closed as soon as they are accepted, so one guest cannot fill the box);
+  address are closed as soon as they are accepted, so one guest cannot fill the box); an event stream's connection
+  is watched while it is served (:data:`WATCH_END`), so a phone that drops its streams frees them at once, and an
+  address at its cap has the connections its phone reset or closed let go before a new one is refused;
 - a connection with no complete request for ``idle_s`` seconds is closed; at the connection limit, the ones
   without an answered request for longest (at least :data:`STALLED_S`: a request trickling in byte by byte, an
   idle one) are closed to let new ones in, so slow clients from many addresses cannot keep the phones out;
@@ -45,12 +47,12 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 from waitress.utilities import RequestHeaderFieldsTooLarge
 
 from companion import i18n
 
-__all__ = ["ServerLimits", "PhoneServer", "serve", "BODY_LIMIT_BYTES", "LANG_COOKIE", "TOO_LARGE"]
+__all__ = ["ServerLimits", "PhoneServer", "serve", "BODY_LIMIT_BYTES", "LANG_COOKIE", "TOO_LARGE", "WATCH_END"]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,12 @@ may take it (a phone's request arrives whole within milliseconds)."""
 
 LANG_COOKIE = "lang"
 """The cookie the phone page's language picker sets (a language code; read on every request)."""
+
+WATCH_END = "companion.watch_end"
+"""The WSGI environ's key of a callable (no arguments) an answer that lasts until the phone goes (an event stream)
+calls once it begins: while that answer is served its connection is watched, and a phone that closes or resets it is
+let go at once (the connection closed and counted no more; ``environ["waitress.client_disconnected"]()`` then says
+True, so the answer can end and free its worker). Absent outside this server (a test client)."""
 
 TOO_LARGE = i18n.Text("the body is larger than {size} KiB; actions and reports are small JSON objects",
                       size=BODY_LIMIT_BYTES // 1024)
@@ -203,6 +211,16 @@ class _JsonErrorTask(ErrorTask):
         self.write(body)
 
 
+class _Task(WSGITask):
+    """waitress's WSGI task, giving the app :data:`WATCH_END` for the request it serves."""
+
+    def get_environment(self) -> dict[str, Any]:
+        environ = super().get_environment()
+        request, channel = self.request, self.channel
+        environ[WATCH_END] = lambda: channel.watch_end(request)
+        return environ
+
+
 class _Channel(HTTPChannel):
     """waitress's connection, lingering after the server's own refusal (:class:`_JsonErrorTask`): closed when its
     answer is sent, it would drop the rest of the request still arriving (a 3 MB body refused from its headers),
@@ -211,9 +229,11 @@ class _Channel(HTTPChannel):
     closes, or ``linger_bytes`` or ``linger_s`` are spent (:class:`ServerLimits`); nothing of it is kept."""
 
     error_task_class = _JsonErrorTask
+    task_class = _Task
     parser_class = _Parser
     linger = False  # set by the error task: the connection lingers instead of closing at once
     _draining: list[float] | None = None  # [deadline (monotonic s), bytes left] while lingering
+    _watched: Any = None  # the request whose answer lasts until the phone goes (:meth:`watch_end`)
 
     waiting_since = 0.0  # time.time() when the request being received began (its first bytes)
 
@@ -233,6 +253,38 @@ class _Channel(HTTPChannel):
             return now - self.waiting_since
         return now - self.last_activity
 
+    def watch_end(self, request: Any) -> None:
+        """Watch this connection for its end while ``request`` is served (called by the app through
+        :data:`WATCH_END`, in a worker thread): an answer that lasts until the phone goes (an event stream) writes
+        nothing for up to a heartbeat, and waitress reads no connection whose request is being served, so a phone
+        that closed or reset it would hold its connection, and its address's count, until the next write. Watched,
+        the connection is read at once: its end closes it (:meth:`handle_read`)."""
+        self._watched = request
+        try:
+            self.server.pull_trigger()  # the server thread polls the connection for reading from now
+        except OSError:
+            pass  # the server is stopping: nothing is polled any more
+
+    def _watching(self) -> bool:
+        """Whether the request being served is one watched for the connection's end (:meth:`watch_end`)."""
+        watched = self._watched
+        return watched is not None and bool(self.requests) and self.requests[0] is watched \
+            and not (self.will_close or self.close_when_flushed)
+
+    def peer_gone(self) -> bool:
+        """Whether the phone has reset this connection, or closed it while nothing is being answered or a watched
+        answer is (a look at the socket that takes nothing from it; called in the server thread). A phone that only
+        closed its sending side after a request still gets that request's answer."""
+        if self.socket is None:
+            return False
+        try:
+            data = self.socket.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return True  # reset: nothing more can reach the phone
+        return not data and (self._watching() or (not self.requests and self.request is None))
+
     def handle_close(self) -> None:
         if self.linger and self._draining is None and self.socket is not None:
             try:
@@ -247,13 +299,16 @@ class _Channel(HTTPChannel):
         super().handle_close()
 
     def readable(self) -> bool:
-        return True if self._draining is not None else super().readable()
+        return True if self._draining is not None or self._watching() else super().readable()
 
     def writable(self) -> bool:
         # lingering writes nothing; the server's idle sweep sets will_close, which closes it through handle_write
         return bool(self.will_close) if self._draining is not None else super().writable()
 
     def handle_read(self) -> None:
+        if self._draining is None and self._watching():
+            self._read_watched()
+            return
         if self._draining is None:
             super().handle_read()
             return
@@ -268,6 +323,22 @@ class _Channel(HTTPChannel):
         if not data or self._draining[1] <= 0 or time.monotonic() > self._draining[0]:
             self._draining[0] = 0.0
             super().handle_close()
+
+    def _read_watched(self) -> None:
+        """Read a watched connection (:meth:`watch_end`): its end (the phone closed or reset it) closes it, which
+        the answer being served learns at its next look or write; anything the phone sends meanwhile is thrown away
+        (an event stream's phone sends nothing, and no request after an endless answer could be answered)."""
+        try:
+            data = self.socket.recv(self.adj.recv_bytes)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if data:
+            self.last_activity = time.time()
+            return
+        self._watched = None
+        super().handle_close()
 
     def handle_write(self) -> None:
         if self._draining is not None:  # only the idle sweep's will_close gets here
@@ -349,8 +420,9 @@ class _Server(TcpWSGIServer):
             return None
         conn, addr = accepted
         peer = addr[0] if isinstance(addr, tuple) else addr
-        open_from_peer = sum(1 for channel in list(self.active_channels.values())
-                             if isinstance(channel.addr, tuple) and channel.addr[0] == peer)
+        open_from_peer = self._open_from(peer)
+        if open_from_peer >= self.per_client:
+            open_from_peer = self._open_from(peer, sweep=True)
         if open_from_peer >= self.per_client:
             self.refused += 1
             if self.refused == 1 or self.refused % 1000 == 0:
@@ -362,6 +434,22 @@ class _Server(TcpWSGIServer):
                 pass
             return None
         return conn, addr
+
+
+    def _open_from(self, peer: str, sweep: bool = False) -> int:
+        """Connections open from the address ``peer``; with ``sweep``, those its phone has reset or closed
+        (:meth:`_Channel.peer_gone`) are closed first, so a phone that dropped its connections and at once makes a
+        new one (their ends not yet read in this turn of the server's loop) is not refused for them."""
+        count = 0
+        for channel in list(self.active_channels.values()):
+            if not (isinstance(channel.addr, tuple) and channel.addr[0] == peer):
+                continue
+            if sweep and isinstance(channel, _Channel) and channel.peer_gone():
+                channel.linger, channel._draining = False, None
+                HTTPChannel.handle_close(channel)
+                continue
+            count += 1
+        return count
 
 
 class PhoneServer:

@@ -380,7 +380,8 @@ def _sse_heartbeat(heartbeat_s: float) -> str:
 
 
 def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.Event | None = None,
-               me: Callable[[], dict[str, Any]] | None = None, lang: str | None = None) -> Iterator[str]:
+               me: Callable[[], dict[str, Any]] | None = None, lang: str | None = None,
+               gone: Callable[[], bool] | None = None) -> Iterator[str]:
     """Server-Sent Events text for one client, as an endless generator of complete messages.
 
     Yields first a ``retry:`` hint and the current snapshot as ``event: state``, then each
@@ -391,8 +392,8 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
     dead and reopened. With ``me``, also ``event: me`` (its dict) after the
     first state and whenever it changes. A state or ``me`` the box cannot write (logged) is sent as ``event:
     problem`` (``data: {"error": said in lang, "version": int or null}``) and the stream goes on. Ends when
-    ``stop`` is set (checked at least every :data:`STOP_CHECK_S`) or when the client goes away (the server stops
-    iterating).
+    ``stop`` is set or ``gone()`` says the phone closed the connection (each looked at at least every
+    :data:`STOP_CHECK_S`), or when a write finds the phone gone (the server stops iterating).
 
     Args:
         hub: where snapshots are published; only :meth:`~StateHub.snapshot` and
@@ -402,6 +403,9 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
         me: optional, what this client may do now (``/api/me``'s body), looked at after each wait.
         lang: the phone's language the states are said in (None: the box's, as the stream runs outside its
             request).
+        gone: optional, whether the phone has closed or reset the connection (the server's
+            ``waitress.client_disconnected``): a dropped stream frees its worker and its slot within
+            :data:`STOP_CHECK_S`, not at its next write (a heartbeat away).
     """
     lang = lang or i18n.box_language()
     snapshot = hub.snapshot()
@@ -413,8 +417,8 @@ def sse_stream(hub: StateHub, heartbeat_s: float = HEARTBEAT_S, stop: threading.
         yield shown_me
     version = snapshot.version
     quiet_since = time.monotonic()
-    while stop is None or not stop.is_set():
-        # short waits, so a shutdown ends the stream (and frees its worker thread) within STOP_CHECK_S
+    while (stop is None or not stop.is_set()) and (gone is None or not gone()):
+        # short waits, so a shutdown or a phone gone ends the stream (and frees its worker) within STOP_CHECK_S
         snapshot = hub.wait_for_change(version, timeout=min(heartbeat_s, STOP_CHECK_S))
         if snapshot.version != version:
             version = snapshot.version
