@@ -69,7 +69,7 @@ def test_a_ship_the_rules_do_not_know_is_refused_in_the_players_words(store):
     with pytest.raises(Exception) as caught:
         flow.session.append("volley_aimed", {"ship": "Frigate"}, player="Ann")
     said = i18n.say(getattr(caught.value, "problem", caught.value), "pl")
-    assert said.startswith("ship: musi być jednym z Interceptor, Cruiser, Dreadnought, Starbase, "
+    assert said.startswith("Pole „Statek” przyjmuje tylko: Myśliwiec, Krążownik, Pancernik lub Baza gwiezdna; "
                            "podano 'Frigate'"), said
 
 

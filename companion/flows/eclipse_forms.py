@@ -29,6 +29,9 @@ from rules.eclipse.mapcheck import GENERATOR_TECHS
 from rules.eclipse.rounds import ACTIONS, REACTIONS
 from rules.eclipse.words import (
     ANCIENTS_WORD,
+    CANNON_WORDS,
+    MISSILE_WORDS,
+    PART_WORDS,
     RESOURCE_WORDS,
     SHIP_WORDS,
     component_word,
@@ -72,10 +75,7 @@ def _diplomacy(view: Mapping[str, Any]) -> bool:
     return len(view.get("players") or ()) >= DIPLOMACY_MIN_PLAYERS
 
 
-CANNONS = {"yellow": Text("Ion cannons (yellow dice)"), "orange": Text("Plasma cannons (orange dice)"),
-           "red": Text("Antimatter cannons (red dice)")}
-MISSILES = {"yellow": Text("Ion missiles (yellow dice)"), "orange": Text("Plasma missiles (orange dice)"),
-            "red": Text("Antimatter missiles (red dice)")}
+CANNONS, MISSILES = CANNON_WORDS, MISSILE_WORDS  # the rules' words, which a refusal of the same field says too
 ROLLED = {"yellow": Text("Yellow dice rolled (e.g. 6 4 2)"), "orange": Text("Orange dice rolled (e.g. 6 4 2)"),
           "red": Text("Red dice rolled (e.g. 6 4 2)")}
 STORAGE = {"money": Text("Money in storage"), "science": Text("Science in storage"),
@@ -285,11 +285,11 @@ class EclipseForms:
                 Text("Ship blueprint (after an Upgrade)"),
                 (
                     Field("ship", Text("Ship"), choices=SHIP_TYPES, labels=SHIP_LABELS),
-                    _count("computers", Text("Computers (+)"), 9),
-                    _count("shields", Text("Shields (-)"), 9),
-                    _count("hull", Text("Hull"), 9),
-                    _count("initiative", Text("Initiative"), 12),
-                    _count("movement", Text("Movement (the drives' total)"), 9),
+                    _count("computers", PART_WORDS["computers"], 9),
+                    _count("shields", PART_WORDS["shields"], 9),
+                    _count("hull", PART_WORDS["hull"], 9),
+                    _count("initiative", PART_WORDS["initiative"], 12),
+                    _count("movement", PART_WORDS["movement"], 9),
                     Field("jump_drive", Text("Has a Jump Drive"), choices=YES_NO, labels=_words(YES_NO_LABELS),
                           optional=True),
                     *(_count(f"{c}_cannons", CANNONS[c], 6) for c in DAMAGE),

@@ -26,7 +26,7 @@ from rules.eclipse.data import ROUNDS
 from rules.eclipse.state import EclipsePlayer, EclipseState
 from rules.eclipse.verdict import Verdict
 from rules.engine import EventContext
-from rules.text import N_, Listing, Text
+from rules.text import N_, OR, Listing, Text
 
 __all__ = ["DIPLOMACY_MIN_PLAYERS", "alliance_founded", "alliance_joined", "alliance_left", "relations_broken",
            "relations_formed"]
@@ -61,8 +61,10 @@ def _say(ctx: EventContext, verdict: Verdict, player: str) -> None:
 
 def _other(ctx: EventContext, state: EclipseState, me: str) -> EclipsePlayer:
     name = ctx.require("with", str)
-    if name == me or name not in ctx.players:
-        raise ctx.bad(f"'with' must be another player ({', '.join(p for p in ctx.players if p != me)}), got {name!r}")
+    if name == me or name not in ctx.players:  # Eclipse, Diplomacy: relations are between two players
+        raise ctx.bad(Text("{what}: relations are made with another player (Eclipse, Diplomacy): {players}; got "
+                           "{value}", what=Text("With"), players=Listing([p for p in ctx.players if p != me], OR),
+                           value=repr(name)))
     return state.player(name)
 
 
@@ -165,8 +167,9 @@ def alliance_founded(game: Any, state: EclipseState, ctx: EventContext) -> Eclip
     me = state.player(ctx.player())
     other = _other(ctx, state, me.name)
     name = ctx.require("alliance", str).strip()
-    if not name:
-        raise ctx.bad("'alliance' must be the alliance's name")
+    if not name:  # Rise of the Ancients p.10: the two take the tiles of one alliance, named by its tiles
+        raise ctx.bad(Text("{what}: name the alliance whose tiles the two players take (Rise of the Ancients p.10)",
+                           what=Text("Alliance")))
     if name in state.alliances:
         _say(ctx, Verdict("alliance_exists", False, ALLIANCES,
             Text("{alliance} is already founded; a third member joins it", alliance=name),

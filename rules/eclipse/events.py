@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.eclipse.galaxy import Cell
+from rules.eclipse.words import CELL_WORDS
 from rules.engine import EventContext
+from rules.text import Text
 
 __all__ = [
     "ACTION_TAKEN",
@@ -105,13 +107,15 @@ def cell(ctx: EventContext, key: str | None = None) -> Cell:
     """``payload[key]`` (an ``{"q", "r"}`` object) or, without ``key``, the payload's own ``q`` and ``r``.
 
     Raises:
-        BadEvent: missing, or not two whole numbers.
+        BadEvent: missing, or not two whole numbers (the hex named as the form labels it: "From hex [q, r]: q must
+            be a whole number, got '2'").
     """
     raw = ctx.payload if key is None else ctx.require(key, dict)
     q, r = raw.get("q"), raw.get("r")
     for name, value in (("q", q), ("r", r)):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ctx.bad(f"{(key + '.') if key else ''}{name} must be a whole number, got {value!r}")
+            raise ctx.bad(Text("{what}: {coordinate} must be a whole number, got {value}",
+                               what=CELL_WORDS.get(key, key), coordinate=name, value=repr(value)))
     return (q, r)
 
 

@@ -18,11 +18,11 @@ from typing import Any
 
 from rules.core import Severity
 from rules.eclipse import combat
-from rules.eclipse.data import SHIP_TYPES
 from rules.eclipse.drives import DRIVES, JUMP_BESIDE_DRIVES
+from rules.eclipse.refusals import not_one_of, ship_type, whole
 from rules.eclipse.state import EclipseState
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import ANCIENTS_WORD, PHASE_WORDS, ship_word
+from rules.eclipse.words import ANCIENTS_WORD, CANNON_WORDS, MISSILE_WORDS, PART_WORDS, PHASE_WORDS, ship_word
 from rules.engine import EventContext
 from rules.text import N_, Text
 
@@ -85,39 +85,34 @@ def hit_on(computers: int, shields: int) -> int:
     return min(6, max(2, 6 - computers + shields))
 
 
-def _ship(ctx: EventContext, key: str, required: bool = True) -> str | None:
-    value = ctx.require(key, str) if required else ctx.get(key, None, str)
-    if value is None:
-        return None
-    match = next((s for s in SHIP_TYPES if s.casefold() == value.strip().casefold()), None)
-    if match is None:
-        problem = Text("must be one of {actions}, got {got}", actions=", ".join(SHIP_TYPES), got=repr(value))
-        raise ctx.bad(Text("{field}: {problem}", field=key, problem=problem))
-    return match
-
-
 def _dice_counts(ctx: EventContext, key: str, colours: tuple[str, ...]) -> dict[str, int]:
+    """``payload[key]``, ``{colour: n}``: a blueprint's cannons or missiles of each die colour, 0-:data:`MAX_PARTS`.
+
+    Raises:
+        BadEvent: not an object, a colour that weapon does not roll, or a count that is no whole number in range
+            (each named as the blueprint form labels it).
+    """
     raw = ctx.get(key, {}, dict)
+    words = CANNON_WORDS if key == "cannons" else MISSILE_WORDS
     out: dict[str, int] = {}
     for colour, n in raw.items():
         if colour not in colours:
-            raise ctx.bad(f"{key!r}: the colours are {', '.join(colours)}, got {colour!r}")
-        n = ctx.count(f"{key}.{colour}", n)
-        if n > MAX_PARTS:
-            raise ctx.bad(f"{key}.{colour} is at most {MAX_PARTS}, got {n}")
+            raise not_one_of(ctx, colour, PART_WORDS[key], {c: words[c] for c in colours})
+        n = whole(ctx, n, words[colour], 0, MAX_PARTS)
         if n:
             out[colour] = n
     return out
 
 
 def _small(ctx: EventContext, key: str) -> int | None:
+    """``payload[key]`` (a blueprint's or a volley's computers, shields, hull, initiative or Movement), 0-
+    :data:`MAX_PARTS`, or None when absent.
+
+    Raises:
+        BadEvent: no whole number in range, named as the blueprint form labels the field.
+    """
     value = ctx.payload.get(key)
-    if value is None:
-        return None
-    n = ctx.count(key, value)
-    if n > MAX_PARTS:
-        raise ctx.bad(f"{key!r} is at most {MAX_PARTS}, got {n}")
-    return n
+    return None if value is None else whole(ctx, value, PART_WORDS[key], 0, MAX_PARTS)
 
 
 def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
@@ -132,7 +127,7 @@ def blueprint_set(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     alone (Movement 0; Rise of the Ancients p.18: the Jump Drive is like every other drive and is not placed on
     Starbases, :data:`STARBASE_JUMP`)."""
     name = ctx.player()
-    ship = _ship(ctx, "ship")
+    ship = ship_type(ctx, "ship")
     blueprint = Blueprint(computers=_small(ctx, "computers") or 0, shields=_small(ctx, "shields") or 0,
                           hull=_small(ctx, "hull") or 0, initiative=_small(ctx, "initiative") or 0,
                           cannons=_dice_counts(ctx, "cannons", tuple(combat.DAMAGE)),
@@ -193,9 +188,9 @@ def volley_aimed(game: Any, state: EclipseState, ctx: EventContext) -> EclipseSt
     the firing ship's blueprint and shields from the target's, unless given (0 without a blueprint); the dice to
     roll are the blueprint's cannons (or missiles)."""
     name = ctx.player()
-    ship = _ship(ctx, "ship")
+    ship = ship_type(ctx, "ship")
     target = _target(ctx, name)
-    target_ship = _ship(ctx, "target_ship", required=False)
+    target_ship = ship_type(ctx, "target_ship", required=False)
     missiles = ctx.get("missiles", False, bool)
     own = state.blueprints.get((name, ship))
     theirs = state.blueprints.get((target, target_ship)) if target and target_ship else None
@@ -232,8 +227,8 @@ def volley_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     player = ctx.player() if (ctx.event.player or ctx.payload.get("player")) is not None else None
     aim = state.aim if state.aim is not None and state.aim.get("player") in (player, None) else None
     if aim is not None and player is not None:  # a volley that names another ship or target is not the one aimed
-        named = {"ship": _ship(ctx, "ship", required=False), "target": _target(ctx, player),
-                 "target_ship": _ship(ctx, "target_ship", required=False)}
+        named = {"ship": ship_type(ctx, "ship", required=False), "target": _target(ctx, player),
+                 "target_ship": ship_type(ctx, "target_ship", required=False)}
         if any(value is not None and aim.get(key) != value for key, value in named.items()):
             aim = None
     computers = ctx.count("computers", ctx.payload["computers"]) if ctx.payload.get("computers") is not None \
@@ -244,9 +239,9 @@ def volley_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseS
     distortion = ctx.get("distortion_shield", (aim or {}).get("distortion_shield", False), bool)
     volley = combat.resolve_volley(dice, computers, shields, missiles=missiles, distortion_shield=distortion)
     ctx.add(*(q.finding(seq=ctx.event.seq, player=player, where=player or "table") for q in volley.questions))
-    label = (aim or {}).get("label") or _label(player, _ship(ctx, "ship", required=False),
+    label = (aim or {}).get("label") or _label(player, ship_type(ctx, "ship", required=False),
                                                _target(ctx, player) if player else None,
-                                               _ship(ctx, "target_ship", required=False))
+                                               ship_type(ctx, "target_ship", required=False))
     result = {**volley.to_json(), "computers": computers, "shields": shields, "missiles": missiles, "player": player,
               "label": label,
               "hit_on": hit_on(computers, shields + (combat.DISTORTION_SHIELD_MALUS if missiles and distortion else 0)),

@@ -68,11 +68,11 @@ from rules.eclipse.mapcheck import check_placement
 from rules.eclipse.placement import STRUCTURES
 from rules.eclipse.state import MODULES, EclipsePlayer, EclipseState, player_position, position
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, boards_refusal, component_word
+from rules.eclipse.words import ACTION_WORDS, MODULE_WORDS, PHASE_WORDS, boards_refusal, component_word, structure_word
 from rules.engine import EventContext, GameBase
 from rules.scoring import ScoreInputError
 from rules.settings import check_settings
-from rules.text import N_, Text
+from rules.text import AND, N_, OR, Listing, Text
 
 __all__ = ["ECLIPSE_GAME", "INFO", "EclipseGame"]
 
@@ -147,6 +147,9 @@ ROUND = N_("Game round (Action, Combat, Upkeep, Cleanup)")
 RESEARCH = N_("Research action; Rise of the Ancients p.4 Rare Technologies, p.5 Developments")
 REPORT_KEYS = tuple(k for k in (*PLAYER_KEYS, *PLAYER_OPTIONAL_KEYS) if k not in ("name", "species"))
 PHASE_NAMES = PHASE_WORDS
+BUILT = ("orbital", "monolith")
+"""What a Build action's payload may put on the map (Eclipse, Build action: ships, Orbitals and Monoliths are built;
+Shellworlds, Warp Portals, the Ancients' discoveries and Shrines are laid by their own rules)."""
 
 
 def _say(ctx: EventContext, verdicts: Sequence[Verdict], player: str | None) -> None:
@@ -253,8 +256,9 @@ class EclipseGame(GameBase):
         Explore, Influence, Move or Build that says what it did on the map applies it (:data:`ACTION_TAKEN`)."""
         name = ctx.player()
         action = ctx.require("action", str)
-        if action not in rounds.ACTIONS:
-            raise ctx.bad(f"'action' must be one of {', '.join(rounds.ACTIONS)}, got {action!r}")
+        if action not in rounds.ACTIONS:  # Eclipse, Action phase: a turn is one of the six actions, or a pass
+            raise ctx.bad(Text("the action is one of the six: {actions} (Eclipse, Action phase); got {value}",
+                               actions=Listing([ACTION_WORDS[a] for a in rounds.ACTIONS], OR), value=repr(action)))
         on_map = self._on_map(action, ctx)
         state = _rounds_play(state, ctx, name, rounds.act, action)
         if action == "move" and on_map is None:  # a Move with no hexes yet: its ship's first step starts the count
@@ -278,9 +282,13 @@ class EclipseGame(GameBase):
         if action == "move" and p.get("to") is not None:
             return map_events.ship_moved
         if action == "build" and p.get("structure") is not None:
-            if p["structure"] not in ("orbital", "monolith"):
-                raise ctx.bad(f"a Build puts an orbital or a monolith on the map, not {p['structure']!r} "
-                              f"(the others of {', '.join(STRUCTURES)} are laid, not built)")
+            if p["structure"] not in BUILT:  # Eclipse, Build action: ships, Orbitals and Monoliths are built
+                laid = [structure_word(k) for k in STRUCTURES if k not in BUILT]
+                built = (structure_word(p["structure"]) if p["structure"] in STRUCTURES
+                         else repr(p["structure"]))
+                raise ctx.bad(Text("a Build puts an Orbital or a Monolith on the map (Eclipse, Build action), not "
+                                   "{structure}; {laid} are laid on a hex, not built", structure=built,
+                                   laid=Listing(laid, AND)))
             return map_events.structure_built
         return None
 
@@ -324,7 +332,9 @@ class EclipseGame(GameBase):
         name = ctx.player()
         clockwise = direction(ctx.payload.get("direction"))
         if clockwise is None:
-            raise ctx.bad(f"'direction' must be clockwise or counter-clockwise, got {ctx.payload.get('direction')!r}")
+            raise ctx.bad(Text("{what}: the Turn Order card's holder chooses clockwise or counter-clockwise (Rise of "
+                               "the Ancients p.9), got {value}", what=Text("Direction"),
+                               value=repr(ctx.payload.get("direction"))))
         return _rounds_play(state, ctx, name, rounds.choose_direction, clockwise)
 
     # -- the end -------------------------------------------------------------------------------------

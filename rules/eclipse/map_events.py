@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.core import WHOLE_TABLE
 from rules.eclipse import drives
-from rules.eclipse.data import SHIP_TYPES, UnknownSector, catalogue
+from rules.eclipse.data import UnknownSector, catalogue
 from rules.eclipse.events import SHIP_MOVED, cell, optional_cell
 from rules.eclipse.galaxy import Cell, PlacedHex, edge_between
 from rules.eclipse.mapcheck import wormhole_generator
@@ -28,10 +28,11 @@ from rules.eclipse.placement import (
     check_start_sector,
     check_structure,
 )
+from rules.eclipse.refusals import not_one_of, ship_type
 from rules.eclipse.rounds import may_step, step_verdicts
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
-from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS, component_word
+from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS, component_word, structure_word
 from rules.engine import EventContext
 from rules.text import N_, OR, Listing, Text
 
@@ -233,20 +234,9 @@ def influence_removed(game: Any, state: EclipseState, ctx: EventContext) -> Ecli
                    discs_over_ancients={c: o for c, o in state.discs_over_ancients.items() if c != at})
 
 
-def _ship_named(ctx: EventContext) -> str | None:
-    """The ship type a Move or step names (``"ship"``, any case), or None; another name is a bad event."""
-    ship = ctx.get("ship", None, str)
-    if ship is None:
-        return None
-    match = next((s for s in SHIP_TYPES if s.casefold() == ship.strip().casefold()), None)
-    if match is None:
-        raise ctx.bad(f"'ship' must be one of {', '.join(SHIP_TYPES)}, got {ship!r}")
-    return match
-
-
 def move_started(ctx: EventContext) -> drives.Activation:
     """A Move reported without hexes: an activation of the ship type it names (if any) with no step yet."""
-    return drives.Activation(_ship_named(ctx))
+    return drives.Activation(ship_type(ctx, required=False))
 
 
 def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseState:
@@ -263,9 +253,10 @@ def ship_moved(game: Any, state: EclipseState, ctx: EventContext) -> EclipseStat
     """
     name = ctx.player()
     frm, to = cell(ctx, "from"), cell(ctx, "to")
-    if frm == to:
-        raise ctx.bad("'from' and 'to' are the same hex")
-    ship = _ship_named(ctx)
+    if frm == to:  # Eclipse, Move action: a ship moves from hex to hex through wormholes
+        raise ctx.bad(Text("a step from hex {cell} to the same hex: a ship moves to a neighbouring hex (Eclipse, Move "
+                           "action)", cell=f"[{frm[0]}, {frm[1]}]"))
+    ship = ship_type(ctx, required=False)
     further = ctx.event.kind == SHIP_MOVED
     if further:
         _add(ctx, step_verdicts(state.rounds, name), player=name, at=to)
@@ -380,7 +371,7 @@ def hive_rolled(game: Any, state: EclipseState, ctx: EventContext) -> EclipseSta
 def _structure_payload(ctx: EventContext) -> tuple[str, str | None, int | None]:
     kind = ctx.require("structure", str)
     if kind not in STRUCTURES:
-        raise ctx.bad(f"'structure' must be one of {', '.join(STRUCTURES)}, got {kind!r}")
+        raise not_one_of(ctx, kind, Text("Tile"), {k: structure_word(k) for k in STRUCTURES})
     colour = cost = None
     if kind == "shrine":
         colour = ctx.require("colour", str)
@@ -389,7 +380,10 @@ def _structure_payload(ctx: EventContext) -> tuple[str, str | None, int | None]:
                                colours=Listing([RESOURCE_WORDS[c] for c in SHRINE_COLOURS]), colour=colour))
         cost = ctx.get("cost", None, int)
         if cost is not None and cost not in SHRINE_COSTS:
-            raise ctx.bad(f"a Shrine's 'cost' is 2, 4 or 6, got {cost}")
+            # Rise of the Ancients p.15 (Enlightened of Lyra): Shrines of Freedom cost 2, of Prosperity 4, of
+            # Enlightenment 6
+            raise ctx.bad(Text("{what} is 2, 4 or 6 (Rise of the Ancients p.15), got {value}",
+                               what=Text("Shrine's cost"), value=cost))
     return kind, colour, cost
 
 

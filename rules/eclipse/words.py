@@ -9,8 +9,9 @@ from rules.eclipse.data import DEVELOPMENTS, DISCOVERIES
 from rules.names import term
 from rules.text import AND, Listing, Text, plural
 
-__all__ = ["ACTION_WORDS", "ANCIENTS_WORD", "MODULE_WORDS", "PHASE_WORDS", "RESOURCE_WORDS", "SHIP_WORDS",
-           "STRUCTURE_WORDS", "component_word", "ship_word", "structure_word"]
+__all__ = ["ACTION_WORDS", "ANCIENTS_WORD", "CANNON_WORDS", "CELL_WORDS", "MISSILE_WORDS", "MODULE_WORDS", "PART_WORDS",
+           "PHASE_WORDS", "RESOURCE_WORDS", "SHIP_WORDS", "STRUCTURE_WORDS", "component_word", "ship_word",
+           "structure_word"]
 
 
 def component_word(name: str) -> str:
@@ -63,6 +64,23 @@ PHASE_WORDS = {"action": Text("Action"), "combat": Text("Combat"), "upkeep": Tex
 def structure_word(structure: str) -> str:
     """A structure (``"warp_portal"``) in the players' words."""
     return STRUCTURE_WORDS.get(structure) or structure.replace("_", " ")
+
+PART_WORDS = {"computers": Text("Computers (+)"), "shields": Text("Shields (-)"), "hull": Text("Hull"),
+              "initiative": Text("Initiative"), "movement": Text("Movement (the drives' total)"),
+              "cannons": Text("Cannons"), "missiles": Text("Missiles")}
+"""A ship blueprint's values (Eclipse, Upgrade action: the parts on a blueprint), as the blueprint form labels them:
+the computers' and shields' sums, hull points, initiative, the drives' Movement, the cannons and missiles by colour."""
+
+CANNON_WORDS = {"yellow": Text("Ion cannons (yellow dice)"), "orange": Text("Plasma cannons (orange dice)"),
+                "red": Text("Antimatter cannons (red dice)")}
+MISSILE_WORDS = {"yellow": Text("Ion missiles (yellow dice)"), "orange": Text("Plasma missiles (orange dice)"),
+                 "red": Text("Antimatter missiles (red dice)")}
+"""A blueprint's cannons and missiles of one die colour (Eclipse, Combat: each weapon rolls its colour's dice)."""
+
+CELL_WORDS: dict[str | None, Text] = {None: Text("Hex [q, r]"), "from": Text("From hex [q, r]"),
+                                      "to": Text("To hex [q, r]")}
+"""The hexes an event's payload names (its own ``q`` and ``r``: None; ``from``; ``to``), as the phone's forms label
+them (a refusal names the field so)."""
 
 ACTION_WORDS = {"explore": Text("Explore"), "influence": Text("Influence"), "research": Text("Research"),
                 "upgrade": Text("Upgrade"), "build": Text("Build"), "move": Text("Move")}
