@@ -15,7 +15,8 @@ from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 from rules.roll.dice import Dice
 from rules.roll.words import colour_word, dice_words, face_word, phase_word
 
-__all__ = ["SURE_FACE", "RollCamera", "too_many_dice", "unsure_colours"]
+__all__ = ["SURE_FACE", "RollCamera", "same_place", "sure_before", "sure_now", "surely_counted", "too_many_dice",
+           "unsure_colours"]
 
 
 class RollCamera(TableauCamera):
@@ -166,7 +167,12 @@ class RollCamera(TableauCamera):
         in the step before, by colour; a die read unsure now where the step before read a die of the same colour
         surely (the same place, :func:`sure_before`) is that die, still lying where it lay: its colour was sure once
         in the same count, so it is not unsure (before, a sure die the cup added of that colour was left out in its
-        place, one die undercounted).
+        place, one die undercounted). The reverse, a die the first step left out (its colour unsure or unknown) read
+        surely now where it lay (:func:`sure_now`), is counted once, where it lies: the question also gives the first
+        count made whole ("citizenry and construction zone 1 white, 1 red") and Confirm records it with the cup's
+        (``dice_counted`` ``{"cup", "citizenry"}``); it is never the cup's, whose count breaks ties (p.8 Victory), and
+        its colour is the one read surely now (before, it was taken off the cup as a die the first count had counted
+        and so counted nowhere).
 
         Args:
             dice: this step's read, player -> die JSON objects (``colour``, ``face``, ``box``, ``confidence`` 0-1).
@@ -182,19 +188,25 @@ class RollCamera(TableauCamera):
             seen = dice.get(name) or []
             if not seen:
                 continue
-            have, unsure = Dice.of(colour_counts(seen)), Dice.of(colour_counts(unsure_colours(seen)))
             unread = sum(1 for d in seen if not d.get("colour"))
-            goods = Dice()
+            goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
+            first = vouched = None  # the first count made whole, when a die it left out reads surely now
             if place == "cup" and name in before:
-                earlier = list(before[name])
-                counted = have - Dice.of(colour_counts(earlier))
-                unsure = Dice.of(colour_counts([d for d in unsure_colours(seen) if not sure_before(d, earlier)]))
+                found = sure_now(seen, list(before[name]))
+                now = [d for d in seen if not any(d is a for a, _ in found)]
+                earlier = [d for d in before[name] if not any(d is b for _, b in found)]
+                unsure = Dice.of(colour_counts([d for d in unsure_colours(now) if not sure_before(d, earlier)]))
                 unsure = unsure - Dice.of(colour_counts(unsure_colours(earlier)))  # the cup's new unsure dice
+                counted, left_out = surely_counted(Dice.of(colour_counts(now)) - Dice.of(colour_counts(earlier)),
+                                                   Dice(), unsure)
+                if found:  # each counted once, where the first step counted it (in the cup it would tip the tie)
+                    vouched = Dice.of(colour_counts([a for a, _ in found]))
+                    first = surely_counted(Dice.of(colour_counts(earlier)), goods,
+                                           Dice.of(colour_counts(unsure_colours(earlier))))[0] + vouched
+                goods = Dice()
             else:
-                goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
-                counted = have - goods
-            left_out = Dice(tuple(min(a, b) for a, b in zip(unsure.counts, counted.counts, strict=True)))
-            counted = counted - left_out
+                counted, left_out = surely_counted(Dice.of(colour_counts(seen)), goods,
+                                                   Dice.of(colour_counts(unsure_colours(seen))))
             said = dict(player=name, dice=dice_words(counted))
             if place == "cup":
                 text = Text("{player}: {dice} in the cup?", **said)
@@ -203,6 +215,17 @@ class RollCamera(TableauCamera):
                             goods=dice_words(goods))
             else:
                 text = Text("{player}: {dice} in citizenry and construction zone?", **said)
+            if first is not None and vouched is not None:
+                text = plural(
+                    "{question}; {n} die the first count left out lies where it lay and reads surely now ({dice}): "
+                    "citizenry and construction zone {counted}",
+                    "{question}; {n} dice the first count left out lie where they lay and read surely now ({dice}): "
+                    "citizenry and construction zone {counted}",
+                    vouched.total,
+                    question=text,
+                    dice=dice_words(vouched),
+                    counted=dice_words(first),
+                )
             if left_out.total:
                 text = plural(
                     "{question}; {n} die left out, its colour unsure (it looks {dice}): if it is, correct the count "
@@ -225,7 +248,10 @@ class RollCamera(TableauCamera):
             read = {"image": image, "dice": list(seen), "place": place}
             if left_out.total:
                 read["unsure"] = left_out.to_json()
-            out.append(Proposal(name, text, "dice_counted", {place: counted.to_json(), "read": read}))
+            payload = {place: counted.to_json(), "read": read}
+            if first is not None:  # counted once, in the place the first step counted (p.8 Victory)
+                payload["citizenry"] = first.to_json()
+            out.append(Proposal(name, text, "dice_counted", payload))
         return out
 
 
@@ -235,25 +261,61 @@ def unsure_colours(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [d for d in dice if d.get("colour") and float(d.get("confidence", 1.0)) < SURE_FACE]
 
 
-def sure_before(die: Mapping[str, Any], earlier: list[dict[str, Any]]) -> bool:
-    """Whether the step before read a die of ``die``'s colour surely (:data:`SURE_FACE` or more) where ``die`` lies:
-    their top faces' centres (``box`` ``[x, y, w, h]``, frame px) within half a die of each other (two dice never
-    lie so near, so a die of the step before stands for one die now). A die with no box, or moved farther, is not
-    vouched for: it stays unsure."""
+def surely_counted(have: Dice, goods: Dice, unsure: Dice) -> tuple[Dice, Dice]:
+    """``(counted, left out)`` of one step: the dice ``have`` less the ``goods`` on worlds (p.7 Produce: a good is no
+    die of the count), less the dice read unsure (``unsure``, by colour; at most what is left of each colour)."""
+    counted = have - goods
+    left_out = Dice(tuple(min(a, b) for a, b in zip(unsure.counts, counted.counts, strict=True)))
+    return counted - left_out, left_out
+
+
+def _box(die: Mapping[str, Any]) -> tuple[float, float, float, float] | None:
     box = die.get("box")
     if not (isinstance(box, (list, tuple)) and len(box) == 4):
+        return None
+    try:
+        return tuple(float(v) for v in box)  # type: ignore[return-value]
+    except (TypeError, ValueError):
+        return None
+
+
+def same_place(die: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Whether two reads of dice lie in one place: their top faces' centres (``box`` ``[x, y, w, h]``, frame px)
+    within half a die of each other (two dice never lie so near, so it is one die read twice). A die with no box is
+    in no place."""
+    a, b = _box(die), _box(other)
+    if a is None or b is None:
         return False
-    x, y, w, h = (float(v) for v in box)
-    for d in earlier:
-        other = d.get("box")
-        if d.get("colour") != die.get("colour") or float(d.get("confidence", 1.0)) < SURE_FACE or \
-                not (isinstance(other, (list, tuple)) and len(other) == 4):
+    (x, y, w, h), (ox, oy, ow, oh) = a, b
+    reach = max(w, h, ow, oh) / 2
+    return abs((x + w / 2) - (ox + ow / 2)) <= reach and abs((y + h / 2) - (oy + oh / 2)) <= reach
+
+
+def _sure(die: Mapping[str, Any]) -> bool:
+    return bool(die.get("colour")) and float(die.get("confidence", 1.0)) >= SURE_FACE
+
+
+def sure_before(die: Mapping[str, Any], earlier: list[dict[str, Any]]) -> bool:
+    """Whether the step before read a die of ``die``'s colour surely (:data:`SURE_FACE` or more) where ``die`` lies
+    (:func:`same_place`). A die with no box, or moved farther, is not vouched for: it stays unsure."""
+    return any(d.get("colour") == die.get("colour") and _sure(d) and same_place(die, d) for d in earlier)
+
+
+def sure_now(seen: list[dict[str, Any]], earlier: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The dice of the cup step (``seen``) read surely (a colour, :data:`SURE_FACE` or more) where the first step
+    (``earlier``) read a die it left out (its colour unsure or unknown), each with that earlier die: one die lying
+    where it lay (:func:`same_place`), which the first count left out and no cup brought. Its colour now is the one
+    counted, whatever it seemed before (Roll for the Galaxy, p.8 Victory counts dice by colour). Each earlier die
+    stands for one die now."""
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for die in seen:
+        if not _sure(die):
             continue
-        ox, oy, ow, oh = (float(v) for v in other)
-        reach = max(w, h, ow, oh) / 2
-        if abs((x + w / 2) - (ox + ow / 2)) <= reach and abs((y + h / 2) - (oy + oh / 2)) <= reach:
-            return True
-    return False
+        match = next((d for d in earlier if not _sure(d) and not any(d is b for _, b in pairs)
+                      and same_place(die, d)), None)
+        if match is not None:
+            pairs.append((die, match))
+    return pairs
 
 
 SURE_FACE = 0.6
