@@ -45,7 +45,9 @@ def test_the_game_screens_health_line_is_whole_or_says_where_it_is(store, lang):
         narrow = TouchScreen(phone_url="http://192.168.1.20:8080/")
         narrow.draw_health({"box": {"health": {"level": "WARN", "message": message}}}, narrow.rect(600, 452, 170, 22),
                            size=18)  # the game screen's corner beside its Games button: too narrow for it
-        assert [str(text) for text, _rect, _room in narrow.drawn] == [f"⚠ {SHORT[lang]}"]
+        # where it is, or, where that does not fit the corner at READ_MIN_PX (Greek, Polish, Hungarian), the level alone
+        assert [str(text) for text, _rect, _room in narrow.drawn] == [f"⚠ {SHORT[lang]}" if lang == "en" else
+                                                                       f"⚠ {level}"]
         short = _health_drawn(TouchScreen(phone_url="http://192.168.1.20:8080/"),
                               {"level": "WARN", "key": "network", "message": "no network"}, flow)
         assert any(text.endswith(": no network") for text in short), short  # a short one is drawn as it is

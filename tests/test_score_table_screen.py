@@ -58,7 +58,9 @@ def test_nine_players_scores_in_21_rows_are_drawn_without_one_text_over_another(
     total = next(rect for text, rect in drawn if text == total_word)
     labels = [text for text, rect in drawn if rect.left < names[NAMES[0]].left and
               names[NAMES[0]].bottom <= rect.top < total.top]
-    assert labels[-1] == other  # the rows without room are summed into one, the last before the totals
+    # the rows without room are summed into one, the last before the totals (in Greek, at READ_MIN_PX, its end cut)
+    assert labels[-1] == other or (labels[-1].endswith("…") and other.startswith(labels[-1][:-1]) and
+                                   len(labels[-1]) > len(other) * 3 // 4), labels[-1]
     for k, name in enumerate(NAMES):
         column = [(text, rect) for text, rect in drawn
                   if rect.left < names[name].centerx < rect.right and names[name].bottom <= rect.top]

@@ -128,7 +128,9 @@ def test_roll_s_phase_strip_shows_the_unrevealed_phase_tiles_before_reveal(store
         strip = [(said, rect, room) for said, _size, rect, room in sized if 76 <= rect.top < 146]
         drawn = [said for said, _rect, _room in strip]
         assert drawn.count(hidden) == 5 and "Ann" not in drawn, drawn
-        assert all(label in drawn for label in [*labels, i18n.say(PHASE_NAMES["manage"], lang)]), drawn
+        assert all(label in drawn for label in labels), drawn
+        manage = i18n.say(PHASE_NAMES["manage"], lang)  # on one line, or whole on two (Greek at 800 x 480)
+        assert manage in drawn or any(f"{a} {b}" == manage for a, b in zip(drawn, drawn[1:], strict=False)), drawn
         for said, rect, room in strip:
             assert room is not None and rect.width <= room and not said.endswith("…"), (said, rect.width, room)
             assert 0 <= rect.left and rect.right <= 800, (said, rect)
@@ -157,8 +159,10 @@ def test_among_the_stars_two_player_passing_note_is_drawn_whole_on_two_lines(sto
     finally:
         i18n.set_box_language("en")
     words = note.split()
-    drawn = [d for d in sized if 146 <= d[2].top < 180 and d[0].split() and set(d[0].split()) <= {*words, "…"}]
-    assert len(drawn) == 2 and " ".join(said for said, *_ in drawn) == " ".join(words), [d[0] for d in drawn]
+    drawn = [d for d in sized if 146 <= d[2].top < 190 and d[0].split() and set(d[0].split()) <= {*words, "…"}]
+    # two lines; Greek's, at 14 px no smaller than READ_MIN_PX, takes a third rather than a cut
+    assert len(drawn) == (3 if lang == "el" else 2), [d[0] for d in drawn]
+    assert " ".join(said for said, *_ in drawn) == " ".join(words), [d[0] for d in drawn]
     for said, size, rect, room in drawn:
         assert 14 <= size <= 18 and (lang != "en" or size == 18), (said, size)
         assert room is not None and rect.width <= room and not said.endswith("…"), (said, rect.width, room)

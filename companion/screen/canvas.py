@@ -46,10 +46,11 @@ at the 800 x 480 layout's 16 px design size. At 480 x 320 the scaled layout drew
 at arm's length; it is drawn larger there (:meth:`Canvas.readable_size`)."""
 
 READ_MIN_PX = 12
-"""The least height (real px) of any text drawn on a touchscreen smaller than the 800 x 480 layout: a status line, a
-table's heading, a camera question, a button's word. The layout is made for 800 x 480 and scaled; at 480 x 320 its
-smaller sizes drew 5-10 px text, too small to read at arm's length. :meth:`Canvas.font` never makes a smaller font,
-so a text with no room at it wraps or ends with "…" (:meth:`Canvas.text_fit`, :meth:`Canvas.wrap`)."""
+"""The least height (real px) of any text drawn on the touchscreen, whatever its size: a status line, a table's
+heading, a phase's name, a camera question, a button's word. The layout is made for 800 x 480 and scaled; at 480 x 320
+its smaller sizes drew 5-10 px text, and at 800 x 480 itself a long phase name shrunk to 10 px (Greek "Διαχείριση
+Αυτοκρατορίας"), too small to read at arm's length. :meth:`Canvas.font` never makes a smaller font, so a text with no
+room at it wraps or ends with "…" (:meth:`Canvas.text_fit`, :meth:`Canvas.wrap`)."""
 
 NAME_KEPT = 8
 """The characters of a name kept before words beside it that may give way (a waiting player's "(waiting)") do."""
@@ -286,14 +287,14 @@ class Canvas:
         """The touchscreen's font at design size ``size`` (px, scaled): DejaVu or Noto when installed
         (:func:`companion.screen.fonts.font_file`: Greek, Polish and Hungarian letters), else pygame's own; a symbol it
         has no glyph for is left out, never drawn as an empty box (:class:`companion.screen.fonts.ScreenFont`). Never
-        less than :data:`READ_MIN_PX` real px high: on a window smaller than 800 x 480 a small design size is drawn
-        at the least readable size instead (the 800 x 480 layout and larger ones keep the sizes they were made
-        with)."""
+        less than :data:`READ_MIN_PX` real px high, on every window: a design size drawn smaller (any size on a window
+        smaller than 800 x 480, the smallest ones on the 800 x 480 layout) is drawn at the least readable size
+        instead."""
         size = self.s(size)
         font = self._fonts.get(size)
         if font is None:
             font = self._fonts[size] = self._real_font(size)
-            if min(self._sx, self._sy) < 1 and min(font.get_linesize(), font.get_height()) < READ_MIN_PX:
+            if min(font.get_linesize(), font.get_height()) < READ_MIN_PX:
                 at = size
                 while min(font.get_linesize(), font.get_height()) < READ_MIN_PX and at < 4 * READ_MIN_PX:
                     at += 1

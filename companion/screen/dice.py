@@ -202,9 +202,15 @@ def draw_total(ts: Canvas, latest: dict[str, Any] | None, game: dict[str, Any], 
 
 
 def draw_history(ts: Canvas, history: list[dict[str, Any]], area: pygame.Rect) -> None:
-    ts.text_fit(_("Recent rolls (newest first)"), (area.x, area.y), area.width, 22, DIM, min_size=12)
+    """The latest rolls in ``area`` (px), newest first ("#2: 3 5 = 8"), as many as fit under their heading; the
+    heading goes over two lines where one line at its least size would not hold it."""
+    heading = _("Recent rolls (newest first)")
+    if ts.font(12).size(heading)[0] <= area.width:
+        ts.text_fit(heading, (area.x, area.y), area.width, 22, DIM, min_size=12)
+        y = area.y + ts.s(18)
+    else:  # two lines rather than a cut (its words are no smaller than READ_MIN_PX)
+        y = ts.wrap(heading, (area.x, area.y), area.width, 12, DIM, max_lines=2) + ts.s(2)
     line_h = ts.s(18)
-    y = area.y + ts.s(18)
     if not history:
         ts.text_fit(_("none yet"), (area.x, y), area.width, 24, DIM)
         return

@@ -227,9 +227,9 @@ class Table(ScreenState):
                 pygame.draw.rect(surface, PHASE_COLOURS.get(state, PANEL), box, border_radius=ts.s(8))
                 colour = (16, 20, 24) if state == "current" else (DIM if state in ("done", "unselected") else TEXT)
                 sign = ts.sign(state) + " " if state in ("current", "done") else ""  # not only the colour says it
-                ts.text_fit(sign + ph.get("label", ""), (box.centerx, box.y + ts.s(6)), box.width - 8, 32, colour,
-                            anchor="midtop", min_size=12)
                 by = ", ".join(ph.get("by") or [])
+                room = box.height - ts.s(12) - (ts.font(11).get_linesize() if by else 0)
+                _phase_label(ts, sign + ph.get("label", ""), box, room, colour)
                 if by:
                     ts.text_fit(
                         by,
@@ -268,9 +268,11 @@ class Table(ScreenState):
             # a note longer than a line at its least size (Eclipse's game end: who is still to enter their position
             # and what Next does then) is wrapped over two lines, not cut: the rows below move down. A note that
             # needs more than two lines at 18 px (Among the Stars' 2-player passing, in Greek or Hungarian) is drawn
-            # at the largest size down to 14 px where it fits two lines whole; only a longer one is cut with '…'
+            # at the largest size down to 14 px where it fits two lines whole, else over three lines at 14 px (its
+            # words no smaller than READ_MIN_PX: Greek at 800 x 480); only a longer one is cut with '…'
             size = next((at for at in range(18, 13, -1) if len(ts.wrap_lines(note, room, at)) <= 2), 14)
-            below = ts.wrap(note, (ts.x(10), ts.y(y)), room, size, DIM, max_lines=2)
+            lines = 2 if len(ts.wrap_lines(note, room, size)) <= 2 else 3
+            below = ts.wrap(note, (ts.x(10), ts.y(y)), room, size, DIM, max_lines=lines)
             y += max(26, ts.design_y(below - ts.y(y)) + 4)
         else:
             line = ts.text_fit(note, (ts.x(10), ts.y(y)), room, 26, DIM, min_size=14)
@@ -380,7 +382,7 @@ class Table(ScreenState):
             for k, c in enumerate(columns):
                 # a heading with a capital, as "Player" beside it ("VP chips": "żetony PZ" -> "Żetony PZ")
                 ts.text_fit(row_label(_(str(c.get("label", "")))), (x0 + ts.s(name_w + k * step), area.y),
-                            ts.s(step - 6), 22, DIM, min_size=12)
+                            ts.s(step - 6), 22, DIM, min_size=HEADING_LEAST)
             rows = players[half * per_half:(half + 1) * per_half]
             row_h = max(ts.s(16), min(ts.s(40), room // max(1, per_half)))
             y = area.y + ts.s(20)
@@ -410,7 +412,12 @@ first number after it (6)."""
 
 COLUMN_LEAST = 44
 """The least width (design px) of a number column of the players table when a name takes the room: a value of three
-digits at 24 px and a gap, its heading drawn smaller (down to 12 px)."""
+digits at 24 px and a gap; wider where its heading needs more at :data:`HEADING_LEAST` (Polish "Układ kafelków": a
+long name is cut with "…" before a heading is)."""
+
+HEADING_LEAST = 12
+"""The least design size (px) of a players-table column heading (never below
+:data:`companion.screen.canvas.READ_MIN_PX` real px)."""
 
 
 def name_column(ts: TouchScreen, players: list[dict[str, Any]], columns: list[Any], design_w: float,
@@ -423,7 +430,10 @@ def name_column(ts: TouchScreen, players: list[dict[str, Any]], columns: list[An
     font = ts.font(NAME_MIN_SIZE)
     widest = max((font.size(" ".join(str(p.get("name", "?")).split()))[0] for p in players), default=0)
     needed = widest / ts.s(1) + NAME_INSET + 1
-    return max(usual, min(needed, design_w - COLUMN_LEAST * max(1, len(columns))))
+    heading = ts.font(HEADING_LEAST)  # each heading whole at its least size (READ_MIN_PX may draw it larger)
+    least = max([COLUMN_LEAST] + [heading.size(row_label(_(str(c.get("label", "")))))[0] / ts.s(1) + 6
+                                  for c in columns])
+    return max(usual, min(needed, design_w - least * max(1, len(columns))))
 
 
 def shown_categories(players: list[dict[str, Any]]) -> list[str]:
@@ -700,3 +710,25 @@ def station_notes(camera: dict[str, Any]) -> str:
         return ""
     return _("Camera notes (on the phones): {counts}").format(
         counts=", ".join(f"{name} {n}" for name, n in counts))
+
+
+PHASE_ONE_LINE = 16
+"""The least design size (px) a phase's name is drawn at on one line of its tile; a longer name (Greek "Διαχείριση
+Αυτοκρατορίας", Roll for the Galaxy's Manage Empire) goes over two lines rather than shrinking further."""
+
+
+def _phase_label(ts: TouchScreen, label: str, box: pygame.Rect, room: int, colour: tuple[int, int, int]) -> None:
+    """A phase tile's name at the top of ``box`` (px): on one line at the largest design size from 32 down to
+    :data:`PHASE_ONE_LINE` where it fits, else over two lines at the largest size from 22 down to 12 whose two lines
+    fit the tile's width and ``room`` px of its height (the by-line keeps its place below), else one line down to 12
+    (never below :data:`companion.screen.canvas.READ_MIN_PX` real px) ending with "…"."""
+    label, width = " ".join(str(label).split()), box.width - 8
+    if ts.font(PHASE_ONE_LINE).size(label)[0] > width and " " in label:
+        for size in range(22, 11, -1):
+            lines = ts.wrap_lines(label, width, size)
+            step = ts.font(size).get_linesize()
+            if len(lines) == 2 and 2 * step <= room and all(ts.font(size).size(line)[0] <= width for line in lines):
+                for k, line in enumerate(lines):
+                    ts.text(line, (box.centerx, box.y + ts.s(6) + k * step), size, colour, "midtop", room=width)
+                return
+    ts.text_fit(label, (box.centerx, box.y + ts.s(6)), width, 32, colour, anchor="midtop", min_size=12)
