@@ -71,13 +71,14 @@ def scoring_games(games: Mapping[str, Any] | None = None) -> dict[str, Callable[
 
 def _add_game_file_parser(
     subparsers: argparse._SubParsersAction, command: str, games: Mapping[str, Any], help: str, description: str,
-    what: str, json_help: str,
+    what: str, json_help: str, schema: Callable[[str], str] = lambda name: "score-input",
 ) -> argparse.ArgumentParser:
     """A ``companion COMMAND GAME FILE [--json]`` subcommand over ``games`` (name -> function); the texts are said
-    already (the command line's language)."""
+    already (the command line's language). Its description ends with where each game's file is described:
+    ``schemas/<game>-<schema(game)>.schema.json`` (Eclipse's check reads its own placement file)."""
     names = sorted(games)
-    schemas = _("The file format of each game is documented in schemas/<game>-score-input.schema.json (a check of "
-                "another file: the schema its game names).")
+    files = ", ".join(f"schemas/{name}-{schema(name)}.schema.json" for name in names)
+    schemas = _("What each game's file holds is described in {files}.").format(files=files)
     p = subparsers.add_parser(command, help=help, description=f"{description} {schemas}")
     p.add_argument("game", metavar="GAME", choices=names, help=_("the game ({games})").format(games=", ".join(names)))
     p.add_argument("file", metavar="FILE", type=given_path, help=what)
@@ -89,7 +90,8 @@ def add_score_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     """Add the ``score`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
         subparsers, "score", scoring_games(), _("score an end-of-game position from a file"),
-        _("Score an end-of-game position from a file."), _("the end-of-game position (JSON)"),
+        _("Score a finished game from a file of each player's end-of-game position: each player's points by the "
+          "rulebook's scoring, and who wins."), _("the end-of-game position (JSON)"),
         _("print {shape} as JSON").format(shape='{"players": [...], "winners": [...]}'),
     )
 
@@ -338,8 +340,10 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     """Add the ``check`` subcommand (GAME, FILE, ``--json``) to ``companion``'s subparsers."""
     return _add_game_file_parser(
         subparsers, "check", checking_games(), _("check every player's position for misplays"),
-        _("Check every player's position for misplays."), _("the position (JSON)"),
+        _("Check each player's position in a file against the rules: each misplay is named with the rulebook section "
+          "it breaks."), _("the position (JSON)"),
         _("print the findings, in the shape the game declares (docs/contracts.md), as JSON"),
+        schema=lambda name: GAMES[name].info.check_format.schema,
     )
 
 
