@@ -8,6 +8,7 @@ cached.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,16 +145,58 @@ PLACE_MOST = 16
 _WRAP_WORD = re.compile(rf"\S*\[[^\[\]\n]{{0,{PLACE_MOST}}}\]\S*|(?:[^\W\d_]+ )?\(-?\d{{1,3}}, -?\d{{1,3}}\)\S*|\S+")
 
 
+VOWELS = frozenset("aeiouyαεηιουω")
+"""The vowels of the box's languages by their base letter (accents, tonos and dialytika left aside: "ί", "ą", "ő"):
+English, Polish ("y" a vowel) and Hungarian in Latin letters, Greek in its own."""
+
+
+def vowel(letter: str) -> bool:
+    """Whether ``letter`` is a vowel of :data:`VOWELS`, whatever its accent ("ί", "ó", "ű": yes; "κ", "ł": no)."""
+    base = unicodedata.normalize("NFD", letter.casefold())[:1]
+    return base in VOWELS
+
+
+DIGRAPHS = frozenset({"ch", "cz", "dz", "dź", "dż", "rz", "sz", "cs", "gy", "ly", "ny", "ty", "zs"})
+"""Two letters that write one sound in Polish ("cz", "rz", "sz") or Hungarian ("cs", "gy", "sz"): never split."""
+
+
+GREEK_ONSETS = frozenset({"βδ", "βλ", "βρ", "γδ", "γκ", "γλ", "γν", "γρ", "δρ", "θλ", "θν", "θρ", "κλ", "κν", "κρ",
+                          "κτ", "μν", "μπ", "ντ", "πλ", "πν", "πρ", "πτ", "σβ", "σγ", "σθ", "σκ", "σμ", "σπ", "στ",
+                          "σφ", "σχ", "τζ", "τμ", "τρ", "τσ", "φθ", "φλ", "φρ", "χθ", "χλ", "χν", "χρ"})
+"""Greek consonant pairs that can begin a word ("πτ" of "πτώση", "στ" of "στόλος"): Greek hyphenation keeps such a
+pair together at the start of the next syllable ("Ανά-πτυξη", "Απο-στολή")."""
+
+
+def syllable_break(head: str, tail: str) -> bool:
+    """Whether a word may be broken with a hyphen between ``head`` and ``tail`` by simple rules the box's languages
+    share, at least 3 letters on each side: before a single consonant between vowels (vowel | consonant vowel: Greek
+    "Αποί-κιση", Polish "Kolo-nizacja", Hungarian "Lete-lepedés"); in Greek also before a consonant pair that can
+    begin a word (:data:`GREEK_ONSETS`: "Ανά-πτυξη", "Απο-στολή"); between a doubled consonant ("Απόρ-ριψη"); in
+    Latin letters between two consonants after a vowel that do not write one sound (Polish "Pot-wierdź", Hungarian
+    "Fel-fedezés"; :data:`DIGRAPHS` "cz", "rz", "sz", "gy" stay whole). Never between two vowels (Greek "Απο-ίκιση"
+    split the diphthong "οί")."""
+    if len(head) < 3 or len(tail) < 3 or not all(c.isalpha() for c in head[-3:] + tail[:3]):
+        return False
+    if vowel(head[-1]):
+        if vowel(tail[0]):
+            return False
+        return vowel(tail[1]) or (tail[:2].casefold() in GREEK_ONSETS and vowel(tail[2]))
+    if not vowel(head[-2]) or vowel(tail[0]):
+        return False
+    pair = (head[-1] + tail[0]).casefold()
+    latin = all(unicodedata.name(c, "").startswith("LATIN") for c in pair)
+    return pair[0] == pair[1] or (latin and pair not in DIGRAPHS)
+
+
 def _hyphenated(text: str, font: pygame.font.Font, width: int) -> tuple[str, str] | None:
     """``text`` as two lines of at most ``width`` px in ``font``, broken between words where it can, else inside a
-    word with a hyphen (at least 3 letters on each side), the most even pair; None when no break fits."""
+    word with a hyphen between syllables (:func:`syllable_break`), the most even pair; None when no break fits."""
     pairs = []
     for k in range(3, len(text) - 2):
         head, tail = text[:k], text[k:]
         if head.endswith(" ") or tail.startswith(" "):
             pair = (head.strip(), tail.strip())
-        elif head[-1].isalpha() and tail[0].isalpha() and head[-2:-1].isalpha() and tail[1:2].isalpha() and \
-                head[-3:-2].isalpha() and tail[2:3].isalpha():
+        elif syllable_break(head, tail):
             pair = (head + "-", tail)
         else:
             continue
