@@ -29,8 +29,8 @@ def test_relations_with_yourself_are_not_offered_and_refused_in_the_players_word
     # the engine's own refusal keeps its facts for players and its event and session for the log
     with pytest.raises(BadEvent) as engine:
         flow.session.append("relations_formed", {"with": "Ann"}, player="Ann")
-    assert engine.value.problem == ("With: relations are made with another player (Eclipse, Diplomacy): Bob, Cy or Dee; "
-                                    "got 'Ann'")
+    assert engine.value.problem == ("With: relations are made with another player (Eclipse, Diplomacy): Bob, Cy or "
+                                    "Dee; got 'Ann'")
     assert "relations_formed" in str(engine.value) and flow.session.id in str(engine.value)
     assert flow.session.last_seq == 0
 
