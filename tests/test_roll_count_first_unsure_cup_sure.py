@@ -110,3 +110,29 @@ def test_the_first_count_made_whole_is_said_in_each_players_language(store, lang
     [shown] = [q for q in i18n.localize(cam.view(), lang)["questions"] if q["player"] == "Ann"]
     said = str(shown["text"])
     assert WHOLE[lang] in said and "first count" not in said and "surely" not in said, said
+
+
+def test_the_first_steps_question_left_open_is_replaced_by_the_count_made_whole(store):
+    # the table did not answer the first step before emptying the cups: Ann's first question (1 white, the red left
+    # out) would undo her cup question's count made whole if confirmed after it, so it is withdrawn; Bob's stays
+    first = [("white", "explore", (20, 40, 30, 30), 0.95), ("red", "develop", (60, 40, 30, 30), 0.45),
+             ("white", "explore", (340, 40, 30, 30), 0.9)]
+    second = [("white", "explore", (20, 40, 30, 30), 0.95), ("red", "develop", (60, 40, 30, 30), 0.9),
+              ("red", "ship", (60, 140, 30, 30), 0.9), ("white", "explore", (340, 40, 30, 30), 0.9)]
+    flow = flow_of(store, "roll")
+    roll_to_the_end(flow)
+    cam = CameraFlow(flow, dice_reader=ReadsInTurn(first, second), zones=halves())
+    image = np.full((240, 640, 3), 70, np.uint8)
+    read_twice(cam, image)
+    [first_ann] = [q["id"] for q in cam.view()["questions"] if q["player"] == "Ann"]
+    read_twice(cam, image)
+    asked = cam.view()["questions"]
+    assert [q["player"] for q in asked] == ["Bob", "Ann", "Bob"]   # Bob: his first step and his cup
+    assert first_ann not in [q["id"] for q in asked]
+    [cup] = [q for q in asked if q["player"] == "Ann"]
+    event = cam.confirm(cup["id"])
+    assert event.payload["cup"] == {"red": 1} and event.payload["citizenry"] == {"white": 1, "red": 1}
+    before = flow.session.last_seq
+    with pytest.raises(Exception) as told:  # a phone answering the withdrawn question late records nothing
+        cam.confirm(first_ann)
+    assert "replaced" in str(told.value) and flow.session.last_seq == before

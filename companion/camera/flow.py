@@ -79,7 +79,7 @@ from companion.camera.passes import (
     ReadPlan,
     Sight,
 )
-from companion.camera.questions import Observed, Proposal, Question
+from companion.camera.questions import READ, Observed, Proposal, Question
 from companion.camera.schedule import CameraSchedule
 from companion.camera.seeing import CameraSeeing, _default_read_cards, _default_read_hexes
 from companion.camera.spec import CameraSpec
@@ -454,7 +454,7 @@ class CameraFlow(CameraSchedule, CameraStations, CameraAnswers, CameraSeeing):
         if place is None or place != self.count_place:
             return  # a count answered or restarted while this read ran: the next read counts again
         path = self._save_image(plan.image, f"count-{place}") or plan.photo
-        for p in count.propose(dice, ev, place, self.count_seen, path):
+        for p in self._count_supersede(count.propose(dice, ev, place, self.count_seen, path)):
             self._ask(p)
         self.count_seen = {name: list(dice.get(name, [])) for name in names}
         k = count.places.index(place)
@@ -533,6 +533,24 @@ class CameraFlow(CameraSchedule, CameraStations, CameraAnswers, CameraSeeing):
         if stale:
             self.keep_questions()
         return [p for p in fresh if p.change not in waiting]
+
+    def _count_supersede(self, fresh: list[Proposal]) -> list[Proposal]:
+        """Drop the waiting questions of an earlier count step that a fresh one records whole: the same player and
+        kind, every place the waiting one counts counted again (Roll's cup step that also gives the first count made
+        whole, a die left out then read surely now). Confirmed after it, the earlier question would undo the newer
+        count. A later answer to a dropped question is told it was replaced. Returns ``fresh``."""
+        def places(p: Proposal) -> set[str]:
+            return {k for k in p.payload if k != READ}
+
+        stale = [q for q in self.questions if q.zone is None and any(
+            p.player == q.proposal.player and p.kind == q.proposal.kind and places(q.proposal) < places(p)
+            for p in fresh)]
+        for q in stale:
+            self.questions.remove(q)
+            self._answered(q, Text("replaced by the camera's newer read of the dice"))
+        if stale:
+            self.keep_questions()
+        return fresh
 
     def _ask(self, proposal: Proposal, zone: str | None = None) -> Question | None:
         if any(q.proposal.key == proposal.key for q in self.questions):
