@@ -350,10 +350,10 @@ def test_told_of_the_tiles_their_art_costs_no_top_face_and_no_k_means_and_the_di
         cut.append(cands.rects.copy())
         return extract(frame, cands, cfg)
 
-    def split_seen(pts, k, seed=0):
+    def split_seen(pts, k, seed=0, attempts=3):
         if k > 1:
             split.append(rect_box(pile_rect(pts, scale)))
-        return split_blob(pts, k, seed)
+        return split_blob(pts, k, seed, attempts)
 
     monkeypatch.setattr(reader_mod, "extract_tops", extract_seen)
     monkeypatch.setattr(cand_mod, "split_blob", split_seen)

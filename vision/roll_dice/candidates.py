@@ -130,13 +130,18 @@ def symbol_blobs(mask: np.ndarray, contours: list[np.ndarray], edges: np.ndarray
     return edged[ids] >= config.symbol_edges * np.maximum(area[ids], 1)
 
 
-def split_blob(points: np.ndarray, k: int, seed: int = 0) -> list[np.ndarray]:
-    """Split ``float32[N, 2]`` blob pixels into ``k`` dice by k-means (deterministic)."""
+def split_blob(points: np.ndarray, k: int, seed: int = 0, attempts: int = 3) -> list[np.ndarray]:
+    """Split a pile's pixels ``float32[N, 2]`` (work px) into ``k`` dice by k-means: ``k`` parts ``float32[N_i, 2]``
+    (the points in their order), or ``[points]`` when ``k`` is 1 or there are fewer than 4 points a part.
+
+    Deterministic: the k-means++ starts are drawn from OpenCV's generator of the calling thread set to ``seed`` just
+    before (``cv2.setRNGSeed``), so one pile splits the same on every read and in every thread; of ``attempts`` runs
+    (at least 1) the most compact is kept. Raises ``cv2.error`` when ``points`` is not ``float32[N, 2]``."""
     if k <= 1 or len(points) < k * 4:
         return [points]
     cv2.setRNGSeed(seed)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
-    _, labels, _ = cv2.kmeans(points, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    _, labels, _ = cv2.kmeans(points, k, None, crit, max(1, int(attempts)), cv2.KMEANS_PP_CENTERS)
     labels = labels.reshape(-1)
     return [points[labels == i] for i in range(k)]
 
@@ -171,55 +176,98 @@ def face_cores(blobs: np.ndarray, edges: np.ndarray, side: float, config: RollDi
 
 
 def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: RollDiceConfig) -> list[np.ndarray]:
-    """Pixel sets ``float32[M, 2]`` of face cores, fragments of one face (cut apart by its own
-    symbol's strokes) merged back: fragments are grouped while the group still fits in a square
-    of ``merge_fit`` x the die side (two dice never do)."""
+    """Pixel sets ``float32[N_i, 2]`` (x, y work px) of face cores, fragments of one face (cut apart by its own
+    symbol's strokes) merged back: fragments are grouped while the group still fits in a square of ``merge_fit`` x
+    the die side ``side`` (work px; two dice never do).
+
+    ``labels``: ``int32[h, w]`` 4-connected labels of the face cores, ``stats``: their
+    ``cv2.connectedComponentsWithStats`` statistics. The fragments of at least ``fragment_min_frac`` x a die's area
+    are taken largest first (equals in label order); each one not yet in a group starts one, which takes, one at a
+    time, the first fragment after the one it took last whose centre lies within a side of the group's centre and
+    whose union with the group fits; a fragment of ``merge_max_frac`` x a die's area or more takes none. A group's
+    pixels are its fragments' pixels in the order they joined, each fragment's row-major; groups in the order they
+    were started. Raises nothing.
+
+    The grouping is settled for most fragments at once: a union that fits lies in a rectangle of sides at most
+    ``merge_fit`` x ``side``, so two fragments whose centres lie further apart than its diagonal never join, and a
+    fragment with no other within that reach (or of ``merge_max_frac`` x a die's area or more: every one taken
+    before it is as large) is a group of its own. Only the others are walked one by one, each group measured against
+    the fragments within its first fragment's reach."""
+    return _merged(labels, stats, side, config)[0]
+
+
+def _merged(labels: np.ndarray, stats: np.ndarray, side: float,
+            config: RollDiceConfig) -> tuple[list[np.ndarray], Callable[[int], np.ndarray]]:
+    """(:func:`merge_fragments`' groups, ``hull_of(j)``: group j's convex hull corners ``float32[V, 2]``, which have
+    the group's minimal rectangle: ``cv2.minAreaRect`` hulls its points first). A group walked has its hull from the
+    merge; a fragment on its own, from its rows' end pixels."""
+    kept = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= config.fragment_min_frac * side * side) + 1
     # each fragment's pixels (x, y) in row-major order, as np.nonzero of its own box gives them: all labelled
     # pixels at once, grouped by label (a stable sort keeps the row-major order within each)
-    kept = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= config.fragment_min_frac * side * side) + 1
     xy, lab = _labelled_pixels(labels, len(stats))
     counts = np.bincount(lab, minlength=len(stats))
     ends = np.cumsum(counts)
-    pts = [xy[ends[i - 1]:ends[i]] for i in kept]
     order = np.argsort(-counts[kept], kind="stable")   # the largest first, equals in label order
+    ids = kept[order]                                 # the fragments' labels in merge order
+    pts = [xy[ends[i - 1]:ends[i]] for i in ids.tolist()]
     # each fragment's centre as its pixels' mean(0) gives it (float32, summed row by row, then divided)
     sums = np.add.reduceat(xy, ends[:-1], axis=0)[kept - 1] if len(kept) else np.zeros((0, 2), np.float32)
     centres = (sums / counts[kept, None].astype(np.float32)).reshape(-1, 2)[order]  # in merge order
-    used = np.zeros(len(pts), bool)                                                  # in merge order
-    taken = [False] * len(pts)                                        # the same, read one by one in the loop
-    # [M, M]: which fragments lie within a side of each one's centre (the numbers of the loop's own test), as each
-    # one's list of neighbours in merge order
-    within = np.hypot(centres[None, :, 0] - centres[:, None, 0], centres[None, :, 1] - centres[:, None, 1]) <= side
-    rows, cols = np.nonzero(within)
-    cols = cols.tolist()                              # fragment k's neighbours: cols[starts[k]:starts[k + 1]]
-    starts = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=len(pts)))]).tolist()
-    groups = []
     limit = config.merge_fit * side
+    # the fragments that may join (smaller than merge_max_frac x a die's area: every one taken before a larger one is
+    # at least as large, so a larger one neither joins nor takes any), and of those, each one's reach: the others
+    # whose centres lie within the fitting square's diagonal (with a pixel to spare for rounding)
+    small = np.flatnonzero(counts[ids] < config.merge_max_frac * side * side)
+    at = centres[small]
+    dist = np.hypot(at[None, :, 0] - at[:, None, 0], at[None, :, 1] - at[:, None, 1])
+    reach = dist <= limit * np.sqrt(2.0) + 1.0
+    np.fill_diagonal(reach, False)
+    some = np.flatnonzero(reach.any(1))
+    # a fragment's convex hull is the hull of its rows' end pixels: those of every fragment at once, each fragment's
+    # in its row order, then hulled when first needed
+    ends2, label_ids = _row_ends(xy, counts), ids.tolist()
     hulls: dict[int, np.ndarray] = {}
 
     def hull(k: int) -> np.ndarray:
         if k not in hulls:
-            hulls[k] = cv2.convexHull(pts[order[k]]).reshape(-1, 2)
+            i = label_ids[k]
+            hulls[k] = cv2.convexHull(ends2[1][ends2[0][i - 1]:ends2[0][i]]).reshape(-1, 2)
         return hulls[k]
 
-    for k, i in enumerate(order.tolist()):
+    if not len(some):
+        return pts, hull                              # every fragment a group of its own
+    walked = small[some]
+    reach = reach[some][:, some]
+    # for each fragment walked, those after it within a side of its centre (the loop's own test), in merge order
+    rows, cols = np.nonzero(np.triu(dist[some][:, some] <= side, 1))
+    cols = walked[cols].tolist()
+    starts = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=len(walked)))]).tolist()
+    # a group's centre as the mean of its pixels gives it: the pixels' coordinate sums are exact integers in float32
+    # below 2**24, so their sum in any order is the same, and so is its quotient by the count
+    sums_int = sums[order].astype(np.int64).tolist()
+    bound = float(max(labels.shape))
+    taken = [True] * len(pts)                         # in merge order: taken, or a group of its own
+    for k in walked.tolist():
+        taken[k] = False
+    used = np.array(taken)                            # the same, for the array tests
+    groups: list[np.ndarray | None] = list(pts)       # a group of its own, unless walked below
+    outlines: dict[int, np.ndarray] = {}              # a group walked: its hull, by its first fragment
+    for row, k in enumerate(walked.tolist()):
         if taken[k]:
+            groups[k] = None                          # taken by a group started before it
             continue
         used[k] = taken[k] = True
-        group = pts[i]
-        if len(group) >= config.merge_max_frac * side * side:
-            groups.append(group)
+        near = [c for c in cols[starts[row]:starts[row + 1]] if not taken[c]]
+        if not near:                                  # nothing left to join: no hull to measure
             continue
         # the fragments within a side of the group's centre, in order; the centre moves when the group grows,
         # so the distances are measured again from there for the fragments after the one just merged (a lone
-        # fragment's centre is its own: its neighbours are the precomputed ones). Whether a union fits is
-        # measured on the two convex hulls' corners: the union's hull, and so its minimal rectangle, is theirs
-        start = 0
-        near = [c for c in cols[starts[k]:starts[k + 1]] if not taken[c]]
-        if not near:                                # a lone fragment: nothing to join, no hull to measure
-            groups.append(group)
-            continue
-        outline = hull(k)
+        # fragment's centre is its own). Whether a union fits is measured on the two convex hulls' corners: the
+        # union's hull, and so its minimal rectangle, is theirs. Only the fragments within this one's reach can fit
+        around = walked[reach[row]]
+        members, outline, start = [k], hull(k), 0
+        sx, sy = sums_int[k]
+        n = len(pts[k])
         while True:
             for c in near:
                 if c < start:
@@ -227,18 +275,44 @@ def merge_fragments(labels: np.ndarray, stats: np.ndarray, side: float, config: 
                 corners = np.concatenate([outline, hull(c)])
                 (_, _), (rw, rh), _ = cv2.minAreaRect(corners)
                 if max(rw, rh) <= limit:
-                    group = np.concatenate([group, pts[order[c]]])
+                    members.append(c)
                     outline = cv2.convexHull(corners).reshape(-1, 2)
                     used[c] = taken[c] = True
                     start = c + 1
                     break
             else:
                 break
-            middle = group.mean(0)
-            near = np.flatnonzero(~used & (np.hypot(centres[:, 0] - middle[0], centres[:, 1] - middle[1]) <= side))
-            near = near.tolist()
-        groups.append(group)
-    return groups
+            n += len(pts[c])
+            if n * bound < 2.0 ** 24:
+                sx, sy = sx + sums_int[c][0], sy + sums_int[c][1]
+                middle = np.array([sx / n, sy / n], np.float32)
+            else:
+                middle = np.concatenate([pts[m] for m in members]).mean(0)
+            free = around[~used[around]]
+            near = free[np.hypot(centres[free, 0] - middle[0], centres[free, 1] - middle[1]) <= side].tolist()
+        if len(members) > 1:
+            groups[k] = np.concatenate([pts[m] for m in members])
+            outlines[k] = outline
+    firsts = [k for k, g in enumerate(groups) if g is not None]
+    return [groups[k] for k in firsts], lambda j: outlines[firsts[j]] if firsts[j] in outlines else hull(firsts[j])
+
+
+def _row_ends(xy: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(``int[n]`` cumulative end of each label's points, ``float32[R, 2]`` the first and last pixel of each row of
+    each label, in label order and row order) of ``xy`` (:func:`_labelled_pixels`: grouped by label, row-major within
+    each) and ``counts`` (``int[n]`` pixels a label, 0 first). A set of pixels and these end pixels have one convex
+    hull: every corner of the hull is its row's leftmost or rightmost pixel."""
+    if not len(xy):
+        return np.zeros(len(counts), np.int64), np.zeros((0, 2), np.float32)
+    label = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+    y = xy[:, 1]
+    cut = np.flatnonzero((y[1:] != y[:-1]) | (label[1:] != label[:-1])) + 1
+    first = np.concatenate([[0], cut])
+    last = np.concatenate([cut - 1, [len(xy) - 1]])
+    ends = np.empty((2 * len(first), 2), np.float32)
+    ends[0::2] = xy[first]
+    ends[1::2] = xy[last]
+    return np.cumsum(np.bincount(label[first], minlength=len(counts))) * 2, ends
 
 
 def _labelled_pixels(labels: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -291,19 +365,19 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
     cores, side, groups, _ = found
     area0 = side * side
     pad = side * (1.0 / config.core_shrink - 1.0)
-    piles = [j for j, (_, _, k) in enumerate(groups) if k > 1]
+    piles = [j for j, (_, _, k, _) in enumerate(groups) if k > 1]
     if keep_piles is not None and piles:
-        rects = np.array([_frame_rect(cv2.minAreaRect(groups[j][1]), scale, pad) for j in piles], np.float64)
+        rects = np.array([_frame_rect(cv2.minAreaRect(groups[j][3]), scale, pad) for j in piles], np.float64)
         kept = np.asarray(keep_piles(rects), bool).reshape(-1)
         dropped = {j for j, k in zip(piles, kept, strict=True) if not k}
         groups = [g for j, g in enumerate(groups) if j not in dropped]
     rects, scores = [], []
     rejected = list(found[3])   # the cores that are no die as they are, for recut_candidates
-    for i, pts, k in groups:
+    for i, pts, k, outline in groups:
         if k > 1:
             rejected.append(pts)
-        for part in split_blob(pts, k, seed=i):
-            got = _scored(part, k, area0, config)
+        for part in split_blob(pts, k, seed=i, attempts=config.split_attempts) if k > 1 else [pts]:
+            got = _scored(part, k, area0, config, outline if k == 1 else None)
             if got is not None:
                 rects.append(_frame_rect(got[0], scale, pad))
                 scores.append(got[1])
@@ -318,8 +392,9 @@ def find_candidates(work: np.ndarray, mask: np.ndarray, scale: float, config: Ro
 def _core_groups(mask: np.ndarray, config: RollDiceConfig, side: float | None,
                  edges: np.ndarray) -> tuple[np.ndarray, float, list, list]:
     """(face cores ``uint8[h, w]`` 0/255, a core's side (work px), the cores kept ``[(seed, pixels float32[N, 2],
-    dice areas k)]``, the cores too large to be a pile of dice (more than ``max_split`` dice areas), as pixel sets) of
-    the raw foreground ``mask`` at the die side ``side`` (work px; None: measured on the mask), cut at ``edges``."""
+    dice areas k, convex hull corners float32[V, 2])]``, the cores too large to be a pile of dice (more than
+    ``max_split`` dice areas), as pixel sets) of the raw foreground ``mask`` at the die side ``side`` (work px; None:
+    measured on the mask), cut at ``edges``."""
     if side is None:
         side, cores = _measured(mask, edges, config)
     else:
@@ -328,7 +403,8 @@ def _core_groups(mask: np.ndarray, config: RollDiceConfig, side: float | None,
     area0 = side * side
     _, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
     groups, too_large = [], []
-    for i, pts in enumerate(merge_fragments(labels, stats, side, config)):
+    merged, hull_of = _merged(labels, stats, side, config)
+    for i, pts in enumerate(merged):
         area = len(pts)
         if area < area0 * config.min_area_frac:
             continue
@@ -336,22 +412,25 @@ def _core_groups(mask: np.ndarray, config: RollDiceConfig, side: float | None,
         if k > config.max_split:
             too_large.append(pts)
             continue
+        outline = hull_of(i)   # the pixels' minimal rectangle is their hull's
         if k == 2 and area < area0 * config.pair_max_area:
-            (_, _), (bw, bh), _ = cv2.minAreaRect(pts)
+            (_, _), (bw, bh), _ = cv2.minAreaRect(outline)
             if max(bw, bh) < config.pair_min_aspect * max(min(bw, bh), 1.0):
                 k = 1  # squat: one die with its side face showing, not two dice
-        groups.append((i, pts, k))
+        groups.append((i, pts, k, outline))
     return cores, float(side), groups, too_large
 
 
-def _scored(part: np.ndarray, k: int, area0: float, config: RollDiceConfig) -> tuple[tuple, float] | None:
+def _scored(part: np.ndarray, k: int, area0: float, config: RollDiceConfig,
+            outline: np.ndarray | None = None) -> tuple[tuple, float] | None:
     """(work-px ``cv2.minAreaRect`` of the face core part ``part`` (``float32[N, 2]`` work px), its die-ness score)
     when the part is die-shaped (``min_fill``, ``max_aspect``, at least ``min_area_frac`` of a die's area ``area0``
     work px², score at least ``min_die_score``), else None; ``k``: how many dice its core counts (a part of a pile is
-    not scored down for its size)."""
+    not scored down for its size); ``outline``: the part's convex hull corners when known (the same rectangle, for
+    fewer points)."""
     if len(part) < area0 * config.min_area_frac:
         return None
-    (cx, cy), (rw, rh), ang = cv2.minAreaRect(part)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(part if outline is None else outline)
     rw, rh = max(rw, 1.0), max(rh, 1.0)
     fill = len(part) / (rw * rh)
     aspect = max(rw, rh) / min(rw, rh)
@@ -394,7 +473,8 @@ def recut_candidates(mask: np.ndarray, scale: float, config: RollDiceConfig, sid
     area0 = side * side
     rejected = cut.get("rejected") if found is not None else None
     if rejected is None:
-        rejected = list(too_large) + [pts for _, pts, k in groups if k > 1 or _scored(pts, k, area0, config) is None]
+        rejected = list(too_large) + [pts for _, pts, k, outline in groups
+                                         if k > 1 or _scored(pts, k, area0, config, outline) is None]
     if not rejected:
         return none
     # cut on the rejected cores' bounding box, with a margin the thickening and the opening cannot cross: what lies

@@ -123,6 +123,11 @@ class DetectConfig:
             ``fragment_min_frac`` x die area, of a core smaller than ``merge_max_frac`` x die area,
             are merged while the union fits in ``merge_fit`` x the die side.
         max_split: a blob of more dice than this is not a pile of dice (e.g. a printed area): dropped.
+        split_attempts: k-means runs that split a pile of dice (:func:`vision.roll_dice.candidates.split_blob`), each
+            from k-means++ starts drawn from one fixed seed per pile (every read splits a pile the same), the most
+            compact kept. One run costs a third, but its parts differ: on seed 1000 of ``bench/roll_dice.py``'s second
+            generator 3 fewer dice found, 2 more false and 4 fewer faces right, and the full Roll table of
+            ``bench/roll_table_ab.py`` read a face of a second die size, which every later read then cuts too.
         duplicate_dist: two top faces closer than this x their side are one die.
         side_darker, side_chroma: a candidate next to a die, darker by this (log units) with chroma
             within ``side_chroma`` and not square, is that die's visible side face: dropped.
@@ -201,6 +206,7 @@ class DetectConfig:
     size_keep_frac: float = 0.5
     size_recheck_every: int = 20
     max_split: int = 6
+    split_attempts: int = 3
     fragment_min_frac: float = 0.03
     merge_fit: float = 1.15
     merge_max_frac: float = 0.8
