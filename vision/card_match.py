@@ -131,6 +131,13 @@ class RefineConfig:
             the card's short side, turned by up to a degree (:func:`vision.card_edges.edge_fitted`), when the deck
             reads it closer (0: not fitted); a side whose strongest edge lies at the end of that reach leaves the
             place as read, unscored (no edge of the card within reach).
+        settled_conf: a card-sized place (``resize_tol``) the deck reads as a card with at least this confidence
+            (:meth:`vision.deck.DeckProfile.decide`; a place read 'not in the deck', however surely, is not settled)
+            is centred but not fitted to its edges (``fit_frac``): a fit keeps a crop only when it reads the same
+            card closer, so it cannot change the card named, and it moves each side by at most ``fit_frac`` of the
+            short side; from a read this sure it changes the confidence by a few thousandths, at a cost of about
+            1.5 ms a card (its edge profiles and the fitted crop scored). None: every card-sized place read surely is
+            fitted.
         seen_conf: a weak place of the detector's second look (``loose``) whose centre lies within half its short
             side of a card read with at least this confidence (by either look) is that card seen again, and gets no
             second look: the reader reports one card per place (:func:`vision.cards.read_cards`), the card read
@@ -183,6 +190,7 @@ class RefineConfig:
     centre_steps: int = 2
     resize_tol: float | None = 0.05
     fit_frac: float = 0.05
+    settled_conf: float | None = 0.99
     no_card_beyond: float | None = 1.0
     angles_deg: tuple[float, ...] = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
     iterations: int = 2
@@ -539,6 +547,15 @@ def _resized(deck: DeckProfile, frame: np.ndarray, view: SearchView | None, ks: 
 
 
 
+def _settled(deck: DeckProfile, score: tuple, cfg: RefineConfig) -> bool:
+    """Whether a card-sized place whose :meth:`vision.deck.DeckProfile.score` is ``score`` reads a card with no doubt
+    left (``settled_conf``; never a place read 'not in the deck', however surely)."""
+    if cfg.settled_conf is None:
+        return False
+    r = deck.decide(score)
+    return r.card_id is not None and r.confidence >= cfg.settled_conf
+
+
 def _on_any(quad: np.ndarray, cards: list[np.ndarray]) -> bool:
     """Whether the centre of any of ``cards`` (float[4, 2] px quads) lies within half the short side of ``quad``
     (float[4, 2] px, ordered) of its centre: the same card."""
@@ -555,8 +572,9 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
     A card is weak when the frame's decision (:meth:`vision.deck.DeckProfile.decide_frame`) on its score
     is 'not in the deck', or has confidence below ``weak_conf`` and a distance above ``weak_distance`` x
     the deck's ``unknown_distance``. It is first centred on the card its crop reads (``centre_steps``; from the
-    card-sized place about it when its quad is off the card's size, ``resize_tol``); when that reads the card surely,
-    that outline is kept and the rest skipped. Else its :func:`candidate_quads` are rectified
+    card-sized place about it when its quad is off the card's size, ``resize_tol``, then fitted to its edges unless
+    read with no doubt left, ``settled_conf``); when that reads the card surely, that outline is kept and the rest
+    skipped. Else its :func:`candidate_quads` are rectified
     like the original crop, ranked by their coarse distance, and the best ``max_candidates`` scored in
     full; the candidate with the lowest distance replaces the original quad, crop and score when it is
     lower by at least ``min_gain`` (``min_gain_other`` when it names another card). Then the outline is
@@ -620,10 +638,11 @@ def refine_identifications(deck: DeckProfile, frame: np.ndarray, quads: list[np.
                                          [start[k][2] if k in start else crops[k] for k in near],
                                          [start[k][0] if k in start else scores[k] for k in near], cfg.min_gain,
                                          mirrored, (cw, ch), cfg.centre_steps), strict=True))
-    # centred and read surely: kept; a card-sized place is fitted to its edges first, every such card's outline scored
-    # together (each decided on its own: the loop below only takes them in turn)
+    # centred and read surely: kept; a card-sized place is fitted to its edges first (unless read with no doubt left,
+    # settled_conf), every such card's outline scored together (each decided on its own: the loop below only takes
+    # them in turn)
     kept = {k: c for k in weak if (c := early.get(k) or start.get(k)) is not None and sure(deck.decide(c[0]))}
-    fit = [k for k in kept if k in start]
+    fit = [k for k in kept if k in start and not _settled(deck, start[k][0], cfg)]
     kept.update(zip(fit, edge_fitted(deck, frame, [kept[k] for k in fit], mirrored, cfg, (cw, ch)), strict=True))
     for k in weak:
         if k in kept:
