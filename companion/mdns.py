@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from anyascii import anyascii
 
-__all__ = ["SERVICE_TYPE", "Announcer", "host_label", "service_name"]
+__all__ = ["SERVICE_TYPE", "Announcer", "announced_name", "host_label", "service_name"]
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +165,25 @@ class Announcer:
             log.warning("%s", message)
 
 
+def _loopback_only(host: str) -> bool:
+    """Whether ``host`` (``--host``) is a loopback address: a phone view no phone can reach."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def announced_name(box_name: str, host: str, announce: bool = True) -> str | None:
+    """The name the box announces itself by (``"companion.local"``: :func:`host_label` and ``.local``) for a phone
+    view listening on ``host`` (``--host``) when ``announce`` (``web.announce``) is on; None when nothing is announced
+    (announcing off, or a view on loopback only, as :func:`for_phone_view` decides). The phone view answers to it."""
+    if not announce or _loopback_only(host):
+        return None
+    return f"{host_label(box_name)}.local"
+
+
 def for_phone_view(box_name: str, host: str, port: int) -> Announcer | None:
     """The announcer of a phone view listening on ``host:port`` (``--host``), started; None when the view
     listens on loopback only (phones could not reach it, so nothing is announced).
@@ -177,13 +196,13 @@ def for_phone_view(box_name: str, host: str, port: int) -> Announcer | None:
 
     from companion.netinfo import LOOPBACK, lan_address
 
+    if _loopback_only(host):
+        log.info("phone view on %s only: not announced on the network", host)
+        return None
     try:
         literal = ipaddress.ip_address(host)
     except ValueError:
         literal = None
-    if literal is not None and literal.is_loopback:
-        log.info("phone view on %s only: not announced on the network", host)
-        return None
     if literal is not None and literal.version == 4 and not literal.is_unspecified:
         return Announcer(box_name, port, lambda: host).start()
 

@@ -113,8 +113,8 @@ class HostGuard:
     """Decides whether a ``Host`` (and ``Origin``) names this box.
 
     Allowed: ``localhost``, the machine's host name and ``<hostname>.local`` (mDNS), the extra ``names``
-    (``--host`` when it is a name or an address), and any IP address of this machine (checked by asking
-    the kernel to bind it, so a new DHCP address works at once; answers are kept ``ttl_s`` seconds).
+    (``--host`` when it is a name or an address, the name the box announces), and any IP address of this machine
+    (checked by asking the kernel to bind it, so a new DHCP address works at once; answers are kept ``ttl_s`` seconds).
 
     Args:
         names: more names or addresses the box answers to (case-insensitive).

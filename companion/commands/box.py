@@ -251,7 +251,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             cookie_key = None
             log.warning("%s", _("cannot keep the phone view's key in the data folder ({problem}); phones scan the QR "
                                 "code again after a restart").format(problem=say(os_reason(exc))))
-        named = [] if args.host in ("0.0.0.0", "::") else [args.host]  # --host NAME: the box answers to it too
+        named = phone_view_names(args.host, box_config["box.name"], box_config["web.announce"])
         try:
             from companion.library import export_documents
 
@@ -357,6 +357,19 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             signal.signal(signal.SIGINT, before_sigint if before_sigint is not None else signal.default_int_handler)
     log.info("%s", stop_line(stats, loop.session.id if loop.session is not None else None))
     return EXIT_OK
+
+
+def phone_view_names(host: str, box_name: str, announce: bool) -> list[str]:
+    """The names the phone view answers to besides its own (``create_app``'s ``hosts``): ``--host`` when it names
+    one address or name, and the name the box announces itself by on the network (``companion.local``) when it does
+    (:func:`companion.mdns.announced_name`), so a phone that opens the announced name is answered."""
+    from companion.mdns import announced_name
+
+    named = [] if host in ("0.0.0.0", "::") else [host]  # --host NAME: the box answers to it too
+    announced = announced_name(box_name, host, announce)
+    if announced is not None:
+        named.append(announced)
+    return named
 
 
 def stop_line(stats: Any, session: str | None) -> str:
