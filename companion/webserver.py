@@ -23,9 +23,9 @@ The bounds (all per box; see :class:`ServerLimits`):
   makes the phone report a broken connection instead of the answer. Every answer the server itself makes
   (400, 413, 431, 500) is JSON ``{"error"}``,
   like the app's, said in the phone's language as the app's are (its ``lang`` cookie, else its
-  ``Accept-Language``, else the box's). A 431 (headers or URL too long) is said in the language the headers
-  received before the limit ask for, when they carry it (a URL too long is read past, up to
-  :data:`ADDRESS_SKIP_BYTES`, to the header lines after it); else in every language of the box, the box's first
+  ``Accept-Language``, else the box's). A 431 (headers or URL too long) is said in the language the header
+  lines ask for, wherever they come (what is past the limit is read and dropped, up to :data:`ADDRESS_SKIP_BYTES`,
+  keeping only those lines); when none says one, in every language of the box, the box's first
   (``"error"``: one line each; ``"errors"``: ``{language: message}``): the phone's is among them.
 """
 
@@ -101,19 +101,26 @@ def _headers_seen(block: bytes) -> dict[str, str]:
 
 
 ADDRESS_SKIP_BYTES = 128 * 1024
-"""How much of an address too long (a request line over the header limit) the box reads past, to find the header
-lines after it that say the phone's language; beyond it the 431 is said in every language."""
+"""How much of a request over the header limit (an address too long, or header lines too many or too long) the box
+reads past, to find the header lines that say the phone's language (its ``lang`` cookie, ``Accept-Language``) wherever
+they come; beyond it the 431 is said in every language."""
+
+_LANGUAGE_LINES = (b"cookie", b"accept-language")
+"""The header lines (names, lower case) a 431 keeps from what it reads past: those that say the phone's language."""
 
 
 class _Parser(HTTPRequestParser):
-    """waitress's request parser keeping the bytes of a header block it refused as too large (431), so the answer
-    can be said in the language its complete lines ask for (:attr:`seen`). A request line (an address) too long
-    fills the limit before any header: its bytes are read past and dropped (up to :data:`ADDRESS_SKIP_BYTES`), and
-    the header lines after it, up to the limit, are kept for :attr:`seen`."""
+    """waitress's request parser keeping, of a request it refuses as too large (431: an address too long, header lines
+    too many or too long), the header lines that say the phone's language, so the answer can be said in it
+    (:attr:`seen`). What arrives past the limit is read and dropped, up to :data:`ADDRESS_SKIP_BYTES` or the end of the
+    header block, and only those lines are kept (at most the header limit of them)."""
 
     seen = b""
-    _skipped: int | None = None  # bytes of an address too long read so far; None: not reading past one
-    _after = b""  # what came after that address's line: its header lines
+    _skipped: int | None = None  # bytes read past the limit so far; None: within the limit (waitress's own way)
+    _line = b""  # the header line being received while reading past (its first header-limit bytes)
+    _line_cut = False  # that line was longer than the header limit: dropped
+    _request_line = True  # the next complete line is the request line (dropped)
+    _kept = b""  # the language lines found, each ending with CRLF
 
     def received(self, data: bytes) -> int:
         if self.completed or self.body_rcv is not None:
@@ -122,25 +129,38 @@ class _Parser(HTTPRequestParser):
         taken = len(data)
         if self._skipped is None:
             block = self.header_plus + data
-            line_end = block.find(b"\r\n")
-            if len(block) < limit or 0 <= line_end < limit:  # waitress's own way, the header lines within the limit
-                consumed = super().received(data)
-                if isinstance(self.error, RequestHeaderFieldsTooLarge):
-                    self.seen = block[:limit]
-                return consumed
-            self._skipped, self.header_plus, data = 0, b"", block  # the address alone is over the limit
+            end = block.find(b"\r\n\r\n")
+            if len(block) < limit or 0 <= end < limit:  # waitress's own way, the header block within the limit
+                return super().received(data)
+            self._skipped, self.header_plus, data = 0, b"", block  # over the limit: read past it
         self._skipped += len(data)
-        if self._after:
-            self._after = (self._after + data)[:limit]
-        elif b"\r\n" in data:  # the address's line ends here: the header lines begin
-            self._after = data[data.find(b"\r\n"):][:limit]
-        ended = b"\r\n\r\n" in self._after or len(self._after) >= limit  # the header block, or the limit
-        if ended or self._skipped >= ADDRESS_SKIP_BYTES:
-            self.seen = b"GET /" + self._after  # a request line, then the header lines (:func:`_headers_seen`)
+        if self._read_lines(data, limit) or self._skipped >= ADDRESS_SKIP_BYTES:
+            self.seen = b"GET /\r\n" + self._kept  # a request line, then the lines kept (:func:`_headers_seen`)
             self.parse_header(b"GET / HTTP/1.0\r\n")  # as waitress does for its own 431
             self.error = RequestHeaderFieldsTooLarge(f"exceeds max_header of {limit}")
             self.completed = True
         return taken
+
+    def _read_lines(self, data: bytes, limit: int) -> bool:
+        """Read past ``data`` line by line, keeping the lines that say the phone's language; True at the end of the
+        header block (an empty line after the request line)."""
+        pieces = (self._line + data).split(b"\r\n")
+        for line in pieces[:-1]:
+            cut, self._line_cut = self._line_cut, False
+            if self._request_line:
+                if line:  # blank lines before a request are skipped, as waitress does
+                    self._request_line = False
+                continue
+            if not line:
+                return True
+            name = line.partition(b":")[0].strip().lower()
+            if not cut and name in _LANGUAGE_LINES and len(self._kept) + len(line) + 2 <= limit:
+                self._kept += line + b"\r\n"
+        rest = pieces[-1]
+        if len(rest) > limit:
+            rest, self._line_cut = rest[:limit], True
+        self._line = rest
+        return False
 
 
 def _said_everywhere(message: i18n.Text) -> tuple[str, dict[str, str]]:
