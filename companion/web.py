@@ -126,7 +126,7 @@ from companion.hub import StateHub
 from companion.player_names import MAX_NAME
 from companion.webauth import HostGuard, RateLimits, join_cookie
 from companion.webcompress import accepted_encodings, compress_answers, compress_static_files
-from companion.webcontext import ANSWER_STATUSES, BUSY, PhoneContext, Refused, error_answer
+from companion.webcontext import ANSWER_STATUSES, BUSY, PhoneContext, Refused, error_answer, said_back
 from companion.webinput import BadInput
 from companion.webposts import PHONE_ACTIONS, register_taps
 from companion.webreads import register_reads
@@ -277,7 +277,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         KB and a phone keeps the words between pages: cached for a year under the URL the pages give
         (``?v=`` the words' digest: new words, a new URL)."""
         if lang not in i18n.LANGUAGES:
-            return _error(404, i18n.Text("no such page on the box: {path}", path=request.path[:60]))
+            return _error(404, i18n.Text("no such page on the box: {path}", path=said_back(request.path)))
         body, digest, packed = _words_script(lang)
         zipped = "gzip" in accepted_encodings(request.headers.get("Accept-Encoding"))  # "gzip;q=0" refuses it
         response = Response(packed if zipped else body, mimetype="text/javascript")
@@ -326,14 +326,15 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         code = exc.code or 500
+        path = said_back(request.path)
         messages = {
-            404: i18n.Text("no such page on the box: {path}", path=request.path[:60]),
-            405: i18n.Text("{method} is not how {path} is used", method=request.method, path=request.path[:60]),
+            404: i18n.Text("no such page on the box: {path}", path=path),
+            405: i18n.Text("{method} is not how {path} is used", method=said_back(request.method), path=path),
             413: TOO_LARGE,
             429: i18n.Text("too many requests from this phone ({limit}): wait a moment and tap again",
                            limit=_rate(exc)),
             416: i18n.Text("the part of {path} asked for ({range}) is not there: ask for the whole file",
-                           path=request.path[:60], range=str(request.headers.get("Range", ""))[:60]),
+                           path=path, range=said_back(str(request.headers.get("Range", "")))),
         }
         response = jsonify({"error": i18n.localize(messages.get(code, exc.description or exc.name))})
         response.status_code = code

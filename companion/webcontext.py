@@ -8,6 +8,7 @@ taps); each is given one :class:`PhoneContext` instead of sharing the closures o
 from __future__ import annotations
 
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -21,12 +22,33 @@ from companion.webauth import JOIN_TO_ACT, Phone, RateLimits, phone_of
 from companion.webinput import BadInput, json_body, version_and_key
 from companion.webstream import StreamSlots, state_json
 
-__all__ = ["ANSWER_STATUSES", "BUSY", "PhoneContext", "Refused", "error_answer"]
+__all__ = ["ANSWER_STATUSES", "BUSY", "PhoneContext", "Refused", "error_answer", "said_back"]
 
 ANSWER_STATUSES = (200, 400, 403, 409, 500, 503)
 """The main loop's answer statuses, each answered as that HTTP status."""
 
 BUSY = i18n.Text("the box is busy and did not take this in time: nothing was recorded; try again")
+
+
+_UNSEEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode categories shown escaped when a request's text is said back: control and format characters (a NUL, a
+right-to-left override that would turn the message around on the phone), lone surrogates and line breaks."""
+
+
+def said_back(text: str, limit: int = 60) -> str:
+    """``text`` from a request (its path, a header) as an answer says it back: every control or format character
+    (categories Cc, Cf; also lone surrogates and line or paragraph separators) escaped as Python writes it
+    (``"\\x00"``, ``"\\u202e"``), the rest as it is, cut to about ``limit`` characters (``…`` marks the cut; an
+    escape is never cut in two)."""
+    kept: list[str] = []
+    size = 0
+    for char in text:
+        piece = char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) in _UNSEEN else char
+        if size + len(piece) > limit:
+            return "".join(kept) + "…"
+        kept.append(piece)
+        size += len(piece)
+    return "".join(kept)
 
 
 def error_answer(status: int, message: str, **extra: Any) -> tuple[Response, int]:
