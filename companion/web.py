@@ -184,6 +184,15 @@ def _words_script(lang: str) -> tuple[bytes, str, bytes]:
     return body, hashlib.sha256(body).hexdigest()[:16], gzip.compress(body, compresslevel=9, mtime=0)
 
 
+def _as_sent(header: str) -> str:
+    """A header's text as the phone sent it: WSGI gives its bytes as Latin-1 characters (``"Î\\x91"`` for a Greek
+    ``"Α"``); read as UTF-8 where they are, the bytes that are not kept as escapes (``"\\udcce"`` in a ``repr``)."""
+    try:
+        return header.encode("latin-1").decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # not bytes as Latin-1 (a test client's text): as it is
+        return header
+
+
 def create_app(  # noqa: C901 - registers every route of the phone view: a flat list of small handlers
     hub: StateHub,
     heartbeat_s: float = HEARTBEAT_S,
@@ -295,7 +304,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
     def only_the_box_and_its_own_pages() -> tuple[Response, int] | None:
         host = request.headers.get("Host")
         if not guard.host_allowed(host):
-            shown = (host or "")[:60]
+            shown = _as_sent(host or "")[:60]
             return _error(403, i18n.Text("this box does not answer to the name {host!r}: open it by its own address "
                                          "(scan the QR code on the box)", host=shown))
         if not guard.origin_allowed(request.headers.get("Origin"), host, request.scheme):
