@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from companion.cli import main
@@ -265,7 +266,6 @@ def test_game_is_listed_and_scores_through_the_shared_command_shape():
 
 
 def test_schema_is_valid_lists_every_card_and_accepts_the_examples():
-    jsonschema = pytest.importorskip("jsonschema")
     from rules.among_the_stars.data import catalogue
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))

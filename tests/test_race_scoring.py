@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from rules.core import ScoreBreakdown
@@ -335,7 +336,6 @@ def test_score_each_gives_one_result_per_line_and_names_the_line():
 
 
 def test_schema_lists_exactly_the_card_names_and_accepts_the_examples():
-    jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     assert sorted(schema["$defs"]["cardName"]["enum"]) == sorted(cards())

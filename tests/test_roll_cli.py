@@ -7,6 +7,7 @@ import io
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from companion.scoring import add_score_parser, cmd_score, scoring_games
@@ -142,7 +143,6 @@ def test_game_that_cannot_score_exit_2(tmp_path):
 
 
 def test_schema_is_valid_and_accepts_the_example():
-    jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(EXAMPLE, schema)
@@ -161,7 +161,6 @@ def test_schema_is_valid_and_accepts_the_example():
     ],
 )
 def test_schema_rejects_what_the_checker_rejects(change, tmp_path):
-    jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     data = json.loads(json.dumps(EXAMPLE))
     change(data)
