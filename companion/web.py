@@ -72,8 +72,11 @@ the loop did not take it within ``reply_s`` (nothing recorded; never done later)
                           "Next: Settle" button; when ``label`` is given and Next now means something
                           else: 409; ``"confirm": true`` when the page shows what the last Next asked,
                           ``view["game"]["next"]["asked"]``: without it a phone's Next is asked again);
-                          ``{"action": "undo"}`` in d6 mode (in a game flow 403: a phone withdraws only
-                          its own seat's report; the table's Undo is the touchscreen's);
+                          ``{"action": "undo"}`` (the table's Undo: its newest event, whoever made it) in d6
+                          mode; in a game flow 403 on a box with a touchscreen (a phone withdraws only its
+                          own seat's report; the table's Undo is the touchscreen's), while on a box without
+                          one (``--no-screen``, the demo's way) a joined phone's is taken as the touchscreen's
+                          would be (:mod:`companion.desk`);
                           ``{"action": "read_now"}`` asks for a read and is 202 ``{"accepted"}`` (it records
                           nothing itself; ``version``/``key`` are optional for it).
     ``POST /api/setup``   while a game is set up (``view["game"]["setup"]``; else 409): ``{"action":

@@ -24,8 +24,9 @@ from rules.scoring import has_visible, untypable
 __all__ = ["MAX_OPTION_NAMES", "PHONE_ACTIONS", "register_taps"]
 
 PHONE_ACTIONS = phone_names("action")
-"""Actions a phone may post to ``/api/action`` (a phone cannot stop the box); ``undo`` only in d6 mode,
-``next_phase`` only in a game flow."""
+"""Actions a phone may post to ``/api/action`` (a phone cannot stop the box); ``undo`` in d6 mode, and in a game flow
+only on a box without a touchscreen (``--no-screen``: phones do what the touchscreen would); ``next_phase`` only in a
+game flow."""
 
 A_PLAYERS_NAME = i18n.Text("a player's name")
 A_NAME = i18n.Text("a name")
