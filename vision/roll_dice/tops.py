@@ -136,7 +136,9 @@ def _box_sum_sparse(h: np.ndarray, key: np.ndarray, d1: int, d2: int) -> np.ndar
     empty bin of the volume (most of it: a patch's pixels lie on a thin surface of colour space). ``float64[B]``.
     The numbers are the box filter's to the bit where every sum of the weights is exact (:func:`sums_exact`): then
     no order of the additions rounds."""
-    occ = np.unique(key)
+    mark = np.zeros(len(h), bool)
+    mark[key] = True
+    occ = np.flatnonzero(mark)                                # the occupied bins, in order (np.unique's, unsorted)
     near = occ[:, None] + _NEIGHBOURS @ np.array([d1 * d2, d2, 1], np.int64)
     return np.bincount(near.reshape(-1), np.repeat(h[occ], len(_NEIGHBOURS)), minlength=len(h))
 
