@@ -46,14 +46,21 @@ def glare_masks(patches: np.ndarray, bright: np.ndarray, config: RollDiceConfig)
 def face_glare(frame: np.ndarray, rects: np.ndarray, inks: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """:func:`glare_masks` ``bool[N, q, q]`` of the top faces ``rects`` (``float[N, 5]``: cx, cy, w, h, angle deg;
     frame px) of ``frame`` (``uint8[H, W, 3]`` BGR), cut as their ink maps ``inks`` (``float32[N, C, q, q]``, the
-    canonical patch and margin) were; all False with ``glare_min`` above 255."""
+    canonical patch and margin) were; all False with ``glare_min`` above 255. Only the faces with a pixel at least
+    ``glare_log`` brighter than their body (``inks[:, 0]``) can hold glare: only their patches are cut."""
     n, q = len(rects), inks.shape[-1]
+    out = np.zeros((n, q, q), bool)
     if n == 0 or config.glare_min > 255:
-        return np.zeros((n, q, q), bool)
+        return out
+    bright = np.asarray(inks[:, 0])
+    lit = np.flatnonzero((bright >= config.glare_log).any(axis=(1, 2)))
+    if len(lit) == 0:
+        return out
     m = (q - config.patch) // 2
     patches = np.stack([upright_patch(frame, cx, cy, float(np.sqrt(w * h)), ang, config.patch, m)
-                        for cx, cy, w, h, ang in np.asarray(rects, np.float64)])
-    return glare_masks(patches, inks[:, 0], config)
+                        for cx, cy, w, h, ang in np.asarray(rects, np.float64)[lit]])
+    out[lit] = glare_masks(patches, bright[lit], config)
+    return out
 
 
 def masked_window_scores(inks: np.ndarray, glare: np.ndarray, rows: np.ndarray, tpl: np.ndarray,
