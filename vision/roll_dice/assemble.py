@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from ..profiles import DiceProfile
+from .colour_pick import colour_scores
 from .config import RollDiceConfig
 from .observations import RollDieObservation, TopFaces
 from .shape import die_likeness, middle_spread, stroke_spread
@@ -193,6 +194,7 @@ def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: 
     if len(tops.rects) == 0:
         return []
     s = joint_scores(colour_p, ncc, profile.template_pairs, colours, faces, config, template_pol)
+    pick = colour_scores(colour_p, ncc, profile.template_pairs, colours, faces, config, template_pol)
     n = len(s)
     flat = s.reshape(n, -1)
     # an extra "face unreadable" entry: the best colour with a fixed NCC, so a face unlike every
@@ -221,7 +223,7 @@ def decide_each(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, profile: 
         fb = int(face_p.argmax())
         c_best = colours[int(best_colour[i])]
         if face_p[fb] >= config.face_threshold:
-            cb = int(joint[:, fb].argmax())
+            cb = int(joint[:, fb].argmax() if pick is None else pick[i, :, fb].argmax())
             c, f = colours[cb], faces[fb]
             conf = min(float(joint[cb, fb]), colour_sure(colour_p[i], cb)) * die_p * float(sure[i])
         else:

@@ -15,7 +15,7 @@ from .foreground import LOG_RGB_BASIS
 from .observations import RollDieObservation
 
 __all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "channel_sigma", "colour_distances", "colour_posteriors",
-           "estimate_light", "has_white_die", "lit_distances", "white_offset"]
+           "estimate_light", "has_white_die", "lit_distances", "washed_distances", "white_offset"]
 
 
 def channel_sigma(body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -138,6 +138,8 @@ def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, c
     if n == 0:
         return np.zeros((0, len(protos)))
     d = lit_distances(body, protos, light, config)
+    if config.wash_sigma is not None:
+        d = np.minimum(d, washed_distances(body, protos, light, config))
     # an extra "none of these" class of fixed distance: a die far from every prototype (glare,
     # an unknown colour) gets low probabilities everywhere instead of a confident nearest colour
     logits = -0.5 * np.concatenate([d, np.full((n, 1), config.colour_outlier_d2)], axis=1)
@@ -145,6 +147,41 @@ def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, c
     p = np.exp(logits)
     p /= p.sum(1, keepdims=True)
     return p[:, :-1]
+
+
+def washed_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+    """Squared colour distances ``float[N, C]`` of body colours ``float[N, 3]`` (log-RGB) to prototypes ``float[C, 3]``
+    under ``light`` ``float[4]`` (:func:`estimate_light`) when a die's colour may be washed out towards white: the
+    metric of :func:`colour_distances` (a quadratic form ``e' M e`` of the residual ``e``, each channel weighed by its
+    noise) from the body to the prototype moved ``t`` of the way to the white prototype (the one of least chroma), its
+    chroma and its brightness alike, plus ``(t / wash_sigma)^2``, at the best ``t`` from 0 to 1:
+    ``t = v' M e / (v' M v + wash_sigma^-2)`` for ``v`` the step from the prototype to white. The white prototype's
+    own distances are the plain ones.
+
+    A lamp's veil or a camera's colour matrix lifts a die's darkest channel towards its others: its hue stays, its
+    chroma shrinks and it looks brighter, towards white. A yellow die's blue lifted so reads cream, nearer white than
+    yellow in the plain metric (spent seed 120014: four yellow dice 0.99 white by their bodies, beside white dice read
+    plainly white). A body on the line from white to a colour, brighter than that colour, is then that colour washed
+    once it lies more than about ``chroma_sigma / wash_sigma`` of the way from white; a body near white stays white
+    (each washed colour costs it about ``1 / wash_sigma^2``), and a body darker than a colour is no washed copy of it.
+    Log units; ``wash_sigma`` must be > 0. Raises nothing."""
+    ps = _scaled_protos(np.asarray(protos, np.float64), float(light[3]))
+    body = np.asarray(body, np.float64).reshape(-1, 3)
+    e = body[:, None, :] - np.asarray(light[:3], np.float64)[None, None, :] - ps[None]  # [N, C, 3]
+    v = ps[_white_index(ps)] - ps  # [C, 3]: from each prototype to white
+    w = 1.0 / channel_sigma(body, config) ** 2  # [N, 3]
+    sw = w.sum(1)
+    coef = 1.0 / sw - 3.0 / (sw ** 2 * config.brightness_sigma ** 2)  # [N]
+
+    def form(x: np.ndarray, y: np.ndarray) -> np.ndarray:  # x' M y per die and prototype, [N, C]
+        wx, wy = w[:, None, :] * x, w[:, None, :] * y
+        return (wx * y).sum(-1) - coef[:, None] * wx.sum(-1) * wy.sum(-1)
+
+    vb = np.broadcast_to(v[None], e.shape)
+    ee, ve, vv = form(e, e), form(vb, e), form(vb, vb)
+    curv = vv + 1.0 / float(config.wash_sigma) ** 2
+    t = np.clip(ve / curv, 0.0, 1.0)
+    return ee - 2.0 * t * ve + t * t * curv
 
 
 def chances_of_distances(d: np.ndarray) -> np.ndarray:

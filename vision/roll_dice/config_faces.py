@@ -167,6 +167,9 @@ class FaceConfig:
         light_colour_dice: in the light's fit, the dice read as one colour together count as at most about this
             many sure dice (:func:`vision.roll_dice.colours.estimate_light`): many alike faces (a table's pattern)
             cannot outvote the other colours.
+        wash_sigma: how far (a share 0..1 of the way to white, the sigma of its cost) a die's colour may be washed out
+            towards white in its colour chances (:func:`vision.roll_dice.colours.washed_distances`: a camera's
+            colour matrix and a lamp's veil shrink a die's chroma with its hue kept); None: the plain distances.
         saturation_scales, saturation_sigma: chroma scales tried about the white reference, and the
             spread of their log-normal prior (a camera's tone curve).
         face_temperature: softmax temperature on NCC scores.
@@ -179,6 +182,11 @@ class FaceConfig:
             better overrode a body read 0.85-0.99 as one colour (the lamp's sheen on a red die printed dark matching a
             purple or brown template printed light); at 2 such a body costs a template 0.17-0.37 NCC, while a body
             between two colours (chances near even) is still decided by the symbol.
+        alike_colour_by_body: once a die's face is chosen, its colour is chosen with every template of that face
+            printed as the colour prints (its own or another colour's) counting alike
+            (:func:`vision.roll_dice.colour_pick.colour_scores`): between colours printed alike the body decides (their
+            templates are looks of one symbol: a die's own colour's template matched better than another colour's
+            printed alike on 53 % of 283 pairs on the tuning seeds). False: the colour x face decision's own scores.
         impossible_penalty: NCC lowered for a face seen on a colour that does not have it.
         pooled_penalty: NCC lowered for a face's best template on another colour printed in the same polarity,
             when it stands in for the colour's own template (:func:`vision.roll_dice.assemble.joint_scores`;
@@ -274,12 +282,14 @@ class FaceConfig:
     light_grid_tint: int = 9
     white_sigma: float = 0.06
     white_die_chroma: float = 0.25
+    wash_sigma: float | None = 0.25
     saturation_scales: tuple[float, ...] = (0.8, 0.9, 1.0, 1.12, 1.25)
     saturation_sigma: float = 0.15
     face_temperature: float = 0.04
     face_none_ncc: float = 0.35
     colour_outlier_d2: float = 50.0
     impossible_penalty: float = 0.05
+    alike_colour_by_body: bool = True
     pooled_penalty: float = 0.05
     colour_weight: float = 2.0
     confident_cap: float = 0.5
