@@ -160,7 +160,9 @@ def assemble_indexed(tops: TopFaces, colour_p: np.ndarray, ncc: np.ndarray, prof
 
     A face is a die when :func:`die_weights` x the chance its colour is an enrolled one reaches
     ``min_confidence``. Its face is the likeliest face (summed over the colours) when that reaches
-    ``face_threshold``, its colour the likeliest with that face; the confidence is that (colour, face)
+    ``face_threshold``, its colour the likeliest with that face, every template of that face printed as the colour
+    prints counting alike (:func:`vision.roll_dice.colour_pick.colour_scores`: between colours printed alike the
+    body decides); the confidence is that (colour, face)
     pair's joint probability x the die's weight x the
     symbol's own certainty (its best NCC on the ramp ``face_sure_ramp``: the softmax only compares the
     templates, so a patch that matches every template badly is never sure of one). Pairs not in

@@ -1,7 +1,7 @@
 """Stage 6 of the Roll dice reader: the light's colour and level (the log-RGB offset that best maps the frame's
 dice onto the enrolled colour prototypes, each colour counting as a few dice at most so a table's pattern cannot
 outvote them), then each die's colour posterior with a "none of these" option, in a metric where a channel near
-black counts less."""
+black counts less and a colour may be washed out towards white (:func:`washed_distances`)."""
 
 from __future__ import annotations
 
@@ -132,7 +132,8 @@ def lit_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, confi
 def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """Colour posteriors ``[N, C]`` of body colours ``float[N, 3]`` (log-RGB) under a known ``light``
     ``float[4]`` (:func:`estimate_light`: log-RGB offset, saturation scale), with a "none of these" option
-    (``colour_outlier_d2``) that takes the probability of a die far from every prototype. A window read
+    (``colour_outlier_d2``) that takes the probability of a die far from every prototype; with ``wash_sigma`` each
+    colour's distance is the nearer of its plain one and its washed-out one (:func:`washed_distances`). A window read
     after a change uses the light of the last full read: a few dice are too few to find the light from."""
     n = len(body)
     if n == 0:

@@ -169,7 +169,10 @@ class FaceConfig:
             cannot outvote the other colours.
         wash_sigma: how far (a share 0..1 of the way to white, the sigma of its cost) a die's colour may be washed out
             towards white in its colour chances (:func:`vision.roll_dice.colours.washed_distances`: a camera's
-            colour matrix and a lamp's veil shrink a die's chroma with its hue kept); None: the plain distances.
+            colour matrix and a lamp's veil shrink a die's chroma with its hue kept). At 0.25 each washed colour costs a
+            die on white about 16 (its chance of white stays 0.998 or more: the white dice of seeds 1000-1004 lie
+            0.04-0.11 log units from white), while a yellow die lifted 0.7 of the way to white (spent 120014's cream
+            dice) is yellow; None: the plain distances.
         saturation_scales, saturation_sigma: chroma scales tried about the white reference, and the
             spread of their log-normal prior (a camera's tone curve).
         face_temperature: softmax temperature on NCC scores.
@@ -186,7 +189,8 @@ class FaceConfig:
             printed as the colour prints (its own or another colour's) counting alike
             (:func:`vision.roll_dice.colour_pick.colour_scores`): between colours printed alike the body decides (their
             templates are looks of one symbol: a die's own colour's template matched better than another colour's
-            printed alike on 53 % of 283 pairs on the tuning seeds). False: the colour x face decision's own scores.
+            printed alike on 53 % of 283 pairs, seeds 1000-1004 and spent 120000-120003). False: the colour x face
+            decision's own scores.
         impossible_penalty: NCC lowered for a face seen on a colour that does not have it.
         pooled_penalty: NCC lowered for a face's best template on another colour printed in the same polarity,
             when it stands in for the colour's own template (:func:`vision.roll_dice.assemble.joint_scores`;
