@@ -168,11 +168,11 @@ class FaceConfig:
             many sure dice (:func:`vision.roll_dice.colours.estimate_light`): many alike faces (a table's pattern)
             cannot outvote the other colours.
         wash_sigma: how far (a share 0..1 of the way to white, the sigma of its cost) a die's colour may be washed out
-            towards white in its colour chances (:func:`vision.roll_dice.colours.washed_distances`: a camera's
-            colour matrix and a lamp's veil shrink a die's chroma with its hue kept). At 0.25 each washed colour costs a
-            die on white about 16 (its chance of white stays 0.998 or more: the white dice of seeds 1000-1004 lie
-            0.04-0.11 log units from white), while a yellow die lifted 0.7 of the way to white (spent 120014's cream
-            dice) is yellow; None: the plain distances.
+            towards white in its colour chances (:func:`vision.roll_dice.colours.washed_distances`: a camera's colour
+            matrix and a lamp's veil shrink a die's chroma with its hue kept). At 0.25 each washed colour costs a die
+            on white about 16 (it keeps about 0.998 of white; 85 white dice of seeds 1000-1004 and spent
+            120000-120008 lie 0.04 (median) to 0.11 log units from white), while a yellow die lifted 0.7 of the way
+            to white (spent 120014's cream dice) is yellow; None: the plain distances.
         saturation_scales, saturation_sigma: chroma scales tried about the white reference, and the
             spread of their log-normal prior (a camera's tone curve).
         face_temperature: softmax temperature on NCC scores.
