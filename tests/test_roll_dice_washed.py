@@ -88,3 +88,16 @@ def test_no_wash_gives_the_plain_distances():
 @pytest.mark.parametrize("n", [0, 3])
 def test_shapes(n):
     assert washed_distances(np.tile(W, (n, 1)), PROTOS, NEUTRAL, CFG).shape == (n, 2)
+
+
+def test_the_chance_of_any_colour_is_the_plain_ones():
+    """Washing shares the chances among the colours but leaves how surely the body is of any enrolled colour (a die's
+    weight in the reader) as the plain metric gives it: for the cream body 1 - exp(-25) / (exp(-6.75) + exp(-36.75)
+    + exp(-25)), where exp(-25) is "none of these" at 50; for a body far from both (distance 50 beyond white along
+    the brightness axis alone: 3 k^2 / 0.35^2 = 50 at k = 1.4289), one half."""
+    z = np.exp([-6.75, -36.75, -25.0])
+    p = colour_posteriors(CREAM[None], PROTOS, NEUTRAL, CFG)
+    np.testing.assert_allclose(p.sum(), z[:2].sum() / z.sum(), rtol=1e-9)
+    k = np.sqrt(50.0 * 0.35 ** 2 / 3.0)
+    far = colour_posteriors((W + k)[None], PROTOS, NEUTRAL, CFG)
+    np.testing.assert_allclose(far.sum(), 0.5, atol=1e-6)

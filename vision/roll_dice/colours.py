@@ -132,22 +132,24 @@ def lit_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, confi
 def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
     """Colour posteriors ``[N, C]`` of body colours ``float[N, 3]`` (log-RGB) under a known ``light``
     ``float[4]`` (:func:`estimate_light`: log-RGB offset, saturation scale), with a "none of these" option
-    (``colour_outlier_d2``) that takes the probability of a die far from every prototype; with ``wash_sigma`` each
-    colour's distance is the nearer of its plain one and its washed-out one (:func:`washed_distances`). A window read
+    (``colour_outlier_d2``) that takes the probability of a die far from every prototype; with ``wash_sigma`` the
+    chance of an enrolled colour (how surely the body is a die's at all) stays the plain one's, shared among the
+    colours by the nearer of each one's plain and washed-out distance (:func:`washed_distances`). A window read
     after a change uses the light of the last full read: a few dice are too few to find the light from."""
     n = len(body)
     if n == 0:
         return np.zeros((0, len(protos)))
     d = lit_distances(body, protos, light, config)
-    if config.wash_sigma is not None:
-        d = np.minimum(d, washed_distances(body, protos, light, config))
     # an extra "none of these" class of fixed distance: a die far from every prototype (glare,
     # an unknown colour) gets low probabilities everywhere instead of a confident nearest colour
     logits = -0.5 * np.concatenate([d, np.full((n, 1), config.colour_outlier_d2)], axis=1)
     logits -= logits.max(1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(1, keepdims=True)
-    return p[:, :-1]
+    p = p[:, :-1]
+    if config.wash_sigma is not None:   # shared among the colours as washed out; the chance of any colour kept
+        p = chances_of_distances(np.minimum(d, washed_distances(body, protos, light, config))) * p.sum(1)[:, None]
+    return p
 
 
 def washed_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
