@@ -1,8 +1,9 @@
 """What every engine shares besides the core's data types: the event helper and the dispatch.
 
 - :class:`EventContext`: one event being applied. It reads the payload (a missing key or a
-  value of the wrong type is a :class:`rules.core.BadEvent` naming the event, the key and what
-  was expected), checks the event's player against the table, and gathers the findings, each
+  value of the wrong type is a :class:`rules.core.BadEvent` naming the event and, in the players'
+  words, the field as the game's form labels it and what was expected: :mod:`rules.refusals`),
+  checks the event's player against the table, and gathers the findings, each
   citing its rule in the one format ``"<game title>, <rulebook section>"``.
 - :class:`GameBase`: ``name`` and ``title`` from the declaration (``info``), ``event_kinds``
   from the handler table, and ``apply`` that dispatches through that explicit
@@ -18,19 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
+from rules import refusals
 from rules.core import BadEvent, Event, Finding, GameInfo, Severity, UnknownEvent
 from rules.text import Text
 
 __all__ = ["EventContext", "GameBase", "Handler"]
-
-_TYPE_WORDS: dict[Any, str] = {
-    str: "a string",
-    int: "a whole number",
-    bool: "true or false",
-    list: "a list",
-    Mapping: "an object",
-    dict: "an object",
-}
 
 _MISSING = object()
 
@@ -50,20 +43,28 @@ class EventContext:
         info: the game's declaration (its title starts every citation).
         event: the event being applied.
         players: the names of the players at the table, in seat order (what :meth:`player` accepts).
+        words: the payload's fields in the players' words (:attr:`GameBase.field_words`), what a refusal names.
 
     Attributes:
         event, payload: the event and its payload.
         findings: the findings raised so far, in order (``apply`` returns them).
     """
 
-    def __init__(self, info: GameInfo, event: Event, players: Iterable[str] = ()) -> None:
+    def __init__(self, info: GameInfo, event: Event, players: Iterable[str] = (),
+                 words: Mapping[str, str] | None = None) -> None:
         self.info = info
+        self.words: Mapping[str, str] = words or {}
         self.event = event
         self.payload: Mapping[str, Any] = event.payload
         self.players = tuple(players)
         self.findings: list[Finding] = []
 
     # -- payload -------------------------------------------------------------------------------
+    def word(self, key: str) -> str:
+        """The payload field ``key`` as the phone's form for this event labels it (:attr:`GameBase.field_words`:
+        ``"<kind>.<key>"`` first, then ``key``); a field no form shows is named by its key, quoted."""
+        return self.words.get(f"{self.event.kind}.{key}") or self.words.get(key) or repr(key)
+
     def bad(self, problem: str) -> BadEvent:
         """The error for a payload that cannot be applied: ``"event 7 (tile_built): <problem>"`` (raise it); its
         ``problem`` is ``<problem>`` alone, what a player is shown."""
@@ -76,7 +77,7 @@ class EventContext:
             BadEvent: the key is missing, or its value is not of that type.
         """
         if key not in self.payload:
-            raise self.bad(f"payload needs {key!r}")
+            raise refusals.missing(self, self.word(key))
         return self._typed(key, self.payload[key], of)
 
     def get(self, key: str, default: Any = None, of: type | tuple[type, ...] | None = None) -> Any:
@@ -95,16 +96,12 @@ class EventContext:
             BadEvent: missing, not a whole number, or below ``minimum``.
         """
         value = self.require(key) if value is _MISSING else value
-        if not _is(value, int) or value < minimum:
-            raise self.bad(f"{key!r} must be a whole number {minimum} or more, got {value!r}")
-        return value
+        return refusals.whole(self, value, self.word(key), minimum)
 
     def _typed(self, key: str, value: Any, of: type | tuple[type, ...] | None) -> Any:
         if of is None or _is(value, of):
             return value
-        kinds = of if isinstance(of, tuple) else (of,)
-        words = " or ".join(_TYPE_WORDS.get(k, k.__name__) for k in kinds)
-        raise self.bad(f"{key!r} must be {words}, got {value!r}")
+        raise refusals.wrong_kind(self, value, self.word(key), of)
 
     # -- the player ------------------------------------------------------------------------------
     def player(self, key: str = "player") -> str:
@@ -160,6 +157,9 @@ class GameBase:
 
     info: ClassVar[GameInfo]
     handlers: ClassVar[Mapping[str, Handler]] = {}
+    field_words: ClassVar[Mapping[str, str]] = {}
+    """The payload's fields as the phone's forms label them (``{key: Text}``, ``{"<kind>.<key>": Text}`` where one
+    event's form labels a field its own way), so that a refusal names the field in the players' words."""
 
     @property
     def name(self) -> str:
@@ -205,7 +205,7 @@ class GameBase:
         handler = self.handlers.get(event.kind)
         if handler is None:
             raise UnknownEvent(f"event {event.seq}: game {self.name!r} has no event kind {event.kind!r}")
-        ctx = EventContext(self.info, event, self.players(state))
+        ctx = EventContext(self.info, event, self.players(state), self.field_words)
         if self.before(state, ctx):
             state = self.after(handler(self, state, ctx), ctx)
         return state, ctx.findings

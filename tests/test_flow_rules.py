@@ -28,7 +28,7 @@ def test_roll_phase_selection_without_dice_reveals_the_selected_phases():
     view = ROLL_GAME.view(result.state)
     assert view["selected"] == ["explore", "settle", "ship"] and view["round"] == 1
     assert not [f for f in result.findings if f.severity is not Severity.INFO and "setup" not in f.what]
-    with pytest.raises(BadEvent, match="'phase' must be one of"):
+    with pytest.raises(BadEvent, match="Phase must be Explore, Develop, Settle, Produce or Ship, got 'dance'"):
         replay(ROLL_GAME, {"players": ["Ann", "Bob"]}, events(("phase_selected", "Ann", {"phase": "dance"})))
 
 

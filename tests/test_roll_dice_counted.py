@@ -105,11 +105,11 @@ def test_full_tracking_says_when_the_count_differs_from_the_dice_followed():
 
 
 @pytest.mark.parametrize("payload, what", [
-    ({}, "takes cup, citizenry, construction_zone"),
-    ({"goods": {"blue": 1}}, "not goods"),
+    ({}, "counted in the cup, the Citizenry or the construction zone"),
+    ({"goods": {"blue": 1}}, "; got goods"),
     ({"cup": {"grey": 1}}, "grey"),
-    ({"cup": {"white": -1}}, "count >= 0"),
-    ({"cup": [1, 2]}, "must be {colour: count}"),
+    ({"cup": {"white": -1}}, "the cup: white must be a whole number 0 or more"),
+    ({"cup": [1, 2]}, "the cup must be dice counted by colour"),
 ])
 def test_a_bad_count_is_refused(payload, what):
     with pytest.raises(BadEvent, match=what):

@@ -144,11 +144,11 @@ def test_event_context_reads_the_payload_checks_the_player_and_cites_in_one_form
                              player="Ann"), players=("Ann", "Bob"))
     assert ctx.require("tile", str) == "Space Piracy" and ctx.player() == "Ann" and ctx.count("vp", minimum=1) == 2
     assert ctx.get("missing", 5) == 5
-    with pytest.raises(BadEvent, match=r"event 7 \(tile_built\): payload needs 'dice'"):
+    with pytest.raises(BadEvent, match=r"event 7 \(tile_built\): 'dice': not given"):
         ctx.require("dice")
     with pytest.raises(BadEvent, match="'n' must be a whole number, got True"):  # JSON true is not 1
         ctx.require("n", int)
-    with pytest.raises(BadEvent, match="'vp' must be a whole number 3 or more"):
+    with pytest.raises(BadEvent, match="'vp' must be a whole number 3 or more"):  # a field no form labels: its key
         ctx.count("vp", minimum=3)
     other = EventContext(ROLL_GAME.info, Event(seq=8, kind="vp_changed", payload={"player": "Zed"}),
                          players=("Ann", "Bob"))

@@ -16,6 +16,7 @@ from companion.i18n import N_, OR, Listing, Text, in_game
 from rules import Progress
 from rules.roll.data import COLOURS, FACES, PHASES, catalogue
 from rules.roll.endgame import good_capacity
+from rules.roll.words import FIELD_WORDS as W
 from rules.roll.words import colour_word, face_word, phase_word
 
 COUNT_PLACES = ("cup", "citizenry")
@@ -89,60 +90,62 @@ class RollForms:
         worlds = _GOODS_WORLDS
         colours = tuple(COLOURS)
         colour_words = tuple(colour_word(c) for c in colours)
-        select = [Field("phase", Text("Phase"), choices=PHASES, labels=tuple(phase_word(p) for p in PHASES))]
+        select = [Field("phase", W["phase"], choices=PHASES, labels=tuple(phase_word(p) for p in PHASES))]
         if len(view.get("players", [])) == 2:
             faces = tuple(f for f in FACES if f != "wild")
-            select.append(Field("extra_white", Text("Extra white die (2 players)"), choices=faces, optional=True,
+            select.append(Field("extra_white", W["extra_white"], choices=faces, optional=True,
                                 labels=tuple(face_word(f) for f in faces)))
         return (
             Form(
                 "setup",
                 Text("Setup"),
                 (
-                    Field("faction", Text("Faction"), choices=tuple(_faction_label(f) for f in cat.factions)),
-                    Field("home_world", Text("Home world"), choices=tuple(w.name for w in cat.home_worlds)),
+                    Field("faction", W["faction"], choices=tuple(_faction_label(f) for f in cat.factions)),
+                    Field("home_world", W["home_world"], choices=tuple(w.name for w in cat.home_worlds)),
                     Field(
                         "development",
-                        Text("Starting development"),
+                        W["development"],
                         choices=tuple(sorted(t.development.name for t in cat.game_tiles)),
                     ),
-                    Field("world", Text("Starting world"), choices=tuple(sorted(t.world.name for t in cat.game_tiles))),
+                    Field("world", W["player_setup.world"],
+                          choices=tuple(sorted(t.world.name for t in cat.game_tiles))),
                 ),
             ),
             Form("select", Text("Phase selected"), tuple(select)),
-            Form("tile", Text("Tile built"), (Field("tile", Text("Tile"), choices=tiles),)),
+            Form("tile", Text("Tile built"), (Field("tile", W["tile"], choices=tiles),)),
             Form(
                 "good",
                 Text("Good placed"),
                 (
-                    Field("world", Text("World"), choices=worlds),
-                    Field("colour", Text("Die colour"), choices=colours, labels=colour_words),
+                    Field("world", W["world"], choices=worlds),
+                    Field("colour", W["colour"], choices=colours, labels=colour_words),
                 ),
             ),
             Form(
                 "ship",
                 Text("Good shipped"),
                 (
-                    Field("world", Text("World"), choices=worlds),
+                    Field("world", W["world"], choices=worlds),
                     Field(
                         "mode",
-                        Text("Trade or consume"),
+                        W["mode"],
                         choices=("trade", "consume"),
                         labels=(Text("Trade"), Text("Consume")),
                     ),
-                    Field("good", Text("Good's colour"), choices=colours, labels=colour_words),
-                    Field("shipper", Text("Shipper's colour"), choices=colours, labels=colour_words),
+                    Field("good", W["good"], choices=colours, labels=colour_words),
+                    Field("shipper", W["shipper"], choices=colours, labels=colour_words),
                 ),
             ),
             Form(
-                "vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=MAX_VP_REPORT),),
+                "vp", Text("VP chips taken"),
+                (Field("vp", W["vp_changed.delta"], kind="int", minimum=1, maximum=MAX_VP_REPORT),),
                 # p.7 Ship: a Consume pays its chips; in Ship the number is the phase's total (report_event)
                 hint=Text("The VP chips you took from the pool. In the Ship phase: every chip you took in the phase "
                           "so far, those of the goods you consumed included (p.7 Ship: a Consume gives 1-3 VP chips); "
                           "after a Consume you report later, report the new total."),
             ),
             Form(
-                "credits", Text("Credits now"), (Field("credits", Text("Credits"), kind="int", minimum=0, maximum=10),)
+                "credits", Text("Credits now"), (Field("credits", W["credits"], kind="int", minimum=0, maximum=10),)
             ),
             Form("count", Text("Dice counted"), (
                 Field("place", Text("Where"), choices=COUNT_PLACES,

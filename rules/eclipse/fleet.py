@@ -19,11 +19,12 @@ from typing import Any
 from rules.core import Severity
 from rules.eclipse import combat
 from rules.eclipse.drives import DRIVES, JUMP_BESIDE_DRIVES
-from rules.eclipse.refusals import not_one_of, ship_type, whole
+from rules.eclipse.refusals import ship_type
 from rules.eclipse.state import EclipseState
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import ANCIENTS_WORD, CANNON_WORDS, MISSILE_WORDS, PART_WORDS, PHASE_WORDS, ship_word
 from rules.engine import EventContext
+from rules.refusals import not_one_of, whole
 from rules.text import N_, Text
 
 __all__ = ["ANCIENTS", "Blueprint", "MISSILE_COLOURS", "blueprint_set", "hit_on", "volley_aimed", "volley_rolled"]

@@ -28,12 +28,13 @@ from rules.eclipse.placement import (
     check_start_sector,
     check_structure,
 )
-from rules.eclipse.refusals import not_one_of, ship_type
+from rules.eclipse.refusals import ship_type
 from rules.eclipse.rounds import may_step, step_verdicts
 from rules.eclipse.state import EclipsePlayer, EclipseState, Structure, shrine_tiles
 from rules.eclipse.verdict import Verdict
 from rules.eclipse.words import MODULE_WORDS, PHASE_WORDS, RESOURCE_WORDS, component_word, structure_word
 from rules.engine import EventContext
+from rules.refusals import not_one_of
 from rules.text import N_, OR, Listing, Text
 
 __all__ = [

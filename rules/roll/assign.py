@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules.core import WHOLE_TABLE, Severity
+from rules.core import WHOLE_TABLE, BadEvent, Severity
 from rules.engine import EventContext
+from rules.refusals import not_one_of
 from rules.roll.data import FACES, PHASES
 from rules.roll.dice import Dice
 from rules.roll.events import read_dice_list, read_player
@@ -15,6 +16,12 @@ from rules.roll.powers import reassign_budget
 from rules.roll.state import RollState, Stage
 from rules.roll.words import face_word, phase_word, stage_word
 from rules.text import N_, Listing, Text, plural
+
+
+def _no_face(ctx: EventContext, extra: object) -> BadEvent:
+    """The refusal of an extra white die that shows no face (Roll for the Galaxy, p.2 Setup, two players: a third
+    white die, rolled, assigns the phase its face shows), or none."""
+    return not_one_of(ctx, extra, ctx.word("extra_white"), {**{f: face_word(f) for f in FACES}, "none": Text("none")})
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -164,11 +171,11 @@ def on_phase_selected(game: RollGame, state: RollState, ctx: EventContext) -> Ro
                          stage=stage_word(state.stage)), p.name, Severity.WARNING, N_("p.3 Rounds"))
     phase = ctx.require("phase")
     if phase not in PHASES:
-        raise ctx.bad(f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
+        raise not_one_of(ctx, phase, ctx.word("phase"), {p: phase_word(p) for p in PHASES})
     extra = ctx.payload.get("extra_white")
     if extra is not None:
         if extra not in FACES:
-            raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
+            raise _no_face(ctx, extra)
         if state.extra_white is not None and state.extra_white != extra:  # one die, two reports: the table checks it
             ctx.finding(Text("the extra white die: {player} reports {face}, reported before as {earlier}; the last "
                              "report counts", player=p.name, face=face_word(extra),
@@ -209,7 +216,7 @@ def on_reveal(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
             selected.add(p.selected)
     extra = ctx.payload["extra_white"] if "extra_white" in ctx.payload else state.extra_white
     if extra is not None and extra not in FACES:
-        raise ctx.bad(f"'extra_white' must be a face ({', '.join(FACES)}) or null, got {extra!r}")
+        raise _no_face(ctx, extra)
     if len(state.players) == 2:
         if extra is None:
             ctx.finding(Text("2 players: the extra white die was not reported"), WHOLE_TABLE, Severity.WARNING,

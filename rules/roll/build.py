@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING
 
 from rules.core import Severity
 from rules.engine import EventContext
+from rules.refusals import wrong_kind
 from rules.roll.data import Development, World
 from rules.roll.dice import Dice
-from rules.roll.events import read_dice_counts, read_player, read_tile, tableau_only
+from rules.roll.events import GAME_TILE, read_dice_counts, read_player, read_tile, tableau_only
 from rules.roll.moves import check_owned, check_stage, credit, gain_dice, remove_die, take_any, take_from
 from rules.roll.powers import adjusted_cost
 from rules.roll.state import PlayerState, RollState, Stage
 from rules.roll.words import dice_words, phase_word
-from rules.text import N_, Text
+from rules.text import N_, Listing, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -31,11 +32,12 @@ def on_die_removed(game: RollGame, state: RollState, ctx: EventContext) -> RollS
     p = read_player(state, ctx)
     source = ctx.require("source")
     if source not in p.removals_owed:
-        owed = ", ".join(p.removals_owed) or "none"
-        raise ctx.bad(f"{p.name} owes no die removed for {source!r} (owed: {owed}); a die is removed once, when a "
-                      "tile that says so is built")
+        owed = Listing(p.removals_owed) if p.removals_owed else Text("none")
+        raise ctx.bad(Text("{player} owes no die removed for {tile} (owed: {owed}); a die is removed once, when a "
+                           "tile that says so is built (p.11 FAQ Immediate effects)", player=p.name, tile=repr(source),
+                           owed=owed))
     if not isinstance(ctx.payload.get("remove"), Mapping):
-        raise ctx.bad("'remove' must be {'colour': colour, 'from': place}")
+        raise wrong_kind(ctx, ctx.payload.get("remove"), ctx.word("remove"), Text("a die (its colour and place)"))
     owed = list(p.removals_owed)
     owed.remove(source)
     return state.with_player(remove_die(ctx, replace(p, removals_owed=tuple(owed)), source))
@@ -47,10 +49,10 @@ def on_tile_built(game: RollGame, state: RollState, ctx: EventContext) -> RollSt
     immediate effect applies once (dice, credits, remove a die). Triggered powers pay."""
     cat = game.cat
     p = read_player(state, ctx)
-    name = read_tile(ctx, game.cat, ctx.require("tile"))
+    name = read_tile(ctx, game.cat, ctx.require("tile"), "tile")
     is_dev = name in cat.developments
     if name not in cat.tile_of:
-        raise ctx.bad(f"{name!r} is not a side of a game tile (faction and home tiles start in the tableau)")
+        raise wrong_kind(ctx, name, ctx.word("tile"), GAME_TILE)
     tile: Development | World = cat.developments[name] if is_dev else cat.worlds[name]
     phase = "develop" if is_dev else "settle"
     check_stage(ctx, state, Stage(phase), p.name, Text("{tile} built", tile=name), N_("p.6"))

@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine import EventContext
+from rules.refusals import not_one_of, whole, wrong_kind
 from rules.roll.data import COLOURS, FACES, PHASES, Catalogue
 from rules.roll.dice import Dice
 from rules.roll.state import PlayerState, RollState
+from rules.roll.words import colour_word, face_word, phase_word
 from rules.scoring import closest_names
+from rules.text import OR, Listing, Text
 
 __all__ = [
     "ASSIGN", "CREDITS_CHANGED", "DICE_COUNTED", "DICE_COUNT_PLACES", "DICE_FROM", "DIE_REMOVED", "END_TILES",
@@ -118,6 +121,14 @@ is not in the player's construction zone is taken from the bag; a good placed ta
 the Citizenry) where the engine holds one, so the good shipped back to the Citizenry is the same die, not one more."""
 DICE_FROM = ("cup", "citizenry", "development", "world", "goods", *PHASES)
 DICE_COUNT_PLACES = ("cup", "citizenry", "construction_zone")
+DICE_BY_COLOUR = Text("dice counted by colour")
+DICE_LIST = Text("a list of dice")
+DIE = Text("a die (its colour and face)")
+SCOUTED = Text("a list of tiles, each with its stack")
+GAME_TILE = Text("a side of a game tile (faction and home tiles start in the tableau)")
+A_WORLD = Text("a world")
+GOODS_LIST = Text("a list of goods, each with its world and colour")
+"""What a payload's dice, tiles and goods fields hold, in the players' words (a refusal says what was expected)."""
 """The places a ``dice_counted`` event may count (goods are the ``goods_placed`` reports)."""
 
 
@@ -136,19 +147,24 @@ def read_player(state: RollState, ctx: EventContext) -> PlayerState:
     return state.player(ctx.player())
 
 
-def read_colour(ctx: EventContext, value: Any) -> str:
-    """A die colour (Roll for the Galaxy, p.1 Components). Raises BadEvent naming the colours."""
+def read_colour(ctx: EventContext, value: Any, word: str | None = None) -> str:
+    """A die colour (Roll for the Galaxy, p.1 Components) in the field named ``word`` (the Die colour when not
+    given). Raises BadEvent naming the colours in the players' words."""
     if value not in COLOURS:
-        raise ctx.bad(f"{value!r} is not a die colour ({', '.join(COLOURS)})")
+        raise not_one_of(ctx, value, word or ctx.word("colour"), {c: colour_word(c) for c in COLOURS})
     return value
 
 
-def read_tile(ctx: EventContext, cat: Catalogue, value: Any) -> str:
-    """A tile side's name as the catalogue spells it. Raises BadEvent with the closest names."""
+def read_tile(ctx: EventContext, cat: Catalogue, value: Any, key: str = "tile") -> str:
+    """A tile side's name as the catalogue spells it (Roll for the Galaxy, p.1 Components: each game tile has a
+    development side and a world side), the field ``key``. Raises BadEvent naming the field and the closest names."""
     name = cat.lookup(value) if isinstance(value, str) else None
     if name is None:
         hint = closest_names(str(value), cat.names)
-        raise ctx.bad(f"unknown tile {value!r}" + (f"; did you mean {' or '.join(hint)}?" if hint else ""))
+        if hint:
+            raise ctx.bad(Text("{what}: no tile is named {value}; did you mean {names}?", what=ctx.word(key),
+                               value=repr(value), names=Listing(hint, OR)))
+        raise ctx.bad(Text("{what}: no tile is named {value}", what=ctx.word(key), value=repr(value)))
     return name
 
 
@@ -156,11 +172,10 @@ def read_dice_counts(ctx: EventContext, key: str) -> Dice:
     """``payload[key]`` as ``{colour: count >= 0}``. Raises BadEvent."""
     raw = ctx.require(key)
     if not isinstance(raw, Mapping):
-        raise ctx.bad(f"{key!r} must be {{colour: count}}, got {raw!r}")
+        raise wrong_kind(ctx, raw, ctx.word(key), DICE_BY_COLOUR)
     for colour, n in raw.items():
-        read_colour(ctx, colour)
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise ctx.bad(f"{key}.{colour} must be a count >= 0, got {n!r}")
+        read_colour(ctx, colour, ctx.word(key))
+        whole(ctx, n, Listing([ctx.word(key), colour_word(colour)], ": "), 0)
     return Dice.of(raw)
 
 
@@ -168,13 +183,14 @@ def read_dice_list(ctx: EventContext, key: str, with_column: bool) -> list[Mappi
     """``payload[key]`` as a list of ``{colour, face}`` dice (and ``column`` when ``with_column``). Raises BadEvent."""
     raw = ctx.require(key)
     if not isinstance(raw, list):
-        raise ctx.bad(f"{key!r} must be a list of dice")
+        raise wrong_kind(ctx, raw, ctx.word(key), DICE_LIST)
     for d in raw:
         if not isinstance(d, Mapping):
-            raise ctx.bad(f"each die must be {{colour, face}}, got {d!r}")
+            raise wrong_kind(ctx, d, ctx.word(key), DIE)
         read_colour(ctx, d.get("colour"))
         if d.get("face") not in FACES:
-            raise ctx.bad(f"{d.get('face')!r} is not a face ({', '.join(FACES)})")
-        if with_column and d.get("column") not in (*PHASES, "dictate"):
-            raise ctx.bad(f"'column' must be a phase or 'dictate', got {d.get('column')!r}")
+            raise not_one_of(ctx, d.get("face"), Text("Face"), {f: face_word(f) for f in FACES})
+        if with_column and d.get("column") not in (*PHASES, "dictate"):  # p.3 Assign; p.4 Dictate
+            raise not_one_of(ctx, d.get("column"), Text("Column"),
+                             {**{p: phase_word(p) for p in PHASES}, "dictate": Text("Dictate")})
     return raw

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from rules.core import Severity
 from rules.engine import EventContext
-from rules.roll.events import read_colour, read_player, read_tile, tableau_only
+from rules.refusals import not_one_of, wrong_kind
+from rules.roll.events import GAME_TILE, SCOUTED, read_colour, read_player, read_tile, tableau_only
 from rules.roll.moves import check_stage, credit, use_worker
 from rules.roll.state import PlayerState, RollState, Stage
 from rules.text import N_, Text
@@ -32,7 +33,7 @@ def on_explored(game: RollGame, state: RollState, ctx: EventContext) -> RollStat
         amount = 4 if colour == "yellow" and "Alien Archaeology" in p.developments else 2
         return state.with_player(credit(ctx, p, amount, Text("Stock")))
     if action != "scout":
-        raise ctx.bad(f"'action' must be 'stock' or 'scout', got {action!r}")
+        raise not_one_of(ctx, action, Text("Explore"), {"stock": Text("Stock"), "scout": Text("Scout")})
     return _scouted(game, state, ctx, p)
 
 
@@ -55,7 +56,7 @@ def _scouted(game: RollGame, state: RollState, ctx: EventContext, p: PlayerState
         back.append(cat.tile_of[name])
     tiles = ctx.payload.get("tiles", [])
     if not isinstance(tiles, list):
-        raise ctx.bad("'tiles' must be a list of {tile, stack}")
+        raise wrong_kind(ctx, tiles, ctx.word("tiles"), SCOUTED)
     if len(tiles) != len(returned) + 1:
         ctx.finding(
             Text("{player} scouted {drawn} tiles after returning {returned}; a Scout draws one more than returned",
@@ -67,11 +68,11 @@ def _scouted(game: RollGame, state: RollState, ctx: EventContext, p: PlayerState
     bag = list(state.bag)
     for t in tiles:
         if not isinstance(t, Mapping):
-            raise ctx.bad("each of 'tiles' must be {tile, stack}")
+            raise wrong_kind(ctx, t, ctx.word("tiles"), SCOUTED)
         name = read_tile(ctx, game.cat, t.get("tile"))
         stack = t.get("stack") or ("development" if name in cat.developments else "world")
         if name not in cat.tile_of:
-            raise ctx.bad(f"{name!r} is not a side of a game tile")
+            raise wrong_kind(ctx, name, ctx.word("tiles"), GAME_TILE)
         side_is_dev = name in cat.developments
         if (stack == "development") != side_is_dev:
             ctx.finding(

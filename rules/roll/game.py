@@ -50,6 +50,7 @@ from rules.roll.events import (
 )
 from rules.roll.powers import Reminder, reminders_for
 from rules.roll.state import PlayerState, RollState, Stage
+from rules.roll.words import FIELD_WORDS
 from rules.settings import check_settings
 from rules.text import N_, Text
 
@@ -175,6 +176,7 @@ class RollGame(GameBase):
         """After every event: the end check (Roll for the Galaxy, p.8 End check)."""
         return manage.check_end(self, state, ctx)
 
+    field_words = FIELD_WORDS
     handlers = {
         PLAYER_SETUP: setup.on_player_setup,
         ROLL: assign.on_roll,

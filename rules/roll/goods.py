@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from rules.core import Severity
 from rules.engine import EventContext
+from rules.refusals import not_one_of, wrong_kind
 from rules.roll.data import World
 from rules.roll.endgame import good_capacity
-from rules.roll.events import read_colour, read_player, read_tile, tableau_only
+from rules.roll.events import A_WORLD, read_colour, read_player, read_tile, tableau_only
 from rules.roll.moves import check_stage, credit, take_ship_vp, use_worker
 from rules.roll.state import PlayerState, RollState, Stage
 from rules.roll.words import colour_word
@@ -27,10 +28,10 @@ def on_goods_placed(game: RollGame, state: RollState, ctx: EventContext) -> Roll
     1 good per world, 2 with Galactic Reserves."""
     p = read_player(state, ctx)
     check_stage(ctx, state, Stage.PRODUCE, p.name, Text("a good produced"), N_("p.7 Produce"))
-    world = read_tile(ctx, game.cat, ctx.require("world"))
+    world = read_tile(ctx, game.cat, ctx.require("world"), "world")
     colour = read_colour(ctx, ctx.require("colour"))
     if world not in game.cat.worlds:
-        raise ctx.bad(f"{world!r} is not a world")
+        raise wrong_kind(ctx, world, ctx.word("world"), A_WORLD)
     where = Text("{player}: {world}", player=p.name, world=world)
     fits = True
     if world not in p.worlds:
@@ -89,17 +90,18 @@ def on_goods_shipped(game: RollGame, state: RollState, ctx: EventContext) -> Rol
     cat = game.cat
     p = read_player(state, ctx)
     check_stage(ctx, state, Stage.SHIP, p.name, Text("a good shipped"), N_("p.7 Ship"))
-    world_name = read_tile(ctx, game.cat, ctx.require("world"))
+    world_name = read_tile(ctx, game.cat, ctx.require("world"), "world")
     world = cat.worlds.get(world_name)
     if world is None:
-        raise ctx.bad(f"{world_name!r} is not a world")
+        raise wrong_kind(ctx, world_name, ctx.word("world"), A_WORLD)
     mode = ctx.require("mode")
     if mode not in ("trade", "consume"):
-        raise ctx.bad(f"'mode' must be 'trade' or 'consume', got {mode!r}")
+        raise not_one_of(ctx, mode, ctx.word("mode"), {"trade": Text("Trade"), "consume": Text("Consume")})
     now = list(p.goods_on(world.name))
     good = ctx.payload.get("good") or (now[0] if len(now) == 1 else None)
     if good is None:
-        raise ctx.bad(f"say which good ('good': colour) is shipped from {world.name}")
+        raise ctx.bad(Text("{what}: say which good is shipped from {world} (p.7 Ship)", what=ctx.word("good"),
+                           world=world.name))
     good = read_colour(ctx, good)
     if good in now:
         now.remove(good)

@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING
 
 from rules.core import LAST_ROUND, WHOLE_TABLE, Severity
 from rules.engine import EventContext
+from rules.refusals import wrong_kind
 from rules.roll.data import PHASES
 from rules.roll.dice import Dice
 from rules.roll.events import (
     DICE_COUNT_PLACES,
     END_TILES,
+    GOODS_LIST,
     read_colour,
     read_dice_counts,
     read_player,
@@ -22,8 +24,8 @@ from rules.roll.events import (
 )
 from rules.roll.moves import check_owned, check_stage, take_from
 from rules.roll.state import RollState, Stage
-from rules.roll.words import colour_word, dice_words, stage_word
-from rules.text import N_, Listing, Text
+from rules.roll.words import colour_word, dice_words, place_word, stage_word
+from rules.text import N_, OR, Listing, Text
 
 if TYPE_CHECKING:
     from rules.roll.game import RollGame
@@ -82,10 +84,10 @@ def on_recall(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
             p = replace(p, **{attr: have - moved}, cup=p.cup + moved)
     goods = ctx.payload.get("goods", [])
     if not isinstance(goods, list):
-        raise ctx.bad("'goods' must be a list of {world, colour}")
+        raise wrong_kind(ctx, goods, ctx.word("goods"), GOODS_LIST)
     for g in goods:
         if not isinstance(g, Mapping):
-            raise ctx.bad("each of 'goods' must be {world, colour}")
+            raise wrong_kind(ctx, g, ctx.word("goods"), GOODS_LIST)
         world = read_tile(ctx, game.cat, g.get("world"))
         colour = read_colour(ctx, g.get("colour"))
         now = list(p.goods_on(world))
@@ -143,8 +145,9 @@ def on_dice_counted(game: RollGame, state: RollState, ctx: EventContext) -> Roll
     places = [k for k in DICE_COUNT_PLACES if k in ctx.payload]
     unknown = sorted(str(k) for k in ctx.payload if k not in (*DICE_COUNT_PLACES, "read"))
     if unknown or not places:
-        raise ctx.bad(f"'dice_counted' takes {', '.join(DICE_COUNT_PLACES)} ({{colour: n}} each)"
-                      + (f", not {', '.join(unknown)}" if unknown else ""))
+        raise ctx.bad(Text("dice are counted in {places} (p.8 Victory), each by colour; got {got}",
+                           places=Listing([place_word(k) for k in DICE_COUNT_PLACES], OR),
+                           got=Listing(unknown) if unknown else Text("none")))
     counted = {k: read_dice_counts(ctx, k) for k in places}
     if not state.ending and state.stage != Stage.OVER:
         ctx.finding(Text("{player}'s dice were counted before the end of the game; count again after the last Manage "

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.core import Severity
 from rules.engine import EventContext
+from rules.refusals import not_one_of, wrong_kind
 from rules.roll.data import COLOURS, PHASES, Catalogue, World
 from rules.roll.dice import Dice
 from rules.roll.endgame import MAX_CREDITS
@@ -197,7 +198,7 @@ def remove_die(ctx: EventContext, p: PlayerState, source: str) -> PlayerState:
     colour = read_colour(ctx, spec.get("colour"))
     place = spec.get("from", "citizenry")
     if place not in DICE_FROM:
-        raise ctx.bad(f"'remove.from' must be one of {', '.join(DICE_FROM)}, got {place!r}")
+        raise not_one_of(ctx, place, Text("Removed from"), {k: place_word(k) for k in DICE_FROM})
     one = Dice.of({colour: 1})
     if place == "goods":
         for world, cs in p.goods:
@@ -300,7 +301,7 @@ def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> R
     if "credits" in ctx.payload:
         value = ctx.payload["credits"]
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ctx.bad(f"'credits' must be a whole number, got {value!r}")
+            raise wrong_kind(ctx, value, ctx.word("credits"), int)
         if value > MAX_CREDITS:
             ctx.finding(
                 Text("{player}'s credits reported as ${value}; credits never pass $10 (set to $10)",
@@ -320,7 +321,7 @@ def on_credits_changed(game: RollGame, state: RollState, ctx: EventContext) -> R
         return state.with_player(replace(p, credits=min(MAX_CREDITS, max(0, value))))
     delta = ctx.require("delta")
     if not isinstance(delta, int) or isinstance(delta, bool):
-        raise ctx.bad(f"'delta' must be a whole number, got {delta!r}")
+        raise wrong_kind(ctx, delta, ctx.word("delta"), int)
     if p.credits + delta < 0:
         ctx.finding(Text("{player} cannot pay ${cost} with ${credits}",
                          player=p.name, cost=-delta, credits=p.credits), p.name, Severity.ERROR,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from rules.consume import ask_chips_without_goods
 from rules.core import WHOLE_TABLE, Severity
 from rules.engine import EventContext
+from rules.refusals import not_one_of
 from rules.roll.data import PHASES, Catalogue
 from rules.roll.dice import Dice
 from rules.roll.moves import SHIP_CHIPS_RULE, alone_most, credit, owns_all_top_worlds, ship_phase, take_vp
@@ -32,7 +33,7 @@ def on_phase(game: RollGame, state: RollState, ctx: EventContext) -> RollState:
     """
     target = ctx.require("phase")
     if target not in (*PHASES, "manage"):
-        raise ctx.bad(f"'phase' must be one of {', '.join((*PHASES, 'manage'))}, got {target!r}")
+        raise not_one_of(ctx, target, ctx.word("phase"), {k: stage_word(k) for k in (*PHASES, "manage")})
     current = state.stage
     if current.value in PHASES:
         state = end_phase(game, state, current.value, ctx)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rules.core import Severity
 from rules.engine import EventContext
+from rules.refusals import wrong_kind
 from rules.roll.dice import Dice
 from rules.roll.events import read_player, read_tile
 from rules.roll.moves import gain_dice
@@ -74,16 +75,17 @@ def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> Roll
     try:
         faction = cat.faction(raw_faction)
     except KeyError:
-        raise ctx.bad(f"unknown faction {raw_faction!r}") from None
-    home = cat.worlds.get(read_tile(ctx, game.cat, ctx.require("home_world")))
+        raise wrong_kind(ctx, raw_faction, ctx.word("faction"), Text("a faction tile's name")) from None
+    home = cat.worlds.get(read_tile(ctx, game.cat, ctx.require("home_world"), "home_world"))
     if home is None or not home.home:
-        raise ctx.bad(f"{ctx.payload['home_world']!r} is not a home world")
-    dev = cat.developments.get(read_tile(ctx, game.cat, ctx.require("development")))
-    world = cat.worlds.get(read_tile(ctx, game.cat, ctx.require("world")))
+        raise wrong_kind(ctx, ctx.payload["home_world"], ctx.word("home_world"), Text("a home world"))
+    dev = cat.developments.get(read_tile(ctx, game.cat, ctx.require("development"), "development"))
+    world = cat.worlds.get(read_tile(ctx, game.cat, ctx.require("world"), "world"))
     if dev is None or dev.name not in cat.tile_of:
-        raise ctx.bad(f"{ctx.payload['development']!r} is not the development side of a game tile")
+        raise wrong_kind(ctx, ctx.payload["development"], ctx.word("development"),
+                         Text("the development side of a game tile"))
     if world is None or world.name not in cat.tile_of:
-        raise ctx.bad(f"{ctx.payload['world']!r} is not the world side of a game tile")
+        raise wrong_kind(ctx, ctx.payload["world"], ctx.word("world"), Text("the world side of a game tile"))
     for q in state.players:
         if q.name == p.name:
             continue

@@ -63,3 +63,16 @@ def dice_words(dice: Dice) -> str:
     """Dice by colour, ``"2 red, 1 blue"`` (``"none"`` when there are none), each colour in the player's words."""
     items = [Text("{n} {colour}", n=n, colour=colour_word(c)) for c, n in zip(COLOURS, dice.counts, strict=True) if n]
     return Listing(items) if items else Text("none")
+
+
+FIELD_WORDS = {
+    "phase": Text("Phase"), "extra_white": Text("Extra white die (2 players)"), "faction": Text("Faction"),
+    "home_world": Text("Home world"), "development": Text("Starting development"),
+    "player_setup.world": Text("Starting world"), "world": Text("World"), "tile": Text("Tile"),
+    "colour": Text("Die colour"), "mode": Text("Trade or consume"), "good": Text("Good's colour"),
+    "shipper": Text("Shipper's colour"), "vp_changed.delta": Text("VP"), "credits": Text("Credits"),
+    **{f"dice_counted.{k}": PLACE_WORDS[k] for k in ("cup", "citizenry", "construction_zone")},
+}
+"""A Roll for the Galaxy event's payload fields as the phone's forms label them (``"<kind>.<key>"`` where one form
+labels a field its own way: the setup's world is the Starting world, p.2 Setup; the dice counted at the end, p.8
+Victory, by place), said by a refusal of the field."""
