@@ -14,7 +14,7 @@ from typing import Any
 from companion.commands import EXIT_DEVICE, EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from companion.commands.files import folder_problem, not_ours
 from companion.i18n import _, kept_as_written, ngettext, os_reason, say
-from companion.paths import write_whole
+from companion.paths import BY_UMASK, write_whole
 from companion.webstream import json_text
 
 log = logging.getLogger("companion")  # one logger for every command: the lines read as they always have
@@ -132,8 +132,9 @@ def cmd_export(args: argparse.Namespace) -> int:  # noqa: C901 - the command's c
             if str(out) == "-":
                 sys.stdout.write(text)
                 continue
-            # whole or not at all: a full card keeps the export already there (written again over last evening's)
-            write_whole(out, text, mode=0o644, make_folder=False)
+            # whole or not at all: a full card keeps the export already there (written again over last evening's);
+            # its bits as a plain write gives them (the owner's umask; an export written again keeps its own)
+            write_whole(out, text, mode=BY_UMASK, make_folder=False)
             if doc is play:
                 print(_("wrote {path}; open this link on a phone with BG Stats to add the play:").format(path=out),
                       file=status)

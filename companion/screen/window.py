@@ -39,7 +39,7 @@ import pygame
 
 from companion.actions import Action
 from companion.i18n import _, box_language, localize
-from companion.paths import write_whole
+from companion.paths import BY_UMASK, write_whole
 from companion.screen.box import Asking, Choose, History, Settings
 from companion.screen.canvas import BASE_SIZE, NAME_MIN_SIZE, Button, Canvas
 from companion.screen.check import Check
@@ -363,7 +363,7 @@ class TouchScreen(Canvas):
         path = Path(path)
         picture = io.BytesIO()
         pygame.image.save(self.surface, picture, "screen.png")  # the name hint picks PNG
-        write_whole(path, picture.getvalue(), sync=False, mode=0o644)  # a picture anyone may look at
+        write_whole(path, picture.getvalue(), sync=False, mode=BY_UMASK)  # the owner's umask, as a plain write
         return path
 
     def _unpack(self, snapshot: Any) -> tuple[dict[str, Any], np.ndarray | None]:
