@@ -121,6 +121,7 @@ is not in the player's construction zone is taken from the bag; a good placed ta
 the Citizenry) where the engine holds one, so the good shipped back to the Citizenry is the same die, not one more."""
 DICE_FROM = ("cup", "citizenry", "development", "world", "goods", *PHASES)
 DICE_COUNT_PLACES = ("cup", "citizenry", "construction_zone")
+"""The places a ``dice_counted`` event may count (goods are the ``goods_placed`` reports)."""
 DICE_BY_COLOUR = Text("dice counted by colour")
 DICE_LIST = Text("a list of dice")
 DIE = Text("a die (its colour and face)")
@@ -129,7 +130,6 @@ GAME_TILE = Text("a side of a game tile (faction and home tiles start in the tab
 A_WORLD = Text("a world")
 GOODS_LIST = Text("a list of goods, each with its world and colour")
 """What a payload's dice, tiles and goods fields hold, in the players' words (a refusal says what was expected)."""
-"""The places a ``dice_counted`` event may count (goods are the ``goods_placed`` reports)."""
 
 
 # --- payload readers ---------------------------------------------------------------------
