@@ -225,9 +225,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
             box's database; raises ``BadEntry`` for no such game), or None: no downloads.
 
     Returns:
-        A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop"}`` where
+        A Flask app; ``app.extensions["companion"]`` holds ``{"hub", "stop", "streams"}`` where
         ``stop`` (a :class:`threading.Event`) ends open event streams (set by
-        :meth:`PhoneServer.shutdown`).
+        :meth:`PhoneServer.shutdown`) and ``streams`` (:class:`StreamSlots`) counts them.
     """
     import secrets
 
@@ -244,11 +244,12 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
     )
     stop = threading.Event()
-    app.extensions["companion"] = {"hub": hub, "stop": stop}
+    streams = StreamSlots(max_streams, streams_per_client)
+    app.extensions["companion"] = {"hub": hub, "stop": stop, "streams": streams}
     guard = HostGuard(hosts)
     limits = rate_limits or RateLimits()
     ctx = PhoneContext(hub, reply_s=reply_s, heartbeat_s=heartbeat_s, limits=limits,
-                       streams=StreamSlots(max_streams, streams_per_client), stop=stop, exports=exports)
+                       streams=streams, stop=stop, exports=exports)
     compress_answers(app)  # before the app's own after_request hooks: it runs after them (its doc says why)
     compress_static_files(app)  # the pages' scripts and style sheets too, their caching kept
     app.jinja_env.add_extension("jinja2.ext.i18n")

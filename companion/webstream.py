@@ -441,6 +441,7 @@ class StreamSlots:
         self.total, self.per_client = total, per_client
         self._open: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._given_back = threading.Condition(self._lock)
 
     def take(self, client: str) -> str | None:
         """None when a slot was taken for ``client``, else why not."""
@@ -460,3 +461,10 @@ class StreamSlots:
                 self._open[client] = left
             else:
                 self._open.pop(client, None)
+            self._given_back.notify_all()
+
+    def wait_open(self, at_most: int, timeout: float) -> bool:
+        """Wait until at most ``at_most`` streams are open in all (re-checked as each slot is given back), at most
+        ``timeout`` s; returns whether it came (for tests and diagnostics)."""
+        with self._given_back:
+            return self._given_back.wait_for(lambda: sum(self._open.values()) <= at_most, timeout)

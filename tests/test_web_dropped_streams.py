@@ -24,11 +24,16 @@ OPEN = RateLimits(act="1000 per second", read="1000 per second", events="1000 pe
 
 
 @pytest.fixture
-def box(hub, make_view):
-    """The phone view on 127.0.0.1 with a heartbeat far longer than the test (60 s) and room for 32 streams from one
-    address (as many as its connections); nothing is published during the test."""
+def app(hub, make_view):
+    """The phone view with a heartbeat far longer than the test (60 s) and room for 32 streams from one address (as
+    many as its connections); nothing is published during the test."""
     hub.publish(make_view([1]))
-    app = create_app(hub, heartbeat_s=60, rate_limits=OPEN, max_streams=PER_ADDRESS, streams_per_client=PER_ADDRESS)
+    return create_app(hub, heartbeat_s=60, rate_limits=OPEN, max_streams=PER_ADDRESS, streams_per_client=PER_ADDRESS)
+
+
+@pytest.fixture
+def box(app):
+    """``app`` served on 127.0.0.1."""
     server = serve(app, host="127.0.0.1", port=0, limits=LIMITS)
     yield server
     server.shutdown()
@@ -75,16 +80,19 @@ def _state(port: int) -> int:
     return int(data.split()[1])
 
 
-def _state_within(port: int, seconds: float) -> tuple[int | None, float, list[str]]:
-    """Ask for the state until it is answered or ``seconds`` pass: (status or None, seconds taken, failures)."""
+def _state_within(box, seconds: float) -> tuple[int | None, float, list[str]]:
+    """Ask for the state until it is answered or ``seconds`` pass, each try once the address has a connection free
+    (waited on the server's own count): (status or None, seconds taken, failures)."""
     start = time.monotonic()
     failures: list[str] = []
-    while time.monotonic() - start < seconds:
+    while (left := seconds - (time.monotonic() - start)) > 0:
+        if not box.wait_connections(lambda s: s.open_connections() < PER_ADDRESS, left):
+            failures.append("every connection of the address still held")
+            break
         try:
-            return _state(port), time.monotonic() - start, failures
+            return _state(box.port), time.monotonic() - start, failures
         except OSError as exc:
             failures.append(type(exc).__name__)
-            time.sleep(0.02)
     return None, time.monotonic() - start, failures
 
 
@@ -92,35 +100,24 @@ def test_the_state_is_answered_within_a_second_after_32_streams_of_one_address_a
     socks = _streams(box.port, PER_ADDRESS)
     assert box.open_connections() == PER_ADDRESS  # the address's every connection is a stream
     _reset(socks)
-    status, took, failures = _state_within(box.port, 1.0)
+    status, took, failures = _state_within(box, 1.0)
     assert status == 200, f"no answer in {took:.2f} s: {failures[:5]} ({len(failures)} tries)"
 
 
-def test_reset_streams_give_back_their_slots_and_workers_at_once(box):
+def test_reset_streams_give_back_their_slots_and_workers_at_once(app, box):
     _reset(_streams(box.port, PER_ADDRESS))
     assert box.wait_connections(lambda s: s.open_connections() == 0, 2.0)
-    # every slot of the 32 and every worker is free again within a second (each stream looks every 0.5 s): 32 new
-    # streams open, none refused (before: none until the heartbeat, 60 s here). A try that finds slots still held
-    # resets its own streams, which free theirs within the same half second: the next try is a second later.
-    start = time.monotonic()
-    for attempt in range(3):
-        time.sleep(0.6 if attempt == 0 else 1.0)
-        try:
-            socks = _streams(box.port, PER_ADDRESS)
-            break
-        except (AssertionError, OSError):
-            continue
-    else:
-        pytest.fail("the dropped streams' slots did not come back within 3 s")
-    assert time.monotonic() - start < 3.0
-    _reset(socks)
+    # every slot of the 32 and every worker is free again within a second (each stream looks every 0.5 s; before:
+    # none until the heartbeat, 60 s here), and 32 new streams open, none refused
+    assert app.extensions["companion"]["streams"].wait_open(0, 1.5), "the dropped streams' slots were still held"
+    _reset(_streams(box.port, PER_ADDRESS))
 
 
 def test_a_stream_closed_without_a_reset_is_freed_too(box):
     socks = _streams(box.port, PER_ADDRESS)
     for s in socks:
         s.close()  # FIN: the page closed
-    status, took, failures = _state_within(box.port, 1.0)
+    status, took, failures = _state_within(box, 1.0)
     assert status == 200, f"no answer in {took:.2f} s: {failures[:5]}"
     assert box.wait_connections(lambda s: s.open_connections() == 0, 2.0)
 
