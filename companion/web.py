@@ -367,7 +367,9 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
         extra = {"field": exc.field} if exc.field else {}
         if exc.allowed is not None:  # the API's values of a choice; the message names them by the screen's words
             extra["allowed"] = list(exc.allowed)
-        return _error(exc.status, i18n.message_of(exc), **extra)
+        response, status = _error(exc.status, i18n.message_of(exc), **extra)
+        response.headers.update(exc.headers)  # a 415 for a content coding: the codings the box reads
+        return response, status
 
     @app.errorhandler(Refused)
     def refused(exc: Refused) -> tuple[Response, int]:

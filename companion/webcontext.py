@@ -19,7 +19,7 @@ from companion.actions import Action
 from companion.errors import shown as quoted
 from companion.hub import ANSWER_KEYS, Pairing, StateHub
 from companion.webauth import JOIN_TO_ACT, Phone, RateLimits, phone_of
-from companion.webinput import BadInput, json_body, version_and_key
+from companion.webinput import VERSION_SHOWN, BadInput, json_body, version_and_key, whole
 from companion.webstream import StreamSlots, state_json
 
 __all__ = ["ANSWER_STATUSES", "BUSY", "PhoneContext", "Refused", "error_answer", "said_back"]
@@ -141,7 +141,8 @@ class PhoneContext:
         the route's own (:mod:`companion.desk`, step 2).
 
         Raises:
-            BadInput: not a JSON object of the route's fields (400 naming the field).
+            BadInput: not a JSON object of the route's fields, or a ``version`` that is not a whole number (400
+                naming the field).
             Refused: the tap was answered already (its first answer).
         """
         body = json_body(example, shape) if shape is not None else json_body(example)
@@ -151,6 +152,8 @@ class PhoneContext:
                 raise BadInput(i18n.Text("unknown field {name}: this request takes {fields}; e.g. {example}",
                                          name=quoted(name), fields=", ".join(known), example=example),
                                str(name)[:40])
+        if "version" in body:  # a tap that records nothing (Read now) too: 1.5 is no state the phone showed
+            whole(body, "version", example, what=VERSION_SHOWN)
         first = self.hub.recall(body.get("key"), self.phone().client, self.tap_fingerprint(body))  # its own taps only
         if first is not None:
             raise Refused(self.answer(first))

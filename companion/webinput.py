@@ -14,18 +14,18 @@ from __future__ import annotations
 import codecs
 import json
 import re
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app, request
-from werkzeug.exceptions import BadRequest
 
 from companion.flow_forms import in_form, not_whole
 from companion.i18n import OR, Listing, Text
 from rules.scoring import has_visible, untypable
 
 __all__ = ["BadInput", "json_body", "text", "whole", "choice", "form_values", "version_and_key",
-           "KEY_PATTERN", "MAX_VERSION", "MAX_TEXT"]
+           "KEY_PATTERN", "MAX_VERSION", "MAX_TEXT", "UNPACKED", "VERSION_SHOWN"]
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """An idempotency key: 1-64 characters of letters, digits, ``_`` and ``-`` (the phone page makes 32 hex digits)."""
@@ -48,19 +48,25 @@ WHOLE = Text("a whole number")
 JSON_OBJECT = Text("a JSON object")
 """What a request's body must be when the route says nothing more."""
 
+VERSION_SHOWN = Text("the state version the phone showed (session.events of /api/state)")
+"""What a tap's ``version`` holds."""
+
 
 class BadInput(ValueError):
     """A field of a request is missing or has the wrong shape; ``field`` names it (None: the whole body). ``status``
-    is the HTTP status of the answer: 400, or 415 for a body in a charset the box does not read."""
+    is the HTTP status of the answer: 400, 413 for a body larger than the limit once unpacked, or 415 for a body in
+    a charset or a content coding the box does not read."""
 
     def __init__(self, message: str | Text, field: str | None = None, allowed: tuple[str, ...] | None = None,
-                 status: int = 400) -> None:
+                 status: int = 400, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.allowed = allowed
         """The values the field takes, as the API names them (None: not a choice); the message names them by the
         words the screens show."""
         self.status = status
+        self.headers = dict(headers or {})
+        """Headers the answer carries (a 415 for a content coding: ``Accept-Encoding``, RFC 9110 section 12.5.3)."""
 
 
 def _shown(value: Any) -> str:
@@ -71,20 +77,28 @@ def _shown(value: Any) -> str:
 def json_body(example: str, shape: str | None = None) -> dict[str, Any]:
     """The request's JSON object (``shape`` says what it must be, in the message when it is not one).
 
-    A body whose ``Content-Type`` names a charset other than UTF-8 (``application/json; charset=utf-16``, as some
-    phones' libraries send) is read in that charset (:func:`_declared_text`); without one, or with UTF-8, the bytes
-    are read as JSON reads them (UTF-8, or UTF-16/32 told by their zero bytes).
+    A body sent with ``Content-Encoding: gzip`` (``x-gzip``) or ``deflate`` is unpacked first (:func:`_unpacked`),
+    at most :data:`companion.webserver.BODY_LIMIT_BYTES` once unpacked; a body whose ``Content-Type`` names a charset
+    other than UTF-8 (``application/json; charset=utf-16``, as some phones' libraries send) is read in that charset
+    (:func:`_declared_text`); without one, or with UTF-8, the bytes are read as JSON reads them (UTF-8, or UTF-16/32
+    told by their zero bytes). A field given twice at any depth (``{"player": "Ann", "player": "Bob"}``) is refused
+    naming it, rather than one of the two taken silently.
 
     Raises:
-        BadInput: not JSON (wrong content type, invalid, nested too deep, not text in the charset it names) or not
-            an object; a charset the box does not read is a 415 naming it.
+        BadInput: not JSON (wrong content type, invalid, nested too deep, not text in the charset it names, a field
+            given twice: 400 naming it) or not an object; a charset or a content coding the box does not read is a
+            415 naming it; a body larger than the limit once unpacked is a 413.
     """
     if not request.is_json:
         raise BadInput(Text('send JSON with "Content-Type: application/json", e.g. {example}', example=example))
+    data = _unpacked(request.get_data(cache=True), example)
     try:
-        text = _declared_text(example)
-        body = request.get_json() if text is None else current_app.json.loads(text)
-    except (BadRequest, ValueError) as exc:  # not JSON at all (``null`` is JSON: said below as not an object)
+        text = _declared_text(data, example)
+        body = current_app.json.loads(data if text is None else text, object_pairs_hook=_each_once)
+    except _GivenTwice as twice:
+        raise BadInput(Text("{field} is given twice in the body: send each field once, e.g. {example}",
+                            field=repr(twice.key[:40]), example=example), twice.key[:40]) from None
+    except ValueError as exc:  # not JSON at all (``null`` is JSON: said below as not an object)
         if isinstance(exc, BadInput):
             raise
         if _number_too_long(exc):
@@ -100,12 +114,98 @@ def json_body(example: str, shape: str | None = None) -> dict[str, Any]:
     return body
 
 
+class _GivenTwice(ValueError):
+    """A JSON object of the body names ``key`` twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _each_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object of the body from its ``(key, value)`` pairs in order (``json``'s ``object_pairs_hook``).
+
+    Raises:
+        _GivenTwice: a key is given twice (JSON itself takes the last one silently; RFC 8259 section 4: names
+            "SHOULD be unique").
+    """
+    made: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in made:
+            raise _GivenTwice(key)
+        made[key] = value
+    return made
+
+
+UNPACKED = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+"""The content codings a body may be sent in (RFC 9110 section 8.4.1), each with its ``zlib`` window bits; a
+``deflate`` body without its zlib header (raw deflate, as some libraries send it) is read too."""
+
+
+def _unpacked(data: bytes, example: str) -> bytes:
+    """``data`` unpacked by the codings its ``Content-Encoding`` lists (the last applied first; ``identity`` is
+    none), stopping at :data:`companion.webserver.BODY_LIMIT_BYTES` once unpacked so that a small body cannot fill
+    the box's memory (a "zip bomb").
+
+    Raises:
+        BadInput: a coding not in :data:`UNPACKED` (``br``, ``zstd``, ``compress``): 415 naming it, with the
+            ``Accept-Encoding`` the box reads (RFC 9110 sections 8.4 and 12.5.3); more than the limit once
+            unpacked: 413; bytes that are not in the coding named: 400 naming it.
+    """
+    from companion.webserver import BODY_LIMIT_BYTES
+
+    said = request.headers.get("Content-Encoding", "")
+    codings = [coding.strip().lower() for coding in said.split(",") if coding.strip()]
+    codings = [coding for coding in codings if coding != "identity"]
+    for coding in codings:
+        if coding not in UNPACKED:
+            raise BadInput(Text("the box does not read a body sent with Content-Encoding {coding}: send the JSON "
+                                "as it is, or packed with gzip or deflate, e.g. {example}", coding=_shown(coding),
+                                example=example), status=415,
+                           headers={"Accept-Encoding": ", ".join(name for name in UNPACKED if name != "x-gzip")})
+    for coding in reversed(codings):
+        data = _inflated(data, coding, BODY_LIMIT_BYTES, example)
+    return data
+
+
+def _inflated(data: bytes, coding: str, limit: int, example: str) -> bytes:
+    """``data`` packed with ``coding`` (a key of :data:`UNPACKED`) unpacked, at most ``limit`` bytes; a gzip body
+    of several members (files packed one after another) is each of them in turn.
+
+    Raises:
+        BadInput: more than ``limit`` bytes once unpacked (413), or not data of ``coding`` (400 naming it).
+    """
+    tries = [UNPACKED[coding]] + ([-zlib.MAX_WBITS] if coding == "deflate" else [])
+    for wbits in tries:
+        out = bytearray()
+        rest = data
+        try:
+            while True:
+                unpacker = zlib.decompressobj(wbits)
+                out += unpacker.decompress(rest, limit + 1 - len(out))
+                if len(out) > limit or unpacker.unconsumed_tail:
+                    raise BadInput(Text("the body is larger than {size} KiB once unpacked ({coding}); actions and "
+                                        "reports are small JSON objects", size=limit // 1024, coding=_shown(coding)),
+                                   status=413)
+                if not unpacker.eof:
+                    raise zlib.error("cut short")
+                rest = unpacker.unused_data
+                if not rest or wbits != UNPACKED["gzip"]:
+                    break
+        except zlib.error:
+            continue
+        if not rest or not rest.strip(b"\0"):  # gzip writers may pad the last member with zero bytes
+            return bytes(out)
+    raise BadInput(Text("the body is not packed with {coding}, as its Content-Encoding says: send e.g. {example}",
+                        coding=_shown(coding), example=example))
+
+
 _UTF8 = codecs.lookup("utf-8").name
 
 
-def _declared_text(example: str) -> str | None:
-    """The body as text in the charset its ``Content-Type`` names (werkzeug's ``mimetype_params``), or None when it
-    names none or UTF-8 (the bytes go to the JSON reader as they are).
+def _declared_text(data: bytes, example: str) -> str | None:
+    """The body ``data`` (unpacked) as text in the charset its ``Content-Type`` names (werkzeug's
+    ``mimetype_params``), or None when it names none or UTF-8 (the bytes go to the JSON reader as they are).
 
     Raises:
         BadInput: a charset Python has no text codec for (``"x-nonsense"``, ``"base64"``): 415 naming it; bytes
@@ -119,7 +219,6 @@ def _declared_text(example: str) -> str | None:
             return None
     except (LookupError, ValueError, TypeError):
         pass  # said below, as a charset with no text codec
-    data = request.get_data(cache=True)
     try:
         text = data.decode(charset)
         return text[1:] if text.startswith("\ufeff") else text  # a byte-order mark is no part of the JSON
@@ -307,8 +406,7 @@ def version_and_key(body: dict[str, Any], example: str) -> tuple[int, str]:
     Raises:
         BadInput: either is missing or malformed (naming which).
     """
-    version = whole(body, "version", example,
-                    what=Text("the state version the phone showed (session.events of /api/state)"))
+    version = whole(body, "version", example, what=VERSION_SHOWN)
     key = body.get("key")
     if not isinstance(key, str) or not KEY_PATTERN.fullmatch(key):
         got = Text("missing") if "key" not in body else Text("not {value}", value=_shown(key))
