@@ -129,6 +129,7 @@ from companion.hub import StateHub
 from companion.player_names import MAX_NAME
 from companion.webauth import HostGuard, RateLimits, join_cookie
 from companion.webcompress import accepted_encodings, compress_answers, compress_static_files
+from companion.webconditional import not_modified_before_range
 from companion.webcontext import ANSWER_STATUSES, BUSY, PhoneContext, Refused, error_answer, said_back
 from companion.webinput import BadInput
 from companion.webposts import PHONE_ACTIONS, register_taps
@@ -252,6 +253,7 @@ def create_app(  # noqa: C901 - registers every route of the phone view: a flat 
                        streams=streams, stop=stop, exports=exports)
     compress_answers(app)  # before the app's own after_request hooks: it runs after them (its doc says why)
     compress_static_files(app)  # the pages' scripts and style sheets too, their caching kept
+    not_modified_before_range(app)  # a phone holding a file gets 304, not a part of it (RFC 9110 13.2.2)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(gettext=i18n._, ngettext=i18n.ngettext, newstyle=True)
 
