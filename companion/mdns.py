@@ -166,12 +166,27 @@ class Announcer:
 
 
 def _loopback_only(host: str) -> bool:
-    """Whether ``host`` (``--host``) is a loopback address: a phone view no phone can reach."""
+    """Whether ``host`` (``--host``) is a loopback address or a name of one: a phone view no phone can reach.
+
+    ``localhost`` and names under it (RFC 6761 section 6.3) are loopback without a look-up; another name is when
+    every address it resolves to is (Debian gives the machine's own name ``127.0.1.1`` in ``/etc/hosts``); a name that
+    does not resolve is not (the view cannot listen on it either: :func:`companion.web.serve` says so).
+    """
     import ipaddress
 
+    name = host.strip().rstrip(".").lower()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
+        pass
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        found = {info[4][0] for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)}
+        return bool(found) and all(ipaddress.ip_address(str(address).split("%")[0]).is_loopback for address in found)
+    except (OSError, UnicodeError, ValueError):
         return False
 
 
@@ -190,7 +205,8 @@ def for_phone_view(box_name: str, host: str, port: int) -> Announcer | None:
 
     ``host`` ``0.0.0.0``/``::`` (every network) announces the LAN address as it changes
     (:func:`companion.netinfo.lan_address`; none while there is no network); an IPv4 address announces
-    that address; a name announces the LAN address.
+    that address; a name announces the LAN address, unless every address it resolves to is loopback (``localhost``:
+    nothing is announced, :func:`_loopback_only`).
     """
     import ipaddress
 
