@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadEntry, shown
-from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, _, os_reason, say, set_box_language
+from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, _, os_reason, say, set_setting_language
 from companion.paths import write_whole
 
 __all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
@@ -110,7 +110,7 @@ class BoxSettings:
             except OSError as exc:
                 log.warning("%s", _("the display's brightness cannot be set ({problem}); it stays as it is").format(
                     problem=say(os_reason(exc))))
-        set_box_language(self.language)
+        set_setting_language(self.language)
 
     def view(self) -> dict[str, Any]:
         """The settings screen's view: ``{"language": {"value", "choices": [{"code", "name"}]}, "brightness": null |
@@ -135,7 +135,7 @@ class BoxSettings:
                 raise BadEntry(
                     Text("language {value} is not one of {choices}", value=shown(value), choices=Listing(LANGUAGES))
                 )
-            self.language = set_box_language(value)
+            self.language = set_setting_language(value)
             if self.on_language is not None:
                 self.on_language(self.language)
             said = Text("language: {name}", name=LANGUAGE_NAMES[self.language])

@@ -12,7 +12,8 @@ compiled files are not committed. A catalog whose ``.mo`` is missing is compiled
 checkout that was never installed still speaks); a language without either falls back to the English of the source.
 
 Which language: the box's (the touchscreen, the loop's messages) is ``box.language`` of the configuration,
-changed on the touchscreen's settings screen (:func:`set_box_language`); a phone's is the browser's
+changed on the touchscreen's settings screen or an owner's phone (:func:`set_setting_language`); what a command
+prints and logs keeps the language it was started in (:func:`set_box_language`); a phone's is the browser's
 ``Accept-Language``, overridden by the language picked on its page (:func:`pick_language`), set per
 request with :func:`use_language`. Numbers and dates are formatted for the language by Babel
 (:func:`format_number`, :func:`format_datetime`).
@@ -50,7 +51,7 @@ __all__ = ["AND", "DOMAIN", "LANGUAGES", "OR", "LANGUAGE_NAMES", "LOCALE_DIR", "
            "format_number", "lazy",
            "localize", "message_of", "messages", "ngettext", "os_reason",
            "pgettext", "pick_language", "chosen_language", "plural", "plurals", "say", "say_template",
-           "set_box_language", "text_of", "translations", "use_language", "in_game"]
+           "set_box_language", "set_setting_language", "text_of", "translations", "use_language", "in_game"]
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,8 @@ LANGUAGE_NAMES = {"en": "English", "el": "Ελληνικά", "pl": "Polski", "hu
 
 DEFAULT = "en"
 
-_box = DEFAULT
+_box = DEFAULT  # the language the command was started in: what it prints and logs (set_box_language)
+_setting: str | None = None  # box.language as a settings screen or an owner's phone set it since (None: _box)
 _asked: str | None = None
 _lock = threading.Lock()
 _request: contextvars.ContextVar[str | None] = contextvars.ContextVar("companion_language", default=None)
@@ -108,12 +110,26 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 
 def set_box_language(lang: str) -> str:
-    """Make ``lang`` the box's language (the touchscreen, the loop's messages); returns the language used (an
-    unknown one is English)."""
-    global _box
+    """Make ``lang`` the language a command starts in: what it prints and logs (:func:`current_language` outside a
+    phone's request and the touchscreen's drawing) and, until a setting changes it (:func:`set_setting_language`),
+    the box's (:func:`box_language`). Returns the language used (an unknown one is English)."""
+    global _box, _setting
     with _lock:
         _box = _known(lang)
+        _setting = None
     return _box
+
+
+def set_setting_language(lang: str) -> str:
+    """Make ``lang`` the box's language as its ``box.language`` setting says while it runs (the touchscreen's
+    settings screen, an owner's phone, the settings kept from an earlier evening): the touchscreen speaks it and a
+    phone that names no language of its own is answered in it (:func:`box_language`). What the command prints and
+    its log lines keep the language it was started in (:func:`set_box_language`), so a log is in one language.
+    Returns the language used (an unknown one is English)."""
+    global _setting
+    with _lock:
+        _setting = _known(lang)
+    return _setting
 
 
 def ask_language(lang: str | None) -> None:
@@ -129,13 +145,14 @@ def asked_language() -> str | None:
 
 
 def box_language() -> str:
-    """The box's language (``box.language``, or the settings screen's)."""
-    return _box
+    """The box's language: ``box.language`` as a setting made it while the box runs (:func:`set_setting_language`),
+    else as the command started (:func:`set_box_language`). The touchscreen speaks it, and phones by default."""
+    return _setting or _box
 
 
 def current_language() -> str:
-    """The language of the current context: the phone's while a phone request is answered
-    (:func:`use_language`), else the box's."""
+    """The language of the current context: the phone's while a phone request is answered, the box's while the
+    touchscreen draws (:func:`use_language`), else the one the command was started in (what it prints and logs)."""
     return _request.get() or _box
 
 

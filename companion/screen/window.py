@@ -23,6 +23,7 @@ Typical main-loop use::
 from __future__ import annotations
 
 import atexit
+import functools
 import io
 import os
 import shutil
@@ -38,7 +39,7 @@ import numpy as np
 import pygame
 
 from companion.actions import Action
-from companion.i18n import _, box_language, localize
+from companion.i18n import _, box_language, localize, use_language
 from companion.paths import BY_UMASK, write_whole
 from companion.screen.box import Asking, Choose, History, Settings
 from companion.screen.canvas import BASE_SIZE, NAME_MIN_SIZE, Button, Canvas
@@ -72,6 +73,18 @@ class ScreenSnapshot:
     frame: np.ndarray | bytes | None = None
     version: int = 0
     pictures: Mapping[str, bytes] = field(default_factory=dict)
+
+
+def _in_the_box_language(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` of the touchscreen run in the box's language (:func:`companion.i18n.box_language`: ``box.language``
+    as the settings screen or an owner's phone set it), whatever language the command prints and logs in."""
+
+    @functools.wraps(method)
+    def in_it(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with use_language(box_language()):
+            return method(self, *args, **kwargs)
+
+    return in_it
 
 
 def _decode_jpeg(data: bytes) -> np.ndarray | None:
@@ -165,6 +178,7 @@ class TouchScreen(Canvas):
         # Full screen gives the display's own size (an HDMI monitor, not the 7" panel): lay out for it.
         return cls(size=surface.get_size(), surface=surface, **kw)
 
+    @_in_the_box_language
     def render(self, snapshot: Any) -> pygame.Surface:
         """Draw ``snapshot`` and return the surface (``size`` px).
 
@@ -213,11 +227,13 @@ class TouchScreen(Canvas):
         return said
 
     @property
+    @_in_the_box_language
     def buttons(self) -> dict[str, Button]:
         """The current screen's buttons by action name (as of the last render)."""
         return {b.name: b for b in self._handlers[self.state].buttons(self, self._view)}
 
     @property
+    @_in_the_box_language
     def qr_target(self) -> Button | None:
         """The QR code as a touch target (``phones_panel``: a tap opens the phones panel), or None."""
         handler = self._handlers[self.state]
@@ -226,6 +242,7 @@ class TouchScreen(Canvas):
             return None
         return Button(Tap.PHONES_PANEL, _("Phones"), qr)
 
+    @_in_the_box_language
     def button_at(self, pos: tuple[int, int]) -> Button | None:
         """The enabled button (or the QR code, :attr:`qr_target`) under ``pos`` (px), or None."""
         for button in [*self.buttons.values(), self.qr_target]:
@@ -238,6 +255,7 @@ class TouchScreen(Canvas):
         button = self.button_at(pos)
         return None if button is None else button.action
 
+    @_in_the_box_language
     def handle_event(self, event: pygame.event.Event, hub: Any) -> str | None:  # noqa: C901 - flat dispatch over event kinds
         """Turn a pygame event into an action posted to ``hub`` (``origin="touchscreen"``).
 
@@ -401,6 +419,7 @@ class TouchScreen(Canvas):
         pairing = self.pairing() if self.pairing is not None else None
         return join_url(base, getattr(pairing, "secret", None)) if base else None
 
+    @_in_the_box_language
     def debug_buttons(self) -> list[Button]:
         if not self.debug:
             return []
