@@ -189,12 +189,12 @@ def _inflated(data: bytes, coding: str, limit: int, example: str) -> bytes:
                                    status=413)
                 if not unpacker.eof:
                     raise zlib.error("cut short")
-                rest = unpacker.unused_data
+                rest = unpacker.unused_data.lstrip(b"\0")  # gzip writers may pad a member with zero bytes
                 if not rest or wbits != UNPACKED["gzip"]:
                     break
         except zlib.error:
             continue
-        if not rest or not rest.strip(b"\0"):  # gzip writers may pad the last member with zero bytes
+        if not rest:
             return bytes(out)
     raise BadInput(Text("the body is not packed with {coding}, as its Content-Encoding says: send e.g. {example}",
                         coding=_shown(coding), example=example))
