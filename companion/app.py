@@ -387,8 +387,14 @@ class MainLoop(FaultContainment, DeskTable):
                     self._fault(N_("one pass of the main loop"), exc)
             self._safely(N_("the last camera read"), self.mode.finish)
         finally:
-            self._watch.close()
+            self.close()
         return self.stats
+
+    def close(self) -> None:
+        """Close the camera and end the thread that reads it (:meth:`device.health.CameraWatch.close`): :meth:`run`
+        does when it ends; a caller that steps the loop itself (:meth:`step`) does when done with it. A later step
+        opens the camera again."""
+        self._watch.close()
 
     def stop(self) -> None:
         """Ask the loop to stop after the current step (safe from a signal handler)."""

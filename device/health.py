@@ -293,8 +293,9 @@ class CameraWatch:
         self._worker.submit(guarded)
 
     def close(self) -> None:
-        """Close the source on the watch's thread (waiting at most ``close_timeout_s``); a later
-        :meth:`poll` opens it again. A stuck read is left to finish on its own."""
+        """Close the source on the watch's thread and end that thread (waiting at most ``close_timeout_s`` for
+        both); a later :meth:`poll` opens it again on a new thread. A stuck read is left to finish on its own (its
+        thread is a daemon: it does not hold the box's stop)."""
         worker, self._worker = self._worker, None
         self._pending = None
         if worker is None:  # never read: nothing runs on the source but this thread
@@ -302,7 +303,10 @@ class CameraWatch:
             return
         closed = worker.submit(self.source.close)
         worker.stop()
+        started = time.monotonic()
         done, _ = wait([closed], timeout=self.config.close_timeout_s)
+        if done:  # the thread ends right after the close: joined, so no thread of a closed watch stays
+            worker.thread.join(max(0.0, self.config.close_timeout_s - (time.monotonic() - started)))
         if not done:
             log.warning("camera %s did not close within %g s (a read is stuck); leaving it to the system",
                         self.source.name, self.config.close_timeout_s)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 # Headless pygame: set before anything imports pygame (no window, no sound card).
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -17,6 +18,31 @@ import pytest  # noqa: E402
 
 OUTPUT_DIR = Path(__file__).parent / "_output"
 """Screenshots and other artefacts to look at after a run (not committed)."""
+
+
+@pytest.fixture(autouse=True)
+def loops_closed(monkeypatch):
+    """Every :class:`companion.app.MainLoop` a test makes is closed after it (:meth:`~companion.app.MainLoop.close`:
+    its camera's reading thread ended). Tests step loops themselves, never through ``run``, and each left its thread
+    alive to the end of the run (about 200 by the end of a whole run). Only when a test module imported the loop."""
+    app = sys.modules.get("companion.app")
+    if app is None:
+        yield
+        return
+    made = []
+    make = app.MainLoop.__init__
+
+    def recorded(self, *args, **kwargs):
+        make(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(app.MainLoop, "__init__", recorded)
+    yield
+    for loop in made:
+        try:
+            loop.close()
+        except Exception:  # noqa: BLE001 -- a test's stand-in camera closed already or without a close of its own
+            pass
 
 
 @pytest.fixture

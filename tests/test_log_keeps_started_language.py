@@ -47,7 +47,6 @@ def test_a_phone_setting_the_language_leaves_the_log_and_the_command_line_in_the
     assert refused["status"] == 400
     (line,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert "refused" in line and REFUSED[lang] not in line, line
-    loop._watch.close()
 
 
 @pytest.mark.parametrize("lang", ["el", "pl", "hu"])
