@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 
@@ -23,8 +24,9 @@ OUTPUT_DIR = Path(__file__).parent / "_output"
 @pytest.fixture(autouse=True)
 def loops_closed(monkeypatch):
     """Every :class:`companion.app.MainLoop` a test makes is closed after it (:meth:`~companion.app.MainLoop.close`:
-    its camera's reading thread ended). Tests step loops themselves, never through ``run``, and each left its thread
-    alive to the end of the run (about 200 by the end of a whole run). Only when a test module imported the loop."""
+    its camera's reading thread ended). A loop a test steps itself (not through ``run``, which closes it) left its
+    thread alive to the end of the run (about 200 by the end of a whole run). Only when a test module imported the
+    loop (test modules are imported before any test runs)."""
     app = sys.modules.get("companion.app")
     if app is None:
         yield
@@ -32,6 +34,7 @@ def loops_closed(monkeypatch):
     made = []
     make = app.MainLoop.__init__
 
+    @functools.wraps(make)  # its name, signature and docstring as they are: tests look at them
     def recorded(self, *args, **kwargs):
         make(self, *args, **kwargs)
         made.append(self)
