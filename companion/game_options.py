@@ -92,8 +92,9 @@ class GameFlag:
         o = self.option
         for help_text, games in _grouped(self.helps):
             if self.negated:  # the flag turns it off: say so first, and what the default does after
-                help_text = _("turn off {option} (on by default: {help})").format(option=o.label or o.name,
-                                                                                  help=help_text)
+                # the option's label in the help's language, as its help is (a Text formatted into a str is English)
+                help_text = _("turn off {option} (on by default: {help})").format(
+                    option=say(o.label) if o.label else o.name, help=help_text)
             parts.append(_("with --game {games}: {help}").format(games="|".join(games), help=help_text))
         text = "; ".join(parts)
         if o.kind == "choices":
