@@ -73,18 +73,27 @@ _EXTENSIONS = re.compile(r"(?:-[0-9a-wy-z](?:-[0-9a-z]{2,8})+)*(?:-x(?:-[0-9a-z]
 ``"-x-phonebk"``. Babel does not read them; they say nothing about the language."""
 
 
+_DIGIT_VARIANT = re.compile(r"[0-9][0-9a-z]{4,7}")
+"""A variant subtag Babel does not read: 5-8 letters or digits starting with a digit (``"12345"``, ``"1606nict"``),
+well formed as BCP 47 writes variants (RFC 5646 2.2.5: 5-8 letters or digits, or a digit and 3 more); Babel reads
+the others (``"1901"``, ``"polyton"``)."""
+
+
 def _well_formed(tag: str) -> bool:
     """Whether ``tag`` (as :func:`_plain` writes it, ``-`` between subtags) is a language tag (BCP 47, RFC 5646 2.1):
     its language, script, region and variants as Babel reads them, then any extensions and private use
     (:data:`_EXTENSIONS`): ``"el-gr"``, ``"el-grek-gr"``, ``"en-001"``, ``"en-us-u-ca-gregory"``, ``"el-gr-x-poly"``, a
-    region CLDR does not know (``"el-xx"``) too; not ``"el-"``, ``"el--gr"``, ``"el-1"``, ``"hu-hu-u-"``,
-    ``"pl-pl-x"``."""
+    region CLDR does not know (``"el-xx"``) and a variant that starts with a digit (``"el-12345"``,
+    :data:`_DIGIT_VARIANT`) too; not ``"el-"``, ``"el--gr"``, ``"el-1"``, ``"hu-hu-u-"``, ``"pl-pl-x"``."""
     subtags = tag.split("-")
     cut = next((k for k, subtag in enumerate(subtags) if k and len(subtag) == 1), len(subtags))
     if cut < len(subtags) and not _EXTENSIONS.fullmatch("-" + "-".join(subtags[cut:])):
         return False
+    core = subtags[:cut]
+    while len(core) > 1 and _DIGIT_VARIANT.fullmatch(core[-1]):
+        core = core[:-1]  # a variant Babel does not read ("el-12345"): the tag before it decides
     try:
-        Locale.parse("-".join(subtags[:cut]), sep="-")
+        Locale.parse("-".join(core), sep="-")
     except UnknownLocaleError:
         return True  # well formed: CLDR has no data for it
     except ValueError:
