@@ -179,8 +179,11 @@ def migrate(conn: sqlite3.Connection, path: Path | str = "<database>") -> int:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    if found < SCHEMA_VERSION:
-        log.info("session database %s: schema %d -> %d", path, found, SCHEMA_VERSION)
+    if found == 0:  # a first start: nothing was there to bring up to date ("schema 0 -> 4" read as a change)
+        log.info("session database %s: created (schema %d)", path, SCHEMA_VERSION)
+    elif found < SCHEMA_VERSION:
+        log.info("session database %s: brought up to date from an earlier version of the program (schema %d -> %d); "
+                 "its games are kept", path, found, SCHEMA_VERSION)
     return found
 
 
