@@ -273,11 +273,14 @@ class Session:
         text, normalized = json_object({} if payload is None else payload, f"payload of {kind!r} event", BadEvent)
         when = time.time() if at is None else at
         if not isinstance(when, (int, float)) or isinstance(when, bool) or not math.isfinite(when):
-            raise BadEvent(f"event time 'at' must be finite Unix seconds, got {at!r}")
+            raise BadEvent(Text("the event's time must be a finite number of seconds since 1970 (Unix time), got "
+                                "{value}", value=repr(at)))
         if not isinstance(origin, str) or not origin:
-            raise BadEvent(f"event origin must be a non-empty string, got {origin!r}")
+            raise BadEvent(Text("the event's origin (where the report came from) must be text, not empty, got {value}",
+                                value=repr(origin)))
         if player is not None and not isinstance(player, str):
-            raise BadEvent(f"event player must be a string or None, got {player!r}")
+            raise BadEvent(Text("the event's player must be a player's name (text) or none, got {value}",
+                                value=repr(player)))
         event = Event(
             seq=self._last_seq() + 1, kind=kind, payload=normalized, at=float(when), player=player, origin=origin
         )

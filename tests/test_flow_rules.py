@@ -125,7 +125,7 @@ def test_race_choices_stay_hidden_until_everyone_has_chosen():
     assert view["stage"] == "phases" and view["chosen"] == [] and view["step"] == 0
     assert view["steps"] == [{"phase": "develop", "label": "II Develop", "second": False,
                               "bonus": {"Ann": ["develop"], "Bob": ["develop"]}}]
-    with pytest.raises(BadEvent, match="unknown action 'warp'"):
+    with pytest.raises(BadEvent, match="Action card must be Explore .*, got 'warp'"):
         replay(RACE_GAME, players, events(("action_chosen", None, {"player": "Ann", "actions": "warp"})))
 
 

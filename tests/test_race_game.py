@@ -151,9 +151,9 @@ def test_wrong_number_of_action_cards():
     assert any("chose 2 action cards" in w for w in errors(r))
     r = run(setup().round(Ann="develop_2", Bob="settle"))
     assert any("only in the advanced" in w for w in errors(r))
-    with pytest.raises(BadEvent, match="no action chosen by 'Bob'"):
+    with pytest.raises(BadEvent, match="Bob: Action cards revealed: not given"):
         run(setup().round(Ann="develop"))
-    with pytest.raises(BadEvent, match="unknown action"):
+    with pytest.raises(BadEvent, match="Bob: Action cards revealed must be Explore"):
         run(setup().round(Ann="develop", Bob="trade"))
 
 

@@ -35,6 +35,8 @@ from rules.among_the_stars.game import (
     objectives_dealt,
 )
 from rules.among_the_stars.station import neighbour_cells, reactor_named, station_place
+from rules.among_the_stars.words import FIELD_WORDS as W
+from rules.among_the_stars.words import PLACE_LABEL
 from rules.names import term
 
 __all__ = ["AMONG_CAMERA", "AMONG_FLOW", "AmongCamera", "AmongFlow"]
@@ -43,8 +45,6 @@ Place = tuple[int, int]
 """A station cell ``(i, j)`` from the Main Reactor."""
 
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
-PLACE_LABEL = Text("Cell: tap it on your station")
-"""A cell field's label: the phone page draws the player's station and the free places next to it to tap."""
 
 
 def _conflict_years(view: Mapping[str, Any]) -> bool:
@@ -114,7 +114,7 @@ class AmongFlow(FlowBase):
         names = tuple(p["name"] for p in view.get("players") or ())
         return (
             Form("location", Text("Location built"), (
-                Field("card", Text("Location"), choices=locations, labels=tuple(by_name[n].word for n in locations)),
+                Field("card", W["card"], choices=locations, labels=tuple(by_name[n].word for n in locations)),
                 Field("cell", PLACE_LABEL, **cell), *_card_choice_fields(names), *_energy_fields())),
             Form("reactor", Text("Power Reactor built"), (Field("cell", PLACE_LABEL, **cell),)),
             Form("discard", Text("Card discarded for credits"), ()),
@@ -122,12 +122,12 @@ class AmongFlow(FlowBase):
             Form(
                 "credits",
                 Text("Credits correction"),
-                (Field("delta", Text("Credits +/-"), kind="int", minimum=-30, maximum=30),),
+                (Field("delta", W["credits_changed.delta"], kind="int", minimum=-30, maximum=30),),
             ),
             Form(
                 "vp",
                 Text("VP track correction"),
-                (Field("delta", Text("VP +/-"), kind="int", minimum=-50, maximum=50),),
+                (Field("delta", W["vp_changed.delta"], kind="int", minimum=-50, maximum=50),),
             ),
             self._secret_form(view),
         )
@@ -139,8 +139,8 @@ class AmongFlow(FlowBase):
         one kind of location, a colour or Power Reactors): the round's action, as a build or a discard is."""
         variants = tuple(catalogue().conflict["variants_known"])
         return Form("conflict", Text("Conflict card played"), (
-            Field("target", Text("Player"), choices=tuple(p["name"] for p in view.get("players") or ())),
-            Field("counts", Text("Locations compared"), choices=variants,
+            Field("target", W["target"], choices=tuple(p["name"] for p in view.get("players") or ())),
+            Field("counts", W["counts"], choices=variants,
                   labels=tuple(Text("Power Reactors") if v == "power_reactors" else colour_word(v) for v in variants)),
         ))
 
@@ -154,7 +154,7 @@ class AmongFlow(FlowBase):
         kept = tuple(o for o in cat.objectives.values() if o.name not in face_up)
         why = Text("it is face up on the table: your secret objective is one of the 2 extra objectives you drew")
         return Form("secret", Text("Secret objective (Qualeen)"), (
-            Field("objective", Text("Objective"), choices=tuple(o.name for o in kept),
+            Field("objective", W["objective"], choices=tuple(o.name for o in kept),
                   labels=tuple(term("among_the_stars.objective", o.id) for o in kept),
                   unavailable=tuple((o.name, why) for o in cat.objectives.values() if o.name in face_up)),),
             private=True)

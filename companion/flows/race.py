@@ -22,6 +22,7 @@ from rules.names import term
 from rules.race import RACE_GAME
 from rules.race.cards import GOODS_QUALIFIER, cards, facts
 from rules.race.state import action_facts
+from rules.race.words import FIELD_WORDS as W
 from rules.scoring import ScoreInputError
 
 __all__ = ["RACE_CAMERA", "RACE_FLOW", "RaceCamera", "RaceFlow"]
@@ -163,24 +164,24 @@ class RaceFlow(FlowBase):
         worlds = tuple(sorted(n for n, c in deck.items() if c.is_world))
         actions = tuple(a for a, raw in _actions().items() if view.get("advanced") or not raw["advanced_only"])
         labels = tuple(term("race.action", _actions()[a]["id"]) for a in actions)  # as the players say it
-        choose = [Field("action", Text("Action card"), choices=actions, labels=labels)]
+        choose = [Field("action", W["actions"], choices=actions, labels=labels)]
         if view.get("advanced"):
             choose.append(Field("second", Text("Second action card"), choices=actions, labels=labels))
         return (
             Form(
                 "start",
                 Text("Start world"),
-                (Field("card", Text("Start world"), choices=tuple(c.name for c in deck.start_worlds)),),
+                (Field("card", W["start_world.card"], choices=tuple(c.name for c in deck.start_worlds)),),
             ),
             Form("select", Text("Action chosen"), tuple(choose)),
-            Form("card", Text("Card placed"), (Field("card", Text("Card"), choices=names),)),
-            Form("good", Text("Good placed"), (Field("world", Text("World"), choices=worlds),)),
-            Form("consumed", Text("Good consumed or sold"), (Field("world", Text("World"), choices=worlds),)),
-            Form("vp", Text("VP chips taken"), (Field("vp", Text("VP"), kind="int", minimum=1, maximum=30),),
+            Form("card", Text("Card placed"), (Field("card", W["card"], choices=names),)),
+            Form("good", Text("Good placed"), (Field("world", W["world"], choices=worlds),)),
+            Form("consumed", Text("Good consumed or sold"), (Field("world", W["world"], choices=worlds),)),
+            Form("vp", Text("VP chips taken"), (Field("vp", W["vp_changed.delta"], kind="int", minimum=1, maximum=30),),
                  # IV Consume: the box pays no chips for a good consumed (what it pays is the power's)
                  hint=Text("The VP chips you took from the pool in the Consume phase: a good consumed or sold pays "
                            "none by itself, so report its chips here.")),
-            Form("hand", Text("Cards in hand"), (Field("cards", Text("Cards"), kind="int", minimum=0, maximum=40),)),
+            Form("hand", Text("Cards in hand"), (Field("cards", W["cards"], kind="int", minimum=0, maximum=40),)),
         )
 
     def choices_now(self, view: Mapping[str, Any], progress: Progress, player: str) -> dict[str, dict[str, Any]]:

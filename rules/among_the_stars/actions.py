@@ -20,7 +20,8 @@ from rules.among_the_stars.state import AmongPlayer, AmongState
 from rules.among_the_stars.station import Cell, Placed, Station
 from rules.core import Severity
 from rules.engine import EventContext
-from rules.text import N_, Text
+from rules.refusals import not_one_of, wrong_kind
+from rules.text import N_, OR, Listing, Text
 
 if TYPE_CHECKING:
     from rules.among_the_stars.game import AmongTheStarsGame
@@ -53,13 +54,16 @@ def on_location_built(game: AmongTheStarsGame, state: AmongState, ctx: EventCont
     cat = game.cat
     p = state.player(ctx.player())
     event = ctx.event
-    name = ctx.payload.get("card")
+    name = ctx.require("card")
     if not isinstance(name, str):
-        raise ctx.bad("'card' must be a card name")
+        raise wrong_kind(ctx, name, ctx.word("card"), Text("a card's name"))
     try:
         card = cat.card(name)
     except UnknownCard as exc:
-        raise ctx.bad(f"unknown card {name!r}; did you mean {' or '.join(exc.suggestions) or '?'}") from None
+        if exc.suggestions:
+            raise ctx.bad(Text("{what}: no card is named {value}; did you mean {names}?", what=ctx.word("card"),
+                               value=repr(name), names=Listing([repr(s) for s in exc.suggestions], OR))) from None
+        raise ctx.bad(Text("{what}: no card is named {value}", what=ctx.word("card"), value=repr(name))) from None
     if card.is_reactor:
         raise ctx.bad(f"{card.name} is not built with {LOCATION_BUILT}; use {REACTOR_BUILT}")
     cell = read_cell(ctx.payload.get("cell"), f"event {event.seq} cell")
@@ -171,10 +175,11 @@ def on_conflict_played(game: AmongTheStarsGame, state: AmongState, ctx: EventCon
     counts = ctx.payload.get("counts")
     try:
         target = state.player(target_name)
-    except KeyError:
-        raise ctx.bad(f"Dispute target {target_name!r} is not a player") from None
-    if counts not in (*cat.conflict["variants_known"],):
-        raise ctx.bad(f"'counts' must be one of {', '.join(cat.conflict['variants_known'])}, got {counts!r}")
+    except (KeyError, TypeError):
+        raise not_one_of(ctx, target_name, ctx.word("target"), {q.name: q.name for q in state.players}) from None
+    if counts not in (*cat.conflict["variants_known"],):  # Dispute compares a colour's locations or Power Reactors
+        raise not_one_of(ctx, counts, ctx.word("counts"), {v: Text("Power Reactors") if v == "power_reactors"
+                                                           else Text(v) for v in cat.conflict["variants_known"]})
 
     def count(s: Station) -> int:
         return len(s.reactors()) if counts == "power_reactors" else s.count_colour(counts)

@@ -52,6 +52,7 @@ from rules.among_the_stars.objectives import objectives_dealt, on_secret_objecti
 from rules.among_the_stars.rounds import income, on_round_ended
 from rules.among_the_stars.state import AmongPlayer, AmongState, score_now
 from rules.among_the_stars.station import ORIGIN, Placed, Station
+from rules.among_the_stars.words import FIELD_WORDS
 from rules.core import CheckFormat, Finding, GameInfo, Option, Progress, Rename, ScoreBreakdown, Severity
 from rules.engine import EventContext, GameBase
 from rules.settings import check_settings
@@ -140,6 +141,7 @@ class AmongTheStarsGame(GameBase):
     """Among the Stars (Artipia Games, 2012), base game, 2-4 players, as a :class:`rules.core.Game`."""
 
     info = INFO
+    field_words = FIELD_WORDS
 
     def __init__(self, cat: Catalogue | None = None) -> None:
         self._cat = cat

@@ -15,7 +15,7 @@ from rules.core import Severity
 from rules.engine import EventContext
 from rules.names import term
 from rules.scoring import ScoreInputError
-from rules.text import N_, Listing, Text
+from rules.text import N_, OR, Listing, Text
 
 if TYPE_CHECKING:
     from rules.among_the_stars.game import AmongTheStarsGame
@@ -50,7 +50,12 @@ def on_secret_objective_chosen(game: AmongTheStarsGame, state: AmongState, ctx: 
     try:
         obj = cat.objective(name)
     except UnknownCard as exc:
-        raise ctx.bad(f"unknown objective {name!r}; did you mean {' or '.join(exc.suggestions) or '?'}") from None
+        if exc.suggestions:
+            close = Listing([repr(s) for s in exc.suggestions], OR)
+            raise ctx.bad(Text("{what}: no objective is named {value}; did you mean {names}?",
+                               what=ctx.word("objective"), value=repr(name), names=close)) from None
+        raise ctx.bad(Text("{what}: no objective is named {value}", what=ctx.word("objective"),
+                           value=repr(name))) from None
     try:
         check_secret_objective(obj, state.objectives, "objective")
     except ScoreInputError as exc:

@@ -39,8 +39,9 @@ from rules.core import Severity
 from rules.engine import EventContext
 from rules.race.cards import Card, cards
 from rules.race.state import PlayerState, RaceState
+from rules.refusals import wrong_kind
 from rules.scoring import ScoreInputError
-from rules.text import Text
+from rules.text import OR, Listing, Text
 
 __all__ = [
     "ACTIONS_SELECTED",
@@ -79,11 +80,23 @@ def player_of(state: RaceState, ctx: EventContext, key: str = "player") -> Playe
 
 
 def card_of(ctx: EventContext, key: str) -> Card:
-    """The card named by ``payload[key]``. Raises BadEvent with the closest card names."""
+    """The card named by ``payload[key]`` (exact, else ignoring case and spaces around it; Race for the Galaxy,
+    Components: the base game's 95 cards).
+
+    Raises:
+        BadEvent: the field not given, not text, or no card of that name, naming the field as the phone's form labels
+            it ("Start world", "World") and up to three close card names.
+    """
+    value = ctx.require(key)
+    if not isinstance(value, str):
+        raise wrong_kind(ctx, value, ctx.word(key), Text("a card's name"))
     try:
-        return cards().lookup(ctx.require(key), key)
+        return cards().lookup(value, key)
     except ScoreInputError as error:
-        raise ctx.bad(str(error)) from None
+        if error.suggestions:
+            raise ctx.bad(Text("{what}: no card is named {value}; did you mean {names}?", what=ctx.word(key),
+                               value=repr(value), names=Listing([repr(s) for s in error.suggestions], OR))) from None
+        raise ctx.bad(Text("{what}: no card is named {value}", what=ctx.word(key), value=repr(value))) from None
 
 
 def placed_card(ctx: EventContext, player: PlayerState, card: Card, rule: str) -> int | None:

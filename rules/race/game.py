@@ -55,6 +55,7 @@ from rules.race.state import (
 )
 from rules.race.tableau import START_WORLDS, on_card_discarded, on_card_placed, on_start_world
 from rules.race.vp_pool import on_vp_changed
+from rules.race.words import FIELD_WORDS
 from rules.settings import check_settings
 from rules.text import N_, Text
 
@@ -121,6 +122,7 @@ class RaceGame(GameBase):
     """Race for the Galaxy (base game, 2-4 players) as a :class:`rules.core.Game`."""
 
     info = INFO
+    field_words = FIELD_WORDS
 
     def initial_state(self, settings: Mapping[str, Any]) -> RaceState:
         """The table before any event.

@@ -18,6 +18,7 @@ from rules.names import term
 from rules.race.cards import facts
 from rules.race.events import player_of
 from rules.race.state import PlayerState, RaceState, Stage, action_facts, active_cards, plan_phases, put
+from rules.refusals import missing, not_one_of, whole, wrong_kind
 from rules.text import N_, Listing, Text, plural
 
 if TYPE_CHECKING:
@@ -77,8 +78,10 @@ def _close_round(state: RaceState, ctx: EventContext, hands: Mapping[str, Any]) 
         try:
             player = state.player(name)
         except KeyError:
-            raise ctx.bad(f"'hands' names no player {name!r}") from None
-        state = put(state, replace(player, hand=ctx.count(f"hands.{name}", count), hand_round=state.round))
+            raise ctx.bad(Text("no player {player}; players: {players}", player=repr(name),
+                               players=", ".join(p.name for p in state.players))) from None
+        counted = whole(ctx, count, Text("{player}: {what}", player=name, what=ctx.word("hands")), 0)
+        state = put(state, replace(player, hand=counted, hand_round=state.round))
     for player in state.players:
         if player.hand_round == state.round:
             _check_hand(ctx, state, player)
@@ -108,6 +111,24 @@ def _check_hand(ctx: EventContext, state: RaceState, player: PlayerState) -> Non
         )
 
 
+def _action_ids(ctx: EventContext, raw: Any, word: str, actions: Mapping[str, Any]) -> list[str]:
+    """The action cards ``raw`` names (one id or a list of ids), the field named ``word``.
+
+    Raises:
+        BadEvent: neither text nor a list of text, or an id no action card has (the round: select; the cards named
+            as the players' edition prints them).
+    """
+    ids = [raw] if isinstance(raw, str) else raw
+    if not isinstance(ids, list):
+        raise wrong_kind(ctx, raw, word, (str, list))
+    for i in ids:
+        if not isinstance(i, str):
+            raise wrong_kind(ctx, i, word, str)
+        if i not in actions:
+            raise not_one_of(ctx, i, word, {a: term("race.action", a) for a in actions})
+    return ids
+
+
 def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
     """The revealed action cards (``{player: id or [ids]}``) start a round: the phases it plays (the round: select)."""
     before = state
@@ -122,20 +143,15 @@ def _select(state: RaceState, ctx: EventContext, raw: Any) -> RaceState:
         ctx.finding(Text("the game is over; this selection starts a round after the last one"), WHOLE_TABLE,
                     Severity.WARNING, N_("end of game"))
     if not isinstance(raw, Mapping):
-        raise ctx.bad(f"'choices' must map players to action ids, got {raw!r}")
+        raise wrong_kind(ctx, raw, ctx.word("choices"), Mapping)
     actions = action_facts()
     picks = facts()["picks_per_round"]["advanced_2p" if state.advanced else "standard"]
     choices: dict[str, tuple[str, ...]] = {}
     for player in state.players:
+        word = Text("{player}: {what}", player=player.name, what=ctx.word("choices"))
         if player.name not in raw:
-            raise ctx.bad(f"no action chosen by {player.name!r}")
-        ids = raw[player.name]
-        ids = [ids] if isinstance(ids, str) else ids
-        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            raise ctx.bad(f"{player.name!r}: action ids must be a string or a list of strings, got {ids!r}")
-        for i in ids:
-            if i not in actions:
-                raise ctx.bad(f"{player.name!r}: unknown action {i!r}; actions: {', '.join(actions)}")
+            raise missing(ctx, word)
+        ids = _action_ids(ctx, raw[player.name], word, actions)
         unique = tuple(dict.fromkeys(ids))
         if len(unique) != len(ids):
             ctx.finding(Text("{player} chose the same action card twice",
@@ -182,14 +198,7 @@ def on_action_chosen(game: RaceGame, state: RaceState, ctx: EventContext) -> Rac
     """One player's action card(s), hidden until all have chosen; then revealed as ``actions_selected``
     (the round: select, secretly and face down until all reveal)."""
     player = player_of(state, ctx)
-    raw = ctx.require("actions")
-    ids = [raw] if isinstance(raw, str) else raw
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        raise ctx.bad(f"'actions' must be an action id or a list of ids, got {raw!r}")
-    actions = action_facts()
-    for i in ids:
-        if i not in actions:
-            raise ctx.bad(f"unknown action {i!r}; actions: {', '.join(actions)}")
+    ids = _action_ids(ctx, ctx.require("actions"), ctx.word("actions"), action_facts())
     chosen = dict(state.chosen)
     if player.name in chosen:  # a corrected mis-tap: the card is still face down, so the new pick counts
         ctx.finding(
@@ -243,5 +252,5 @@ def on_round_ended(game: RaceGame, state: RaceState, ctx: EventContext) -> RaceS
         return state
     hands = ctx.payload.get("hands") or {}
     if not isinstance(hands, Mapping):
-        raise ctx.bad(f"'hands' must map players to card counts, got {hands!r}")
+        raise wrong_kind(ctx, hands, ctx.word("hands"), Mapping)
     return _close_round(state, ctx, hands)

@@ -73,9 +73,14 @@ def on_player_setup(game: RollGame, state: RollState, ctx: EventContext) -> Roll
     cat = game.cat
     raw_faction = ctx.require("faction")
     try:
+        if isinstance(raw_faction, bool):  # JSON true is no tile's number, though Python takes it as 1
+            raise KeyError(raw_faction)
         faction = cat.faction(raw_faction)
-    except KeyError:
-        raise wrong_kind(ctx, raw_faction, ctx.word("faction"), Text("a faction tile's name")) from None
+    except (KeyError, TypeError):
+        numbers = [f.number for f in cat.factions]
+        raise wrong_kind(ctx, raw_faction, ctx.word("faction"),
+                         Text("a faction tile's number ({low}-{high}) or a name printed on it", low=min(numbers),
+                              high=max(numbers))) from None
     home = cat.worlds.get(read_tile(ctx, game.cat, ctx.require("home_world"), "home_world"))
     if home is None or not home.home:
         raise wrong_kind(ctx, ctx.payload["home_world"], ctx.word("home_world"), Text("a home world"))
