@@ -65,18 +65,19 @@ def test_a_die_misread_at_first_counts_by_its_sure_colour_and_the_cup_keeps_its_
     assert event.payload["citizenry"] == {"white": 1, "green": 1}
 
 
-def test_a_die_that_moved_is_not_the_one_left_out_and_the_first_count_is_not_asked_again(store):
-    # Ann's unsure red was moved 40 px (more than half a die) and reads surely there: the camera cannot tell it is the
-    # die the first count left out (whose question named it for the players to correct), so the cup step takes it as
-    # the red the first step saw, as before: her cup brought none, and the first count is not asked again
+def test_a_die_that_moved_is_counted_once_by_its_colour_and_the_question_says_so(store):
+    # Ann's unsure red was moved 40 px (more than half a die) and reads surely there: the camera cannot tell it by its
+    # place, but by its colour: one unsure red then, none now, one sure red more. It is the first count's (her cup
+    # brought none), counted once in citizenry; before, it was counted nowhere (tests/test_roll_count_moved_die.py)
     first = [("white", "explore", (20, 40, 30, 30), 0.95), ("red", "develop", (60, 40, 30, 30), 0.45),
              ("white", "explore", (340, 40, 30, 30), 0.9)]
     second = [("white", "explore", (20, 40, 30, 30), 0.95), ("red", "develop", (100, 40, 30, 30), 0.9),
               ("white", "explore", (340, 40, 30, 30), 0.9)]
     _flow, cam, _firsts, q_ann = counted(store, first, second)
-    assert q_ann["text"] == "Ann: none in the cup?"
+    assert q_ann["text"].startswith("Ann: none in the cup?; 1 die the first count left out, its colour unsure, was "
+                                    "moved and reads surely now (1 red)")
     event = cam.confirm(q_ann["id"])
-    assert event.payload["cup"] == {} and "citizenry" not in event.payload
+    assert event.payload["cup"] == {} and event.payload["citizenry"] == {"white": 1, "red": 1}
 
 
 def test_each_die_left_out_stands_for_one_die_now():

@@ -190,19 +190,20 @@ class RollCamera(TableauCamera):
                 continue
             unread = sum(1 for d in seen if not d.get("colour"))
             goods = Dice.from_list(c for cs in (p.get("goods") or {}).values() for c in cs)
-            first = vouched = None  # the first count made whole, when a die it left out reads surely now
+            first = vouched = moved = None  # the first count made whole, when a die it left out reads surely now
             if place == "cup" and name in before:
                 found = sure_now(seen, list(before[name]))
                 now = [d for d in seen if not any(d is a for a, _ in found)]
                 earlier = [d for d in before[name] if not any(d is b for _, b in found)]
-                unsure = Dice.of(colour_counts([d for d in unsure_colours(now) if not sure_before(d, earlier)]))
-                unsure = unsure - Dice.of(colour_counts(unsure_colours(earlier)))  # the cup's new unsure dice
+                unsure_then = Dice.of(colour_counts(unsure_colours(earlier)))
+                unsure_now = Dice.of(colour_counts([d for d in unsure_colours(now) if not sure_before(d, earlier)]))
+                unsure = unsure_now - unsure_then  # the cup's new unsure dice
                 counted, left_out = surely_counted(Dice.of(colour_counts(now)) - Dice.of(colour_counts(earlier)),
                                                    Dice(), unsure)
-                if found:  # each counted once, where the first step counted it (in the cup it would tip the tie)
+                moved = moved_sure(now, earlier, unsure_then - unsure_now)
+                if found or moved.total:  # each counted once, where the first step counted it (not the cup's)
                     vouched = Dice.of(colour_counts([a for a, _ in found]))
-                    first = surely_counted(Dice.of(colour_counts(earlier)), goods,
-                                           Dice.of(colour_counts(unsure_colours(earlier))))[0] + vouched
+                    first = surely_counted(Dice.of(colour_counts(earlier)), goods, unsure_then)[0] + vouched + moved
                 goods = Dice()
             else:
                 counted, left_out = surely_counted(Dice.of(colour_counts(seen)), goods,
@@ -215,7 +216,7 @@ class RollCamera(TableauCamera):
                             goods=dice_words(goods))
             else:
                 text = Text("{player}: {dice} in citizenry and construction zone?", **said)
-            if first is not None and vouched is not None:
+            if first is not None and vouched is not None and vouched.total:
                 text = plural(
                     "{question}; {n} die the first count left out lies where it lay and reads surely now ({dice}): "
                     "citizenry and construction zone {counted}",
@@ -224,6 +225,19 @@ class RollCamera(TableauCamera):
                     vouched.total,
                     question=text,
                     dice=dice_words(vouched),
+                    counted=dice_words(first),
+                )
+            if first is not None and moved is not None and moved.total:
+                text = plural(
+                    "{question}; {n} die the first count left out, its colour unsure, was moved and reads surely now "
+                    "({dice}): counted once, by its colour, in citizenry and construction zone {counted}; if it is a "
+                    "die the cup brought, correct the count with Dice counted",
+                    "{question}; {n} dice the first count left out, their colours unsure, were moved and read surely "
+                    "now ({dice}): counted once, by their colours, in citizenry and construction zone {counted}; if "
+                    "they are dice the cup brought, correct the count with Dice counted",
+                    moved.total,
+                    question=text,
+                    dice=dice_words(moved),
                     counted=dice_words(first),
                 )
             if left_out.total:
@@ -267,6 +281,19 @@ def surely_counted(have: Dice, goods: Dice, unsure: Dice) -> tuple[Dice, Dice]:
     counted = have - goods
     left_out = Dice(tuple(min(a, b) for a, b in zip(unsure.counts, counted.counts, strict=True)))
     return counted - left_out, left_out
+
+
+def moved_sure(now: list[dict[str, Any]], earlier: list[dict[str, Any]], resolved: Dice) -> Dice:
+    """The dice the first step left out (their colour unsure) that were moved before the cup step (farther than half a
+    die, so :func:`sure_now` cannot find them where they lay) and read surely there, matched by colour: of each colour,
+    as many as both the earlier unsure dice no longer read unsure now (``resolved``: unsure then less unsure now) and
+    the sure dice of that colour more now than then. Such a die is one of the first count's (Roll for the Galaxy, p.8
+    Victory: every die is counted once, by colour; the cup's count breaks ties), which the cup step's colour counts
+    would otherwise take off the cup as a die the first count had counted, so that it counted nowhere. ``now``,
+    ``earlier``: die JSON objects of the two steps, the pairs :func:`sure_now` found taken out."""
+    more = Dice.of(colour_counts([d for d in now if _sure(d)])) - Dice.of(colour_counts([d for d in earlier
+                                                                                        if _sure(d)]))
+    return Dice(tuple(min(a, b) for a, b in zip(resolved.counts, more.counts, strict=True)))
 
 
 def _box(die: Mapping[str, Any]) -> tuple[float, float, float, float] | None:
