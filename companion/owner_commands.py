@@ -263,22 +263,23 @@ def cmd_config_init(path: Path) -> int:
 def _write_new(path: Path, text: str) -> None:
     """``text`` as a new file at ``path``, whole or not at all: written and synced to a hidden file in the same folder,
     then hard-linked to ``path`` (which fails when anything is there, never replacing it); a file system without hard
-    links gets the file made exclusively and removed again if the write fails.
+    links gets the file made exclusively and removed again if the write fails. Its permission bits follow the
+    owner's umask, as a plain write's do (0o666 less it: 0o644 under the usual 022, 0o600 under 077), as the box's
+    other files the owner keeps (decks, dice profiles, exports: :data:`companion.paths.BY_UMASK`).
 
     Raises:
         FileExistsError: something is at ``path``.
         OSError: the folder cannot be written (read-only, full, no permission).
     """
-    import tempfile
+    from companion.paths import plain_spare
 
     data = text.encode("utf-8")
-    fd, spare = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".new")
+    fd, spare = plain_spare(path)  # asked for 0o666: the kernel takes the umask off, as for a plain write
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(spare, 0o644)  # as the installer writes /etc/tabletop-companion/config.toml
         try:
             os.link(spare, path)
             return
@@ -286,7 +287,7 @@ def _write_new(path: Path, text: str) -> None:
             raise
         except OSError:  # no hard links here (a FAT stick): made exclusively, removed again if the write fails
             pass
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import platformdirs
 
-from vision.whole_file import BY_UMASK, write_whole
+from vision.whole_file import BY_UMASK, plain_spare, write_whole
 
 __all__ = ["APP_NAME", "BY_UMASK", "DATA_DIR_ENV", "WEB_KEY_NAME", "DataFolderError", "data_dir", "data_dir_is_a_file",
-           "data_dir_problem", "default_db_path", "demo_db_path", "demo_settings_path", "web_secret_key",
-           "write_whole"]
+           "data_dir_problem", "default_db_path", "demo_db_path", "demo_settings_path", "plain_spare",
+           "web_secret_key", "write_whole"]
 
 APP_NAME = "tabletop-companion"
 DATA_DIR_ENV = "TABLETOP_DATA_DIR"

@@ -12,7 +12,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["BY_UMASK", "write_whole"]
+__all__ = ["BY_UMASK", "plain_spare", "write_whole"]
 
 BY_UMASK = "umask"
 """``write_whole``'s ``mode`` for a file the owner keeps (a deck, a dice profile, a printed sheet): its permission bits
@@ -50,7 +50,7 @@ def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: in
         path.parent.mkdir(parents=True, exist_ok=True)
     data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
     if mode == BY_UMASK:
-        fd, spare = _plain_spare(path)
+        fd, spare = plain_spare(path)
         try:
             mode = stat.S_IMODE(path.stat().st_mode)  # written again: its own bits, as a plain write keeps them
         except OSError:
@@ -75,7 +75,7 @@ def write_whole(path: Path, content: str | bytes, *, sync: bool = True, mode: in
         _sync_folder(path.parent)
 
 
-def _plain_spare(path: Path) -> tuple[int, str]:
+def plain_spare(path: Path) -> tuple[int, str]:
     """A new spare file beside ``path`` opened for writing as a plain ``open(..., "w")`` opens a new file (asked for
     0o666, the kernel takes the umask off): ``(descriptor, its path)``.
 
