@@ -171,21 +171,35 @@ def syllable_break(head: str, tail: str) -> bool:
     """Whether a word may be broken with a hyphen between ``head`` and ``tail`` by simple rules the box's languages
     share, at least 3 letters on each side: before a single consonant between vowels (vowel | consonant vowel: Greek
     "Αποί-κιση", Polish "Kolo-nizacja", Hungarian "Lete-lepedés"); in Greek also before a consonant pair that can
-    begin a word (:data:`GREEK_ONSETS`: "Ανά-πτυξη", "Απο-στολή"); between a doubled consonant ("Απόρ-ριψη"); in
-    Latin letters between two consonants after a vowel that do not write one sound (Polish "Pot-wierdź", Hungarian
-    "Fel-fedezés"; :data:`DIGRAPHS` "cz", "rz", "sz", "gy" stay whole). Never between two vowels (Greek "Απο-ίκιση"
-    split the diphthong "οί")."""
+    begin a word (:data:`GREEK_ONSETS`: "Ανά-πτυξη", "Απο-στολή") or three consonants whose first two can
+    ("Περι-στροφή"), and between two consonants that cannot ("Ενέρ-γεια", "Διόρ-θωση", "Σταθ-μός"); between a
+    doubled consonant ("Απόρ-ριψη"); in Latin letters between two consonants after a vowel that do not write one
+    sound (Polish "Pot-wierdź", Hungarian "Fel-fedezés"; :data:`DIGRAPHS` "cz", "rz", "sz", "gy" stay whole). Never
+    between two vowels (Greek "Απο-ίκιση" split the diphthong "οί")."""
     if len(head) < 3 or len(tail) < 3 or not all(c.isalpha() for c in head[-3:] + tail[:3]):
         return False
     if vowel(head[-1]):
         if vowel(tail[0]):
             return False
-        return vowel(tail[1]) or (tail[:2].casefold() in GREEK_ONSETS and vowel(tail[2]))
+        return vowel(tail[1]) or _greek_onset(tail)
     if not vowel(head[-2]) or vowel(tail[0]):
         return False
     pair = (head[-1] + tail[0]).casefold()
-    latin = all(unicodedata.name(c, "").startswith("LATIN") for c in pair)
-    return pair[0] == pair[1] or (latin and pair not in DIGRAPHS)
+    if pair[0] == pair[1]:
+        return True
+    if all(unicodedata.name(c, "").startswith("LATIN") for c in pair):
+        return pair not in DIGRAPHS
+    greek = all(unicodedata.name(c, "").startswith("GREEK") for c in pair)
+    return greek and pair not in GREEK_ONSETS and (vowel(tail[1]) or _greek_onset(tail))
+
+
+def _greek_onset(tail: str) -> bool:
+    """Whether ``tail`` opens on consonants that Greek hyphenation keeps at the start of a syllable, then a vowel:
+    a pair that can begin a word ("πτ" of "Ανά-πτυξη"), or three whose first two can ("στρ" of "Περι-στροφή",
+    "επι-στροφή": the Greek rule for three or more consonants between vowels looks at the first two)."""
+    if tail[:2].casefold() not in GREEK_ONSETS:
+        return False
+    return vowel(tail[2]) or (len(tail) > 3 and tail[3].isalpha() and vowel(tail[3]))
 
 
 def _hyphenated(text: str, font: pygame.font.Font, width: int) -> tuple[str, str] | None:

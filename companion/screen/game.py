@@ -323,7 +323,9 @@ class Table(ScreenState):
             ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM, max_lines=3)
         left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
         status_lines(ts, message, pygame.Rect(left, ts.y(404), ts.x(794) - left, ts.y(48)))
-        ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(22)), size=18)
+        # to the window's foot (2 px left): a warning's pointer to the Owner page takes two lines of 12 px where one
+        # is too narrow beside the Games button ("⚠ ΠΡΟΣΟΧΗ: δείτε «Σελίδα ιδιοκτήτη»" is 197 px of 164)
+        ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(478) - ts.y(452)), size=18)
 
     @staticmethod
     def _throw(ts: TouchScreen, throw: dict[str, Any], area: pygame.Rect) -> None:
@@ -371,18 +373,19 @@ class Table(ScreenState):
         if per_half and room // per_half < ts.s(16):
             return False
         width = area.width // halves
-        design_w = width / ts.s(1)  # the half's width in design px
+        design_w = width / design_px(ts)  # the half's width in design px
         name_w = name_column(ts, players, columns, design_w, min(260.0, 0.42 * design_w) if halves == 1
                              else 0.42 * design_w)
-        step = min(120.0, (design_w - name_w) / max(1, len(columns)))
+        name_w, widths = column_widths(ts, columns, design_w, name_w)
+        starts = [name_w + sum(widths[:k]) for k in range(len(columns))]
         size = (36 if len(columns) <= 3 else 28) if halves == 1 else 24
         for half in range(halves):
             x0 = area.x + half * width
             ts.text_fit(_("Player"), (x0, area.y), ts.s(name_w - 10), 22, DIM)
             for k, c in enumerate(columns):
                 # a heading with a capital, as "Player" beside it ("VP chips": "żetony PZ" -> "Żetony PZ")
-                ts.text_fit(row_label(_(str(c.get("label", "")))), (x0 + ts.s(name_w + k * step), area.y),
-                            ts.s(step - 6), 22, DIM, min_size=HEADING_LEAST)
+                ts.text_fit(row_label(_(str(c.get("label", "")))), (x0 + ts.s(starts[k]), area.y),
+                            ts.s(widths[k] - 6), 22, DIM, min_size=HEADING_LEAST)
             rows = players[half * per_half:(half + 1) * per_half]
             row_h = max(ts.s(16), min(ts.s(40), room // max(1, per_half)))
             y = area.y + ts.s(20)
@@ -400,8 +403,8 @@ class Table(ScreenState):
                 )
                 for k, c in enumerate(columns):
                     value = p.get(str(c.get("key")))
-                    ts.text_fit("-" if value is None else str(value), (x0 + ts.s(name_w + k * step), y + row_h // 2),
-                                ts.s(step - 6), size, TEXT, anchor="midleft", min_size=12)
+                    ts.text_fit("-" if value is None else str(value), (x0 + ts.s(starts[k]), y + row_h // 2),
+                                ts.s(widths[k] - 6), size, TEXT, anchor="midleft", min_size=12)
                 y += row_h
         return True
 
@@ -420,6 +423,36 @@ HEADING_LEAST = 12
 :data:`companion.screen.canvas.READ_MIN_PX` real px)."""
 
 
+def design_px(ts: TouchScreen) -> float:
+    """Real px of one design px on this window (0.6 at 480 x 320, 1.0 at 800 x 480), unrounded: ``ts.s(1)`` rounds it
+    to a whole px (1 at 480 x 320), which read the players table's 360 real px as 360 design px and drew it in 60 % of
+    its room, cutting its headings ("Układ…", "Ταμ…")."""
+    return ts.s(1000) / 1000
+
+
+def heading_room(ts: TouchScreen, columns: list[Any]) -> list[float]:
+    """Each number column's least width (design px): its heading whole at :data:`HEADING_LEAST` and a gap, at least
+    :data:`COLUMN_LEAST`."""
+    heading, unit = ts.font(HEADING_LEAST), design_px(ts)  # READ_MIN_PX may draw it larger than its design size
+    return [max(COLUMN_LEAST, heading.size(row_label(_(str(c.get("label", "")))))[0] / unit + 6) for c in columns]
+
+
+def column_widths(ts: TouchScreen, columns: list[Any], design_w: float, name_w: float) -> tuple[float, list[float]]:
+    """``(name column, [each number column])`` widths (design px) of a players table ``design_w`` wide whose name
+    column would be ``name_w``: the columns share what the name leaves evenly (120 at most each), as ever; where
+    that cuts a heading (Polish "Układ kafelków" at 480 x 320 was "Układ…"), each column gets its heading's room
+    (:func:`heading_room`) and the rest is shared, the name column giving way down to half its width (a name is cut
+    with "…" before a heading is)."""
+    least = heading_room(ts, columns)
+    count = max(1, len(columns))
+    even = min(120.0, (design_w - name_w) / count)
+    if all(even >= w for w in least):
+        return name_w, [even] * len(columns)
+    name_w = max(name_w / 2, min(name_w, design_w - sum(least)))
+    rest = max(0.0, design_w - name_w - sum(least)) / count
+    return name_w, [w + rest for w in least]
+
+
 def name_column(ts: TouchScreen, players: list[dict[str, Any]], columns: list[Any], design_w: float,
                 usual: float) -> float:
     """The width (design px) of the players table's name column in a table (or half of one) ``design_w`` design px
@@ -429,9 +462,10 @@ def name_column(ts: TouchScreen, players: list[dict[str, Any]], columns: list[An
     at its end with '…' only where it has not, as the score table's headings are."""
     font = ts.font(NAME_MIN_SIZE)
     widest = max((font.size(" ".join(str(p.get("name", "?")).split()))[0] for p in players), default=0)
-    needed = widest / ts.s(1) + NAME_INSET + 1
+    unit = design_px(ts)
+    needed = widest / unit + NAME_INSET + 1
     heading = ts.font(HEADING_LEAST)  # each heading whole at its least size (READ_MIN_PX may draw it larger)
-    least = max([COLUMN_LEAST] + [heading.size(row_label(_(str(c.get("label", "")))))[0] / ts.s(1) + 6
+    least = max([COLUMN_LEAST] + [heading.size(row_label(_(str(c.get("label", "")))))[0] / unit + 6
                                   for c in columns])
     return max(usual, min(needed, design_w - least * max(1, len(columns))))
 
