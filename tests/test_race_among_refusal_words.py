@@ -66,6 +66,13 @@ CASES = [
     ("race", "action_chosen", {}, {
         "en": "Action card: not given", "el": "Κάρτα δράσης: δεν δόθηκε",
         "pl": "Pole „Karta akcji”: nie podano wartości", "hu": "Akciókártya: nincs megadva"}),
+    ("race", "card_placed", {"card": "Old Earth", "method": "steal"}, {  # Settle phase: conquered or paid for
+        "en": "How the world is placed must be conquer (Military) or pay (cards), got 'steal'",
+        "el": "Πώς τοποθετείται ο κόσμος: πρέπει να είναι κατάκτηση (Στρατός) ή πληρωμή (κάρτες), δόθηκε 'steal'",
+        "pl": "Pole „Sposób zajęcia świata” przyjmuje tylko: podbój (siła militarna) lub zapłata (karty); podano "
+              "'steal'",
+        "hu": "A világ megszerzésének módja: a válasz csak meghódítás (katonai erő) vagy fizetés (kártyák) lehet, "
+              "kapott érték: 'steal'"}),
     ("among", "vp_changed", {"delta": "x"}, {
         "en": "VP +/- must be a whole number, got 'x'",
         "el": "ΠΝ +/-: πρέπει να περιέχει έναν ακέραιο αριθμό, δόθηκε 'x'",

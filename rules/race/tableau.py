@@ -28,6 +28,8 @@ from rules.race.state import (
     reduction,
     stage_word,
 )
+from rules.race.words import SETTLE_METHODS
+from rules.refusals import not_one_of
 from rules.text import N_, Text, plural
 
 if TYPE_CHECKING:
@@ -128,8 +130,8 @@ def on_card_placed(game: RaceGame, state: RaceState, ctx: EventContext) -> RaceS
     method = ctx.payload.get("method")
     if method is None:
         method = _settle_method(player, card, state.phase_count)
-    if method not in ("conquer", "pay"):
-        raise ctx.bad(f"'method' must be 'conquer' or 'pay', got {method!r}")
+    if method not in SETTLE_METHODS:  # Settle phase: a military world is conquered, any other paid for in cards
+        raise not_one_of(ctx, method, ctx.word("method"), SETTLE_METHODS)
     if card.military and method == "conquer":
         military = military_against(player, card, state.phase_count)
         if military < (card.defense or 0):
