@@ -89,7 +89,9 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
    the calibration sheet's paper, a card's border, a die known to be white) the light's colour is searched about
    what it shows (``white_offset``) instead; then each die's colour posterior, with a "none of these"
    option, in a metric where a channel near black (a red die's blue under a warm lamp) counts less, in the
-   distances as in the light's refinement.
+   distances as in the light's refinement, and a colour may be washed out towards white (a lamp's veil) as far as
+   the face's rim is one colour: a box whose rim holds a gingham's red and white checks has a pink body that is
+   their blend, never a red washed out.
 8. ``assemble`` (:mod:`.assemble`) -- a face is a die when its symbol, its shape or both say so
    (``die_weights``), and its middle is printed (``middle_spread``: a flat check or blot of a patterned
    table is not) in strokes (``stroke_spread``: a playmat's soft painted blot varies, but smoothly); joint

@@ -15,7 +15,7 @@ from .foreground import LOG_RGB_BASIS
 from .observations import RollDieObservation
 
 __all__ = ["TINT_AXIS", "WARM_AXIS", "calibrate_colours", "channel_sigma", "colour_distances", "colour_posteriors",
-           "estimate_light", "has_white_die", "lit_distances", "washed_distances", "white_offset"]
+           "estimate_light", "has_white_die", "lit_distances", "wash_sigmas", "washed_distances", "white_offset"]
 
 
 def channel_sigma(body: np.ndarray, config: RollDiceConfig) -> np.ndarray:
@@ -129,13 +129,16 @@ def lit_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, confi
     return colour_distances(body, _scaled_protos(protos, float(light[3])), np.asarray(light[:3], np.float64), config)
 
 
-def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig,
+                      rim: np.ndarray | None = None) -> np.ndarray:
     """Colour posteriors ``[N, C]`` of body colours ``float[N, 3]`` (log-RGB) under a known ``light``
     ``float[4]`` (:func:`estimate_light`: log-RGB offset, saturation scale), with a "none of these" option
     (``colour_outlier_d2``) that takes the probability of a die far from every prototype; with ``wash_sigma`` the
     chance of an enrolled colour (how surely the body is a die's at all) stays the plain one's, shared among the
-    colours by the nearer of each one's plain and washed-out distance (:func:`washed_distances`). A window read
-    after a change uses the light of the last full read: a few dice are too few to find the light from."""
+    colours by the nearer of each one's plain and washed-out distance (:func:`washed_distances`), each body washed
+    at most as far as its face's ``rim`` share lets it (:func:`wash_sigmas`; None: every body as far as
+    ``wash_sigma``). A window read after a change uses the light of the last full read: a few dice are too few to
+    find the light from."""
     n = len(body)
     if n == 0:
         return np.zeros((0, len(protos)))
@@ -148,11 +151,34 @@ def colour_posteriors(body: np.ndarray, protos: np.ndarray, light: np.ndarray, c
     p /= p.sum(1, keepdims=True)
     p = p[:, :-1]
     if config.wash_sigma is not None:   # shared among the colours as washed out; the chance of any colour kept
-        p = chances_of_distances(np.minimum(d, washed_distances(body, protos, light, config))) * p.sum(1)[:, None]
+        washed = washed_distances(body, protos, light, config, wash_sigmas(n, rim, config))
+        p = chances_of_distances(np.minimum(d, washed)) * p.sum(1)[:, None]
     return p
 
 
-def washed_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+def wash_sigmas(n: int, rim: np.ndarray | None, config: RollDiceConfig) -> np.ndarray:
+    """How far ``float[n]`` (the sigma of :func:`washed_distances`' cost, a share of the way to white) each of ``n``
+    bodies may be washed out towards white: ``wash_sigma`` times the ramp ``wash_rim_ramp`` of its face's ``rim``
+    share ``float[n]`` (:func:`vision.roll_dice.shape.face_evidences`: the share of the face's rim within
+    ``evidence_body`` of its body colour); ``rim`` None or ``wash_rim_ramp`` None: ``wash_sigma`` for every body.
+
+    A veil washes a die's whole body alike, so a washed die is one colour to its edges. A body measured on a face
+    whose rim holds several colours (a gingham's red and white checks, a check beside a die's side) is the densest of
+    them, and where the camera blurs two checks together it is their blend: red and white blended is a pink exactly
+    on the line from red to white, a red washed out. Such a body is a colour only as it plainly is, never as one
+    washed out. Raises ``ValueError`` for ``rim`` not of ``n`` numbers."""
+    sigma = float(config.wash_sigma) if config.wash_sigma is not None else 0.0
+    if rim is None or config.wash_rim_ramp is None:
+        return np.full(n, sigma)
+    r = np.asarray(rim, np.float64).reshape(-1)
+    if len(r) != n:
+        raise ValueError(f"wash_sigmas: {len(r)} rim shares for {n} bodies: one each")
+    lo, hi = config.wash_rim_ramp
+    return sigma * np.clip((r - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+
+
+def washed_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, config: RollDiceConfig,
+                     sigma: np.ndarray | None = None) -> np.ndarray:
     """Squared colour distances ``float[N, C]`` of body colours ``float[N, 3]`` (log-RGB) to prototypes ``float[C, 3]``
     under ``light`` ``float[4]`` (:func:`estimate_light`) when a die's colour may be washed out towards white: the
     metric of :func:`colour_distances` (a quadratic form ``e' M e`` of the residual ``e``, each channel weighed by its
@@ -167,7 +193,8 @@ def washed_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, co
     plainly white). A body on the line from white to a colour, brighter than that colour, is then that colour washed
     once it lies more than about ``chroma_sigma / wash_sigma`` of the way from white; a body near white stays white
     (each washed colour costs it about ``1 / wash_sigma^2``), and a body darker than a colour is no washed copy of it.
-    Log units; ``wash_sigma`` must be > 0. Raises nothing."""
+    ``sigma``: ``float[N]`` each body's own ``wash_sigma`` (:func:`wash_sigmas`; 0: the plain distances); default
+    ``wash_sigma`` for every body, which must then be > 0. Log units. Raises nothing."""
     ps = _scaled_protos(np.asarray(protos, np.float64), float(light[3]))
     body = np.asarray(body, np.float64).reshape(-1, 3)
     e = body[:, None, :] - np.asarray(light[:3], np.float64)[None, None, :] - ps[None]  # [N, C, 3]
@@ -182,8 +209,12 @@ def washed_distances(body: np.ndarray, protos: np.ndarray, light: np.ndarray, co
 
     vb = np.broadcast_to(v[None], e.shape)
     ee, ve, vv = form(e, e), form(vb, e), form(vb, vb)
-    curv = vv + 1.0 / float(config.wash_sigma) ** 2
-    t = np.clip(ve / curv, 0.0, 1.0)
+    if sigma is None:
+        sigma = np.full(len(body), float(config.wash_sigma))
+    sig = np.asarray(sigma, np.float64).reshape(-1)[:, None]           # [N, 1]
+    may = sig > 0.0
+    curv = vv + np.where(may, 1.0, 0.0) / np.where(may, sig, 1.0) ** 2
+    t = np.where(may, np.clip(ve / np.where(may, curv, 1.0), 0.0, 1.0), 0.0)   # a body that may not wash: t = 0
     return ee - 2.0 * t * ve + t * t * curv
 
 

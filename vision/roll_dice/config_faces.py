@@ -173,6 +173,11 @@ class FaceConfig:
             on white about 16 (it keeps about 0.998 of white; 85 white dice of seeds 1000-1004 and spent
             120000-120008 lie 0.04 (median) to 0.11 log units from white), while a yellow die lifted 0.7 of the way
             to white (spent 120014's cream dice) is yellow; None: the plain distances.
+        wash_rim_ramp: a body is washed out at most ``wash_sigma`` x the ramp of its face's rim share (the share of
+            the rim within ``evidence_body`` of the body, :func:`vision.roll_dice.colours.wash_sigmas`): a veil washes
+            a die one colour to its edges, while a face whose rim holds several colours (a gingham's checks) has a
+            body that is their blend, a pink on the line from red to white (None: every body as far as
+            ``wash_sigma``).
         saturation_scales, saturation_sigma: chroma scales tried about the white reference, and the
             spread of their log-normal prior (a camera's tone curve).
         face_temperature: softmax temperature on NCC scores.
@@ -287,6 +292,7 @@ class FaceConfig:
     white_sigma: float = 0.06
     white_die_chroma: float = 0.25
     wash_sigma: float | None = 0.25
+    wash_rim_ramp: tuple[float, float] | None = (0.4, 0.7)
     saturation_scales: tuple[float, ...] = (0.8, 0.9, 1.0, 1.12, 1.25)
     saturation_sigma: float = 0.15
     face_temperature: float = 0.04

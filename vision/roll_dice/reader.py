@@ -321,12 +321,14 @@ class RollDiceReader:
         return RollDiceRead(w, h, dice, timings, r.light, r.die_size)
 
     def _colours(self, body: np.ndarray, weights: np.ndarray, cfg: RollDiceConfig,
-                 light: Sequence[float] | None, white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 light: Sequence[float] | None, white: np.ndarray | None = None,
+                 rim: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(light ``float[4]``, colour posteriors ``[N, C]``): the light measured on these dice (about the
-        ``white`` reference, log-RGB, when given) unless given."""
+        ``white`` reference, log-RGB, when given) unless given; ``rim``: each face's rim share, how far its body
+        may be washed out (:func:`vision.roll_dice.colours.colour_posteriors`)."""
         lit = (estimate_light(body, self._protos, cfg, weights, white) if light is None
                else np.asarray(light, np.float64))
-        return lit, colour_posteriors(body, self._protos, lit, cfg)
+        return lit, colour_posteriors(body, self._protos, lit, cfg, rim)
 
     def _tops_for(self, frame: np.ndarray, fg: tuple[np.ndarray, np.ndarray, float], edges: np.ndarray,
                   found: _d6.Candidates | None, cfg: RollDiceConfig, timings: dict[str, float],
@@ -555,7 +557,8 @@ class RollDiceReader:
         tops = stage("side_print", not_side_print, frame, tops, ncc, self._templates, self._template_pol, cfg)
         tops = stage("texture", _not_texture, frame, tops, ncc, cfg)
         weights = symbol_weights(tops, ncc, cfg)
-        lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white)
+        lit, colour_p = stage("colours", self._colours, tops.body, weights, cfg, light, white,
+                              None if tops.evidence is None else tops.evidence[:, 0])
         kept = stage("assemble", assemble_indexed, tops, colour_p, ncc, self.profile, cfg, self._template_pol)
         dice = stage("recentre", recentre_reads, frame, tops, colour_p, ncc, kept, self.profile, self._templates,
                      self._template_pol, cfg)
