@@ -130,7 +130,9 @@ Pipeline of :meth:`RollDiceReader.read` (each stage a named function of its inpu
     beside the other dice read in its colour (its stroke spread at most 0.3 of the plainest of theirs: the same
     print under the same light) and whose symbol matches poorly is an empty check of a cloth or an empty box of a
     board, not a die: it is left out, unless its die weight is 0.7 or more (its shape and symbol already make it a
-    die; a lamp spot on its symbol flattens its middle). A face the frame's edge may cut off is not judged.
+    die; a lamp spot on its symbol flattens its middle). A colour read on fewer than two other dice takes as its
+    bar 0.3 of the middle of the dice printed alike (the same light or dark ink), at least three of them. A face
+    the frame's edge may cut off is not judged.
 
 Thresholds are in :mod:`.config`, the result types in :mod:`.observations`, the reader in :mod:`.reader`,
 and enrollment (a profile from the owner's photos, :class:`vision.profiles.DiceProfile`) in :mod:`.enroll`.

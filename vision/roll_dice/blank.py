@@ -25,7 +25,7 @@ middle as flat as a check's: 0.14 of its colour's bar).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def cut_off(rects: np.ndarray, width: int, height: int, config: RollDiceConfig,
 
 
 def blank_faces(stroke: np.ndarray, colours: Sequence[str], weights: np.ndarray, best: np.ndarray,
-                edge: np.ndarray, config: RollDiceConfig) -> np.ndarray:
+                edge: np.ndarray, config: RollDiceConfig, prints: Mapping[str, float] | None = None) -> np.ndarray:
     """Which read dice' faces are wholly blank beside the printed faces of their colour, ``bool[N]``.
 
     Args:
@@ -66,11 +66,19 @@ def blank_faces(stroke: np.ndarray, colours: Sequence[str], weights: np.ndarray,
         best: ``float[N]`` each die's best template NCC.
         edge: ``bool[N]`` the faces the frame's edge may cut off (:func:`cut_off`): never blank, never a bar.
         config: ``blank_share`` (None: no test, all False), ``blank_ref_weight``, ``blank_refs``,
-            ``flat_match_ramp``, ``blank_sure`` (None: a face of any weight is judged).
+            ``flat_match_ramp``, ``blank_sure`` (None: a face of any weight is judged), ``blank_alike_refs``.
+        prints: each colour's print (its symbols' ink: -1 dark, +1 light, as the profile's templates show it); a
+            colour it does not name, or None, has no colours printed alike.
 
     Returns ``bool[N]``: True where the die's stroke spread is at most ``blank_share`` of the largest of the other
     dice of its colour not cut off with weight at least ``blank_ref_weight`` (at least ``blank_refs`` of them), its
     best NCC at most the bottom of ``flat_match_ramp``, its weight below ``blank_sure`` and it is not cut off itself.
+    A colour with fewer such dice takes as its bar ``blank_share`` of the median of the dice (of any colour, that
+    die left out) printed as it is printed in ``prints``, at least ``blank_alike_refs`` of them (None: no such bar):
+    the same ink on bodies of other colours, so a check read as a colour no other die of the frame has (a pinkish
+    check read as a red washed out, with one red die beside it) is still held to a die's print. The median, not the
+    largest: one print's strokes stand out more on some bodies than on others (light ink on brown or green varies
+    more than on purple), so only a face flatter than about a third of the middle die printed so is blank.
     Raises ``ValueError`` when the inputs' lengths differ.
     """
     stroke = np.asarray(stroke, np.float64).reshape(-1)
@@ -89,20 +97,28 @@ def blank_faces(stroke: np.ndarray, colours: Sequence[str], weights: np.ndarray,
     judged = ~edge & (best <= config.flat_match_ramp[0])
     if config.blank_sure is not None:
         judged &= weights < config.blank_sure
+    ink = np.array([np.nan if prints is None or c not in prints else float(prints[c]) for c in names], np.float64)
     for i in np.flatnonzero(judged):
         others = ref & (names == names[i])
         others[i] = False
-        if others.sum() < config.blank_refs:
-            continue
-        bar = float(stroke[others].max())
+        if others.sum() >= config.blank_refs:
+            bar = float(stroke[others].max())
+        else:                                   # too few of its colour: the dice printed as it is
+            alike = ref & (ink == ink[i])
+            alike[i] = False
+            if config.blank_alike_refs is None or np.isnan(ink[i]) or alike.sum() < config.blank_alike_refs:
+                continue
+            bar = float(np.median(stroke[alike]))
         out[i] = bar > 0.0 and stroke[i] <= config.blank_share * bar
     return out
 
 
 def not_blank(size: tuple[int, int], tops: TopFaces, ncc: np.ndarray, kept: Sequence[tuple[int, RollDieObservation]],
-               dice: Sequence[RollDieObservation], cfg: RollDiceConfig) -> tuple[RollDieObservation, ...]:
+              dice: Sequence[RollDieObservation], cfg: RollDiceConfig,
+              prints: Mapping[str, float] | None = None) -> tuple[RollDieObservation, ...]:
     """The reads ``dice`` (in the order of ``kept``, ``[(top face index, read)]``) less those whose face is wholly
-    blank beside the printed faces of its colour (:func:`blank_faces` of its top face's :func:`stroke_spread`,
+    blank beside the printed faces of its colour, or of the colours printed alike (``prints``: each colour's ink,
+    -1 dark, +1 light) where its own are too few (:func:`blank_faces` of its top face's :func:`stroke_spread`,
     below ``blank_sure`` die weight); a face the edge of the frame of ``size`` (height, width px) may cut off
     (:func:`cut_off`) is neither judged nor a bar. ``blank_share`` None or fewer than two reads: ``dice`` as they
     are."""
@@ -113,5 +129,6 @@ def not_blank(size: tuple[int, int], tops: TopFaces, ncc: np.ndarray, kept: Sequ
     weights = die_weights(tops, ncc, cfg)[idx]
     best = (ncc.max(1) if ncc.size else np.zeros(len(tops.rects)))[idx]
     edge = cut_off(tops.rects[idx], int(size[1]), int(size[0]), cfg)
-    blank = blank_faces(stroke_spread(tops.ink[idx], cfg), [d.colour for d in dice], weights, best, edge, cfg)
+    blank = blank_faces(stroke_spread(tops.ink[idx], cfg), [d.colour for d in dice], weights, best, edge, cfg,
+                        prints)
     return tuple(d for d, b in zip(dice, blank, strict=True) if not b)

@@ -65,6 +65,10 @@ class NotDiceConfig:
             spot on its symbol or a faint print flattens its middle as much as a check's (real dice at 0.81-1.00
             with a stroke spread 0.20-0.26 of their colour's bar on the second generator's seeds 119200-119219; the
             empty checks and boxes the test drops on seeds 1000-1039 and 119200-119219 weigh 0.16-0.62).
+        blank_alike_refs: a read colour with fewer than ``blank_refs`` other dice takes as its bar the median stroke
+            spread of the dice of the colours printed alike (the same ink, light or dark), at least this many of
+            them (None: such a colour is not judged): a flat check or a smudged token read as a colour no other die
+            of the frame has is still held to a die's print.
         boxed_sides, boxed_patch, boxed_span, boxed_step, boxed_along, boxed_inner, boxed_line, boxed_return,
             boxed_off, boxed_same, boxed_edge: the printed-box test (:mod:`vision.roll_dice.boxed`): on an upright
             patch of ``boxed_patch`` px spanning ``boxed_span`` sides round a read die, bands ``boxed_step`` half faces
@@ -210,6 +214,7 @@ class NotDiceConfig:
     blank_refs: int = 2
     blank_edge: float = 0.5
     blank_sure: float | None = 0.7
+    blank_alike_refs: int | None = 3
     boxed_sides: int | None = 3
     boxed_patch: int = 50
     boxed_span: float = 2.5

@@ -570,7 +570,8 @@ class RollDiceReader:
         kept, dice = stage("on_other", drop_on_other_dice, frame, tops, kept, dice, cfg)
         dice = stage("light_doubt", capped_by_light_doubt, tops.body, kept, dice, self._protos, self.profile.colours,
                      lit, cfg)
-        dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg)
+        dice = stage("blank", not_blank, frame.shape[:2], tops, ncc, kept, dice, cfg,
+                     dict(zip(self.profile.colours, self._colour_polarity.tolist(), strict=True)))
         read = RollDiceRead(int(frame.shape[1]), int(frame.shape[0]), dice, timings, tuple(map(float, lit)),
                             float(chosen))
         return read, float(evidence), searched, needed
