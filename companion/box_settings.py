@@ -22,7 +22,7 @@ from companion.errors import BadEntry, shown
 from companion.i18n import LANGUAGE_NAMES, LANGUAGES, Listing, Text, _, os_reason, say, set_setting_language
 from companion.paths import write_whole
 
-__all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "overlay_config"]
+__all__ = ["FILE_NAME", "LANGUAGE", "BRIGHTNESS", "SOUND", "BoxSettings", "language_taken", "overlay_config"]
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,29 @@ def overlay_config(config: Any, path: Path | None = None, demo: bool = False) ->
     return config
 
 
+def language_taken(value: Any) -> str:
+    """The code of the box's language (:data:`companion.i18n.LANGUAGES`) that ``value``, sent for ``box.language``
+    from a phone or the settings screen, means: by the configuration file's own rule
+    (:meth:`companion.config.Setting.value_of`), so ``"el-GR"``, ``"Greek"``, ``"Ελληνικά"`` and ``"hu_HU"`` are
+    taken from a phone as they are from the file.
+
+    Raises:
+        BadEntry: not a text (null, a number, true/false) or a text that means none of the box's languages; the
+            refusal names the setting and then the value given, in the reader's language (``"el-"``: no language
+            tag; ``"gr"``: did you mean ``"el"``?).
+    """
+    from companion.config import setting
+
+    if not isinstance(value, str):  # null, 12, true, a 5,000-digit number: the choices, and what was sent
+        raise BadEntry(Text("the language ({key}) is one of {choices}; the value given: {value}", key=LANGUAGE,
+                            choices=Listing(LANGUAGES), value=shown(value)))
+    try:
+        return setting(LANGUAGE).value_of(value)
+    except ValueError as exc:  # the file's own refusal: "el-" no language tag, "gr" did you mean "el"?
+        reason = exc.args[0] if exc.args else str(exc)
+        raise BadEntry(Text("the language ({key}): {reason}", key=LANGUAGE, reason=reason)) from None
+
+
 @dataclass
 class BoxSettings:
     """The settings screen's values, applied and kept.
@@ -131,11 +154,7 @@ class BoxSettings:
             BadEntry: an unknown key, a value the setting does not take, or hardware that refused it (nothing kept).
         """
         if key == LANGUAGE:
-            if value not in LANGUAGES:
-                raise BadEntry(
-                    Text("language {value} is not one of {choices}", value=shown(value), choices=Listing(LANGUAGES))
-                )
-            self.language = set_setting_language(value)
+            self.language = set_setting_language(language_taken(value))
             if self.on_language is not None:
                 self.on_language(self.language)
             said = Text("language: {name}", name=LANGUAGE_NAMES[self.language])

@@ -31,6 +31,7 @@ _ALIASES: dict[str, str] = {
     "angielski": "en", "grecki": "el", "polski": "pl", "węgierski": "hu", "wegierski": "hu",  # the names in Polish
     "angol": "en", "görög": "el", "lengyel": "pl",  # in Hungarian
     "αγγλικά": "en", "ελληνικά": "el", "πολωνικά": "pl", "ουγγρικά": "hu",  # in Greek
+    "en-gb-oed": "en",  # a grandfathered tag (BCP 47, RFC 5646 2.2.8): English, Oxford spelling
 }
 """Every way of writing a language that means it alone, lower case (:func:`_plain`) -> its code."""
 
@@ -73,6 +74,14 @@ _EXTENSIONS = re.compile(r"(?:-[0-9a-wy-z](?:-[0-9a-z]{2,8})+)*(?:-x(?:-[0-9a-z]
 ``"-x-phonebk"``. Babel does not read them; they say nothing about the language."""
 
 
+_CORE = re.compile(r"(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?"
+                   r"(?:-(?:[0-9a-z]{5,8}|[0-9][0-9a-z]{3}))*")
+"""A language tag's language, script, region and variants as BCP 47 writes them (RFC 5646 2.1): a language of 2-3
+letters (and up to three extended ones of 3) or 4-8, a script of 4 letters, a region of 2 letters or 3 digits, and
+variants of 5-8 letters or digits or a digit and 3 more. Babel reads a longer variant (``"el-abcdefghi"``, 9
+letters) as one; BCP 47 does not, and neither does the box."""
+
+
 _DIGIT_VARIANT = re.compile(r"[0-9][0-9a-z]{4,7}")
 """A variant subtag Babel does not read: 5-8 letters or digits starting with a digit (``"12345"``, ``"1606nict"``),
 well formed as BCP 47 writes variants (RFC 5646 2.2.5: 5-8 letters or digits, or a digit and 3 more); Babel reads
@@ -84,12 +93,15 @@ def _well_formed(tag: str) -> bool:
     its language, script, region and variants as Babel reads them, then any extensions and private use
     (:data:`_EXTENSIONS`): ``"el-gr"``, ``"el-grek-gr"``, ``"en-001"``, ``"en-us-u-ca-gregory"``, ``"el-gr-x-poly"``, a
     region CLDR does not know (``"el-xx"``) and a variant that starts with a digit (``"el-12345"``,
-    :data:`_DIGIT_VARIANT`) too; not ``"el-"``, ``"el--gr"``, ``"el-1"``, ``"hu-hu-u-"``, ``"pl-pl-x"``."""
+    :data:`_DIGIT_VARIANT`) too; not ``"el-"``, ``"el--gr"``, ``"el-1"``, ``"hu-hu-u-"``, ``"pl-pl-x"``, nor a
+    subtag longer than BCP 47 writes it (``"el-abcdefghi"``: :data:`_CORE`)."""
     subtags = tag.split("-")
     cut = next((k for k, subtag in enumerate(subtags) if k and len(subtag) == 1), len(subtags))
     if cut < len(subtags) and not _EXTENSIONS.fullmatch("-" + "-".join(subtags[cut:])):
         return False
     core = subtags[:cut]
+    if not _CORE.fullmatch("-".join(core)):
+        return False  # "el-abcdefghi": a variant of 9 letters, no subtag BCP 47 writes
     while len(core) > 1 and _DIGIT_VARIANT.fullmatch(core[-1]):
         core = core[:-1]  # a variant Babel does not read ("el-12345"): the tag before it decides
     try:
