@@ -367,8 +367,8 @@ class TableSetup:
 
         Raises:
             BadEntry: an option the game does not offer (naming those it does by their labels on the setup form), a
-                value other than on/off, or a name
-                that is not one of the option's choices.
+                value other than true/false or "on"/"off" (``"true"`` in quotes too: the refusal names what is
+                taken), or a name that is not one of the option's choices.
         """
         found = next((o for o in self.table_options if o.name == option), None)
         if found is None:
@@ -380,7 +380,8 @@ class TableSetup:
             return self._set_names(found, value, origin)
         on = {True: True, False: False, "on": True, "off": False}.get(value) if isinstance(value, (bool, str)) else None
         if on is None:
-            raise BadEntry(Text("an option is on or off, got {value}", value=shown(value)))
+            raise BadEntry(Text('an option is on or off: send true or false (without quotes), or "on" or "off"; '
+                                'got {value}', value=shown(value)))  # "true" in quotes: what is taken, named
         self._record("option_set", {"option": found.name, "value": on}, origin)
         return Text("{option}: in play", option=Text(found.label or found.name)) if on else \
             Text("{option}: not in play", option=Text(found.label or found.name))

@@ -465,7 +465,7 @@ def test_a_game_chosen_on_the_box_plays_its_on_off_options_set_on_a_phone(store)
         assert "ancient_homeworlds" not in said and "hives," not in said and "warp_portals" not in said, said
     assert "η ενότητα Συμμαχιών" in say(bad.error, "el")
     assert setup.handle({"action": "setup_option", "option": "hives", "value": "maybe"}).error == \
-        "an option is on or off, got 'maybe'"
+        'an option is on or off: send true or false (without quotes), or "on" or "off"; got \'maybe\''
     resumed = TableSetup(store, FLOWS["eclipse"], {})  # the box restarted during the setup
     assert {o["option"]: o["on"] for o in resumed.view()["options"]}["alliances"] is True
     assert resumed.handle({"action": "setup_start"}).error.startswith("the alliances module is for 4-9 players")
