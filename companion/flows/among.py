@@ -45,6 +45,9 @@ Place = tuple[int, int]
 """A station cell ``(i, j)`` from the Main Reactor."""
 
 CELL_RANGE = 12  # a station never reaches further than this from the Main Reactor (cells)
+NO_CHANGE = Text("a correction of 0 changes nothing, so nothing is recorded: enter how many to add (3) or to take away "
+                 "(-3)")
+"""The refusal of a credits or VP track correction of 0: the game's record keeps only entries that change something."""
 
 
 def _conflict_years(view: Mapping[str, Any]) -> bool:
@@ -233,7 +236,12 @@ class AmongFlow(FlowBase):
     def report_event(
         self, form: str, values: dict[str, Any], player: str, view: Mapping[str, Any]
     ) -> tuple[str, dict[str, Any]]:
-        """Form -> event (``rules.among_the_stars.game`` kinds)."""
+        """Form -> event (``rules.among_the_stars.game`` kinds).
+
+        Raises:
+            BadEntry: an unknown form, or a credits or VP track correction of 0 (``-0`` too: it would change nothing,
+                and an entry that changes nothing does not clutter the game's record: :data:`NO_CHANGE`).
+        """
         if form == "location":
             payload = {"card": values["card"], "cell": values["cell"]}
             others = tuple(p["name"] for p in view.get("players") or () if p["name"] != player)
@@ -248,6 +256,8 @@ class AmongFlow(FlowBase):
             return "card_discarded", {}
         if form == "conflict":
             return CONFLICT_PLAYED, {"target": values["target"], "counts": values["counts"]}
+        if form in ("credits", "vp") and values["delta"] == 0:  # "-0" too: an entry that changes nothing
+            raise BadEntry(NO_CHANGE)
         if form == "credits":
             return "credits_changed", {"delta": values["delta"], "reason": N_("reported on the phone")}
         if form == "vp":
