@@ -65,7 +65,7 @@ def test_the_last_line_counts_what_the_phones_reported_with_the_camera_s_rolls(t
         events = store.get(session.id).events()
     assert [e.kind for e in events] == ["start_world", "start_world", "undo"]  # Zed is no player: refused
     parts = stopped.split(", ")
-    assert parts[:2] == ["stopped: 3 frames", "0 reads (median 0 ms)"], stopped  # no deck: the camera reads nothing
+    assert parts[:2] == ["stopped: 3 frames", "no reads"], stopped  # no deck: the camera reads nothing
     assert parts[2:] == ["3 recorded (0 read by the camera and 3 tapped in)", f"session {session.id}"], stopped
 
 
@@ -77,7 +77,7 @@ def test_the_stop_line_adds_the_camera_s_events_and_the_taps():
     assert stop_line(stats, "20261204-214402-d225cb") == (
         "stopped: 320 frames, 3 reads (median 108 ms), 11 recorded (8 read by the camera and 3 tapped in), session "
         "20261204-214402-d225cb")
-    assert stop_line(LoopStats(), None) == ("stopped: 0 frames, 0 reads (median 0 ms), 0 recorded (0 read by the "
+    assert stop_line(LoopStats(), None) == ("stopped: 0 frames, no reads, 0 recorded (0 read by the "
                                             "camera and 0 tapped in), session none (not set up)")
 
 
@@ -224,6 +224,6 @@ def test_the_stop_line_names_each_session_the_run_recorded_in():
     stats.recorded(type("S", (), {"id": "B"})(), 3, camera=False)
     stats.recorded(None, 1, camera=False)  # a record with no session to name: counted, not placed
     assert (stats.reads, stats.reported) == (8, 4)
-    assert stop_line(stats, "B") == ("stopped: 50 frames, 1 reads (median 30 ms), 12 recorded (8 read by the camera "
+    assert stop_line(stats, "B") == ("stopped: 50 frames, 1 read (median 30 ms), 12 recorded (8 read by the camera "
                                      "and 4 tapped in), session B (3 recorded here; 8 in session A)")
     assert stop_line(stats, "A").endswith("session A (8 recorded here; 3 in session B)")

@@ -373,25 +373,36 @@ def phone_view_names(host: str, box_name: str, announce: bool) -> list[str]:
 
 
 def stop_line(stats: Any, session: str | None) -> str:
-    """The line the box logs when it stops, from its :class:`companion.app.LoopStats`: ``"stopped: 320 frames, 8 reads
-    (median 108 ms), 11 recorded (8 read by the camera and 3 tapped in), session ID"``. Reads are every read of the
-    table (a photo already recorded is read and shown again); recorded, every event the run added to the game's
-    record: the camera's (new rolls) and the taps' (the phones' reports, Next, an Undo). Its parts stay apart by
-    ``", "`` as before the taps were counted. English, as the log is.
+    """The line the box logs when it stops, from its :class:`companion.app.LoopStats`, in the box's language:
+    ``"stopped: 320 frames, 8 reads (median 108 ms), 11 recorded (8 read by the camera and 3 tapped in), session
+    ID"``; no read is ``"no reads"``, one ``"1 read (median 30 ms)"`` (each count in the language's plural form:
+    Polish has three).
+    Reads are every read of the table (a photo already recorded is read and shown again); recorded, every event the
+    run added to the game's record: the camera's (new rolls) and the taps' (the phones' reports, Next, an Undo). Its
+    parts stay apart by ``", "`` as before the taps were counted.
 
     ``session`` is the session the box was on when it stopped. A run that recorded in another one too (the demo's d6
     rolls, then a game chosen on a phone) says where each count went, so the recorded events are looked for in the
     right session: ``"..., 8 recorded (8 read by the camera and 0 tapped in), session B (0 recorded here; 8 in
     session A)"``."""
-    median = sorted(stats.read_ms)[len(stats.read_ms) // 2] if stats.read_ms else 0.0
+    ngettext = i18n.ngettext
+    n_reads = len(stats.read_ms)
+    median = sorted(stats.read_ms)[n_reads // 2] if stats.read_ms else 0.0
     recorded = stats.reads + stats.reported
-    line = (f"stopped: {stats.frames} frames, {len(stats.read_ms)} reads (median {median:.0f} ms), {recorded} recorded "
-            f"({stats.reads} read by the camera and {stats.reported} tapped in), session "
-            f"{session if session is not None else 'none (not set up)'}")
+    reads = _("no reads") if not n_reads else ngettext("{n} read (median {ms} ms)", "{n} reads (median {ms} ms)",
+                                                       n_reads).format(n=n_reads, ms=f"{median:.0f}")
+    line = _("stopped: {frames}, {reads}, {recorded}, session {session}").format(
+        frames=ngettext("{n} frame", "{n} frames", stats.frames).format(n=stats.frames), reads=reads,
+        recorded=ngettext("{n} recorded ({camera} read by the camera and {tapped} tapped in)",
+                          "{n} recorded ({camera} read by the camera and {tapped} tapped in)", recorded).format(
+            n=recorded, camera=stats.reads, tapped=stats.reported),
+        session=session if session is not None else _("none (not set up)"))
     recorded_in = getattr(stats, "recorded_in", {})
-    elsewhere = [f"{n} in session {sid}" for sid, n in recorded_in.items() if sid != session]
+    elsewhere = [_("{n} in session {session}").format(n=n, session=sid) for sid, n in recorded_in.items()
+                 if sid != session]
     if elsewhere:
-        line += f" ({recorded_in.get(session, 0)} recorded here; {', '.join(elsewhere)})"
+        line += " " + _("({here} recorded here; {elsewhere})").format(here=recorded_in.get(session, 0),
+                                                                    elsewhere=", ".join(elsewhere))
     return line
 
 
