@@ -349,6 +349,26 @@ class SessionStore:
         log.info("session %s started (%s)", session_id, game_obj.name)
         return Session(self, session_id, game_obj, normalized, now, None)
 
+    def discard_unplayed(self, session_id: str) -> bool:
+        """Remove the session ``session_id`` when nothing was ever recorded in it (no event, no phone's answer, no
+        phone paired to it): a start that failed after making it (the phone view's port in use) leaves no empty game
+        for the next start to resume or list. Returns whether it was removed; a session with anything recorded is
+        kept whole (nothing recorded is ever lost).
+
+        Raises:
+            SessionError: the file cannot be written (as every write of the store).
+        """
+        with self._transaction(write=True, doing="removing a session nothing was recorded in") as conn:
+            removed = conn.execute(
+                "DELETE FROM sessions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM events WHERE session_id = ?)"
+                " AND NOT EXISTS (SELECT 1 FROM answers WHERE game = ?)"
+                " AND NOT EXISTS (SELECT 1 FROM pairings WHERE game = ?)",
+                (session_id, session_id, session_id, session_id),
+            ).rowcount
+        if removed:
+            log.info("session %s removed: nothing was recorded in it", session_id)
+        return bool(removed)
+
     def get(self, session_id: str) -> Session:
         """The session with this id, ended or not.
 

@@ -157,6 +157,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
 
     hub = StateHub()
     db = args.db or (demo_db_path() if demo else default_db_path())
+    started_here = None  # a session this start made: removed if the start fails before anything is recorded in it
     try:
         store = None
         if args.db is not None:  # a typo in --db is said, not made into folders (the box's own are made)
@@ -183,7 +184,9 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
                 if store.read_only is None:
                     save_place(store, {"mode": CHOOSE})
         elif flow_game:
+            known = {info.id for info in store.list_sessions()}
             session = _flow_session(args, store, settings, options)
+            started_here = session if session is not None and session.id not in known else None
             if session is None:
                 log.info("%s", _("{game}: no open game in {path}: set it up on the touchscreen or a phone").format(
                     game=args.game, path=store.path))  # what to do next, read at the table: in the run's language
@@ -194,7 +197,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
                 _say_kept_game(store, args.command)
             session = None if args.new_session else store.resume_latest(D6_GAME.name)
             if session is None:
-                session = store.start(D6_GAME.name, {"source": source.name})
+                session = started_here = store.start(D6_GAME.name, {"source": source.name})
                 log.info("started session %s in %s", session.id, store.path)
             else:
                 log.info("resumed session %s (%d events) in %s", session.id, session.last_seq, store.path)
@@ -265,6 +268,7 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
                 ).format(command=args.command, problem=say(exc)),
                 file=sys.stderr,
             )
+            _discard_unplayed(store, started_here)  # no phantom game for the next start
             store.close()
             source.close()
             return EXIT_DEVICE
@@ -357,6 +361,20 @@ def cmd_box(args: argparse.Namespace) -> int:  # noqa: C901 - wires the box (cam
             signal.signal(signal.SIGINT, before_sigint if before_sigint is not None else signal.default_int_handler)
     log.info("%s", stop_line(stats, loop.session.id if loop.session is not None else None))
     return EXIT_OK
+
+
+def _discard_unplayed(store: Any, session: Any) -> None:
+    """Remove ``session`` (made by this start, or None) from ``store`` when nothing was recorded in it
+    (:meth:`companion.session.SessionStore.discard_unplayed`); a store that cannot be written keeps it, said in one
+    log line (the start has failed already: this must not fail it another way)."""
+    from companion.errors import SessionError
+
+    if session is None:
+        return
+    try:
+        store.discard_unplayed(session.id)
+    except SessionError as exc:
+        log.warning("session %s made by this start is kept (%s)", session.id, say(exc))
 
 
 def phone_view_names(host: str, box_name: str, announce: bool) -> list[str]:
