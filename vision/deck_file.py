@@ -151,13 +151,29 @@ def _migrate(meta: dict, path: Path) -> dict:
     """Bring an older profile header up to :data:`DECK_VERSION` (version 1 is the first).
 
     Raises:
+        NotADeck: a version that is not a whole number (``1.5``, ``"2"``, ``true``; ``2.0`` is 2), naming the file
+            and the field.
         DeckVersionError: a card deck of format 1 (its features were computed at the crop's size), or any deck
             older than format 1.
         DeckError: a newer format.
     """
-    v = int(meta.get("version", 0))
+    v = meta.get("version", 0)
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)  # 2.0: a whole number, written by hand as a decimal
+    if isinstance(v, bool) or not isinstance(v, int):  # 1.5, "2", true: no version this program wrote
+        raise NotADeck.said(N_("{path}: its \"version\" is {version}, not a whole number: not a deck profile saved by "
+                               "`companion enroll cards`"), path=str(path), version=_shown(v))
     if v > DECK_VERSION:
         raise DeckError(f"{path}: deck profile version {v} is newer than this program's {DECK_VERSION}; update")
     if v < 1 or (v < 2 and meta.get("shape", "card") == "card" and {"name", "ref_ids", "config"} <= set(meta)):
         raise DeckVersionError(path, v)
     return meta
+
+
+def _shown(value: object) -> str:
+    """``value`` as a refusal quotes it: as JSON writes it (``1.5``, ``"2"``, ``true``), cut at 40 characters."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

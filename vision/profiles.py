@@ -215,7 +215,7 @@ class DiceProfile:
                 allowed=tuple(tuple(x) for x in meta["allowed"]),
                 colour_means=means, template_pairs=tuple(tuple(x) for x in meta["template_pairs"]),
                 templates=templates, template_side=int(meta["template_side"]), dice_seen=dict(meta["dice_seen"]),
-                version=int(meta["version"]), dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
+                version=meta["version"], dice_set=str(meta.get("dice_set") or DEFAULT_DICE_SET),
             )
         except KeyError as exc:  # named as the file writes it
             raise NotAProfile.said(N_("dice profile {path} has no \"{field}\""), path=str(p),
@@ -251,9 +251,16 @@ def _remove_spares(path: Path) -> None:
 
 
 def migrate(meta: dict, path: Path) -> dict:
-    """Bring an older profile's metadata to :data:`PROFILE_VERSION` (only version 1 exists so far)."""
+    """Bring an older profile's metadata to :data:`PROFILE_VERSION` (only version 1 exists so far).
+
+    Raises:
+        ProfileError: a ``"version"`` that is not a whole number from 1 (``1.5``, ``"1"``, ``true``: the file and the
+            value named; ``1.0`` is 1), or one newer than this program reads.
+    """
     v = meta.get("version")
-    if not isinstance(v, int) or v < 1:
+    if isinstance(v, float) and v.is_integer():
+        v = meta["version"] = int(v)  # 1.0: a whole number, written by hand as a decimal
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:  # 1.5, "1", true: not a version this program wrote
         raise ProfileError.said(N_("dice profile {path} has no valid version ({version})"), path=str(path),
                                 version=repr(v))
     if v > PROFILE_VERSION:
