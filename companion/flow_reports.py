@@ -77,12 +77,7 @@ class FlowReports:
         if form_id not in self.spec.open_forms(ev, progress, player):
             raise MovedOn(self.spec.closed_why(forms[form_id], ev, progress, player))
         checked = parse_form(forms[form_id], values)
-        for f in forms[form_id].fields:
-            if f.others and checked.get(f.name) == player:
-                raise BadEntry(Text("{form}: {field}: you cannot choose yourself ({player}); choose another player: "
-                                    "{players}",
-                                    form=forms[form_id].label, field=f.label, player=player,
-                                    players=Listing([n for n in f.choices if n != player])))
+        _refuse_self_choice(forms[form_id], checked, player)
         for name, narrowed in self.spec.choices_now(ev, progress, player).get(form_id, {}).items():
             if name in checked and checked[name] not in narrowed.get("choices", ()):
                 why = (narrowed.get("why") or {}).get(checked[name])
@@ -236,3 +231,22 @@ class FlowReports:
                                "“Undo the table's last entry” on a phone)",
                                player=player, what=label, why=why or progress.round_label))
         return self.session.append("undo", {"seq": mine[-1].seq}, player=player, origin=origin)
+
+
+def _refuse_self_choice(form: Any, checked: dict[str, Any], player: str) -> None:
+    """Refuse ``player`` named in a field of ``form`` that takes another player (``others``), when that field is
+    in play: a field shown for some choices of another field (``shown_for``: Among the Stars' Embassy Offices' player,
+    shown while the Embassy Offices is the card built) is left to the game to refuse when another choice was made
+    (the Alien Temple asks for no player: "leave it empty when you build Alien Temple").
+
+    Raises:
+        BadEntry: the player named themselves, naming the form, the field and the players they may choose.
+    """
+    for f in form.fields:
+        if f.shown_for and checked.get(f.shown_for[0]) not in f.shown_for[1]:
+            continue  # another card's field (Embassy Offices' with an Alien Temple built): the game says so
+        if f.others and checked.get(f.name) == player:
+            raise BadEntry(Text("{form}: {field}: you cannot choose yourself ({player}); choose another player: "
+                                "{players}",
+                                form=form.label, field=f.label, player=player,
+                                players=Listing([n for n in f.choices if n != player])))
