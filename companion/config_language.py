@@ -128,8 +128,9 @@ def _other_language(primary: str) -> str | None:
 def language_refusal(written: str, allowed: tuple[str, ...]) -> Text | None:
     """Why ``written``, which means none of the box's languages (:func:`language_code` None), is refused, when a
     language tag's own rules say it: ``"el-"`` is no tag (an empty or malformed subtag: write ``"el"`` or
-    ``"el-GR"``), ``"uk"`` is Ukrainian, a language the box does not speak (its name said in the reader's language;
-    no guess among ``allowed``). None when neither: :func:`likely_language` or the closest spelling then.
+    ``"el-GR"``), nor is ``"el-abcdefghi"`` (a subtag longer than 8: BCP 47, RFC 5646 2.1), ``"uk"`` is Ukrainian,
+    a language the box does not speak (its name said in the reader's language; no guess among ``allowed``). None
+    when neither: :func:`likely_language` or the closest spelling then.
 
     Args:
         written: the value as the owner wrote it.
@@ -142,6 +143,10 @@ def language_refusal(written: str, allowed: tuple[str, ...]) -> Text | None:
             not _well_formed(text):  # "uk-": no tag at all, whatever language "uk" is
         return Text('{value} is not one of {allowed}: not a language tag (a part after "-" is empty or not a region)',
                     value=_shown(written), allowed=listed)
+    if "-" in text and primary in LANGUAGES and any(len(part) > 8 for part in text.split("-")):
+        return Text('{value} is not one of {allowed}: not a language tag (a part after "-" is longer than 8 letters '
+                    'or digits); write "{language}", or "{language}-" and a region such as "{example}"',
+                    value=_shown(written), allowed=listed, language=primary, example=f"{primary}-{_REGIONS[primary]}")
     if "-" in text and primary in LANGUAGES and not _well_formed(text):
         return Text('{value} is not one of {allowed}: not a language tag (a part after "-" is empty or not a region); '
                     'write "{language}", or "{language}-" and a region such as "{example}"', value=_shown(written),

@@ -49,6 +49,17 @@ def test_a_variant_longer_than_8_characters_is_no_tag(tag):
         BoxSettings(None).change("box.language", tag)
 
 
+def test_the_refusal_says_the_part_is_too_long():
+    with pytest.raises(BadEntry) as refused:
+        BoxSettings(None).change("box.language", "el-abcdefghi")
+    assert say(refused.value, "en") == ('the language (box.language): "el-abcdefghi" is not one of en, el, pl, hu: not '
+                                        'a language tag (a part after "-" is longer than 8 letters or digits); write '
+                                        '"el", or "el-" and a region such as "el-GR"')
+    assert say(refused.value, "pl") == ('język (box.language): "el-abcdefghi" nie jest jednym z: en, el, pl, hu; to '
+                                        'nie jest znacznik języka (część po "-" ma więcej niż 8 liter lub cyfr); wpisz '
+                                        '"el" albo "el-" z regionem, np. "el-GR"')
+
+
 @pytest.mark.parametrize(("tag", "code"), [("el-abcdefgh", "el"), ("el-1606", "el"), ("pl-PL-1606nict", "pl"),
                                            ("EN-gb-OED", "en"), ("hu-HU-1901", "hu")])
 def test_variants_of_5_to_8_and_the_grandfathered_english_tag_are_taken(tag, code):
