@@ -33,14 +33,21 @@ def matched_shifts(deck: DeckProfile, crops: list[np.ndarray], card_ids: list[st
                    turns: list[int]) -> list[np.ndarray]:
     """:func:`matched_shift` of each crop (uint8[h, w, 3]) with its card and turn: float[2] (dx, dy) crop pixels
     each, the crops' features computed together (:func:`vision.card_features.crop_features_many`: the same
-    numbers)."""
+    numbers).
+
+    A crop at a half turn t + 2 is read on its maps at turn t turned a half turn, as the deck reads it
+    (:meth:`vision.deck.DeckProfile.turn_features_many`): the features the deck computed when it scored the crop
+    (its crop at turn t, :func:`vision.card_features.reusing_features`), not a feature pass of their own."""
     cfg = deck.config
     s = cfg.struct_shift
-    turned = [turn_crop(c, t) for c, t in zip(crops, turns, strict=True)]
+    base = [t % 4 if t % 4 < 2 else t % 4 - 2 for t in turns]        # the turn whose maps are computed
+    turned = [turn_crop(c, b) for c, b in zip(crops, base, strict=True)]
     w = np.asarray(cfg.channel_weights, np.float32)
     out = []
-    for tc, card_id, turn, (big, _, _) in zip(turned, card_ids, turns, crop_features_many(turned, cfg, "card"),
-                                             strict=True):
+    for tc, card_id, turn, b, (big, _, _) in zip(turned, card_ids, turns, base,
+                                                 crop_features_many(turned, cfg, "card"), strict=True):
+        if b != turn % 4:   # a half turn: the maps turned a half turn (the doubled-angle channels are unchanged)
+            big = big[:, ::-1, ::-1]
         refs = [i for i, r in enumerate(deck.ref_ids) if r == card_id]
         if not refs or s <= 0:
             out.append(np.zeros(2))
