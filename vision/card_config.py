@@ -123,6 +123,10 @@ class CardsConfig:
             against the spacing of the cards' edges (:func:`card_size_from_edges`): a block of touching cards shaped
             like one card is no card size, and a table where every card touches another still has one. False: the
             median of the blobs shaped like one card (:func:`card_size_estimate`).
+        loose_measured: with no known card size, the second look (``loose_join_frac``) runs at the size the frame's
+            cards give (:func:`card_size_from_edges`, so only with ``size_from_edges`` and a known aspect): a card
+            whose dark art meets a cloth of its border's colour is pieces the first look drops, found beside the
+            cards around it; its places are kept only when the deck knows them, as on a calibrated table.
         size_agree: the blobs shaped like one card agree on the card's size when the largest is at most this times
             the smallest in area (then the edges are not asked: a card-shaped pair of cards alone is read as before).
         mat_line_area: with no known card size, thin foreground (narrower than ``min_part_frac`` of the smallest
@@ -186,6 +190,7 @@ class CardsConfig:
     sticker_ids_from: int = 4
     fallback_card_mm: tuple[float, float] = (63.0, 88.0)
     size_from_edges: bool = True
+    loose_measured: bool = True
     size_agree: float = 1.6
     mat_line_area: float | None = 1.0
     pitch_cells: float = 10.0

@@ -241,7 +241,8 @@ def edge_map(img: np.ndarray) -> np.ndarray:
 
 def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_px: tuple[float, float] | None,
                  config: CardsConfig, gmag: np.ndarray | None = None,
-                 doubtful: list[np.ndarray] | None = None, small: Sequence[Blob] = ()) -> list[np.ndarray]:
+                 doubtful: list[np.ndarray] | None = None, small: Sequence[Blob] = (),
+                 measured: tuple[float, float] | None = None) -> list[np.ndarray]:
     """One quad per single-card blob; blobs of several touching cards are split on the card grid.
 
     ``gmag``: :func:`edge_map` of ``img`` when the caller has it (the second look asks three times).
@@ -249,13 +250,15 @@ def select_cards(img: np.ndarray, blobs: list[Blob], aspect: float | None, card_
     (``split_doubt_fit``) go to this list instead (the caller makes them places of the second look).
     ``small``: blobs under the frame's minimum area (``small_card_frac``), each kept, after the others, only when it
     is one whole card of the size ``blobs`` set here (:func:`is_single` at the nearby cards' area, an outline of at
-    least ``min_edge``); they take no part in the card's size."""
+    least ``min_edge``); they take no part in the card's size.
+    ``measured``: with no known size, the (short, long) px :func:`card_size_from_edges` already gave for ``blobs``
+    (not measured again)."""
     if not blobs:
         return []
     known = card_px is not None  # known size (top-down table image): no perspective, no estimate
     edges = card_px is None and aspect is not None and config.size_from_edges
     if edges:
-        card_px = card_size_from_edges(img, blobs, aspect, config)
+        card_px = measured if measured is not None else card_size_from_edges(img, blobs, aspect, config)
     elif card_px is None:
         card_px = card_size_estimate(blobs, aspect, config)
     if aspect is None and card_px is not None:
@@ -395,11 +398,16 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     else:
         blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
-    second = cp is not None and c.loose_join_frac > 0
+    measured = None   # no calibration: the card's size the frame's cards give, for the second look too
+    if cp is None and c.loose_measured and c.loose_join_frac > 0 and aspect is not None and c.size_from_edges \
+            and blobs:
+        measured = timed_stage(t, "size", card_size_from_edges, img, blobs, aspect, c)
+    second = (cp is not None or measured is not None) and c.loose_join_frac > 0
     gmag = edge_map(img) if second and blobs else None   # select_cards' own, shared with the second look
     doubtful: list[np.ndarray] = []
     quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None,
-                        small)
+                        small, measured)
+    cp = cp if cp is not None else measured
     known = [np.asarray(p, np.float64) * s for p in (explained or [])]
 
     def look_again(polygons: list[np.ndarray], dice: list[np.ndarray]) -> tuple[list[np.ndarray], list[bool]]:
@@ -473,9 +481,11 @@ def snap_loose(img: np.ndarray, quads: list[np.ndarray], loose: list[bool], card
     moved to the strongest card-sized outline within ``loose_snap`` of a card's sides
     (:func:`vision.card_outline.snap_to_outline`; its own turn and the median turn of the first look's cards),
     added after the places unless it lies on a card of the first look (centres within half a short side) or on
-    another place (within a tenth). The pieces of a washed-out or table-coloured card put its place off the card; the
-    outline of a card of known size is there on all four sides. The place as proposed is kept too (a strong
-    edge of the pattern may draw the outline off a card the place was on); the deck decides between them."""
+    another place (each corner within a tenth of a short side: a place cut short at a card's dark art, snapped to
+    the card's whole outline about nearly the same centre, is another place). The pieces of a washed-out or
+    table-coloured card put its place off the card; the outline of a card of known size is there on all four sides.
+    The place as proposed is kept too (a strong edge of the pattern may draw the outline off a card the place was
+    on); the deck decides between them."""
     first = [q for q, lo in zip(quads, loose, strict=True) if not lo]
     turns = ()
     if first:
@@ -488,14 +498,14 @@ def snap_loose(img: np.ndarray, quads: list[np.ndarray], loose: list[bool], card
     short = float(min(card_px))
     found = [q.mean(axis=0) for q in first]
     kept = list(first) + places
-    centres = [q.mean(axis=0) for q in places]
+    taken = [order_quad(q) for q in places]
     for q in snapped:
         m = q.mean(axis=0)
         if (any(float(np.linalg.norm(m - o)) < 0.5 * short for o in found)
-                or any(float(np.linalg.norm(m - o)) < 0.1 * short for o in centres)):
+                or any(float(np.linalg.norm(q - o, axis=1).max()) < 0.1 * short for o in taken)):
             continue
         kept.append(q)
-        centres.append(m)
+        taken.append(q)
     return kept, [False] * len(first) + [True] * (len(kept) - len(first))
 
 

@@ -236,13 +236,16 @@ def whole_frame_card(frame: np.ndarray, deck: DeckProfile | None, aspect: float 
 
 def _uncalibrated_quads(frame: np.ndarray, deck: DeckProfile | None, aspect: float | None, config: CardsConfig,
                         t: dict[str, float], memory: TableMemory | None,
-                        select: Callable[[np.ndarray], bool] | None) -> tuple[list[np.ndarray], list[bool]]:
+                        select: Callable[[np.ndarray], bool] | None, explained: Sequence[np.ndarray] = (),
+                        inner: list | None = None) -> tuple[list[np.ndarray], list[bool]]:
     """:func:`read_cards`' places with no calibration: the detector's (``find_card_quads``, frame px; those
-    ``select`` accepts), none loose; where it finds none, the whole frame when one card may fill it
-    (:func:`whole_frame_card`)."""
-    quads = [q for q in find_card_quads(frame, config, aspect, t, memory=memory)[0] if select is None or select(q)]
-    if quads:
-        return quads, [False] * len(quads)
+    ``select`` accepts) and whether each is a place of its second look (run at the size the frame's cards give,
+    ``config.loose_measured``; ``explained``: float[K, 2] frame-px polygons known to be no card; ``inner``: its
+    ``defer``); where it finds none, the whole frame when one card may fill it (:func:`whole_frame_card`)."""
+    found, loose = find_card_quads(frame, config, aspect, t, explained=list(explained), memory=memory, defer=inner)
+    keep = [k for k, q in enumerate(found) if select is None or select(q)]
+    if keep:
+        return [found[k] for k in keep], [loose[k] for k in keep]
     return whole_frame_card(frame, deck, aspect, config, select)
 
 
@@ -279,7 +282,8 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
             on this frame, :func:`vision.dice_and_cards.read_dice_and_cards`); with a calibration, the detector's second
             look leaves their foreground out, as it does the calibration markers' (``find_card_quads``'s
             ``explained``): a die among the tiles then makes no place to snap, screen and drop. The first look
-            is not changed by them (a card under a die is found as before). Without a calibration: unused.
+            is not changed by them (a card under a die is found as before). Without a calibration the same, where
+            the second look runs at the size the frame's cards give (``CardsConfig.loose_measured``).
         read: float[4, 2] frame-px quads of cards already read (a window read after a change: the cards kept),
             also to be given in ``explained``; with a calibration their foreground is taken out before the first
             look (``find_card_quads``'s ``read``), so they are neither split from a blob nor reported again.
@@ -333,8 +337,10 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
         quads, quads_top, loose = [quads[k] for k in keep], [quads_top[k] for k in keep], [loose[k] for k in keep]
         view = (top, quads_top, to_frame, card_px)
     else:
-        quads, loose = _uncalibrated_quads(frame, deck, aspect, c, t, memory, select)
-        _give_due(defer, [], None, None)   # no second look without the card's size in px
+        inner = []
+        quads, loose = _uncalibrated_quads(frame, deck, aspect, c, t, memory, select, explained,
+                                           None if defer is None else inner)
+        _give_due(defer, inner, None, None)   # frame px: the second look's own, False when it has no card size
         view = None
     markers = timed_stage(t, "markers", check_markers, frame, calibration,
                           tc) if (calibration is not None and check_moved) else None
@@ -400,8 +406,10 @@ def read_cards(frame: np.ndarray, deck: DeckProfile | None = None, calibration: 
 def _give_due(defer: list | None, inner: list, M: np.ndarray | None, calibration: TableCalibration | None) -> None:
     """``read_cards``' ``defer``: appended (when a list) is ``due(more, dice=())`` of frame-px polygons, ``inner``'s
     first (``find_card_quads``' ``due`` of top-down px, ``more`` and ``dice`` taken there by ``M`` and
-    ``calibration``), or always False (``inner`` empty: no second look)."""
-    if defer is not None:
+    ``calibration``; with no calibration, as given), or always False (``inner`` empty: no second look)."""
+    if defer is not None and calibration is None:
+        defer.append(inner[0] if inner else (lambda more, dice=(): False))
+    elif defer is not None:
         defer.append((lambda more, dice=(): inner[0](_to_top(more, M, calibration), _to_top(dice, M, calibration)))
                      if inner else (lambda more, dice=(): False))
 
