@@ -126,7 +126,8 @@ class CardsConfig:
         loose_measured: with no known card size, the second look (``loose_join_frac``) runs at the size the frame's
             cards give (:func:`card_size_from_edges`, so only with ``size_from_edges`` and a known aspect): a card
             whose dark art meets a cloth of its border's colour is pieces the first look drops, found beside the
-            cards around it; its places are kept only when the deck knows them, as on a calibrated table.
+            cards around it; its places are kept only when the deck knows them, as on a calibrated table. Not where
+            the first look found no card (no card confirms the size: one card's art filling a photo).
         size_agree: the blobs shaped like one card agree on the card's size when the largest is at most this times
             the smallest in area (then the edges are not asked: a card-shaped pair of cards alone is read as before).
         mat_line_area: with no known card size, thin foreground (narrower than ``min_part_frac`` of the smallest

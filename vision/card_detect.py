@@ -398,7 +398,7 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     else:
         blobs = timed_stage(t, "blobs", blobs_of, filled, c)
     cp = (card_px[0] * s, card_px[1] * s) if card_px is not None else None
-    measured = None   # no calibration: the card's size the frame's cards give, for the second look too
+    measured = None   # no calibration: the card's size the frame's cards give, for the second look beside them
     if cp is None and c.loose_measured and c.loose_join_frac > 0 and aspect is not None and c.size_from_edges \
             and blobs:
         measured = timed_stage(t, "size", card_size_from_edges, img, blobs, aspect, c)
@@ -407,7 +407,9 @@ def find_card_quads(frame: np.ndarray, config: CardsConfig | None = None, aspect
     doubtful: list[np.ndarray] = []
     quads = timed_stage(t, "select", select_cards, img, blobs, aspect, cp, c, gmag, doubtful if second else None,
                         small, measured)
-    cp = cp if cp is not None else measured
+    # a size measured where the first look found no card is no card's (one card's art filling a photo)
+    cp = cp if cp is not None else (measured if quads else None)
+    second = second and cp is not None
     known = [np.asarray(p, np.float64) * s for p in (explained or [])]
 
     def look_again(polygons: list[np.ndarray], dice: list[np.ndarray]) -> tuple[list[np.ndarray], list[bool]]:
