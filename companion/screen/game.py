@@ -13,12 +13,12 @@ from companion.actions import Action
 from companion.camera.station_picture import picture_key
 from companion.i18n import N_, _
 from companion.screen.canvas import (
-    ACCENT,
     BAD,
     BG,
     DIM,
     ERROR_MIN_PX,
     GOOD,
+    LEVEL_WORDS,
     NAME_MIN_SIZE,
     PANEL,
     QR_SIDE,
@@ -28,14 +28,12 @@ from companion.screen.canvas import (
     Button,
     seat_rgb,
 )
+from companion.screen.phases import draw_phase_strip
 from companion.screen.states import Screen, ScreenState, can_undo, games_button
 
 if TYPE_CHECKING:
     from companion.screen.window import TouchScreen
 
-
-PHASE_COLOURS = {"current": ACCENT, "done": (40, 46, 56), "next": PANEL, "unselected": (30, 34, 40)}
-"""A phase tile's panel by its state; ``"unselected"``: a tile not revealed yet (its by-line says so too)."""
 
 ERROR_MOST_LINES = 4
 """The lines a refusal under the whose-station question keeps beside its picture before the question shrinks no more
@@ -213,36 +211,6 @@ class Table(ScreenState):
             ts.wrap(error, (x, y), width, error_size, BAD, max_lines=max(1, (bottom - y) // error_step))
         return True
 
-    @staticmethod
-    def _phase_strip(ts: TouchScreen, phases: list[dict[str, Any]], strip: pygame.Rect) -> None:
-        """The round's phase strip in ``strip`` (px): one tile per entry of the flow's ``phases`` (label, the
-        by-line, state ``current``/``done``/``next``/``unselected``), or a blank panel when there are none."""
-        surface = ts.surface
-        if phases:
-            gap = ts.s(6)
-            width = (strip.width - gap * (len(phases) - 1)) // len(phases)
-            for k, ph in enumerate(phases):
-                box = pygame.Rect(strip.x + k * (width + gap), strip.y, width, strip.height)
-                state = ph.get("state", "next")
-                pygame.draw.rect(surface, PHASE_COLOURS.get(state, PANEL), box, border_radius=ts.s(8))
-                colour = (16, 20, 24) if state == "current" else (DIM if state in ("done", "unselected") else TEXT)
-                sign = ts.sign(state) + " " if state in ("current", "done") else ""  # not only the colour says it
-                by = ", ".join(ph.get("by") or [])
-                room = box.height - ts.s(12) - (ts.font(11).get_linesize() if by else 0)
-                _phase_label(ts, sign + ph.get("label", ""), box, room, colour)
-                if by:
-                    ts.text_fit(
-                        by,
-                        (box.centerx, box.bottom - ts.s(6)),
-                        box.width - 8,
-                        22,
-                        colour,
-                        anchor="midbottom",
-                        min_size=11,
-                    )
-        else:
-            pygame.draw.rect(surface, PANEL, strip, border_radius=ts.s(8))
-
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill(BG)
@@ -261,7 +229,7 @@ class Table(ScreenState):
             ts.text_fit(_("{sign} LAST ROUND  {why}").format(sign=ts.sign("WARN"), why=why), banner.center,
                         banner.width - 16, 38, TEXT, anchor="center", min_size=14)
             y += 44
-        self._phase_strip(ts, game.get("phases") or [], ts.rect(6, y, 788, 70))
+        draw_phase_strip(ts, game.get("phases") or [], ts.rect(6, y, 788, 70))
         y += 74
         note, room = str(game.get("note", "")), ts.x(QR_X - 16)
         if ts.font(14).size(note)[0] > room:
@@ -322,10 +290,12 @@ class Table(ScreenState):
         elif ts.url(view):  # three lines at most: on a small window its words are no smaller (READ_MIN_PX)
             ts.hint(_("Phones: tap the code"), (qr.centerx, qr.y - ts.s(3)), qr.width, DIM, max_lines=3)
         left = ts.x(630) if (view.get("box") or {}).get("games") else ts.x(502)
-        status_lines(ts, message, pygame.Rect(left, ts.y(404), ts.x(794) - left, ts.y(48)))
         # to the window's foot (2 px left): a warning's pointer to the Owner page takes two lines of 12 px where one
-        # is too narrow beside the Games button ("⚠ ΠΡΟΣΟΧΗ: δείτε «Σελίδα ιδιοκτήτη»" is 197 px of 164)
-        ts.draw_health(view, pygame.Rect(left, ts.y(452), ts.x(794) - left, ts.y(478) - ts.y(452)), size=18)
+        # is too narrow beside the Games button ("⚠ ΠΡΟΣΟΧΗ: δείτε «Σελίδα ιδιοκτήτη»" is 197 px of 164), and on a
+        # small window as many as it needs, taken from the status above it (at 480 x 320 it said its level alone)
+        health_top = health_line_top(ts, view, ts.x(794) - left)
+        status_lines(ts, message, pygame.Rect(left, ts.y(404), ts.x(794) - left, health_top - ts.y(404)))
+        ts.draw_health(view, pygame.Rect(left, health_top, ts.x(794) - left, ts.y(478) - health_top), size=18)
 
     @staticmethod
     def _throw(ts: TouchScreen, throw: dict[str, Any], area: pygame.Rect) -> None:
@@ -566,12 +536,27 @@ def tie_broken(result: dict[str, Any]) -> list[dict[str, Any]]:
     return tied if 1 < len(tied) and len(result.get("winners") or []) < len(tied) else []
 
 
+def health_line_top(ts: TouchScreen, view: dict[str, Any], width: int) -> int:
+    """Where (px down the window) the game screen's health line starts in its foot ``width`` px wide: design y 452,
+    higher where a warning's pointer to the Owner page ("⚠ UWAGA: zob. „Strona właściciela”") needs more lines of
+    12 px to be whole (a small window), the window's foot when there is no health to say (the status has it)."""
+    health = (view.get("box") or {}).get("health")
+    if not health:
+        return ts.y(478)
+    level = health.get("level")
+    if level not in ("WARN", "FAIL"):
+        return ts.y(452)
+    short = _("{sign} {level}: see {page}").format(sign=ts.sign(level), level=_(LEVEL_WORDS[level]),
+                                                    page=_("Owner page"))
+    return min(ts.y(452), ts.y(478) - len(ts.wrap_lines(short, width, 12)) * ts.font(12).get_linesize())
+
+
 def status_lines(ts: TouchScreen, message: str, room: pygame.Rect) -> None:
     """The status beside the bottom buttons (what was just done, why Next waits) in ``room`` (px): two lines at 20 px,
     or as many lines as fit at the largest size down to 13 px that keeps it whole ('várakozás minden játékos…' was
-    cut at 20 px); only a message longer than that is cut with '…'."""
+    cut at 20 px), one at least; only a message longer than that is cut with '…'."""
     for size in range(20, 12, -1):
-        most = max(2, room.height // ts.font(size).get_linesize())
+        most = max(1, room.height // ts.font(size).get_linesize())
         if len(ts.wrap_lines(message, room.width, size)) <= most:
             break
     ts.wrap(message, room.topleft, room.width, size, DIM, max_lines=most)
@@ -744,25 +729,3 @@ def station_notes(camera: dict[str, Any]) -> str:
         return ""
     return _("Camera notes (on the phones): {counts}").format(
         counts=", ".join(f"{name} {n}" for name, n in counts))
-
-
-PHASE_ONE_LINE = 16
-"""The least design size (px) a phase's name is drawn at on one line of its tile; a longer name (Greek "Διαχείριση
-Αυτοκρατορίας", Roll for the Galaxy's Manage Empire) goes over two lines rather than shrinking further."""
-
-
-def _phase_label(ts: TouchScreen, label: str, box: pygame.Rect, room: int, colour: tuple[int, int, int]) -> None:
-    """A phase tile's name at the top of ``box`` (px): on one line at the largest design size from 32 down to
-    :data:`PHASE_ONE_LINE` where it fits, else over two lines at the largest size from 22 down to 12 whose two lines
-    fit the tile's width and ``room`` px of its height (the by-line keeps its place below), else one line down to 12
-    (never below :data:`companion.screen.canvas.READ_MIN_PX` real px) ending with "…"."""
-    label, width = " ".join(str(label).split()), box.width - 8
-    if ts.font(PHASE_ONE_LINE).size(label)[0] > width and " " in label:
-        for size in range(22, 11, -1):
-            lines = ts.wrap_lines(label, width, size)
-            step = ts.font(size).get_linesize()
-            if len(lines) == 2 and 2 * step <= room and all(ts.font(size).size(line)[0] <= width for line in lines):
-                for k, line in enumerate(lines):
-                    ts.text(line, (box.centerx, box.y + ts.s(6) + k * step), size, colour, "midtop", room=width)
-                return
-    ts.text_fit(label, (box.centerx, box.y + ts.s(6)), width, 32, colour, anchor="midtop", min_size=12)
