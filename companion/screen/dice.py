@@ -12,6 +12,7 @@ import pygame
 
 from companion.actions import Action
 from companion.i18n import _, ngettext
+from companion.screen.address import address_lines, draw_address
 from companion.screen.canvas import ACCENT, BAD, BG, DIM, PANEL, QR_SIDE, TEXT, WARN, Button, Canvas
 from companion.screen.states import Screen, ScreenState, can_undo
 
@@ -91,14 +92,26 @@ class Watching(ScreenState):
         latest = game.get("latest") or None
         draw_counts(ts, latest, ts.rect(466, 6, 328, 180))
         draw_total(ts, latest, game, ts.rect(466, 190, 328, 60))
-        draw_history(ts, game.get("history") or [], ts.rect(466, 256, 800 - 466 - 12 - QR_SIDE, 140))
+        history = ts.rect(466, 256, 800 - 466 - 12 - QR_SIDE, 140)
         url = ts.url(view)
         if url:
+            # the address whole at the window's foot (a player types it), the hint over it, the rolls above them:
+            # on a small window the address takes two lines and the hint more, and the rolls give up their room
             qr_rect = self.qr_rect(ts)
             ts.draw_qr(ts.qr_url(view), qr_rect)
             room = qr_rect.x - ts.x(466) - ts.s(8)
-            ts.wrap(_("Scan to join (tap the code: phones)"), (ts.x(466), ts.y(404)), room, 20, DIM, max_lines=2)
-            ts.text_fit(url, (ts.x(466), ts.y(452)), room, 22, TEXT, min_size=10)
+            lines, size = address_lines(ts, url, room, 22)
+            url_top = min(ts.y(452), ts.y(478) - len(lines) * ts.font(size).get_linesize())
+            hint = _("Scan to join (tap the code: phones)")
+            hint_size = next((at for at in range(20, 11, -1)  # the largest that fits over the address whole
+                              if len(ts.wrap_lines(hint, room, at)) * ts.font(at).get_linesize()
+                              <= url_top - ts.y(404) and ts.font(at).size(max(hint.split(), key=len))[0] <= room), 12)
+            hint_h = len(ts.wrap_lines(hint, room, hint_size)) * ts.font(hint_size).get_linesize()
+            hint_top = min(ts.y(404), url_top - hint_h)
+            ts.wrap(hint, (ts.x(466), hint_top), room, hint_size, DIM)
+            draw_address(ts, lines, size, (ts.x(466), url_top), room, TEXT)
+            history.height = min(history.height, hint_top - ts.s(4) - history.y)
+        draw_history(ts, game.get("history") or [], history)
 
 
 class CameraLost(ScreenState):
@@ -175,30 +188,28 @@ def draw_counts(ts: Canvas, latest: dict[str, Any] | None, area: pygame.Rect) ->
 
 def draw_total(ts: Canvas, latest: dict[str, Any] | None, game: dict[str, Any], area: pygame.Rect) -> None:
     pygame.draw.rect(ts.surface, PANEL, area, border_radius=ts.s(8))
-    ts.text_fit(_("Sum"), (area.x + ts.s(10), area.centery), ts.s(62), 34, DIM, anchor="midleft", min_size=14)
+    label = _("Sum")  # as wide as its word at its least size needs (Greek "Άθροισμα" at 480 x 320), a third at most
+    label_w = min(max(ts.s(62), ts.font(14).size(label)[0]), area.width // 3)
+    ts.text_fit(label, (area.x + ts.s(10), area.centery), label_w, 34, DIM, anchor="midleft", min_size=14)
     total = "-" if latest is None else str(latest.get("total", 0))
-    rect = ts.text_fit(total, (area.x + ts.s(74), area.centery + ts.s(2)), ts.s(110), 84, TEXT, anchor="midleft")
-    x = max(rect.right + ts.s(14), area.x + ts.s(190))
+    rect = ts.text_fit(total, (area.x + ts.s(12) + label_w, area.centery + ts.s(2)), ts.s(110), 84, TEXT,
+                       anchor="midleft")
     rolls = game.get("rolls")
-    if rolls is not None:
-        ts.text_fit(
-            ngettext("{n} roll", "{n} rolls", rolls).format(n=rolls),
-            (x, area.y + ts.s(8)),
-            area.right - x - ts.s(6),
-            26,
-            DIM,
-            min_size=12,
-        )
+    said = ngettext("{n} roll", "{n} rolls", rolls).format(n=rolls) if rolls is not None else ""
     unreadable = int((latest or {}).get("unreadable") or 0)
-    ts.text_fit(
-        ngettext("{n} unreadable", "{n} unreadable", unreadable).format(n=unreadable),
-        (x, area.bottom - ts.s(8)),
-        area.right - x - ts.s(6),
-        26,
-        WARN if unreadable else DIM,
-        anchor="bottomleft",
-        min_size=12,
-    )
+    unread = ngettext("{n} unreadable", "{n} unreadable", unreadable).format(n=unreadable)
+    x = max(rect.right + ts.s(14), area.x + ts.s(190))
+    if max(ts.font(12).size(said)[0], ts.font(12).size(unread)[0]) > area.right - x - ts.s(6):
+        x = rect.right + ts.s(14)  # the counts' words whole rather than in their column
+    room = area.right - x - ts.s(6)
+    if said:
+        ts.text_fit(said, (x, area.y + ts.s(8)), room, 26, DIM, min_size=12)
+    colour = WARN if unreadable else DIM
+    if ts.font(12).size(unread)[0] <= room or " " not in unread:
+        ts.text_fit(unread, (x, area.bottom - ts.s(8)), room, 26, colour, anchor="bottomleft", min_size=12)
+    else:  # over two lines of its least size under the rolls ("0 δεν" / "διαβάστηκαν")
+        lines = ts.wrap_lines(unread, room, 12)
+        ts.wrap(unread, (x, area.bottom - ts.s(4) - len(lines) * ts.font(12).get_linesize()), room, 12, colour)
 
 
 def draw_history(ts: Canvas, history: list[dict[str, Any]], area: pygame.Rect) -> None:
