@@ -104,6 +104,28 @@ def draw_message_and_options(ts: TouchScreen, message: str, colour: tuple[int, i
                 min_size=10)
 
 
+def chip_said(game: dict[str, Any], p: dict[str, Any]) -> str:
+    """What a player's setup chip says under their name: their colour's word (Eclipse's species, Among the Stars'
+    race in its place: the dot's letters still say the colour) and their seat's state ("red, even split")."""
+    state = _("seat set") if p.get("seated") else (_("even split") if game.get("zones") == "even" else _("no seat"))
+    colour_said = (game.get("colour_words") or {}).get(p["colour"], p["colour"])
+    picked = ", ".join(str(v) for v in (p.get("choices") or {}).values() if v)
+    return _("{colour}, {state}").format(colour=picked or colour_said, state=state)
+
+
+def chip_height(ts: TouchScreen, game: dict[str, Any], players: list[dict[str, Any]], width: int) -> int:
+    """A setup chip's height (design px): 50, or taller where a chip's colour and state take two lines of their
+    least size (a small window, :data:`companion.screen.canvas.READ_MIN_PX`) and the rows of chips still end above
+    the buttons (y 400)."""
+    room = ts.x(width) - ts.s(16)
+    if not any(ts.font(10).size(chip_said(game, p))[0] > room for p in players):
+        return 50
+    rows = -(-len(players) // (2 if len(players) <= ROWS * 2 else 3))
+    step = ts.font(10).get_linesize()
+    needed = ts.design_y(ts.s(4) + ts.font(26).get_linesize() // 2 + ts.s(17) + 2 * step) + 2
+    return max(50, min(needed, (400 - 180) // max(1, rows) - 4))
+
+
 class Setup(ScreenState):
     """Setting up a game: the table picture (tap a player, then their seat on it), the players with
     their colours, Add player, Split evenly, Start (``companion.setup_flow``)."""
@@ -119,9 +141,10 @@ class Setup(ScreenState):
         buttons = []
         columns = 2 if len(players) <= ROWS * 2 else 3  # the seats under the QR code, 380 px wide
         width = (380 - 8 * (columns - 1)) // columns
+        height = chip_height(ts, game, players[:ROWS * columns], width)
         for k, p in enumerate(players[:ROWS * columns]):
             row, col = divmod(k, columns)
-            chip = ts.rect(414 + col * (width + 8), 180 + row * 54, width, 50)
+            chip = ts.rect(414 + col * (width + 8), 180 + row * (height + 4), width, height)
             buttons.append(Button(Tap.SETUP_PICK, p["name"], chip, True, (("player", p["name"]),),
                                   f"setup_pick:{p['name']}"))
         full = len(players) >= int(game.get("max_players") or 5)
@@ -156,15 +179,18 @@ class Setup(ScreenState):
                                 least=CHIP_NAME_MIN_SIZE)
         qr = self.qr_rect(ts)
         room = qr.x - ts.x(414) - ts.s(8)
-        ts.text_fit(
-            _("{title}: setup").format(title=game.get("title", "")), (ts.x(414), ts.y(8)), room, 34, TEXT, min_size=14
-        )
+        title = _("{title}: setup").format(title=game.get("title", ""))
+        if ts.font(14).size(title)[0] <= room or " " not in title:
+            hint_y = ts.y(44)
+            ts.text_fit(title, (ts.x(414), ts.y(8)), room, 34, TEXT, min_size=14)
+        else:  # two lines rather than a cut ("Roll for the Galaxy:" / "przygotowanie" at 480 x 320)
+            hint_y = max(ts.y(44), ts.wrap(title, (ts.x(414), ts.y(8)), room, 14, TEXT, max_lines=2) + ts.s(4))
         hint = (
             _("Tap the table where {player} sits").format(player=ts.seating)
             if ts.seating
             else _("Tap a player, then their seat on the picture")
         )
-        ts.wrap(hint, (ts.x(414), ts.y(44)), room, 24, ACCENT if ts.seating else DIM, max_lines=3)
+        ts.wrap(hint, (ts.x(414), hint_y), room, 24, ACCENT if ts.seating else DIM, max_lines=3)
         players = {p["name"]: p for p in game.get("players") or []}
         for b in self.buttons(ts, view):
             if b.action != Tap.SETUP_PICK:
@@ -175,13 +201,16 @@ class Setup(ScreenState):
             ts.draw_seat_dot(p["colour"], (b.rect.x + ts.s(18), b.rect.y + ts.s(17)), ts.s(11))
             ts.name_fit(p["name"], (b.rect.x + ts.s(34), b.rect.y + ts.s(17)), b.rect.width - ts.s(40), 26, TEXT,
                         anchor="midleft", least=CHIP_NAME_MIN_SIZE)
-            state = (
-                _("seat set") if p.get("seated") else (_("even split") if game.get("zones") == "even" else _("no seat"))
-            )
-            colour_said = (game.get("colour_words") or {}).get(p["colour"], p["colour"])
-            # Eclipse's species, Among the Stars' race: in place of the colour's word (the dot's letters still say it)
-            picked = ", ".join(str(v) for v in (p.get("choices") or {}).values() if v)
-            said = _("{colour}, {state}").format(colour=picked or colour_said, state=state)
+            said = chip_said(game, p)
+            room = b.rect.width - ts.s(16)
+            if ts.font(10).size(said)[0] > room and len(ts.wrap_lines(said, room, 10)) == 2:
+                # two lines under the name where the chip was made taller for them ("czerwony, podział" /
+                # "po równo" at 480 x 320), each whole
+                step = ts.font(10).get_linesize()
+                if b.rect.y + ts.s(4) + ts.font(26).get_linesize() // 2 + ts.s(17) + 2 * step <= b.rect.bottom:
+                    ts.wrap(said, (b.rect.x + ts.s(10), b.rect.bottom - ts.s(4) - 2 * step), room, 10,
+                            GOOD if p.get("seated") else DIM)
+                    continue
             ts.text_fit(
                 said,  # from under the seat dot: the whole chip's width for a species' words
                 (b.rect.x + ts.s(10), b.rect.bottom - ts.s(4)),
