@@ -39,6 +39,10 @@ ERROR_MOST_LINES = 4
 """The lines a refusal under the whose-station question keeps beside its picture before the question shrinks no more
 (a longer one ends with "…"; the phones show it whole)."""
 
+NOTE_MOST_LINES = 5
+"""The lines a game's note under the phase strip (Among the Stars' 2-player passing) takes at most on a window
+smaller than 800 x 480, where its words are drawn no smaller (READ_MIN_PX) and so take more lines."""
+
 QR_X = 800 - 6 - QR_SIDE
 """The QR code's left edge (design px): the game's panels end before it."""
 
@@ -237,9 +241,10 @@ class Table(ScreenState):
             # and what Next does then) is wrapped over two lines, not cut: the rows below move down. A note that
             # needs more than two lines at 18 px (Among the Stars' 2-player passing, in Greek or Hungarian) is drawn
             # at the largest size down to 14 px where it fits two lines whole, else over three lines at 14 px (its
-            # words no smaller than READ_MIN_PX: Greek at 800 x 480); only a longer one is cut with '…'
+            # words no smaller than READ_MIN_PX: Greek at 800 x 480), or on a small window as many as it needs up to
+            # NOTE_MOST_LINES (Hungarian at 480 x 320 takes five); only a longer one is cut with '…'
             size = next((at for at in range(18, 13, -1) if len(ts.wrap_lines(note, room, at)) <= 2), 14)
-            lines = 2 if len(ts.wrap_lines(note, room, size)) <= 2 else 3
+            lines = min(max(2, len(ts.wrap_lines(note, room, size))), 3 if ts.size[1] >= 480 else NOTE_MOST_LINES)
             below = ts.wrap(note, (ts.x(10), ts.y(y)), room, size, DIM, max_lines=lines)
             y += max(26, ts.design_y(below - ts.y(y)) + 4)
         else:
