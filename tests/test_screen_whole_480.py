@@ -133,3 +133,18 @@ def test_a_game_screen_s_warning_says_where_its_message_is_at_480_by_320(views, 
     assert said in (SEE_OWNER[lang], " ".join(f"{level}: {WARNING['message']}".split())) or \
         said.startswith(level + ":") and len(said) > len(SEE_OWNER[lang]), said
     assert "…" not in said, said
+
+
+DIE_UNREAD = {"el": "⚠ 1 ζάρι δεν διαβάστηκε· ελέγξτε το ή διορθώστε τη ζαριά",
+              "pl": "⚠ nie udało się odczytać 1 kości; sprawdź ją albo popraw rzut",
+              "hu": "⚠ 1 kocka nem olvasható; ellenőrizd, vagy javítsd a dobást"}
+"""The dice screen's finding for one die not read, as each catalog says it (its sign first)."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_dice_screen_s_finding_is_whole_on_two_lines_at_480_by_320(views, lang):
+    drawn = _drawn(views[lang]["dice"], lang, (480, 320))
+    _readable(drawn, (480, 320))
+    said = " ".join(_lines_from(drawn, DIE_UNREAD[lang].split()[0] + " " + DIE_UNREAD[lang].split()[1]))
+    assert said.startswith(DIE_UNREAD[lang]), said
+    assert "…" not in said, said

@@ -13,7 +13,19 @@ import pygame
 from companion.actions import Action
 from companion.i18n import _, ngettext
 from companion.screen.address import address_lines, draw_address
-from companion.screen.canvas import ACCENT, BAD, BG, DIM, PANEL, QR_SIDE, TEXT, WARN, Button, Canvas
+from companion.screen.canvas import (
+    ACCENT,
+    BAD,
+    BG,
+    DIM,
+    PANEL,
+    QR_SIDE,
+    SEVERITY_COLOURS,
+    TEXT,
+    WARN,
+    Button,
+    Canvas,
+)
 from companion.screen.states import Screen, ScreenState, can_undo
 
 if TYPE_CHECKING:
@@ -80,13 +92,17 @@ class Watching(ScreenState):
     def do(self, ts: TouchScreen, view: dict[str, Any], frame: np.ndarray | None) -> None:
         surface = ts.surface
         surface.fill(BG)
-        ts.draw_frame(frame, ts.rect(6, 6, 448, 336))
-        ts.draw_status(view, ts.rect(6, 346, 448, 26))
         health = (view.get("box") or {}).get("health") or {}
-        if health.get("level") in ("WARN", "FAIL") and not view.get("findings"):
+        findings = view.get("findings") or []
+        lift = finding_lift(ts, findings)
+        ts.draw_frame(frame, ts.rect(6, 6, 448, 336 - lift))
+        ts.draw_status(view, ts.rect(6, 346 - lift, 448, 26))
+        if health.get("level") in ("WARN", "FAIL") and not findings:
             ts.draw_health(view, ts.rect(6, 374, 448, 26))
+        elif lift:
+            draw_finding_lines(ts, findings, ts.rect(6, 374 - lift, 448, 26 + lift))
         else:
-            ts.draw_findings(view.get("findings") or [], ts.rect(6, 374, 448, 26))
+            ts.draw_findings(findings, ts.rect(6, 374, 448, 26))
         ts.draw_buttons(self.buttons(ts, view))
         game = view.get("game") or {}
         latest = game.get("latest") or None
@@ -159,6 +175,38 @@ class CameraLost(ScreenState):
         if ts.url(view):
             ts.draw_qr(ts.qr_url(view), self.qr_rect(ts))
         ts.draw_buttons(self.buttons(ts, view))
+
+
+def _finding_text(ts: Canvas, findings: list[dict[str, Any]]) -> str:
+    first = findings[0]
+    sign = ts.sign(first.get("severity", "warning"))
+    if first.get("where"):
+        return _("{sign} {what} - {where}").format(sign=sign, what=first.get("what", "?"), where=first["where"])
+    return _("{sign} {what}").format(sign=sign, what=first.get("what", "?"))
+
+
+def finding_lift(ts: Canvas, findings: list[dict[str, Any]]) -> int:
+    """How far (design px) the picture's foot and the status rise on a window smaller than 800 x 480 so that the
+    newest finding ("⚠ 1 ζάρι δεν διαβάστηκε· ελέγξτε το ή διορθώστε τη ζαριά") is read whole on two lines of
+    12 px: one line's height where one line does not hold it, else 0 (800 x 480 keeps its one line)."""
+    if not findings or ts.size[1] >= 480:
+        return 0
+    room = ts.x(448) - ts.s(12)
+    if ts.font(12).size(_finding_text(ts, findings))[0] <= room:
+        return 0
+    return ts.design_y(ts.font(12).get_linesize())
+
+
+def draw_finding_lines(ts: Canvas, findings: list[dict[str, Any]], area: pygame.Rect) -> None:
+    """The newest finding over two lines of 12 px in ``area`` (px; :func:`finding_lift`), its severity's bar beside
+    it and how many more there are after it; a longer one ends with "…" (the phones show it whole)."""
+    colour = SEVERITY_COLOURS.get(findings[0].get("severity"), WARN)
+    pygame.draw.rect(ts.surface, colour, (area.x, area.y, ts.s(6), area.height))
+    text = _finding_text(ts, findings)
+    if len(findings) > 1:
+        text += "  " + _("(+{count} more)").format(count=len(findings) - 1)
+    x = area.x + ts.s(12)
+    ts.wrap(text, (x, area.y + ts.s(2)), area.right - x, 12, colour, max_lines=2)
 
 
 def draw_counts(ts: Canvas, latest: dict[str, Any] | None, area: pygame.Rect) -> None:
