@@ -26,7 +26,7 @@ from .card_config import CardsConfig, crop_size
 from .card_leftover import die_sized, die_top_shaped, place_share
 from .card_mat import without_printed_lines
 from .card_outline import quad_axes, snap_to_outline
-from .card_pitch import PITCH_GAP, choose_card_size, edge_pitch
+from .card_pitch import PITCH_GAP, EdgePitch, choose_card_size, edge_pitch
 from .card_split import lattice_fit, split_blob
 from .foreground import TableMemory, foreground_mask
 from .frames import validate_frame
@@ -176,6 +176,24 @@ def card_size_estimate(blobs: list[Blob], aspect: float | None, config: CardsCon
     return float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1]))
 
 
+def art_repeat(found: EdgePitch, single_areas: Sequence[float], aspect: float,
+               band: tuple[float, float] = (0.5, 1.7)) -> bool:
+    """Whether the edges' spacing ``found`` (:func:`vision.card_pitch.edge_pitch`) is a repeat inside the cards'
+    art rather than the spacing of touching cards: most blobs shaped like one card (``single_areas``, px^2) are
+    larger than ``band[1]`` times the spacing's card (``short^2`` times the deck's ``aspect``, long/short either
+    way), yet no blob holds two of its cells side by side (:meth:`vision.card_pitch.EdgePitch.cells` is None).
+    Cards lying apart each make a blob of one card; a spacing that makes each of them more than one card and less
+    than two across is no card's (a tile's printed symbols can repeat at about half its side). Blocks of touching
+    cards hold two cells or more, so their spacing is never refused here."""
+    if not single_areas:
+        return False
+    card = found.short * found.short * max(aspect, 1.0 / aspect)
+    larger = sum(a > band[1] * card for a in single_areas)
+    if 2 * larger <= len(single_areas):
+        return False
+    return found.cells() is None
+
+
 def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
                          config: CardsConfig) -> tuple[float, float] | None:
     """(short, long) card size in px of ``img`` (uint8[H, W, 3] BGR) with no calibration. When the blobs shaped like
@@ -217,6 +235,8 @@ def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
         return (found.short, found.long) if cells is not None and cells >= config.pitch_cells else size
     found = edge_pitch(img, [b for b in blobs if b is not lone], aspect,
                        0.7 * math.sqrt(config.min_area_frac * h * w / long_))
+    if found is not None and art_repeat(found, areas, aspect):
+        found = None   # a repeat inside the cards' art, not their spacing: the blobs shaped like one card decide
 
     def cards_inside() -> bool:   # asked only when no blob shaped like a card agrees with the spacing, or they are
         # smaller than it (the border lost)

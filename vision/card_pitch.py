@@ -318,8 +318,11 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
         pitch by more than :data:`PITCH_GAP` of it and the pitch's cells hold cards: a card's border printed in a
         colour near the table's drops out of the foreground, so the blob is the card's art alone, while the
         spacing of the edges of touching cards (their art's too) is the whole card's; then the pitch's card
-        (``pitch``, ``pitch_long``). With no blob within ``band``, the pitch's card when its cells hold cards;
-        None otherwise.
+        (``pitch``, ``pitch_long``). Where the median is larger than the pitch by more than :data:`PITCH_GAP` of it
+        and the pitch's cells hold cards, the blobs larger than that are something else lying card-shaped (a board
+        piece, two cards' art together): no card is larger than the spacing of the touching cards it lies among, so
+        the median of the blobs that fit the pitch, else the pitch's card. With no blob within ``band``, the
+        pitch's card when its cells hold cards; None otherwise.
     """
     if pitch is None:
         return None
@@ -335,6 +338,11 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
         short, long_ = float(np.median(arr[:, 0])), float(np.median(arr[:, 1]))
         if short * (1.0 + PITCH_GAP) < pitch and holds_cards():   # the border lost from the blobs
             return float(pitch), long_side
+        if short > pitch * (1.0 + PITCH_GAP) and holds_cards():   # no card is larger than touching cards' spacing
+            fit = arr[arr[:, 0] <= pitch * (1.0 + PITCH_GAP)]
+            if len(fit) == 0:
+                return float(pitch), long_side
+            return float(np.median(fit[:, 0])), float(np.median(fit[:, 1]))
         return short, long_
     if not holds_cards():
         return None
