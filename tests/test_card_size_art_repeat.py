@@ -1,22 +1,20 @@
 """Tables read with no calibration (issue 16): the card's size is never taken from a repeat inside the cards' art,
 nor from a card-shaped piece larger than the spacing of the touching cards (vision.card_detect, vision.card_pitch).
 
-Two ways a camera with no calibration cut every card wrong, both drawn here by hand:
+Two ways a camera with no calibration cut every card wrong, each worked here by hand on the cards' blobs:
 - Roll for the Galaxy tiles lying apart (rulebook "Setup": each player's tableau of tiles laid out in front of them),
-  each printed with symbols in its four quarters: the edges repeat at half a tile, and that spacing made every tile
+  whose printed art repeats inside the tile: a spacing of about 50 px found on tiles of 86 px made every tile
   four small cards, each named wrong.
 - Among the Stars stations of touching cards (rulebook 5.1 "Grid and adjacency") beside a card-shaped piece larger
   than a card: the median of it and a card alone sized every card too large.
-Sizes below are worked by hand from the drawing (px), never read back from the code."""
+Sizes and areas below (px, px^2) are worked by hand from the cards' sizes, never read back from the code."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.card_detect import (
-    art_repeat,
-)
+from vision.card_detect import art_repeat
 from vision.card_pitch import PITCH_GAP, EdgePitch, choose_card_size
 
 
@@ -45,6 +43,12 @@ def test_piece_larger_than_the_spacing_is_no_card():
     assert choose_card_size(sizes[1:], areas[1:], 42.0, 1.4, pitch_long=58.8) == (42.0, 58.8)
     # where the spacing's cells are no cards (a printed grid), the blobs keep their size as before
     assert choose_card_size(sizes[1:], areas[1:], 42.0, 1.4, cells_hold_cards=False, pitch_long=58.8) == (50.0, 78.0)
+    # tiles lying apart of 80 x 81 px (6,480 px^2) and a spacing of 68 px found inside their art, with no blocks of
+    # touching cards to show a lattice (lattice False): the tiles keep their size, though the cells are not ruled
+    # out as cards (the card's area 68 * 68 = 4,624 px^2, band 2,312-7,860.8 px^2 keeps the tiles; 80 > 72.08)
+    tiles = [(80.0, 81.0)] * 5
+    assert choose_card_size(tiles, [6480.0] * 5, 68.0, 1.0, lattice=False) == (80.0, 81.0)
+    assert choose_card_size(tiles, [6480.0] * 5, 68.0, 1.0, lattice=lambda: True) == (68.0, 68.0)
     # a card within a gap of the spacing (43 <= 44.52 px) is that card
     assert choose_card_size([(43.0, 60.0)], [2580.0], 42.0, 1.4, pitch_long=58.8) == (43.0, 60.0)
     assert 42.0 * (1.0 + PITCH_GAP) == pytest.approx(44.52)

@@ -246,7 +246,8 @@ def card_size_from_edges(img: np.ndarray, blobs: list[Blob], aspect: float,
         return cells >= config.pitch_cells
 
     size = choose_card_size([quad_size(b.quad) for b in singles], areas, None if found is None else found.short,
-                            aspect, cells_hold_cards=cards_inside, pitch_long=None if found is None else found.long)
+                            aspect, cells_hold_cards=cards_inside, pitch_long=None if found is None else found.long,
+                            lattice=lambda: found is not None and (found.cells() or 0.0) >= config.pitch_cells)
     return size if size is not None else card_size_estimate(blobs, aspect, config)
 
 

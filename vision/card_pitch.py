@@ -297,7 +297,8 @@ PITCH_GAP = 0.06
 def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: Sequence[float],
                      pitch: float | None, aspect: float, band: tuple[float, float] = (0.5, 1.7),
                      cells_hold_cards: bool | Callable[[], bool] = True,
-                     pitch_long: float | None = None) -> tuple[float, float] | None:
+                     pitch_long: float | None = None,
+                     lattice: bool | Callable[[], bool] | None = None) -> tuple[float, float] | None:
     """(short, long) card size in px from the blobs shaped like one card, checked against the edges' pitch.
 
     Args:
@@ -312,6 +313,9 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
             card agrees with it.
         pitch_long: the long side in px the edges' spacing measured on its own axis (:attr:`EdgePitch.long`), or
             None: ``pitch * aspect``.
+        lattice: whether blocks of touching cards show a lattice at the pitch (a function telling it, asked only when
+            the blobs are larger than the pitch), or None: ``cells_hold_cards``. A pitch with no lattice measured may
+            be a repeat inside the cards' art, which never makes the cards smaller than their blobs.
 
     Returns:
         The median size of the blobs within ``band`` when any, unless their median short side is smaller than the
@@ -319,7 +323,7 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
         colour near the table's drops out of the foreground, so the blob is the card's art alone, while the
         spacing of the edges of touching cards (their art's too) is the whole card's; then the pitch's card
         (``pitch``, ``pitch_long``). Where the median is larger than the pitch by more than :data:`PITCH_GAP` of it
-        and the pitch's cells hold cards, the blobs larger than that are something else lying card-shaped (a board
+        and ``lattice`` holds, the blobs larger than that are something else lying card-shaped (a board
         piece, two cards' art together): no card is larger than the spacing of the touching cards it lies among, so
         the median of the blobs that fit the pitch, else the pitch's card. With no blob within ``band``, the
         pitch's card when its cells hold cards; None otherwise.
@@ -333,12 +337,17 @@ def choose_card_size(single_sizes: Sequence[tuple[float, float]], single_areas: 
     def holds_cards() -> bool:
         return bool(cells_hold_cards() if callable(cells_hold_cards) else cells_hold_cards)
 
+    def measured_lattice() -> bool:
+        if lattice is None:
+            return holds_cards()
+        return bool(lattice() if callable(lattice) else lattice)
+
     if kept:
         arr = np.asarray(kept, np.float64)
         short, long_ = float(np.median(arr[:, 0])), float(np.median(arr[:, 1]))
         if short * (1.0 + PITCH_GAP) < pitch and holds_cards():   # the border lost from the blobs
             return float(pitch), long_side
-        if short > pitch * (1.0 + PITCH_GAP) and holds_cards():   # no card is larger than touching cards' spacing
+        if short > pitch * (1.0 + PITCH_GAP) and measured_lattice():   # no card is larger than touching cards' spacing
             fit = arr[arr[:, 0] <= pitch * (1.0 + PITCH_GAP)]
             if len(fit) == 0:
                 return float(pitch), long_side
