@@ -119,6 +119,22 @@ class DetectConfig:
             board's digit box and a gingham check cut at another size come in at likeness 0.61-0.86 or weight
             0.38-0.41. The dice it recovers on tilted tables (white dice whose symbol matches poorly, NCC 0.37-0.53)
             are die-like at 0.94-1.00 and weigh 0.49-0.72.
+        other_size_split_overlap, other_size_split_inside, other_size_split_match, other_size_split_side,
+        other_size_split_cuts: two faces of the size chosen that a
+            read would both report, each overlapping the other by more than ``other_size_split_overlap`` of the
+            smaller, are no two dice (tops never overlap): where that size is too large for the table, two touching
+            dice get a face each running onto the other, and one of the two is lost. Faces of other sizes, their
+            side under ``other_size_split_side`` x the chosen face's, each lying under one face of the pair by
+            ``other_size_split_inside`` or more of its own area, of a die's shape
+            (``other_size_swap_shape``), weighing ``other_size_swap_least``, meeting no other reported face, and
+            matching their best symbol at least as well (less ``other_size_split_match`` NCC) as the face they lie
+            under, one under each and apart, take both places (:func:`vision.roll_dice.sizes.overlap_splits`).
+            Besides the other sizes' own faces, each face of such a pair is cut again at each of
+            ``other_size_split_cuts`` x its side, moved away from the face it overlaps
+            (:func:`vision.roll_dice.sizes.smaller_cuts`): the sizes tried are 1.25 apart, and a die between two
+            of them may have no face of its side at any.
+            None: none. Set from the second generator's seed 1014 (two touching blue dice of 56 px cut as two faces of
+            about 80 x 70 px at the size chosen, overlapping by about 31 px).
         fragment_min_frac, merge_fit, merge_max_frac: face-core fragments above
             ``fragment_min_frac`` x die area, of a core smaller than ``merge_max_frac`` x die area,
             are merged while the union fits in ``merge_fit`` x the die side.
@@ -233,6 +249,11 @@ class DetectConfig:
     other_size_swap_fit: float = 0.25
     other_size_swap_shape: float = 0.9
     other_size_swap_least: float = 0.4
+    other_size_split_overlap: float | None = 0.05
+    other_size_split_inside: float = 0.6
+    other_size_split_match: float = 0.1
+    other_size_split_side: float = 0.9
+    other_size_split_cuts: tuple[float, ...] = (0.8, 0.64)
     duplicate_dist: float = 0.6
     side_darker: float = 0.15
     side_chroma: float = 0.15

@@ -39,7 +39,7 @@ from .shape import SurroundingLogs, die_likeness
 from .sheen import capped_by_sheen
 from .side_print import not_side_print
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
-from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed
+from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed, smaller_cuts
 from .squares import square_candidates
 from .tops import drop_duplicates, extract_tops
 from .window import aligned_window, window_config
@@ -493,10 +493,19 @@ class RollDiceReader:
                 got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
             others.append((_not_pattern(frame, faces, got, cfg), got))
             sizes.append(size)
+        if cfg.other_size_swap_margin is not None:   # an overlapped pair's faces cut again smaller
+            for ratio in cfg.other_size_split_cuts:
+                rects, of = smaller_cuts(tops, sure, float(ratio), cfg)
+                if len(rects) == 0:
+                    break
+                cut = extract_tops(frame, Candidates(rects, np.asarray(tops.scores, np.float64)[of], 1.0), cfg)
+                got, cut = self._match(frame, cut, cfg)
+                others.append((_not_pattern(frame, cut, got, cfg), got))
+                sizes.append(None)
         tops, ncc, weighed = other_size_faces_weighed(tops, ncc, others, cfg)
         held = {r.tobytes() for r in tops.rects} if weighed.any() else set()
         return tops, ncc, tuple(s for s, w, (faces, _) in zip(sizes, weighed, others, strict=True)
-                                if w and any(r.tobytes() in held for r in faces.rects))
+                                if s is not None and w and any(r.tobytes() in held for r in faces.rects))
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,
