@@ -123,14 +123,16 @@ def overlapped(chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig
     out = np.zeros((n, n), bool)
     if cfg.other_size_split_overlap is None or n < 2:
         return out
-    alive = np.flatnonzero(np.asarray(chosen_weights, np.float64) >= cfg.min_confidence)
-    r = chosen.rects
-    for a in alive.tolist():
-        for b in alive[alive > a].tolist():
-            if not faces_apart(r[a:a + 1], r[b:b + 1], cfg)[0]:
-                continue
-            if top_overlap(r[a], r[b]) > cfg.other_size_split_overlap:
-                out[a, b] = out[b, a] = True
+    alive = np.asarray(chosen_weights, np.float64) >= cfg.min_confidence
+    r = np.asarray(chosen.rects, np.float64)
+    side = np.sqrt(np.abs(r[:, 2] * r[:, 3]))
+    dist = np.hypot(r[:, None, 0] - r[None, :, 0], r[:, None, 1] - r[None, :, 1])
+    reach = 0.7072 * (np.maximum(r[:, 2], r[:, 3])[:, None] + np.maximum(r[:, 2], r[:, 3])[None, :])
+    near = (dist > cfg.duplicate_dist * np.minimum(side[:, None], side[None, :])) & (dist < reach)
+    near &= alive[:, None] & alive[None, :]
+    for a, b in zip(*np.nonzero(np.triu(near, 1)), strict=True):   # farther than the half diagonals: no overlap
+        if top_overlap(r[a], r[b]) > cfg.other_size_split_overlap:
+            out[a, b] = out[b, a] = True
     return out
 
 
