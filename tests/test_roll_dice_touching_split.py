@@ -13,7 +13,7 @@ import numpy as np
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.assemble import die_weights, top_overlap
 from vision.roll_dice.observations import Candidates, TopFaces
-from vision.roll_dice.sizes import other_size_faces, overlap_splits, overlapped, smaller_cuts
+from vision.roll_dice.sizes import other_size_faces, overlap_splits, overlapped, side_apart, smaller_cuts
 from vision.roll_dice.tops import extract_tops
 
 CFG = RollDiceConfig()
@@ -94,6 +94,51 @@ def test_smaller_faces_matching_their_symbol_worse_do_not_split_a_pair():
     take, split = overlap_splits(chosen, np.ones(2), ncc([0.8, 0.8]), small,
                                  die_weights(small, ncc([0.65, 0.65]), CFG), ncc([0.65, 0.65]), CFG)
     assert not take.any() and not split.any()
+
+
+def test_smaller_faces_matching_no_better_than_the_pair_do_not_split_it():
+    """A smaller cut must find the symbol better than the face it replaces: at 0.75 against 0.80 (within 0.1, which
+    once sufficed) or at 0.80 against 0.80 the pair is kept; at 0.81 against 0.80 it splits."""
+    chosen = faces(PAIR)
+    small = faces(DICE)
+    for got in (0.75, 0.8):
+        w = ncc([got, got])
+        take, split = overlap_splits(chosen, np.ones(2), ncc([0.8, 0.8]), small, die_weights(small, w, CFG), w, CFG)
+        assert not take.any() and not split.any()
+    w = ncc([0.81, 0.81])
+    take, split = overlap_splits(chosen, np.ones(2), ncc([0.8, 0.8]), small, die_weights(small, w, CFG), w, CFG)
+    assert take.tolist() == [True, True] and split.tolist() == [True, True]
+
+
+def test_touching_dice_lie_about_a_side_apart():
+    """Two 40 px faces: their centres may lie up to 40 x (1 + other_size_split_gap 0.1) = 44 px apart. At 40 and 44
+    px they are two touching dice; at 44.5 px, or 40 px diagonally (56.6 px), a gap lies between them. A 30 x 30 px
+    face (side 30) beside a 40 px one is measured by the smaller: up to 33 px."""
+    a = np.array([300.0, 200.0, 40.0, 40.0, 0.0])
+    assert side_apart(a, np.array([340.0, 200.0, 40.0, 40.0, 0.0]), CFG)
+    assert side_apart(a, np.array([300.0, 244.0, 40.0, 40.0, 30.0]), CFG)
+    assert not side_apart(a, np.array([344.5, 200.0, 40.0, 40.0, 0.0]), CFG)
+    assert not side_apart(a, np.array([340.0, 240.0, 40.0, 40.0, 0.0]), CFG)
+    assert side_apart(a, np.array([333.0, 200.0, 30.0, 30.0, 0.0]), CFG)
+    assert not side_apart(a, np.array([333.5, 200.0, 30.0, 30.0, 0.0]), CFG)
+
+
+def test_faces_cut_below_the_dice_side_do_not_split_a_pair():
+    """The pair's 56 px faces cut again at 0.64: 35.84 px, each moved 0.5 x 56 x 0.36 = 10.08 px away, centres
+    289.92 and 350.08, 60.16 px apart; 35.84 x 1.1 = 39.42 px < 60.16: pieces of two dice, not two dice, though
+    they match better (0.75 against 0.7). The same faces at the dice' own 40 px split the pair (test above)."""
+    chosen = faces(PAIR)
+    rects, _ = smaller_cuts(chosen, np.ones(2), 0.64, CFG)
+    np.testing.assert_allclose(rects, [[289.92, 200.0, 35.84, 35.84, 0.0], [350.08, 200.0, 35.84, 35.84, 0.0]],
+                               atol=1e-9)
+    small = faces(rects.tolist())
+    w = ncc([0.75, 0.75])
+    take, split = overlap_splits(chosen, np.ones(2), ncc([0.7, 0.7]), small, die_weights(small, w, CFG), w, CFG)
+    assert not take.any() and not split.any()
+    # only the distance keeps them out: with a gap of a whole side (35.84 x 2 = 71.68 px) they would split
+    loose = replace(CFG, other_size_split_gap=1.0)
+    take, split = overlap_splits(chosen, np.ones(2), ncc([0.7, 0.7]), small, die_weights(small, w, loose), w, loose)
+    assert take.all() and split.all()
 
 
 def test_a_smaller_face_meeting_a_third_reported_face_does_not_split_a_pair():

@@ -120,19 +120,22 @@ class DetectConfig:
             0.38-0.41. The dice it recovers on tilted tables (white dice whose symbol matches poorly, NCC 0.37-0.53)
             are die-like at 0.94-1.00 and weigh 0.49-0.72.
         other_size_split_overlap, other_size_split_inside, other_size_split_match, other_size_split_side,
-        other_size_split_cuts: two faces of the size chosen that a
+        other_size_split_gap, other_size_split_cuts: two faces of the size chosen that a
             read would both report, each overlapping the other by more than ``other_size_split_overlap`` of the
             smaller, are no two dice (tops never overlap): where that size is too large for the table, two touching
             dice get a face each running onto the other, and one of the two is lost. Faces of other sizes, their
             side under ``other_size_split_side`` x the chosen face's, each lying under one face of the pair by
             ``other_size_split_inside`` or more of its own area, of a die's shape
             (``other_size_swap_shape``), weighing ``other_size_swap_least``, meeting no other reported face, and
-            matching their best symbol at least as well (less ``other_size_split_match`` NCC) as the face they lie
-            under, one under each and apart, take both places (:func:`vision.roll_dice.sizes.overlap_splits`).
+            matching their best symbol better (by more than ``other_size_split_match`` NCC) than the face they lie
+            under, one under each and apart, the smaller's side at least their centres' distance less
+            ``other_size_split_gap`` x that side (touching dice lie a side apart: a face cut smaller than its die,
+            36 px on a 45 px die, lies farther), take both places (:func:`vision.roll_dice.sizes.overlap_splits`).
             Besides the other sizes' own faces, each face of such a pair is cut again at each of
             ``other_size_split_cuts`` x its side, moved away from the face it overlaps
             (:func:`vision.roll_dice.sizes.smaller_cuts`): the sizes tried are 1.25 apart, and a die between two
-            of them may have no face of its side at any.
+            of them may have no face of its side at any. One cut only, 0.8: a second at 0.64 cut below the die's
+            side (spent 120502, 1031) and read a piece of a die.
             None: none. Set from the second generator's seed 1014 (two touching blue dice of 56 px cut as two faces of
             about 80 x 70 px at the size chosen, overlapping by about 31 px).
         fragment_min_frac, merge_fit, merge_max_frac: face-core fragments above
@@ -251,9 +254,10 @@ class DetectConfig:
     other_size_swap_least: float = 0.4
     other_size_split_overlap: float | None = 0.05
     other_size_split_inside: float = 0.6
-    other_size_split_match: float = 0.1
+    other_size_split_match: float = 0.0
     other_size_split_side: float = 0.9
-    other_size_split_cuts: tuple[float, ...] = (0.8, 0.64)
+    other_size_split_gap: float = 0.1
+    other_size_split_cuts: tuple[float, ...] = (0.8,)
     duplicate_dist: float = 0.6
     side_darker: float = 0.15
     side_chroma: float = 0.15

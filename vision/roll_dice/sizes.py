@@ -18,8 +18,9 @@ plainly of a die's shape and sure enough by itself: otherwise a panel of a tile'
 cloth's check cut at another size takes the place of a piece of print (their symbols match as well as a white die's).
 Two reported faces of the size chosen that overlap each other are no two dice (two dice's tops never overlap): where
 that size is too large for the table, two touching dice get a face each, each running onto its neighbour, and a read
-would keep one of them. Faces of a smaller size, one under each of the two, apart and clear of each other, each of a
-die's shape and matching its symbol at least as well as the face it lies under, take the places of both
+would keep one of them. Faces of a smaller size, one under each of the two, apart and clear of each other but about a
+side apart (as touching dice lie), each of a die's shape and matching its symbol better than the face it lies under,
+take the places of both
 (:func:`overlap_splits`).
 Where any face is added or swapped in, the sizes whose faces were weighed to be added or to swap are all the read
 needs of the others (:func:`other_size_faces_weighed`); where none is, it needs none: a reader of one fixed camera
@@ -37,7 +38,7 @@ from .shape import die_likeness, expected_sides
 
 __all__ = ["clear_of", "faces_apart", "joined", "meets", "off_plane", "other_size_could", "other_size_faces",
            "other_size_faces_weighed", "other_size_guard", "other_size_swaps", "overlap_splits", "overlapped",
-           "smaller_cuts"]
+           "side_apart", "smaller_cuts"]
 
 
 def faces_apart(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
@@ -186,6 +187,16 @@ def _split_could(faces: TopFaces, chosen: TopFaces, chosen_weights: np.ndarray, 
     return _under(faces.rects, chosen.rects[pair], cfg).any(1)
 
 
+def side_apart(a: np.ndarray, b: np.ndarray, cfg: RollDiceConfig) -> bool:
+    """Whether two faces ``a`` and ``b`` (``float[5]`` each, frame px: cx, cy, w, h, angle deg) lie as two touching
+    dice do, about a side apart: the smaller's side (the root of its area) at least their centres' distance less
+    ``other_size_split_gap`` x that side. Two dice touching edge to edge lie one side apart; a face cut smaller than
+    the die it lies on (a piece of one die beside its neighbour) lies farther than its own side from the other.
+    Raises nothing."""
+    side = float(min(np.sqrt(abs(a[2] * a[3])), np.sqrt(abs(b[2] * b[3]))))
+    return side * (1.0 + cfg.other_size_split_gap) >= float(np.hypot(a[0] - b[0], a[1] - b[1]))
+
+
 def overlap_splits(chosen: TopFaces, chosen_weights: np.ndarray, chosen_ncc: np.ndarray, faces: TopFaces,
                    weights: np.ndarray, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
     """(``bool[A]``, ``bool[N]``): which of ``faces`` (``A`` faces of sizes not chosen, frame px, die weights
@@ -198,11 +209,12 @@ def overlap_splits(chosen: TopFaces, chosen_weights: np.ndarray, chosen_ncc: np.
     lose a die where the die size chosen cut two touching dice too large. For each such pair, the faces of other sizes
     under one of its two (:func:`_under`), meeting no other face a read would report (:func:`meets`), of a die's shape
     (die-likeness at least ``other_size_swap_shape``), weighing at least ``other_size_swap_least`` (and
-    ``min_confidence``) and matching their best symbol at least as well as the chosen face they lie under (by
-    ``other_size_split_match`` NCC less at most), are taken the surest first (die weight x best NCC) while each is apart
-    from (:func:`faces_apart`) and clear of (:func:`clear_of`, ``other_size_overlap``) those taken; where one lies under
-    each face of the pair, those taken replace both. A face of a pair already replaced is not taken again. Raises
-    nothing."""
+    ``min_confidence``) and matching their best symbol better than the chosen face they lie under (by more than
+    ``other_size_split_match`` NCC: a cut that does not find the symbol better is no die of its own), are taken the
+    surest first (die weight x best NCC) while each is apart from (:func:`faces_apart`) and clear of
+    (:func:`clear_of`, ``other_size_overlap``) those taken and, with the one taken, :func:`side_apart`; where one lies
+    under each face of the pair, those taken replace both. A face of a pair already replaced is not taken again.
+    Raises nothing."""
     a, n = len(faces.rects), len(chosen.rects)
     take, split = np.zeros(a, bool), np.zeros(n, bool)
     cw = np.asarray(chosen_weights, np.float64)
@@ -226,13 +238,14 @@ def overlap_splits(chosen: TopFaces, chosen_weights: np.ndarray, chosen_ncc: np.
         own = np.where(under[:, p] & ~under[:, q], p, np.where(under[:, q] & ~under[:, p], q, -1))
         # each under one face of the pair only, matching at least as well as that face, meeting no other face
         fits = able & (own >= 0) & ~take & ~(meet & ~pq[None, :]).any(1)
-        fits &= best >= np.where(own == p, chosen_best[p], chosen_best[q]) - cfg.other_size_split_match
+        fits &= best > np.where(own == p, chosen_best[p], chosen_best[q]) + cfg.other_size_split_match
         kept: list[int] = []
         for i in np.flatnonzero(fits)[np.argsort(-(w * best)[fits], kind="stable")].tolist():
             if any(own[j] == own[i] for j in kept):
                 continue
             r = faces.rects[i:i + 1]
-            if faces_apart(r, faces.rects[kept], cfg)[0] and clear_of(r, faces.rects[kept], cfg.other_size_overlap)[0]:
+            if (faces_apart(r, faces.rects[kept], cfg)[0] and clear_of(r, faces.rects[kept], cfg.other_size_overlap)[0]
+                    and all(side_apart(faces.rects[i], faces.rects[j], cfg) for j in kept)):
                 kept.append(i)
         if len(kept) == 2:
             take[kept] = True
