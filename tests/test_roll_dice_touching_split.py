@@ -1,7 +1,8 @@
-"""Two touching Roll dice cut as two overlapping faces (vision/roll_dice/sizes.py: :func:`overlapped`,
-:func:`smaller_cuts`, :func:`overlap_splits`). Roll for the Galaxy, "Roll" (p.4): every die rolled is read on its own,
-and two dice's tops never overlap; where the die size chosen for the frame is too large, two touching dice each get a
-face running onto the other, and a read would keep one. Hand-built scenes and faces, every figure worked by hand."""
+"""Two touching Roll dice cut as two overlapping faces (vision/roll_dice/splits.py: :func:`overlapped`,
+:func:`smaller_cuts`, :func:`overlap_splits`, :func:`split_overlapped`). Roll for the Galaxy, "Roll" (p.4): every die
+rolled is read on its own, and two dice's tops never overlap; where the die size chosen for the frame is too large, two
+touching dice each get a face running onto the other, and a read would keep one. Hand-built scenes and faces, every
+figure worked by hand."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 from vision.roll_dice import RollDiceConfig
 from vision.roll_dice.assemble import die_weights, top_overlap
 from vision.roll_dice.observations import Candidates, TopFaces
-from vision.roll_dice.sizes import other_size_faces, overlap_splits, overlapped, side_apart, smaller_cuts
+from vision.roll_dice.splits import overlap_splits, overlapped, side_apart, smaller_cuts, split_overlapped
 from vision.roll_dice.tops import extract_tops
 
 CFG = RollDiceConfig()
@@ -73,7 +74,8 @@ def test_one_die_shaped_face_under_each_takes_both_places():
                                  die_weights(small, ncc([0.75, 0.75]), CFG), ncc([0.75, 0.75]), CFG)
     assert take.tolist() == [True, True] and split.tolist() == [True, True, False]
     # through the stage: both dice, the lone die kept, neither oversized face
-    got, got_ncc = other_size_faces(chosen, ncc([0.7, 0.7, 0.8]), [(small, ncc([0.75, 0.75]))], CFG)
+    got, got_ncc, gave = split_overlapped(chosen, ncc([0.7, 0.7, 0.8]), [(small, ncc([0.75, 0.75]))], CFG)
+    assert gave.tolist() == [True]
     centres = sorted((round(r[0]), round(r[1]), round(r[2])) for r in got.rects)
     assert centres == [(100, 100, 40), (300, 200, 40), (340, 200, 40)] and got_ncc.shape == (3, 2)
 

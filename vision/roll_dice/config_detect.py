@@ -130,10 +130,10 @@ class DetectConfig:
             matching their best symbol better (by more than ``other_size_split_match`` NCC) than the face they lie
             under, one under each and apart, the smaller's side at least their centres' distance less
             ``other_size_split_gap`` x that side (touching dice lie a side apart: a face cut smaller than its die,
-            36 px on a 45 px die, lies farther), take both places (:func:`vision.roll_dice.sizes.overlap_splits`).
+            36 px on a 45 px die, lies farther), take both places (:func:`vision.roll_dice.splits.overlap_splits`).
             Besides the other sizes' own faces, each face of such a pair is cut again at each of
             ``other_size_split_cuts`` x its side, moved away from the face it overlaps
-            (:func:`vision.roll_dice.sizes.smaller_cuts`): the sizes tried are 1.25 apart, and a die between two
+            (:func:`vision.roll_dice.splits.smaller_cuts`): the sizes tried are 1.25 apart, and a die between two
             of them may have no face of its side at any. One cut only, 0.8: a second at 0.64 cut below the die's
             side (spent 120502, 1031) and read a piece of a die.
             None: none. Set from the second generator's seed 1014 (two touching blue dice of 56 px cut as two faces of

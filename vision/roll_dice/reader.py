@@ -39,7 +39,8 @@ from .shape import SurroundingLogs, die_likeness
 from .sheen import capped_by_sheen
 from .side_print import not_side_print
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
-from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed, smaller_cuts
+from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed
+from .splits import overlap_split_could, overlapped, smaller_cuts, split_overlapped
 from .squares import square_candidates
 from .tops import drop_duplicates, extract_tops
 from .window import aligned_window, window_config
@@ -473,39 +474,54 @@ class RollDiceReader:
         search read to the end. Added after the size search, they never move the size chosen. Where the size search's
         ``evidence`` is below ``size_min_evidence`` no face replaces one: no face of the frame plainly shows a die, so
         nothing says how large a die is where (an empty playmat's print matches a symbol better at one size than
-        another). ``aside``: as :meth:`_match`'s (as the looks matched them)."""
+        another). ``aside``: as :meth:`_match`'s (as the looks matched them).
+
+        Before them, two faces of ``tops`` that overlap each other (two touching dice cut too large, Roll for the
+        Galaxy "Roll" p.4: two dice's tops never overlap) are split into two dice where the other sizes' faces or the
+        pair's faces cut again smaller (:func:`vision.roll_dice.splits.smaller_cuts`) say so
+        (:func:`vision.roll_dice.splits.split_overlapped`). The faces matched for that alone
+        (:func:`vision.roll_dice.splits.overlap_split_could`) and the cuts serve no other step, so a frame where no
+        pair is split reads as without the split; a size whose face takes a pair's place is named among those needed."""
         if cfg.other_size_match_ramp is None:
             return tops, ncc, ()
         if evidence < cfg.size_min_evidence:
             cfg = replace(cfg, other_size_swap_margin=None)
         others, sizes = [], []
         sure = die_weights(tops, ncc.reshape(len(tops.rects), -1), cfg) if len(tops.rects) else np.zeros(0)
+        paired = cfg.other_size_swap_margin is not None and overlapped(tops, sure, cfg).any()
+        pool, pool_sizes = [], []   # faces for an overlapped pair's split alone
         for size, faces in seen.items():
             if size == chosen or len(faces.rects) == 0:
                 continue
-            could = np.flatnonzero(other_size_could(faces, tops, sure, cfg))
-            if len(could) == 0:
-                continue
+            could = other_size_could(faces, tops, sure, cfg)
+            split = overlap_split_could(faces, tops, sure, cfg) & ~could if paired else np.zeros(len(could), bool)
             look = looked.get(size)
-            if look is None:
-                got, faces = self._match(frame, faces.take(could), cfg, aside=aside)
-            else:   # the look's NCC and rects, the scores before its pattern test
-                got, faces = look[3][could], replace(look[2], scores=faces.scores).take(could)
-            others.append((_not_pattern(frame, faces, got, cfg), got))
-            sizes.append(size)
-        if cfg.other_size_swap_margin is not None:   # an overlapped pair's faces cut again smaller
+            for which, into, named in ((could, others, sizes), (split, pool, pool_sizes)):
+                if not which.any():
+                    continue
+                which = np.flatnonzero(which)
+                if look is None:
+                    got, some = self._match(frame, faces.take(which), cfg, aside=aside)
+                else:   # the look's NCC and rects, the scores before its pattern test
+                    got, some = look[3][which], replace(look[2], scores=faces.scores).take(which)
+                into.append((_not_pattern(frame, some, got, cfg), got))
+                named.append(size)
+        if paired:   # the overlapped pairs' faces cut again smaller
             for ratio in cfg.other_size_split_cuts:
                 rects, of = smaller_cuts(tops, sure, float(ratio), cfg)
-                if len(rects) == 0:
-                    break
                 cut = extract_tops(frame, Candidates(rects, np.asarray(tops.scores, np.float64)[of], 1.0), cfg)
+                if len(cut.rects) == 0:
+                    continue
                 got, cut = self._match(frame, cut, cfg)
-                others.append((_not_pattern(frame, cut, got, cfg), got))
-                sizes.append(None)
+                pool.append((_not_pattern(frame, cut, got, cfg), got))
+                pool_sizes.append(None)
+        tops, ncc, gave = split_overlapped(tops, ncc, others + pool, cfg)
         tops, ncc, weighed = other_size_faces_weighed(tops, ncc, others, cfg)
-        held = {r.tobytes() for r in tops.rects} if weighed.any() else set()
-        return tops, ncc, tuple(s for s, w, (faces, _) in zip(sizes, weighed, others, strict=True)
-                                if s is not None and w and any(r.tobytes() in held for r in faces.rects))
+        held = {r.tobytes() for r in tops.rects} if weighed.any() or gave.any() else set()
+        needed = {s for s, w, (faces, _) in zip(sizes + pool_sizes, np.r_[weighed, np.zeros(len(pool), bool)] | gave,
+                                                others + pool, strict=True)
+                  if s is not None and w and any(r.tobytes() in held for r in faces.rects)}
+        return tops, ncc, tuple(s for s in seen if s in needed)
 
     def _read(self, frame: np.ndarray, cfg: RollDiceConfig, timings: dict[str, float],
               light: Sequence[float] | None = None,

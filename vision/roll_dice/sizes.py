@@ -16,19 +16,12 @@ faces it meets (:func:`other_size_swaps`) when it is plainly surer than each of 
 plane (:func:`vision.roll_dice.shape.expected_sides`) better than those of theirs a read would report; only a face
 plainly of a die's shape and sure enough by itself: otherwise a panel of a tile's art, a printed board's box or a
 cloth's check cut at another size takes the place of a piece of print (their symbols match as well as a white die's).
-Two reported faces of the size chosen that overlap each other are no two dice (two dice's tops never overlap): where
-that size is too large for the table, two touching dice get a face each, each running onto its neighbour, and a read
-would keep one of them. Faces of a smaller size, one under each of the two, apart and clear of each other but about a
-side apart (as touching dice lie), each of a die's shape and matching its symbol better than the face it lies under,
-take the places of both
-(:func:`overlap_splits`).
 Where any face is added or swapped in, the sizes whose faces were weighed to be added or to swap are all the read
 needs of the others (:func:`other_size_faces_weighed`); where none is, it needs none: a reader of one fixed camera
 looks at those again, not at every size."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from .assemble import _ramp, die_weights, top_overlap
@@ -37,8 +30,7 @@ from .observations import TopFaces
 from .shape import die_likeness, expected_sides
 
 __all__ = ["clear_of", "faces_apart", "joined", "meets", "off_plane", "other_size_could", "other_size_faces",
-           "other_size_faces_weighed", "other_size_guard", "other_size_swaps", "overlap_splits", "overlapped",
-           "side_apart", "smaller_cuts"]
+           "other_size_faces_weighed", "other_size_guard", "other_size_swaps"]
 
 
 def faces_apart(rects: np.ndarray, others: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
@@ -108,149 +100,8 @@ def other_size_could(faces: TopFaces, chosen: TopFaces, chosen_weights: np.ndarr
     shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(n)
     w = _ramp(shape, cfg.other_size_shape_ramp) * upper
     top = _surest_met(meets(faces.rects, chosen.rects, cfg), chosen_weights)
-    able = (shape >= cfg.other_size_swap_shape) & (w >= max(cfg.min_confidence, cfg.other_size_swap_least))
-    return could | (able & (w >= top + cfg.other_size_swap_margin)) | (able & _split_could(faces, chosen,
-                                                                                          chosen_weights, cfg))
-
-
-def overlapped(chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
-    """``bool[N, N]`` (symmetric): which pairs of ``chosen`` faces (frame px; die weights ``chosen_weights``
-    ``float[N]``) a read would both report (die weight at least ``min_confidence``) while each overlaps the other by
-    more than ``other_size_split_overlap`` of the smaller (:func:`vision.roll_dice.assemble.top_overlap`), their
-    centres farther apart than ``duplicate_dist`` x the smaller side (closer, they are one die seen twice). Two dice's
-    top faces never overlap: such a pair is two touching dice cut too large, or one die and the print beside it.
-    ``other_size_split_overlap`` None: none. Raises nothing."""
-    n = len(chosen.rects)
-    out = np.zeros((n, n), bool)
-    if cfg.other_size_split_overlap is None or n < 2:
-        return out
-    alive = np.asarray(chosen_weights, np.float64) >= cfg.min_confidence
-    r = np.asarray(chosen.rects, np.float64)
-    side = np.sqrt(np.abs(r[:, 2] * r[:, 3]))
-    dist = np.hypot(r[:, None, 0] - r[None, :, 0], r[:, None, 1] - r[None, :, 1])
-    reach = 0.7072 * (np.maximum(r[:, 2], r[:, 3])[:, None] + np.maximum(r[:, 2], r[:, 3])[None, :])
-    near = (dist > cfg.duplicate_dist * np.minimum(side[:, None], side[None, :])) & (dist < reach)
-    near &= alive[:, None] & alive[None, :]
-    for a, b in zip(*np.nonzero(np.triu(near, 1)), strict=True):   # farther than the half diagonals: no overlap
-        if top_overlap(r[a], r[b]) > cfg.other_size_split_overlap:
-            out[a, b] = out[b, a] = True
-    return out
-
-
-def smaller_cuts(chosen: TopFaces, chosen_weights: np.ndarray, ratio: float,
-                 cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
-    """(``float[M, 5]`` frame px, ``int[M]``): where to cut again, and which face of ``chosen`` each cut is of, at
-    ``ratio`` (0..1) x its side, each face of ``chosen`` in an :func:`overlapped` pair (die weights ``chosen_weights``
-    ``float[N]``), square, its centre moved away from the faces it overlaps by half the side it loses (a face cut too
-    large over two touching dice runs onto its neighbour: the die lies on its far side). Empty where no pair overlaps.
-    Raises nothing."""
-    pairs = overlapped(chosen, chosen_weights, cfg)
-    out = []
-    which = np.flatnonzero(pairs.any(1))
-    for i in which.tolist():
-        r = chosen.rects[i]
-        side = float(np.sqrt(abs(r[2] * r[3])))
-        away = r[:2] - chosen.rects[pairs[i], :2].mean(0)
-        norm = float(np.hypot(*away))
-        shift = away / norm * 0.5 * side * (1.0 - ratio) if norm > 1e-9 else np.zeros(2)
-        out.append([r[0] + shift[0], r[1] + shift[1], side * ratio, side * ratio, r[4]])
-    return np.asarray(out, np.float64).reshape(-1, 5), which
-
-
-def _under(rects: np.ndarray, big: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
-    """``bool[A, B]``: which of ``rects`` (``float[A, 5]`` frame px) are smaller than each of ``big`` (``float[B, 5]``),
-    their side (the root of the area) under ``other_size_split_side`` x its, and lie under it by at least
-    ``other_size_split_inside`` of their own area."""
-    out = np.zeros((len(rects), len(big)), bool)
-    area = np.abs(rects[:, 2] * rects[:, 3])
-    for j, b in enumerate(big):
-        for i in np.flatnonzero(area < cfg.other_size_split_side ** 2 * abs(b[2] * b[3])).tolist():
-            x = [float(v) for v in rects[i]]
-            ra = ((x[0], x[1]), (x[2], x[3]), x[4])
-            rb = ((float(b[0]), float(b[1])), (float(b[2]), float(b[3])), float(b[4]))
-            kind, pts = cv2.rotatedRectangleIntersection(ra, rb)
-            if kind == cv2.INTERSECT_NONE or pts is None or len(pts) < 3:
-                continue
-            inter = float(cv2.contourArea(cv2.convexHull(pts.astype(np.float32))))
-            out[i, j] = inter >= cfg.other_size_split_inside * float(area[i])
-    return out
-
-
-def _split_could(faces: TopFaces, chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
-    """``bool[A]``: which of ``faces`` (of sizes not chosen) lie under a chosen face of an :func:`overlapped` pair
-    (:func:`_under`): each could be one of the faces that take that pair's places (:func:`overlap_splits`), so it is
-    worth matching."""
-    a = len(faces.rects)
-    pair = overlapped(chosen, chosen_weights, cfg).any(1)
-    if a == 0 or not pair.any():
-        return np.zeros(a, bool)
-    return _under(faces.rects, chosen.rects[pair], cfg).any(1)
-
-
-def side_apart(a: np.ndarray, b: np.ndarray, cfg: RollDiceConfig) -> bool:
-    """Whether two faces ``a`` and ``b`` (``float[5]`` each, frame px: cx, cy, w, h, angle deg) lie as two touching
-    dice do, about a side apart: the smaller's side (the root of its area) at least their centres' distance less
-    ``other_size_split_gap`` x that side. Two dice touching edge to edge lie one side apart; a face cut smaller than
-    the die it lies on (a piece of one die beside its neighbour) lies farther than its own side from the other.
-    Raises nothing."""
-    side = float(min(np.sqrt(abs(a[2] * a[3])), np.sqrt(abs(b[2] * b[3]))))
-    return side * (1.0 + cfg.other_size_split_gap) >= float(np.hypot(a[0] - b[0], a[1] - b[1]))
-
-
-def overlap_splits(chosen: TopFaces, chosen_weights: np.ndarray, chosen_ncc: np.ndarray, faces: TopFaces,
-                   weights: np.ndarray, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
-    """(``bool[A]``, ``bool[N]``): which of ``faces`` (``A`` faces of sizes not chosen, frame px, die weights
-    ``weights`` ``float[A]``, NCC ``ncc`` ``float[A, K]``) take the places of an :func:`overlapped` pair of
-    ``chosen`` (``N`` faces, die weights ``chosen_weights``, NCC ``chosen_ncc`` ``float[N, K]``), and which chosen
-    faces they take the places of.
-
-    Roll for the Galaxy, "Roll" (p.4): each die rolled is read on its own, and two dice's tops never overlap, so of two
-    reported faces overlapping each other a read would keep one (:func:`vision.roll_dice.assemble._one_per_place`) and
-    lose a die where the die size chosen cut two touching dice too large. For each such pair, the faces of other sizes
-    under one of its two (:func:`_under`), meeting no other face a read would report (:func:`meets`), of a die's shape
-    (die-likeness at least ``other_size_swap_shape``), weighing at least ``other_size_swap_least`` (and
-    ``min_confidence``) and matching their best symbol better than the chosen face they lie under (by more than
-    ``other_size_split_match`` NCC: a cut that does not find the symbol better is no die of its own), are taken the
-    surest first (die weight x best NCC) while each is apart from (:func:`faces_apart`) and clear of
-    (:func:`clear_of`, ``other_size_overlap``) those taken and, with the one taken, :func:`side_apart`; where one lies
-    under each face of the pair, those taken replace both. A face of a pair already replaced is not taken again.
-    Raises nothing."""
-    a, n = len(faces.rects), len(chosen.rects)
-    take, split = np.zeros(a, bool), np.zeros(n, bool)
-    cw = np.asarray(chosen_weights, np.float64)
-    pairs = overlapped(chosen, cw, cfg)
-    if a == 0 or not pairs.any():
-        return take, split
-    w = np.asarray(weights, np.float64)
-    shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(a)
-    alive = cw >= cfg.min_confidence
-    meet = meets(faces.rects, chosen.rects, cfg) & alive[None, :]
-    best = ncc.reshape(a, -1).max(1) if ncc.size else np.zeros(a)
-    chosen_best = chosen_ncc.reshape(n, -1).max(1) if chosen_ncc.size else np.zeros(n)
-    least = max(cfg.min_confidence, cfg.other_size_swap_least)
-    able = (shape >= cfg.other_size_swap_shape) & (w >= least)
-    under = _under(faces.rects, chosen.rects, cfg)
-    for p, q in zip(*np.nonzero(np.triu(pairs)), strict=True):
-        if split[p] or split[q]:
-            continue
-        pq = np.zeros(n, bool)
-        pq[[p, q]] = True
-        own = np.where(under[:, p] & ~under[:, q], p, np.where(under[:, q] & ~under[:, p], q, -1))
-        # each under one face of the pair only, matching at least as well as that face, meeting no other face
-        fits = able & (own >= 0) & ~take & ~(meet & ~pq[None, :]).any(1)
-        fits &= best > np.where(own == p, chosen_best[p], chosen_best[q]) + cfg.other_size_split_match
-        kept: list[int] = []
-        for i in np.flatnonzero(fits)[np.argsort(-(w * best)[fits], kind="stable")].tolist():
-            if any(own[j] == own[i] for j in kept):
-                continue
-            r = faces.rects[i:i + 1]
-            if (faces_apart(r, faces.rects[kept], cfg)[0] and clear_of(r, faces.rects[kept], cfg.other_size_overlap)[0]
-                    and all(side_apart(faces.rects[i], faces.rects[j], cfg) for j in kept)):
-                kept.append(i)
-        if len(kept) == 2:
-            take[kept] = True
-            split[[p, q]] = True
-    return take, split
+    return could | ((shape >= cfg.other_size_swap_shape) & (w >= max(cfg.min_confidence, cfg.other_size_swap_least))
+                    & (w >= top + cfg.other_size_swap_margin))
 
 
 def other_size_swaps(chosen: TopFaces, chosen_weights: np.ndarray, faces: TopFaces, weights: np.ndarray,
@@ -351,8 +202,7 @@ def other_size_faces_weighed(chosen: TopFaces, ncc: np.ndarray, others: list[tup
     reaches ``min_confidence`` are added. A face meeting chosen faces, of die-likeness at least
     ``other_size_swap_shape``, its score scaled by its die-likeness on ``other_size_shape_ramp`` only (its die
     weight then measured as theirs is: something die-like lies there at both sizes), is added in their place where
-    :func:`other_size_swaps` says, and two such faces take the places of an overlapped pair of chosen faces where
-    :func:`overlap_splits` says.
+    :func:`other_size_swaps` says.
     Of several at one place (within ``duplicate_dist`` x the smaller side) the one of the highest die weight is
     kept; the chosen faces a kept replacing face meets are left out. ``other_size_match_ramp`` None: none added.
     Raises nothing."""
@@ -387,10 +237,8 @@ def other_size_faces_weighed(chosen: TopFaces, ncc: np.ndarray, others: list[tup
         also_w = die_weights(also, np.concatenate([g for _, g in adds]), cfg) if adds else np.zeros(0)
         cand = joined([f for f, _ in swaps])
         cand_ncc = np.concatenate([g for _, g in swaps])
-        cand_w = die_weights(cand, cand_ncc, cfg)
-        splitting, _ = overlap_splits(chosen, chosen_w, ncc.reshape(len(chosen.rects), -1), cand, cand_w, cand_ncc,
-                                      cfg)
-        take = np.flatnonzero(other_size_swaps(chosen, chosen_w, cand, cand_w, also, also_w, cfg) | splitting)
+        take = np.flatnonzero(other_size_swaps(chosen, chosen_w, cand, die_weights(cand, cand_ncc, cfg), also,
+                                               also_w, cfg))
         if len(take):
             adds.append((cand.take(take), cand_ncc[take]))
     if not adds:   # nothing of the other sizes in the outcome: none needed
