@@ -480,7 +480,8 @@ class RollDiceReader:
         Galaxy "Roll" p.4: two dice's tops never overlap) are split into two dice where the other sizes' faces or the
         pair's faces cut again smaller (:func:`vision.roll_dice.splits.smaller_cuts`) say so
         (:func:`vision.roll_dice.splits.split_overlapped`). The faces matched for that alone
-        (:func:`vision.roll_dice.splits.overlap_split_could`) and the cuts serve no other step, so a frame where no
+        (:func:`vision.roll_dice.splits.overlap_split_could`, the cuts too: a cut no symbol match could make take a
+        place is not matched) and the cuts serve no other step, so a frame where no
         pair is split reads as without the split; a size whose face takes a pair's place is named among those needed."""
         if cfg.other_size_match_ramp is None:
             return tops, ncc, ()
@@ -510,9 +511,10 @@ class RollDiceReader:
             for ratio in cfg.other_size_split_cuts:
                 rects, of = smaller_cuts(tops, sure, float(ratio), cfg)
                 cut = extract_tops(frame, Candidates(rects, np.asarray(tops.scores, np.float64)[of], 1.0), cfg)
+                cut = cut.take(np.flatnonzero(overlap_split_could(cut, tops, sure, cfg)))   # only those that could
                 if len(cut.rects) == 0:
                     continue
-                got, cut = self._match(frame, cut, cfg)
+                got, cut = self._match(frame, cut, cfg, aside=aside)
                 pool.append((_not_pattern(frame, cut, got, cfg), got))
                 pool_sizes.append(None)
         tops, ncc, gave = split_overlapped(tops, ncc, others + pool, cfg)
