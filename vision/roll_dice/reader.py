@@ -459,7 +459,7 @@ class RollDiceReader:
 
     def _other_sizes(self, frame: np.ndarray, cfg: RollDiceConfig, chosen: float, evidence: float, tops: TopFaces,
                      ncc: np.ndarray, seen: dict[float, TopFaces],
-                     looked: dict[float, _Look], aside: Aside | None = None
+                     looked: dict[float, _Look], aside: Aside | None = None, sheet: Aside | None = None
                      ) -> tuple[TopFaces, np.ndarray, tuple[float, ...]]:
         """(top faces, NCC ``[N, K]``, sizes needed): ``tops`` (at the die size ``chosen``, their NCC ``ncc``) and the
         faces the other sizes tried found where the size chosen has none or only a plainly weaker face
@@ -482,20 +482,24 @@ class RollDiceReader:
         (:func:`vision.roll_dice.splits.split_overlapped`). The faces matched for that alone
         (:func:`vision.roll_dice.splits.overlap_split_could`, the cuts too: a cut no symbol match could make take a
         place is not matched) and the cuts serve no other step, so a frame where no
-        pair is split reads as without the split; a size whose face takes a pair's place is named among those needed."""
+        pair is split reads as without the split; a size whose face takes a pair's place is named among those needed.
+        ``sheet``: the faces a read sets aside (:class:`vision.roll_dice.kept.Aside`, given whether or not the size was
+        searched): a pair with a face there (a calibration marker's sheet, where no die is reported) is neither cut
+        again nor matched for a split."""
         if cfg.other_size_match_ramp is None:
             return tops, ncc, ()
         if evidence < cfg.size_min_evidence:
             cfg = replace(cfg, other_size_swap_margin=None)
         others, sizes = [], []
         sure = die_weights(tops, ncc.reshape(len(tops.rects), -1), cfg) if len(tops.rects) else np.zeros(0)
-        paired = cfg.other_size_swap_margin is not None and overlapped(tops, sure, cfg).any()
+        away = ~sheet.kept(tops.rects) if sheet is not None and len(tops.rects) else None
+        paired = cfg.other_size_swap_margin is not None and overlapped(tops, sure, cfg, away).any()
         pool, pool_sizes = [], []   # faces for an overlapped pair's split alone
         for size, faces in seen.items():
             if size == chosen or len(faces.rects) == 0:
                 continue
             could = other_size_could(faces, tops, sure, cfg)
-            split = overlap_split_could(faces, tops, sure, cfg) & ~could if paired else np.zeros(len(could), bool)
+            split = overlap_split_could(faces, tops, sure, cfg, away) & ~could if paired else np.zeros(len(could), bool)
             look = looked.get(size)
             for which, into, named in ((could, others, sizes), (split, pool, pool_sizes)):
                 if not which.any():
@@ -509,15 +513,16 @@ class RollDiceReader:
                 named.append(size)
         if paired:   # the overlapped pairs' faces cut again smaller
             for ratio in cfg.other_size_split_cuts:
-                rects, of = smaller_cuts(tops, sure, float(ratio), cfg)
+                rects, of = smaller_cuts(tops, sure, float(ratio), cfg, away)
                 cut = extract_tops(frame, Candidates(rects, np.asarray(tops.scores, np.float64)[of], 1.0), cfg)
-                cut = cut.take(np.flatnonzero(overlap_split_could(cut, tops, sure, cfg)))   # only those that could
+                cut = cut.take(np.flatnonzero(overlap_split_could(cut, tops, sure, cfg, away)))   # those that could
                 if len(cut.rects) == 0:
                     continue
                 got, cut = self._match(frame, cut, cfg, aside=aside)
                 pool.append((_not_pattern(frame, cut, got, cfg), got))
                 pool_sizes.append(None)
-        tops, ncc, gave = split_overlapped(tops, ncc, others + pool, cfg)
+        tops, ncc, gave = split_overlapped(tops, ncc, others + pool, cfg, away) if paired else (
+            tops, ncc, np.zeros(len(others), bool))
         tops, ncc, weighed = other_size_faces_weighed(tops, ncc, others, cfg)
         held = {r.tobytes() for r in tops.rects} if weighed.any() or gave.any() else set()
         needed = {s for s, w, (faces, _) in zip(sizes + pool_sizes, np.r_[weighed, np.zeros(len(pool), bool)] | gave,
@@ -572,7 +577,7 @@ class RollDiceReader:
             best = self._search(tops_at, fg, edges, cfg, timings, looked, frame)
         tops, ncc = stage("recut", self._recut, frame, fg, edges, cfg, keep, best, cut_at, aside, squares)
         tops, ncc, needed = stage("other_sizes", self._other_sizes, frame, cfg, best[1], best[0], tops, ncc, seen,
-                                  looked, None if searched else aside)
+                                  looked, None if searched else aside, aside)
         evidence, chosen = best[0], best[1]
         if size is None:
             tops = stage("unsized", _not_vouched, tops, ncc, evidence, cfg)

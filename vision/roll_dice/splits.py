@@ -27,14 +27,18 @@ from .sizes import clear_of, faces_apart, joined, meets
 __all__ = ["overlap_split_could", "overlap_splits", "overlapped", "side_apart", "smaller_cuts", "split_overlapped"]
 
 
-def overlapped(chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig) -> np.ndarray:
+def overlapped(chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig,
+               away: np.ndarray | None = None) -> np.ndarray:
     """``bool[N, N]`` (symmetric): which pairs of ``chosen`` faces (frame px; die weights ``chosen_weights``
     ``float[N]``) a read would both report (die weight at least ``min_confidence``) while each overlaps the other by
     more than ``other_size_split_overlap`` of the smaller (:func:`vision.roll_dice.assemble.top_overlap`), their
     centres farther apart than ``duplicate_dist`` x the smaller side (closer, they are one die seen twice). Two dice's
     top faces never overlap (Roll for the Galaxy, "Roll", p.4: each die is read on its own): such a pair is two
     touching dice cut too large, or one die and the print beside it. ``other_size_split_overlap`` None: none.
-    Raises nothing."""
+    ``away``: ``bool[N]`` or None, the faces lying where no die is reported (a calibration marker's sheet,
+    :class:`vision.roll_dice.kept.Aside`): a pair with such a face is none, decided before any face is cut or matched
+    (a marker's black squares overlap each other on every full table). Raises ValueError where ``away`` is not one
+    flag a face."""
     n = len(chosen.rects)
     out = np.zeros((n, n), bool)
     if cfg.other_size_split_overlap is None or n < 2:
@@ -45,6 +49,11 @@ def overlapped(chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig
     dist = np.hypot(r[:, None, 0] - r[None, :, 0], r[:, None, 1] - r[None, :, 1])
     reach = 0.7072 * (np.maximum(r[:, 2], r[:, 3])[:, None] + np.maximum(r[:, 2], r[:, 3])[None, :])
     near = (dist > cfg.duplicate_dist * np.minimum(side[:, None], side[None, :])) & (dist < reach)
+    if away is not None:
+        away = np.asarray(away, bool).reshape(-1)
+        if len(away) != n:
+            raise ValueError(f"overlapped: {len(away)} set-aside flags for {n} faces")
+        alive &= ~away
     near &= alive[:, None] & alive[None, :]
     for a, b in zip(*np.nonzero(np.triu(near, 1)), strict=True):   # farther than the half diagonals: no overlap
         if top_overlap(r[a], r[b]) > cfg.other_size_split_overlap:
@@ -53,13 +62,13 @@ def overlapped(chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig
 
 
 def smaller_cuts(chosen: TopFaces, chosen_weights: np.ndarray, ratio: float,
-                 cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+                 cfg: RollDiceConfig, away: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(``float[M, 5]`` frame px, ``int[M]``): where to cut again, and which face of ``chosen`` each cut is of, at
     ``ratio`` (0..1) x its side, each face of ``chosen`` in an :func:`overlapped` pair (die weights ``chosen_weights``
     ``float[N]``), square, its centre moved away from the faces it overlaps by half the side it loses (a face cut too
     large over two touching dice runs onto its neighbour: the die lies on its far side). Empty where no pair overlaps.
-    Raises nothing."""
-    pairs = overlapped(chosen, chosen_weights, cfg)
+    ``away``: as :func:`overlapped`'s. Raises ValueError as :func:`overlapped`."""
+    pairs = overlapped(chosen, chosen_weights, cfg, away)
     out = []
     which = np.flatnonzero(pairs.any(1))
     for i in which.tolist():
@@ -92,17 +101,18 @@ def _under(rects: np.ndarray, big: np.ndarray, cfg: RollDiceConfig) -> np.ndarra
 
 
 def overlap_split_could(faces: TopFaces, chosen: TopFaces, chosen_weights: np.ndarray,
-                        cfg: RollDiceConfig) -> np.ndarray:
+                        cfg: RollDiceConfig, away: np.ndarray | None = None) -> np.ndarray:
     """``bool[A]``: which of ``faces`` (``A`` faces of a size not chosen, frame px) could take a place of an
     :func:`overlapped` pair of ``chosen`` (die weights ``chosen_weights`` ``float[N]``) with the best symbol match,
     before any is matched: lying under a face of such a pair (:func:`_under`), of a die's shape (die-likeness at least
     ``other_size_swap_shape``), its die score at NCC 1 scaled by its die-likeness on ``other_size_shape_ramp``
     reaching ``other_size_swap_least`` and ``min_confidence`` (as :func:`overlap_splits` weighs it). None where no
-    pair overlaps, or where ``other_size_swap_margin`` is None (no die size vouched for). Raises nothing."""
+    pair overlaps, or where ``other_size_swap_margin`` is None (no die size vouched for). ``away``: as
+    :func:`overlapped`'s. Raises ValueError as :func:`overlapped`."""
     a = len(faces.rects)
     if cfg.other_size_swap_margin is None or a == 0:
         return np.zeros(a, bool)
-    pair = overlapped(chosen, chosen_weights, cfg).any(1)
+    pair = overlapped(chosen, chosen_weights, cfg, away).any(1)
     if not pair.any():
         return np.zeros(a, bool)
     shape = die_likeness(faces.evidence, cfg) if faces.evidence is not None else np.ones(a)
@@ -122,7 +132,8 @@ def side_apart(a: np.ndarray, b: np.ndarray, cfg: RollDiceConfig) -> bool:
 
 
 def overlap_splits(chosen: TopFaces, chosen_weights: np.ndarray, chosen_ncc: np.ndarray, faces: TopFaces,
-                   weights: np.ndarray, ncc: np.ndarray, cfg: RollDiceConfig) -> tuple[np.ndarray, np.ndarray]:
+                   weights: np.ndarray, ncc: np.ndarray, cfg: RollDiceConfig,
+                   away: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(``bool[A]``, ``bool[N]``): which of ``faces`` (``A`` faces of sizes not chosen, frame px, die weights
     ``weights`` ``float[A]``, NCC ``ncc`` ``float[A, K]``) take the places of an :func:`overlapped` pair of
     ``chosen`` (``N`` faces, die weights ``chosen_weights``, NCC ``chosen_ncc`` ``float[N, K]``), and which chosen
@@ -142,7 +153,7 @@ def overlap_splits(chosen: TopFaces, chosen_weights: np.ndarray, chosen_ncc: np.
     a, n = len(faces.rects), len(chosen.rects)
     take, split = np.zeros(a, bool), np.zeros(n, bool)
     cw = np.asarray(chosen_weights, np.float64)
-    pairs = overlapped(chosen, cw, cfg)
+    pairs = overlapped(chosen, cw, cfg, away)
     if a == 0 or not pairs.any():
         return take, split
     w = np.asarray(weights, np.float64)
@@ -178,7 +189,7 @@ def overlap_splits(chosen: TopFaces, chosen_weights: np.ndarray, chosen_ncc: np.
 
 
 def split_overlapped(chosen: TopFaces, ncc: np.ndarray, pool: list[tuple[TopFaces, np.ndarray]],
-                     cfg: RollDiceConfig) -> tuple[TopFaces, np.ndarray, np.ndarray]:
+                     cfg: RollDiceConfig, away: np.ndarray | None = None) -> tuple[TopFaces, np.ndarray, np.ndarray]:
     """(top faces, NCC ``float[N', K]``, ``bool[len(pool)]``): ``chosen`` (``N`` faces at the size chosen, frame px,
     their NCC ``ncc`` ``float[N, K]``) with each :func:`overlapped` pair that :func:`overlap_splits` splits left out,
     and the faces of ``pool`` that take its places after them; and which entries of ``pool`` gave a face.
@@ -189,14 +200,15 @@ def split_overlapped(chosen: TopFaces, ncc: np.ndarray, pool: list[tuple[TopFace
     those of a die's shape (``other_size_swap_shape``) and weighing ``min_confidence`` are the candidates. A chosen face
     a face taken meets (:func:`meets`) is left out too. Where no pair is split, ``chosen`` and ``ncc`` are returned as
     they are. ``other_size_swap_margin`` None (no die size vouched for) or ``other_size_split_overlap`` None: none is
-    split. Raises nothing."""
+    split. ``away``: as :func:`overlapped`'s (no pair with a face set aside is split). Raises ValueError as
+    :func:`overlapped`."""
     none = np.zeros(len(pool), bool)
     n = len(chosen.rects)
     if cfg.other_size_swap_margin is None or cfg.other_size_split_overlap is None or n < 2 or not pool:
         return chosen, ncc, none
     chosen_ncc = ncc.reshape(n, -1)
     chosen_w = die_weights(chosen, chosen_ncc, cfg)
-    if not overlapped(chosen, chosen_w, cfg).any():
+    if not overlapped(chosen, chosen_w, cfg, away).any():
         return chosen, ncc, none
     parts, part_ncc, source = [], [], []
     for j, (faces, got) in enumerate(pool):
@@ -215,7 +227,8 @@ def split_overlapped(chosen: TopFaces, ncc: np.ndarray, pool: list[tuple[TopFace
     if not parts:
         return chosen, ncc, none
     cand, cand_ncc, src = joined(parts), np.concatenate(part_ncc), np.concatenate(source)
-    take, split = overlap_splits(chosen, chosen_w, chosen_ncc, cand, die_weights(cand, cand_ncc, cfg), cand_ncc, cfg)
+    take, split = overlap_splits(chosen, chosen_w, chosen_ncc, cand, die_weights(cand, cand_ncc, cfg), cand_ncc, cfg,
+                                 away)
     if not take.any():
         return chosen, ncc, none
     taken = np.flatnonzero(take)
