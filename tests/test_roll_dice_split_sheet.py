@@ -12,7 +12,7 @@ import pytest
 
 from tests.test_roll_dice_split_alone import BLUE, CFG, OFF, PAIR, WHITE, drawn, faces, ncc, same, stage
 from vision.roll_dice.kept import Aside
-from vision.roll_dice.splits import overlapped, smaller_cuts
+from vision.roll_dice.splits import overlapped, smaller_cuts, split_live
 
 
 def sheet_from(x: float) -> Aside:
@@ -51,3 +51,19 @@ def test_a_pair_reaching_onto_the_sheet_is_not_cut_or_matched():
     assert on_calls == []
     assert same(got, off._other_sizes(frame, OFF, 0.84, 1.0, faces(PAIR), ncc([0.7, 0.7]), {0.84: faces(PAIR)}, {}))
     assert np.array_equal(got[0].rects, np.asarray(PAIR))
+
+
+def test_a_cut_under_one_face_of_a_pair_alone_is_not_matched():
+    """Candidates that could take a pair's place are matched only where each face of the pair has one under it. The
+    pair's faces at x 300 and 340 (56 px): a 40 px candidate at (300, 200) lies wholly under the left face (1600 px^2
+    of its 1600, over 0.6; its side 40 under 0.9 x 56 = 50.4), none under the right one: the left one is of no use
+    (a split needs a face under each of the two). Add a 40 px candidate at (340, 200), under the right face: both are
+    live. A candidate at (500, 200) lies under neither and is never live."""
+    pair = faces(PAIR)
+    left, right, far = [[300.0, 200.0, 40.0, 40.0, 0.0]], [[340.0, 200.0, 40.0, 40.0, 0.0]], [[500.0, 200, 40, 40, 0]]
+    alone = split_live([np.asarray(left), np.asarray(far)], pair, np.ones(2), CFG)
+    assert [a.tolist() for a in alone] == [[False], [False]]
+    both = split_live([np.asarray(left + far), np.asarray(right)], pair, np.ones(2), CFG)
+    assert [a.tolist() for a in both] == [[True, False], [True]]
+    assert [a.tolist() for a in split_live([np.asarray(left), np.asarray(right)], pair, np.ones(2), CFG,
+                                           np.array([False, True]))] == [[False], [False]]

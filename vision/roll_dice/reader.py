@@ -40,7 +40,7 @@ from .sheen import capped_by_sheen
 from .side_print import not_side_print
 from .size_bounds import _below, _Look, _match_quality, _parts, _size_evidence_bound, _size_evidence_reach
 from .sizes import faces_apart, joined, other_size_could, other_size_faces_weighed
-from .splits import overlap_split_could, overlapped, smaller_cuts, split_overlapped
+from .splits import overlap_split_could, overlapped, smaller_cuts, split_live, split_overlapped
 from .squares import square_candidates
 from .tops import drop_duplicates, extract_tops
 from .window import aligned_window, window_config
@@ -495,11 +495,26 @@ class RollDiceReader:
         away = ~sheet.kept(tops.rects) if sheet is not None and len(tops.rects) else None
         paired = cfg.other_size_swap_margin is not None and overlapped(tops, sure, cfg, away).any()
         pool, pool_sizes = [], []   # faces for an overlapped pair's split alone
+        split_of: dict[float, np.ndarray] = {}
+        cuts: list[TopFaces] = []
+        if paired:   # which faces could take a pair's place, and the pairs' faces cut again smaller, before any match
+            for size, faces in seen.items():
+                if size != chosen and len(faces.rects):
+                    split_of[size] = overlap_split_could(faces, tops, sure, cfg, away)
+            for ratio in cfg.other_size_split_cuts:
+                rects, of = smaller_cuts(tops, sure, float(ratio), cfg, away)
+                cut = extract_tops(frame, Candidates(rects, np.asarray(tops.scores, np.float64)[of], 1.0), cfg)
+                cuts.append(cut.take(np.flatnonzero(overlap_split_could(cut, tops, sure, cfg, away))))
+            live = split_live([f.rects[split_of[s]] for s, f in seen.items() if s in split_of]
+                              + [c.rects for c in cuts], tops, sure, cfg, away)
+            for s, got in zip(split_of, live, strict=False):   # only those under a pair whose two faces could be
+                split_of[s][np.flatnonzero(split_of[s])[~got]] = False
+            cuts = [c.take(np.flatnonzero(got)) for c, got in zip(cuts, live[len(split_of):], strict=True)]
         for size, faces in seen.items():
             if size == chosen or len(faces.rects) == 0:
                 continue
             could = other_size_could(faces, tops, sure, cfg)
-            split = overlap_split_could(faces, tops, sure, cfg, away) & ~could if paired else np.zeros(len(could), bool)
+            split = split_of[size] & ~could if size in split_of else np.zeros(len(could), bool)
             look = looked.get(size)
             for which, into, named in ((could, others, sizes), (split, pool, pool_sizes)):
                 if not which.any():
@@ -511,16 +526,12 @@ class RollDiceReader:
                     got, some = look[3][which], replace(look[2], scores=faces.scores).take(which)
                 into.append((_not_pattern(frame, some, got, cfg), got))
                 named.append(size)
-        if paired:   # the overlapped pairs' faces cut again smaller
-            for ratio in cfg.other_size_split_cuts:
-                rects, of = smaller_cuts(tops, sure, float(ratio), cfg, away)
-                cut = extract_tops(frame, Candidates(rects, np.asarray(tops.scores, np.float64)[of], 1.0), cfg)
-                cut = cut.take(np.flatnonzero(overlap_split_could(cut, tops, sure, cfg, away)))   # those that could
-                if len(cut.rects) == 0:
-                    continue
-                got, cut = self._match(frame, cut, cfg, aside=aside)
-                pool.append((_not_pattern(frame, cut, got, cfg), got))
-                pool_sizes.append(None)
+        for cut in cuts:   # the overlapped pairs' faces cut again smaller
+            if len(cut.rects) == 0:
+                continue
+            got, cut = self._match(frame, cut, cfg, aside=aside)
+            pool.append((_not_pattern(frame, cut, got, cfg), got))
+            pool_sizes.append(None)
         tops, ncc, gave = split_overlapped(tops, ncc, others + pool, cfg, away) if paired else (
             tops, ncc, np.zeros(len(others), bool))
         tops, ncc, weighed = other_size_faces_weighed(tops, ncc, others, cfg)

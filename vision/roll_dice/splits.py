@@ -24,7 +24,8 @@ from .observations import TopFaces
 from .shape import die_likeness
 from .sizes import clear_of, faces_apart, joined, meets
 
-__all__ = ["overlap_split_could", "overlap_splits", "overlapped", "side_apart", "smaller_cuts", "split_overlapped"]
+__all__ = ["overlap_split_could", "overlap_splits", "overlapped", "side_apart", "smaller_cuts", "split_live",
+           "split_overlapped"]
 
 
 def overlapped(chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig,
@@ -237,3 +238,21 @@ def split_overlapped(chosen: TopFaces, ncc: np.ndarray, pool: list[tuple[TopFace
     gave[src[taken]] = True
     return (joined([chosen.take(stay), cand.take(taken)]),
             np.concatenate([chosen_ncc[stay], cand_ncc[taken]]), gave)
+
+
+def split_live(rects: list[np.ndarray], chosen: TopFaces, chosen_weights: np.ndarray, cfg: RollDiceConfig,
+               away: np.ndarray | None = None) -> list[np.ndarray]:
+    """Per entry of ``rects`` (``float[A_j, 5]`` frame px each: the faces of a size not chosen, or cuts, that
+    :func:`overlap_split_could` passed), ``bool[A_j]``: which lie under a face of an :func:`overlapped` pair of
+    ``chosen`` (die weights ``chosen_weights`` ``float[N]``; ``away`` as :func:`overlapped`'s) whose two faces each
+    have one of all ``rects`` under them (:func:`_under`). :func:`overlap_splits` replaces a pair only with one face
+    under each of its two, so the others can split no pair: they need no symbol match, decided before any is matched
+    (on a full table a face of a die beside a tile's print overlaps the print's face, and only the die's side has a
+    cut that could be a die). Raises ValueError as :func:`overlapped`."""
+    pairs = overlapped(chosen, chosen_weights, cfg, away)
+    if not pairs.any() or not rects:
+        return [np.zeros(len(r), bool) for r in rects]
+    under = [_under(np.asarray(r, np.float64).reshape(-1, 5), chosen.rects, cfg) for r in rects]
+    covered = np.logical_or.reduce([u.any(0) for u in under])          # bool[N]: a candidate lies under it
+    live = (pairs & covered[None, :]).any(1) & covered                    # in a pair whose both faces are covered
+    return [u[:, live].any(1) for u in under]
