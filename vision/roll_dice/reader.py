@@ -485,7 +485,8 @@ class RollDiceReader:
         pair is split reads as without the split; a size whose face takes a pair's place is named among those needed.
         ``sheet``: the faces a read sets aside (:class:`vision.roll_dice.kept.Aside`, given whether or not the size was
         searched): a pair with a face there (a calibration marker's sheet, where no die is reported) is neither cut
-        again nor matched for a split."""
+        again nor matched for a split; and of the faces and cuts that could split a pair, only those under a pair
+        whose two faces each have one under them are matched (:func:`vision.roll_dice.splits.split_live`)."""
         if cfg.other_size_match_ramp is None:
             return tops, ncc, ()
         if evidence < cfg.size_min_evidence:
