@@ -12,24 +12,18 @@ import cv2
 import numpy as np
 
 import vision.roll_dice.reader as reader_module
-from vision.roll_dice import RollDiceConfig
-from vision.roll_dice.observations import Candidates, TopFaces
+from tests.test_roll_dice_touching_split import CFG, PAIR, faces, ncc
+from vision.roll_dice.observations import Candidates
 from vision.roll_dice.reader import RollDiceReader
 from vision.roll_dice.sizes import other_size_faces_weighed
 from vision.roll_dice.splits import smaller_cuts
 from vision.roll_dice.tops import extract_tops
 
-CFG = RollDiceConfig()
 OFF = replace(CFG, other_size_split_overlap=None)   # the split off: the stage as it was without it
-Q = CFG.patch + 2 * CFG.patch_margin
-#: an ink map of strokes: bands 2 px wide, a log unit apart in brightness (a printed middle)
-STROKES = np.stack([np.tile(((np.arange(Q) // 2) % 2) - 0.5, (Q, 1)), np.zeros((Q, Q))]).astype(np.float32)
-DIE = [1.0, 1.0, 0.5]   # a die's top: its rim one body colour, standing out all round, half of its middle ink
 
 WHITE, BLUE, CLOTH = (235, 235, 235), (200, 60, 30), (40, 110, 40)   # BGR
-#: two dice of 40 px touching at x = 320 (tops x 280-320 and 320-360, rows 180-220): centres (300, 200), (340, 200);
-#: the size chosen cut them at 56 px (1.4 x) round the same centres: 16 px of each face lies on the other die
-PAIR = [[300.0, 200.0, 56.0, 56.0, 0.0], [340.0, 200.0, 56.0, 56.0, 0.0]]
+# the drawn pair's faces are PAIR: two dice of 40 px touching at x = 320 (tops x 280-320 and 320-360, rows
+# 180-220), centres (300, 200) and (340, 200), cut at 56 px (1.4 x): 16 px of each face lies on the other die
 
 
 def drawn(bodies: list[tuple[int, int, int]], x0s: tuple[int, ...] = (280, 320)) -> np.ndarray:
@@ -45,19 +39,6 @@ def drawn(bodies: list[tuple[int, int, int]], x0s: tuple[int, ...] = (280, 320))
         for a, b in (((x0 + 10, 190), (x0 + 30, 210)), ((x0 + 10, 210), (x0 + 30, 190))):
             cv2.line(frame, a, b, ink, 3)
     return frame
-
-
-def faces(rects: list[list[float]]) -> TopFaces:
-    """Die-shaped top faces at ``rects`` (cx, cy, w, h, angle; frame px), die score 1, a printed middle."""
-    r = np.asarray(rects, np.float64).reshape(-1, 5)
-    n = len(r)
-    return TopFaces(r, np.ones(n), np.repeat(STROKES[None], n, axis=0), np.zeros((n, 3)),
-                    np.tile(DIE, (n, 1)).astype(np.float64))
-
-
-def ncc(best: list[float]) -> np.ndarray:
-    """NCC ``float[N, 2]``: each face's best match ``best[i]`` with one symbol, 0.1 with the other."""
-    return np.array([[b, 0.1] for b in best], np.float64).reshape(-1, 2)
 
 
 def stage(best: float) -> tuple[RollDiceReader, list[np.ndarray]]:
